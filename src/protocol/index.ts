@@ -1,0 +1,4 @@
+export * from "./jsonrpc.js";
+export * from "./errors.js";
+export * from "./methods.js";
+export * from "./versions.js";
