@@ -1,0 +1,90 @@
+/**
+ * Assertions on the call record. A failure throws node's `AssertionError` whose message says
+ * what was expected and lists the calls that did happen, so the test output alone explains it:
+ *
+ *   Expected "search_issues" to be called 3 times, but it was called 2 times.
+ *   Calls:
+ *     #0 {"query":"bug","limit":10}
+ *     #1 {"query":"crash"}
+ */
+import { AssertionError } from "node:assert";
+import type { ToolCall } from "./call-log.js";
+import { describeValue, firstDifference } from "./match.js";
+
+export interface CalledOptions {
+  /** Exactly this many calls (counting only calls that match `with`, when given). */
+  times?: number;
+  /** A deep partial match on the arguments: extra keys are fine, a RegExp tests a string. */
+  with?: Record<string, unknown>;
+}
+
+function plural(count: number, word = "time"): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function callLine(call: ToolCall, withTool: boolean): string {
+  return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${describeValue(call.arguments)}`;
+}
+
+/** The "Calls:" section: the tool's own calls, or every call when the tool had none. */
+function callsSection(all: readonly ToolCall[], tool: string, expectedArgs?: Record<string, unknown>): string {
+  const own = all.filter((call) => call.tool === tool);
+  if (own.length > 0) {
+    return "Calls:\n" + own.map((call) => {
+      const line = callLine(call, false);
+      if (!expectedArgs) return line;
+      const difference = firstDifference(call.arguments, expectedArgs, "$");
+      return difference ? `${line}\n      at ${difference.path}: expected ${describeValue(difference.expected)}, got ${describeValue(difference.actual)}` : line;
+    }).join("\n");
+  }
+  if (all.length === 0) return "No tool was called.";
+  return "Calls to other tools:\n" + all.map((call) => callLine(call, true)).join("\n");
+}
+
+function fail(message: string, actual?: unknown, expected?: unknown): never {
+  const error = new AssertionError({ message, actual, expected, operator: "assertCalled" });
+  // Keep the stack pointing at the user's assertion, not at this module.
+  Error.captureStackTrace?.(error, fail);
+  throw error;
+}
+
+export function assertCalled(all: readonly ToolCall[], tool: string, options: CalledOptions = {}): ToolCall[] {
+  const own = all.filter((call) => call.tool === tool);
+  const matching = options.with ? own.filter((call) => firstDifference(call.arguments, options.with) === undefined) : own;
+  const withText = options.with ? ` with ${describeValue(options.with)}` : "";
+  if (options.times !== undefined) {
+    if (matching.length !== options.times) {
+      const got = options.with ? `${plural(matching.length)} with matching arguments` : plural(matching.length);
+      fail(`Expected "${tool}" to be called ${plural(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}`, matching.length, options.times);
+    }
+  } else if (matching.length === 0) {
+    const got = own.length === 0 ? "it was never called" : "no call matched";
+    fail(`Expected "${tool}" to be called${withText}, but ${got}.\n${callsSection(all, tool, options.with)}`);
+  }
+  return matching;
+}
+
+export function assertNotCalled(all: readonly ToolCall[], tool: string): void {
+  const own = all.filter((call) => call.tool === tool);
+  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${plural(own.length)}.\n${callsSection(all, tool)}`, own.length, 0);
+}
+
+/** The tools were called in this order; other calls may come in between. */
+export function assertCalledInOrder(all: readonly ToolCall[], tools: readonly string[]): void {
+  let position = 0;
+  let previous: ToolCall | undefined;
+  for (const tool of tools) {
+    const found = all.findIndex((call, i) => i >= position && call.tool === tool);
+    if (found === -1) {
+      const where = previous ? ` after "${previous.tool}" #${previous.index}` : "";
+      const calledAtAll = all.some((call) => call.tool === tool);
+      const why = calledAtAll ? `"${tool}" was not called${where}` : `"${tool}" was never called`;
+      const listing = all.length === 0 ? "No tool was called." : "Calls, in order:\n" + all.map((call) => callLine(call, true)).join("\n");
+      fail(`Expected tools to be called in order ${tools.map((t) => `"${t}"`).join(" → ")}, but ${why}.\n${listing}`);
+    }
+    previous = all[found];
+    position = found + 1;
+  }
+}
+
+export { AssertionError };

@@ -1,0 +1,95 @@
+/**
+ * The record of tool calls: every `tools/call` the mock received, in order, with its outcome.
+ * The record is bounded (`limit`, oldest dropped first) so a long-running mock cannot grow
+ * without end; `dropped` says how many calls fell off.
+ */
+import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
+import { BoundedList } from "./bounded-list.js";
+
+export type CallOutcome =
+  | "result"
+  | "tool-error"
+  | "protocol-error"
+  | "unknown-tool"
+  | "cancelled"
+  | "disconnected"
+  | "pending";
+
+/** A request the mock sent to the client during a call (sampling, elicitation, roots, ping), and its answer. */
+export interface Exchange {
+  method: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: JsonRpcErrorObject;
+  sentAt: number;
+  answeredAt?: number;
+}
+
+export interface ToolCall {
+  tool: string;
+  /** The arguments exactly as the client sent them (`{}` when it sent none). */
+  arguments: Record<string, unknown>;
+  /** 0 for the first call to this tool, 1 for the second, and so on. */
+  index: number;
+  outcome: CallOutcome;
+  startedAt: number;
+  endedAt?: number;
+  sessionId: string;
+  /** The request's `params._meta`, if any (progress token, trace ids, ...). */
+  meta?: Record<string, unknown>;
+  requestId: JsonRpcId;
+  /** What the client was sent: a result or a JSON-RPC error. */
+  response?: { result?: unknown; error?: JsonRpcErrorObject };
+  /** Why a call ended with no answer (`cancelled` or `disconnected`). */
+  reason?: string;
+  /** Requests sent to the client during the call, with the answers. */
+  exchanges: Exchange[];
+}
+
+export const DEFAULT_RECORD_LIMIT = 10_000;
+
+type CallListener = (call: ToolCall) => void;
+
+export class CallLog {
+  private readonly entries: BoundedList<ToolCall>;
+  private readonly counts = new Map<string, number>();
+  private readonly listeners = new Set<CallListener>();
+
+  constructor(limit: number = DEFAULT_RECORD_LIMIT) {
+    this.entries = new BoundedList(limit);
+  }
+
+  /** The per-tool index the next call to `tool` gets (counts survive the cap). */
+  nextIndex(tool: string): number {
+    const index = this.counts.get(tool) ?? 0;
+    this.counts.set(tool, index + 1);
+    return index;
+  }
+
+  add(call: ToolCall): void {
+    this.entries.push(call);
+    for (const listener of this.listeners) listener(call);
+  }
+
+  all(): ToolCall[] {
+    return this.entries.all();
+  }
+
+  forTool(tool: string): ToolCall[] {
+    return this.entries.filter((call) => call.tool === tool);
+  }
+
+  get dropped(): number {
+    return this.entries.dropped;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.counts.clear();
+  }
+
+  subscribe(listener: CallListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * The mock's catalog: its tools, resources, resource templates and prompts, normalized from
+ * the shorthand forms users write into one shape each. Checking happens here, so a malformed
+ * option fails at `mockMcp()` (or `setTool()`) with a message that names it.
+ */
+import { McpTestkitError } from "../errors.js";
+import { checkStep, isStepKey, Script, typeLabel, type Step } from "./steps.js";
+import { UriTemplate } from "./uri-template.js";
+
+type Json = Record<string, unknown>;
+
+export interface ToolDefinition {
+  title?: string;
+  description?: string;
+  inputSchema?: Json;
+  outputSchema?: Json;
+  annotations?: Json;
+  icons?: Json[];
+  _meta?: Json;
+  /** The tool's script: a step, or a list of steps (the last one repeats). Default: an empty result. */
+  responses?: Step | Step[];
+}
+
+/** A tool: one step, a list of steps, or a full definition. */
+export type ToolSpec = Step | Step[] | ToolDefinition;
+
+const TOOL_DEFINITION_KEYS = new Set(["title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "responses"]);
+
+/** A value a resource read may give: a text, or one or more contents. */
+export type ResourceReadValue = string | ResourceContent | ResourceContent[];
+
+export interface ResourceContent {
+  text?: string;
+  /** Base64 text, or raw bytes that are encoded for you. */
+  blob?: string | Uint8Array;
+  mimeType?: string;
+  uri?: string;
+  _meta?: Json;
+}
+
+export type CompletionSource = readonly string[] | ((value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>);
+
+export interface ResourceDefinition {
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Json;
+  icons?: Json[];
+  _meta?: Json;
+  text?: string;
+  blob?: string | Uint8Array;
+  /** Worked out at each read; for a template, `variables` holds the values from the URI. */
+  read?: (uri: string, variables: Record<string, string>) => ResourceReadValue | Promise<ResourceReadValue>;
+  /** Templates only: completions for each template variable (`completion/complete`). */
+  complete?: Record<string, CompletionSource>;
+}
+
+/** A resource: its text (served as text/plain), or a definition. A URI with `{var}` is a template. */
+export type ResourceSpec = string | ResourceDefinition;
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface PromptMessage {
+  role: "user" | "assistant";
+  /** A string is one text block. */
+  content: string | Json;
+}
+
+export interface PromptDefinition {
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Json[];
+  _meta?: Json;
+  /** The messages `prompts/get` returns; a function gets the arguments. Default: none. */
+  messages?: PromptMessage[] | ((args: Record<string, string>) => PromptMessage[] | Promise<PromptMessage[]>);
+  /** Completions for each argument (`completion/complete`). */
+  complete?: Record<string, CompletionSource>;
+}
+
+/** A prompt: a text (one user message), or a definition. */
+export type PromptSpec = string | PromptDefinition;
+
+export interface ToolEntry {
+  name: string;
+  /** What `tools/list` shows, before shaping for the protocol version. */
+  listing: Json;
+  script: Script;
+  hasOutputSchema: boolean;
+}
+
+export interface ResourceEntry {
+  uri: string;
+  listing: Json;
+  definition: ResourceDefinition;
+}
+
+export interface TemplateEntry {
+  uriTemplate: string;
+  template: UriTemplate;
+  listing: Json;
+  definition: ResourceDefinition;
+}
+
+export interface PromptEntry {
+  name: string;
+  listing: Json;
+  definition: PromptDefinition;
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function defined(entries: Json): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
+  if (typeof name !== "string" || name.length === 0) throw new McpTestkitError(`A tool name must be a non-empty string, got ${typeLabel(name)}.`);
+  let definition: ToolDefinition;
+  if (typeof spec === "function" || Array.isArray(spec)) definition = { responses: spec };
+  else if (isRecord(spec) && Object.keys(spec).some((key) => TOOL_DEFINITION_KEYS.has(key))) {
+    const stray = Object.keys(spec).filter((key) => !TOOL_DEFINITION_KEYS.has(key));
+    if (stray.length > 0) {
+      const hint = stray.every(isStepKey) ? ' Put steps under "responses".' : "";
+      throw new McpTestkitError(`Tool "${name}" mixes a definition with ${stray.map((k) => `"${k}"`).join(", ")}.${hint}`);
+    }
+    definition = spec as ToolDefinition;
+  } else definition = { responses: spec as Step };
+
+  for (const key of ["inputSchema", "outputSchema", "annotations"] as const) {
+    if (definition[key] !== undefined && !isRecord(definition[key])) {
+      throw new McpTestkitError(`Tool "${name}": "${key}" must be an object, got ${typeLabel(definition[key])}.`);
+    }
+  }
+  const responses = definition.responses;
+  const steps: Step[] = responses === undefined ? [{}] : Array.isArray(responses) ? responses : [responses];
+  if (steps.length === 0) throw new McpTestkitError(`Tool "${name}" has an empty list of steps; give at least one.`);
+  steps.forEach((step, i) => checkStep(step, steps.length === 1 ? `Tool "${name}"'s step` : `Tool "${name}" step ${i + 1}`));
+
+  return {
+    name,
+    script: new Script(steps),
+    hasOutputSchema: definition.outputSchema !== undefined,
+    listing: defined({
+      name,
+      title: definition.title,
+      description: definition.description ?? `Mock tool: ${name}`,
+      inputSchema: definition.inputSchema ?? { type: "object" },
+      outputSchema: definition.outputSchema,
+      annotations: definition.annotations,
+      icons: definition.icons,
+      _meta: definition._meta,
+    }),
+  };
+}
+
+function resourceDefinition(uri: string, spec: ResourceSpec): ResourceDefinition {
+  if (typeof spec === "string") return { text: spec, mimeType: "text/plain" };
+  if (!isRecord(spec)) throw new McpTestkitError(`Resource "${uri}" must be a text or a definition object, got ${typeLabel(spec)}.`);
+  if (spec.text !== undefined && spec.blob !== undefined) throw new McpTestkitError(`Resource "${uri}" gives both "text" and "blob"; give one.`);
+  if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
+  return spec;
+}
+
+function resourceListing(definition: ResourceDefinition, identity: Json, fallbackName: string): Json {
+  return defined({
+    ...identity,
+    name: definition.name ?? fallbackName,
+    title: definition.title,
+    description: definition.description,
+    mimeType: definition.mimeType ?? (definition.blob !== undefined ? "application/octet-stream" : definition.text !== undefined ? "text/plain" : undefined),
+    size: definition.size,
+    annotations: definition.annotations,
+    icons: definition.icons,
+    _meta: definition._meta,
+  });
+}
+
+export function isUriTemplate(uri: string): boolean {
+  return uri.includes("{");
+}
+
+export function normalizeResource(uri: string, spec: ResourceSpec): ResourceEntry {
+  const definition = resourceDefinition(uri, spec);
+  return { uri, definition, listing: resourceListing(definition, { uri }, uri) };
+}
+
+export function normalizeTemplate(uriTemplate: string, spec: ResourceSpec): TemplateEntry {
+  const definition = resourceDefinition(uriTemplate, spec);
+  const listing = resourceListing(definition, { uriTemplate }, uriTemplate);
+  delete listing.size;
+  return { uriTemplate, template: new UriTemplate(uriTemplate), definition, listing };
+}
+
+export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
+  const definition: PromptDefinition = typeof spec === "string" ? { messages: [{ role: "user", content: spec }] } : spec;
+  if (!isRecord(definition)) throw new McpTestkitError(`Prompt "${name}" must be a text or a definition object, got ${typeLabel(spec)}.`);
+  if (definition.arguments !== undefined) {
+    if (!Array.isArray(definition.arguments) || definition.arguments.some((arg) => !isRecord(arg) || typeof arg.name !== "string")) {
+      throw new McpTestkitError(`Prompt "${name}": "arguments" must be a list of { name, description?, required? }.`);
+    }
+  }
+  return {
+    name,
+    definition,
+    listing: defined({
+      name,
+      title: definition.title,
+      description: definition.description,
+      arguments: definition.arguments,
+      icons: definition.icons,
+      _meta: definition._meta,
+    }),
+  };
+}
+
+export interface CatalogOptions {
+  tools?: Record<string, ToolSpec>;
+  resources?: Record<string, ResourceSpec>;
+  prompts?: Record<string, PromptSpec>;
+}
+
+/** The live catalog. Maps keep insertion order, which is the order lists are served in. */
+export class Catalog {
+  readonly tools = new Map<string, ToolEntry>();
+  readonly resources = new Map<string, ResourceEntry>();
+  readonly templates = new Map<string, TemplateEntry>();
+  readonly prompts = new Map<string, PromptEntry>();
+
+  constructor(options: CatalogOptions = {}) {
+    for (const [label, value] of Object.entries({ tools: options.tools, resources: options.resources, prompts: options.prompts })) {
+      if (value !== undefined && !isRecord(value)) {
+        throw new McpTestkitError(`"${label}" must be an object keyed by ${label === "resources" ? "URI" : "name"}, got ${typeLabel(value)}.`);
+      }
+    }
+    for (const [name, spec] of Object.entries(options.tools ?? {})) this.setTool(name, spec);
+    for (const [uri, spec] of Object.entries(options.resources ?? {})) this.setResource(uri, spec);
+    for (const [name, spec] of Object.entries(options.prompts ?? {})) this.setPrompt(name, spec);
+  }
+
+  setTool(name: string, spec: ToolSpec): void {
+    this.tools.set(name, normalizeTool(name, spec));
+  }
+
+  /** Adds or replaces a resource or template; returns whether it is new to the list. */
+  setResource(uri: string, spec: ResourceSpec): boolean {
+    if (isUriTemplate(uri)) {
+      const isNew = !this.templates.has(uri);
+      this.templates.set(uri, normalizeTemplate(uri, spec));
+      return isNew;
+    }
+    const isNew = !this.resources.has(uri);
+    this.resources.set(uri, normalizeResource(uri, spec));
+    return isNew;
+  }
+
+  removeResource(uri: string): boolean {
+    return isUriTemplate(uri) ? this.templates.delete(uri) : this.resources.delete(uri);
+  }
+
+  setPrompt(name: string, spec: PromptSpec): void {
+    this.prompts.set(name, normalizePrompt(name, spec));
+  }
+
+  /** The resource at `uri`, or the first template that matches it with its variables. */
+  findResource(uri: string): { definition: ResourceDefinition; variables: Record<string, string> } | undefined {
+    const resource = this.resources.get(uri);
+    if (resource) return { definition: resource.definition, variables: {} };
+    for (const entry of this.templates.values()) {
+      const variables = entry.template.match(uri);
+      if (variables) return { definition: entry.definition, variables };
+    }
+    return undefined;
+  }
+
+  restartScripts(): void {
+    for (const tool of this.tools.values()) tool.script.restart();
+  }
+}

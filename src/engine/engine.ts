@@ -1,0 +1,197 @@
+/**
+ * The mock's brain: a JSON-RPC message plus a session in, an outcome out. It knows no wire;
+ * the wires in `src/wire/` enact its outcomes. Nothing a client sends can make it throw:
+ * every bad input becomes a JSON-RPC error reply.
+ */
+import { randomUUID } from "node:crypto";
+import { ErrorCode } from "../protocol/errors.js";
+import { isObject, isResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../protocol/jsonrpc.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { BoundedList } from "./bounded-list.js";
+import { Catalog, type CatalogOptions } from "./catalog.js";
+import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
+import type { EngineState, RequestHandler } from "./methods/context.js";
+import { complete } from "./methods/completion.js";
+import { initialize, ping, setLevel } from "./methods/lifecycle.js";
+import { getPrompt, listPrompts } from "./methods/prompts.js";
+import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
+import { abortInFlight, callTool, listTools } from "./methods/tools.js";
+import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
+import { idKey, Session } from "./session.js";
+
+export interface EngineOptions extends CatalogOptions {
+  /** Name and version sent on `initialize`. */
+  serverInfo?: { name: string; version: string; [key: string]: unknown };
+  instructions?: string;
+  /** Replaces the advertised capabilities (default: everything the mock can do, with `listChanged`). */
+  capabilities?: Record<string, unknown>;
+  /** Versions the mock accepts in negotiation (default: all mcp-testkit knows). */
+  protocolVersions?: readonly string[];
+  /** Items per page of every list method (default 100). */
+  pageSize?: number;
+  /** How many tool calls and messages the record keeps, newest first kept (default 10,000 each). */
+  recordLimit?: number;
+}
+
+export const DEFAULT_SERVER_INFO = { name: "mcp-testkit", version: "0.1.0" };
+export const DEFAULT_PAGE_SIZE = 100;
+
+const REQUEST_HANDLERS = new Map<string, RequestHandler>([
+  ["initialize", initialize],
+  ["ping", ping],
+  ["logging/setLevel", setLevel],
+  ["tools/list", listTools],
+  ["tools/call", callTool],
+  ["resources/list", listResources],
+  ["resources/templates/list", listResourceTemplates],
+  ["resources/read", readResource],
+  ["resources/subscribe", subscribe],
+  ["resources/unsubscribe", unsubscribe],
+  ["prompts/list", listPrompts],
+  ["prompts/get", getPrompt],
+  ["completion/complete", complete],
+]);
+
+/** A message as received, with the session it came from. */
+export interface ReceivedMessage {
+  message: JsonRpcMessage;
+  sessionId: string;
+  receivedAt: number;
+}
+
+export class Engine implements EngineState {
+  readonly catalog: Catalog;
+  readonly calls: CallLog;
+  readonly received: BoundedList<ReceivedMessage>;
+  readonly sessions = new Set<Session>();
+  readonly pageSize: number;
+  readonly serverInfo: Record<string, unknown>;
+  readonly instructions?: string;
+  readonly capabilities?: Record<string, unknown>;
+  readonly protocolVersions: readonly string[];
+
+  constructor(options: EngineOptions = {}) {
+    this.catalog = new Catalog(options);
+    const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
+    this.calls = new CallLog(limit);
+    this.received = new BoundedList(limit);
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
+    this.instructions = options.instructions;
+    this.capabilities = options.capabilities;
+    this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+  }
+
+  openSession(peer?: Peer, id: string = randomUUID()): Session {
+    const session = new Session(id, peer);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /**
+   * Ends a session: its in-flight calls end with `outcome` (`disconnected` when the client went
+   * away, `cancelled` when the server closed), and it gets no more notifications.
+   */
+  closeSession(session: Session, outcome: "cancelled" | "disconnected", reason: string): void {
+    if (session.closed) return;
+    for (const key of [...session.inFlight.keys()]) abortInFlight(session, key, outcome, reason);
+    session.close();
+    this.sessions.delete(session);
+  }
+
+  /** Parses a JSON-RPC text and handles it; not JSON → -32700. */
+  receiveText(session: Session, text: string): Promise<Outcome> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      return Promise.resolve(replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+    }
+    return this.receive(session, message);
+  }
+
+  async receive(session: Session, message: unknown): Promise<Outcome> {
+    if (!isObject(message)) {
+      return replyError(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
+    }
+    this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: session.id, receivedAt: Date.now() });
+    const id = readableId(message.id);
+    if (message.jsonrpc !== "2.0") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
+
+    if (!("method" in message)) {
+      if (isResponse(message) && message.id !== undefined && message.id !== null) {
+        session.settle(message);
+        return NO_REPLY;
+      }
+      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });
+    }
+    if (typeof message.method !== "string") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' });
+    if (message.params !== undefined && !isObject(message.params)) {
+      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "params" must be an object' });
+    }
+
+    if (!("id" in message) || message.id === undefined) {
+      this.notification(session, message.method, (message.params as Record<string, unknown>) ?? {});
+      return NO_REPLY;
+    }
+    if (id === null) return replyError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' });
+    return this.request(session, message as unknown as JsonRpcRequest);
+  }
+
+  private async request(session: Session, request: JsonRpcRequest): Promise<Outcome> {
+    const handler = REQUEST_HANDLERS.get(request.method);
+    if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
+    try {
+      return await handler({ state: this, session, request, params: request.params ?? {} });
+    } catch (thrown) {
+      if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
+      return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+    }
+  }
+
+  private notification(session: Session, method: string, params: Record<string, unknown>): void {
+    switch (method) {
+      case "notifications/initialized":
+        session.initialized = true;
+        return;
+      case "notifications/cancelled": {
+        const requestId = readableId(params.requestId);
+        if (requestId === null) return;
+        const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
+        abortInFlight(session, idKey(requestId), "cancelled", reason);
+        return;
+      }
+      default:
+        // Other notifications (progress, roots/list_changed, ...) are recorded and need no action.
+        return;
+    }
+  }
+
+  /** Sends a notification to every session that initialized. */
+  broadcast(method: string, params?: Record<string, unknown>): void {
+    const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    for (const session of this.sessions) if (session.initializeReceived) session.send(message);
+  }
+
+  /** Tells every session subscribed to `uri` that it changed. */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.sessions) {
+      if (session.subscriptions.has(uri)) session.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    }
+  }
+
+  /** Clears the record and restarts every script. */
+  reset(): void {
+    this.calls.clear();
+    this.received.clear();
+    this.catalog.restartScripts();
+  }
+
+  close(reason = "the mock server closed"): void {
+    for (const session of [...this.sessions]) this.closeSession(session, "cancelled", reason);
+  }
+}
+
+function readableId(id: unknown): JsonRpcId | null {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}

@@ -1,0 +1,84 @@
+/**
+ * Deep partial matching, as `assertCalled(..., { with })` uses it: extra keys in the actual
+ * value are fine, arrays match item by item, a RegExp tests a string, and an asymmetric
+ * matcher (Vitest/Jest `expect.any(...)`, `expect.stringContaining(...)`) is asked.
+ */
+
+interface AsymmetricMatcher {
+  asymmetricMatch(actual: unknown): boolean;
+}
+
+function isAsymmetricMatcher(value: unknown): value is AsymmetricMatcher {
+  return typeof value === "object" && value !== null && typeof (value as AsymmetricMatcher).asymmetricMatch === "function";
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
+}
+
+export interface Difference {
+  /** JSON path of the first place where actual and expected part, e.g. `$.filters[0].repo`. */
+  path: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** The first place where `actual` fails to match `expected`, or undefined when it matches. */
+export function firstDifference(actual: unknown, expected: unknown, path = "$"): Difference | undefined {
+  if (isAsymmetricMatcher(expected)) {
+    return expected.asymmetricMatch(actual) ? undefined : { path, expected, actual };
+  }
+  if (expected instanceof RegExp) {
+    // Reset lastIndex so a /g or /y pattern cannot make repeated checks flip.
+    expected.lastIndex = 0;
+    return typeof actual === "string" && expected.test(actual) ? undefined : { path, expected, actual };
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return { path, expected, actual };
+    for (let i = 0; i < expected.length; i++) {
+      const difference = firstDifference(actual[i], expected[i], `${path}[${i}]`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(actual)) return { path, expected, actual };
+    for (const key of Object.keys(expected)) {
+      const difference = firstDifference(actual[key], expected[key], `${path}${pathSegment(key)}`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  return Object.is(actual, expected) ? undefined : { path, expected, actual };
+}
+
+function pathSegment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** Whether `actual` matches the partial pattern `expected`. */
+export function matches(actual: unknown, expected: unknown): boolean {
+  return firstDifference(actual, expected) === undefined;
+}
+
+/** JSON-like text for messages, showing RegExps and matchers as themselves rather than `{}`. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (value instanceof RegExp) return String(value);
+  if (isAsymmetricMatcher(value)) {
+    const described = (value as { toString?: () => string }).toString?.();
+    return described && described !== "[object Object]" ? described : "<asymmetric matcher>";
+  }
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    const text = JSON.stringify(value, (_key, inner: unknown) => {
+      if (inner instanceof RegExp) return `__regexp__${String(inner)}`;
+      if (typeof inner === "bigint") return `${inner}n`;
+      if (isAsymmetricMatcher(inner)) return "<asymmetric matcher>";
+      return inner;
+    });
+    return text === undefined ? String(value) : text.replace(/"__regexp__(\/(?:[^"\\]|\\.)*\/[a-z]*)"/g, (_m, re: string) => JSON.parse(`"${re}"`));
+  } catch {
+    return String(value);
+  }
+}

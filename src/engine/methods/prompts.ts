@@ -1,0 +1,48 @@
+/** `prompts/list` and `prompts/get`. */
+import { ErrorCode } from "../../protocol/errors.js";
+import type { PromptMessage } from "../catalog.js";
+import { RpcError } from "../outcome.js";
+import { paginate } from "../pagination.js";
+import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
+import { ok, type RequestHandler } from "./context.js";
+import { optionalObject, requireString } from "./params.js";
+
+export const listPrompts: RequestHandler = (context) => {
+  const { page, nextCursor } = paginate([...context.state.catalog.prompts.values()], context.params.cursor, context.state.pageSize);
+  const prompts = page.map((entry) => shapeForVersion(entry.listing, PROMPT_FIELDS, context.session.protocolVersion));
+  return ok(context, nextCursor === undefined ? { prompts } : { prompts, nextCursor });
+};
+
+export const getPrompt: RequestHandler = async (context) => {
+  const name = requireString(context.params, "name", "prompts/get");
+  const args = (optionalObject(context.params, "arguments", "prompts/get") ?? {}) as Record<string, string>;
+  const prompt = context.state.catalog.prompts.get(name);
+  if (!prompt) {
+    throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...context.state.catalog.prompts.keys()] });
+  }
+  const missing = (prompt.definition.arguments ?? []).filter((arg) => arg.required && args[arg.name] === undefined).map((arg) => arg.name);
+  if (missing.length > 0) {
+    throw new RpcError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { missing });
+  }
+  let messages: PromptMessage[];
+  const source = prompt.definition.messages ?? [];
+  try {
+    messages = typeof source === "function" ? await source(args) : source;
+  } catch (thrown) {
+    if (thrown instanceof RpcError) throw thrown;
+    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  }
+  const result: Record<string, unknown> = {
+    messages: messages.map((message) => ({
+      role: message.role,
+      content: typeof message.content === "string" ? { type: "text", text: fillArguments(message.content, args) } : message.content,
+    })),
+  };
+  if (prompt.definition.description !== undefined) result.description = prompt.definition.description;
+  return ok(context, result);
+};
+
+/** `{{name}}` in a static prompt text is replaced by that argument's value. */
+function fillArguments(text: string, args: Record<string, string>): string {
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (args[name] !== undefined ? String(args[name]) : whole));
+}

@@ -1,0 +1,75 @@
+/** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
+import { ErrorCode } from "../../protocol/errors.js";
+import type { ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
+import { RpcError } from "../outcome.js";
+import { paginate } from "../pagination.js";
+import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
+import { ok, type RequestHandler } from "./context.js";
+import { requireString } from "./params.js";
+
+export const listResources: RequestHandler = (context) => {
+  const { page, nextCursor } = paginate([...context.state.catalog.resources.values()], context.params.cursor, context.state.pageSize);
+  const resources = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, context.session.protocolVersion));
+  return ok(context, nextCursor === undefined ? { resources } : { resources, nextCursor });
+};
+
+export const listResourceTemplates: RequestHandler = (context) => {
+  const { page, nextCursor } = paginate([...context.state.catalog.templates.values()], context.params.cursor, context.state.pageSize);
+  const resourceTemplates = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, context.session.protocolVersion));
+  return ok(context, nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor });
+};
+
+function notFound(uri: string): RpcError {
+  return new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}
+
+export const readResource: RequestHandler = async (context) => {
+  const uri = requireString(context.params, "uri", "resources/read");
+  const found = context.state.catalog.findResource(uri);
+  if (!found) throw notFound(uri);
+  const contents = await readContents(uri, found.definition, found.variables);
+  return ok(context, { contents });
+};
+
+async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>): Promise<Record<string, unknown>[]> {
+  let value: ResourceReadValue;
+  if (definition.read) {
+    try {
+      value = await definition.read(uri, variables);
+    } catch (thrown) {
+      if (thrown instanceof RpcError) throw thrown;
+      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    }
+  } else if (definition.blob !== undefined) value = { blob: definition.blob };
+  else value = { text: substitute(definition.text ?? "", variables) };
+  const items = typeof value === "string" ? [{ text: value }] : Array.isArray(value) ? value : [value];
+  return items.map((item) => contentFor(uri, definition, item));
+}
+
+function contentFor(uri: string, definition: ResourceDefinition, item: ResourceContent): Record<string, unknown> {
+  const content: Record<string, unknown> = { uri: item.uri ?? uri };
+  const mimeType = item.mimeType ?? definition.mimeType ?? (item.blob !== undefined ? "application/octet-stream" : "text/plain");
+  content.mimeType = mimeType;
+  if (item.blob !== undefined) content.blob = typeof item.blob === "string" ? item.blob : Buffer.from(item.blob).toString("base64");
+  else content.text = item.text ?? "";
+  if (item._meta !== undefined) content._meta = item._meta;
+  return content;
+}
+
+/** Fills `{name}` in a template's static text with the values read from the URI. */
+function substitute(text: string, variables: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => variables[name] ?? whole);
+}
+
+export const subscribe: RequestHandler = (context) => {
+  const uri = requireString(context.params, "uri", "resources/subscribe");
+  if (!context.state.catalog.findResource(uri)) throw notFound(uri);
+  context.session.subscriptions.add(uri);
+  return ok(context, {});
+};
+
+export const unsubscribe: RequestHandler = (context) => {
+  const uri = requireString(context.params, "uri", "resources/unsubscribe");
+  context.session.subscriptions.delete(uri);
+  return ok(context, {});
+};

@@ -1,0 +1,151 @@
+/** `tools/list` and `tools/call`: a call takes its tool's next step and the step decides the outcome. */
+import { ErrorCode } from "../../protocol/errors.js";
+import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import { createCallContext } from "../call-context.js";
+import type { CallOutcome, ToolCall } from "../call-log.js";
+import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
+import { paginate } from "../pagination.js";
+import { idKey, type Session } from "../session.js";
+import { answerKind, checkStep, type StepObject } from "../steps.js";
+import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
+import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
+import { ok, type HandlerContext, type RequestHandler } from "./context.js";
+import { optionalObject, requireString } from "./params.js";
+
+export const listTools: RequestHandler = (context) => {
+  const { page, nextCursor } = paginate([...context.state.catalog.tools.values()], context.params.cursor, context.state.pageSize);
+  const version = context.session.protocolVersion;
+  const tools = page.map((tool) => shapeForVersion(tool.listing, TOOL_FIELDS, version));
+  return ok(context, nextCursor === undefined ? { tools } : { tools, nextCursor });
+};
+
+/** Ends a call's record; a call ended already (cancelled meanwhile) keeps its first ending. */
+export function endCall(call: ToolCall, outcome: CallOutcome, details: { result?: unknown; error?: JsonRpcErrorObject; reason?: string } = {}): boolean {
+  if (call.outcome !== "pending") return false;
+  call.outcome = outcome;
+  call.endedAt = Date.now();
+  if (details.reason !== undefined) call.reason = details.reason;
+  if (details.result !== undefined) call.response = { result: details.result };
+  else if (details.error !== undefined) call.response = { error: details.error };
+  return true;
+}
+
+const DEFAULT_THROW_CODE = ErrorCode.InternalError;
+
+export const callTool: RequestHandler = async (context: HandlerContext): Promise<Outcome> => {
+  const { state, session, request, params } = context;
+  const name = requireString(params, "name", "tools/call");
+  const args = params.arguments === undefined ? {} : (params.arguments as Record<string, unknown>);
+  const meta = optionalObject(params, "_meta", "tools/call");
+  const call: ToolCall = {
+    tool: name,
+    arguments: args,
+    index: state.calls.nextIndex(name),
+    outcome: "pending",
+    startedAt: Date.now(),
+    sessionId: session.id,
+    requestId: request.id,
+    exchanges: [],
+  };
+  if (meta !== undefined) call.meta = meta;
+  state.calls.add(call);
+
+  const tool = state.catalog.tools.get(name);
+  if (!tool) {
+    const available = [...state.catalog.tools.keys()];
+    const error = { code: ErrorCode.InvalidParams, message: `Unknown tool: ${name}`, data: { tool: name, available } };
+    endCall(call, "unknown-tool", { error });
+    return replyError(request.id, error);
+  }
+
+  const controller = new AbortController();
+  const key = idKey(request.id);
+  session.inFlight.set(key, { controller, call });
+  try {
+    return await runStep(context, call, tool.script.next() ?? {}, tool.hasOutputSchema, controller.signal);
+  } finally {
+    if (session.inFlight.get(key)?.controller === controller) session.inFlight.delete(key);
+  }
+};
+
+async function runStep(context: HandlerContext, call: ToolCall, next: StepObject | ((c: never) => unknown), hasOutputSchema: boolean, signal: AbortSignal): Promise<Outcome> {
+  const { request, session } = context;
+  let step: StepObject;
+  if (typeof next === "function") {
+    try {
+      const produced: unknown = await (next as (c: unknown) => unknown)(createCallContext(call, session, signal));
+      if (signal.aborted) return NO_REPLY;
+      checkStep(produced, `The step function of tool "${call.tool}"`);
+      if (typeof produced === "function") throw new Error("a step function must return a step object, not another function");
+      step = produced;
+    } catch (thrown) {
+      if (signal.aborted) return NO_REPLY;
+      const message = thrown instanceof Error ? thrown.message : String(thrown);
+      return fail(call, request.id, { code: ErrorCode.InternalError, message: `Step function for tool "${call.tool}" threw: ${message}` });
+    }
+  } else step = next;
+
+  if (step.delayMs !== undefined && step.delayMs > 0) {
+    await sleep(step.delayMs, signal);
+    if (signal.aborted) return NO_REPLY;
+  }
+
+  const version = session.protocolVersion;
+  switch (answerKind(step)) {
+    case "returns":
+      return succeed(call, request.id, shapeForVersion(returnsResult(step.returns, hasOutputSchema), TOOL_RESULT_FIELDS, version), "result");
+    case "content":
+      return succeed(call, request.id, shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version), "result");
+    case "toolError":
+      return succeed(call, request.id, toolErrorResult(step.toolError!), "tool-error");
+    case "throws": {
+      const thrown = typeof step.throws === "string" ? { message: step.throws } : step.throws!;
+      const error: JsonRpcErrorObject = { code: thrown.code ?? DEFAULT_THROW_CODE, message: thrown.message };
+      if (thrown.data !== undefined) error.data = thrown.data;
+      return fail(call, request.id, error);
+    }
+    case "result":
+      return succeed(call, request.id, step.result, "result");
+    case "hang":
+      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+      return NO_REPLY;
+    case "disconnect":
+      endCall(call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
+      return DROP;
+    case "empty":
+      return succeed(call, request.id, { content: [] }, "result");
+  }
+}
+
+function succeed(call: ToolCall, id: ToolCall["requestId"], result: unknown, outcome: CallOutcome): Outcome {
+  endCall(call, outcome, { result });
+  return replyWith(id, result);
+}
+
+function fail(call: ToolCall, id: ToolCall["requestId"], error: JsonRpcErrorObject): Outcome {
+  endCall(call, "protocol-error", { error });
+  return replyError(id, error);
+}
+
+/** Waits `ms`, or less if `signal` aborts first; never leaves a timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Aborts a request in flight and ends its call record with `outcome`. */
+export function abortInFlight(session: Session, key: string, outcome: "cancelled" | "disconnected", reason: string): void {
+  const inFlight = session.inFlight.get(key);
+  if (!inFlight) return;
+  session.inFlight.delete(key);
+  if (inFlight.call) endCall(inFlight.call, outcome, { reason });
+  inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
+}

@@ -1,0 +1,53 @@
+/**
+ * Outcomes: what the engine decided should happen on the wire, as plain data. The engine knows
+ * no wire; each wire (memory, stdio, Streamable HTTP, simulator) enacts outcomes its own way,
+ * so every fault works on every wire.
+ */
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { errorResponse } from "../protocol/jsonrpc.js";
+
+export type Outcome =
+  /** Send this response. */
+  | { type: "reply"; message: JsonRpcResponse }
+  /** Send nothing (a notification, a cancelled or hung request). */
+  | { type: "none" }
+  /** Drop the connection (and, over HTTP, end the session). */
+  | { type: "drop" };
+
+export const NO_REPLY: Outcome = Object.freeze({ type: "none" });
+export const DROP: Outcome = Object.freeze({ type: "drop" });
+
+export function replyWith(id: JsonRpcId, result: unknown): Outcome {
+  // `result` is deliberately unchecked: a raw step may send anything, even something malformed.
+  return { type: "reply", message: { jsonrpc: "2.0", id, result } as JsonRpcResponse };
+}
+
+export function replyError(id: JsonRpcId | null, error: JsonRpcErrorObject): Outcome {
+  return { type: "reply", message: errorResponse(id, error) };
+}
+
+/** A JSON-RPC error raised inside a method handler; the engine turns it into an error reply. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toObject(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Options that travel with a server-initiated message, so a wire can pick its stream. */
+export interface SendOptions {
+  /** The client request this message belongs to (e.g. progress for a tool call). */
+  relatedRequestId?: JsonRpcId;
+}
+
+/** The client side of a session, as the engine sees it: where server-initiated messages go. */
+export interface Peer {
+  send(message: JsonRpcMessage, options?: SendOptions): void;
+}

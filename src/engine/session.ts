@@ -1,0 +1,113 @@
+/**
+ * One client's session with the mock: what it negotiated, what it subscribed to, which of its
+ * requests are in flight (so they can be cancelled), and the requests the mock sent it that
+ * await an answer.
+ */
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
+import type { LoggingLevel } from "../protocol/methods.js";
+import type { ToolCall } from "./call-log.js";
+import type { Peer, SendOptions } from "./outcome.js";
+
+export interface InFlightRequest {
+  controller: AbortController;
+  call?: ToolCall;
+}
+
+interface PendingServerRequest {
+  resolve(result: Record<string, unknown>): void;
+  reject(error: ServerRequestError): void;
+}
+
+/** The client answered a server-initiated request with a JSON-RPC error (or never could). */
+export class ServerRequestError extends Error {
+  constructor(
+    readonly error: JsonRpcErrorObject,
+    readonly method: string,
+  ) {
+    super(`The client answered ${method} with error ${error.code}: ${error.message}`);
+    this.name = "ServerRequestError";
+  }
+}
+
+/** Request ids are compared by value; 1 and "1" are different ids. */
+export function idKey(id: JsonRpcId): string {
+  return typeof id === "number" ? `n${id}` : `s${id}`;
+}
+
+export class Session {
+  protocolVersion = LATEST_PROTOCOL_VERSION;
+  /** Set once the client sent `initialize`. */
+  initializeReceived = false;
+  /** Set once the client sent `notifications/initialized`. */
+  initialized = false;
+  clientInfo?: Record<string, unknown>;
+  clientCapabilities: Record<string, unknown> = {};
+  logLevel?: LoggingLevel;
+  readonly subscriptions = new Set<string>();
+  readonly inFlight = new Map<string, InFlightRequest>();
+  private readonly pending = new Map<string, PendingServerRequest & { method: string }>();
+  private nextServerRequestId = 0;
+  closed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly peer?: Peer,
+  ) {}
+
+  /** Whether server-initiated messages can reach this client. */
+  get reachable(): boolean {
+    return this.peer !== undefined && !this.closed;
+  }
+
+  send(message: JsonRpcMessage, options?: SendOptions): void {
+    if (this.reachable) this.peer!.send(message, options);
+  }
+
+  /** Sends a request to the client and resolves with its result (rejects with ServerRequestError). */
+  request(method: string, params: Record<string, unknown> | undefined, options: SendOptions & { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    if (!this.reachable) {
+      return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method));
+    }
+    const id = `mcp-testkit-${this.nextServerRequestId++}`;
+    return new Promise((resolve, reject) => {
+      const key = idKey(id);
+      const onAbort = () => {
+        this.pending.delete(key);
+        reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method));
+      };
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(key, {
+        method,
+        resolve: (result) => {
+          options.signal?.removeEventListener("abort", onAbort);
+          resolve(result);
+        },
+        reject: (error) => {
+          options.signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      });
+      this.send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, { relatedRequestId: options.relatedRequestId });
+    });
+  }
+
+  /** Routes a client's response to the server request it answers; false when none waits for it. */
+  settle(response: JsonRpcResponse): boolean {
+    if (response.id === null) return false;
+    const key = idKey(response.id);
+    const waiting = this.pending.get(key);
+    if (!waiting) return false;
+    this.pending.delete(key);
+    if ("error" in response) waiting.reject(new ServerRequestError(response.error, waiting.method));
+    else waiting.resolve(response.result);
+    return true;
+  }
+
+  /** Ends the session: every pending server request fails. In-flight calls are ended by the engine. */
+  close(): void {
+    this.closed = true;
+    for (const waiting of this.pending.values()) waiting.reject(new ServerRequestError({ code: -32000, message: "the connection closed" }, waiting.method));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Steps: what one tool call gets. A tool's script is a list of steps; call n takes step n and
+ * the last step repeats. This module defines the step vocabulary, checks steps given by the
+ * user (so a typo fails at `mockMcp()` time with a clear message, not silently at call time),
+ * and walks a script.
+ */
+import { McpTestkitError } from "../errors.js";
+import type { ToolCallContext } from "./call-context.js";
+
+/** A JSON-RPC error to answer with instead of a result. */
+export interface ThrownError {
+  code?: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface StepObject {
+  /** A result: a string becomes one text block; anything else is sent as JSON text (and as
+   * `structuredContent` when the tool has an `outputSchema` and the value is an object). */
+  returns?: unknown;
+  /** A result with these content blocks. */
+  content?: unknown[];
+  /** Sent with `content` (only in protocol versions that have it). */
+  structuredContent?: Record<string, unknown>;
+  /** A failed tool run: `isError: true` with this message as text. */
+  toolError?: string;
+  /** A JSON-RPC error instead of a result (default code -32603). */
+  throws?: string | ThrownError;
+  /** Wait this long before answering; a cancelled call stops waiting. */
+  delayMs?: number;
+  /** Never answer, until the client cancels or the connection or server closes. */
+  hang?: boolean;
+  /** This exact JSON-RPC `result`, unchecked, to test how a client handles a malformed reply. */
+  result?: unknown;
+  /** Drop the connection mid-call. */
+  disconnect?: boolean;
+  /** Use this step for this many calls in a row. */
+  repeat?: number;
+}
+
+/** A step worked out from the call, for answers that depend on the arguments. May be async. */
+export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepObject>;
+
+export type Step = StepObject | StepFunction;
+
+/** Exactly one of these says what kind of answer a step gives. */
+const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect"] as const;
+const STEP_KEYS = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat"]);
+
+export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
+
+/** Which answer a (checked) step gives; `empty` is a step with only `delayMs` or nothing. */
+export function answerKind(step: StepObject): AnswerKind {
+  for (const key of ANSWER_KEYS) if (step[key] !== undefined && step[key] !== false) return key;
+  return "empty";
+}
+
+export function isStepKey(key: string): boolean {
+  return STEP_KEYS.has(key);
+}
+
+/** Throws a McpTestkitError naming `where` when a step object is malformed. */
+export function checkStep(step: unknown, where: string): asserts step is Step {
+  if (typeof step === "function") return;
+  if (typeof step !== "object" || step === null || Array.isArray(step)) {
+    throw new McpTestkitError(`${where} must be a step object or a function (call) => step, got ${typeLabel(step)}.`);
+  }
+  const keys = Object.keys(step);
+  const unknown = keys.filter((key) => !STEP_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new McpTestkitError(
+      `${where} has unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}; ` +
+        `a step takes ${[...STEP_KEYS].map((k) => `"${k}"`).join(", ")}.`,
+    );
+  }
+  const record = step as Record<string, unknown>;
+  const answers = ANSWER_KEYS.filter((key) => record[key] !== undefined && record[key] !== false);
+  if (answers.length > 1) {
+    throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
+  }
+  if (record.structuredContent !== undefined && record.content === undefined) {
+    throw new McpTestkitError(`${where} has "structuredContent" without "content"; send both, or use "returns".`);
+  }
+  if (record.content !== undefined && !Array.isArray(record.content)) {
+    throw new McpTestkitError(`${where}: "content" must be an array of content blocks, got ${typeLabel(record.content)}.`);
+  }
+  if (record.toolError !== undefined && typeof record.toolError !== "string") {
+    throw new McpTestkitError(`${where}: "toolError" must be a string, got ${typeLabel(record.toolError)}.`);
+  }
+  if (record.throws !== undefined) checkThrows(record.throws, where);
+  for (const key of ["delayMs", "repeat"] as const) {
+    const value = record[key];
+    if (value === undefined) continue;
+    const ok = key === "repeat" ? Number.isInteger(value) && (value as number) >= 1 : typeof value === "number" && Number.isFinite(value) && value >= 0;
+    if (!ok) {
+      throw new McpTestkitError(`${where}: "${key}" must be ${key === "repeat" ? "a whole number of calls, 1 or more" : "a number of milliseconds, 0 or more"}, got ${typeLabel(value)}.`);
+    }
+  }
+}
+
+function checkThrows(value: unknown, where: string): void {
+  if (typeof value === "string") return;
+  if (typeof value === "object" && value !== null && typeof (value as ThrownError).message === "string") {
+    const code = (value as ThrownError).code;
+    if (code === undefined || Number.isInteger(code)) return;
+  }
+  throw new McpTestkitError(`${where}: "throws" must be a message string or { code?: integer, message: string, data? }, got ${typeLabel(value)}.`);
+}
+
+export function typeLabel(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value);
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * A script in play: hands out steps in order, honouring `repeat`, and repeats the last step
+ * once the list runs out. `restart()` goes back to the first step.
+ */
+export class Script {
+  private position = 0;
+  private readonly boundaries: number[] = [];
+
+  constructor(readonly steps: readonly Step[]) {
+    let total = 0;
+    for (const step of steps) {
+      total += typeof step === "function" ? 1 : (step.repeat ?? 1);
+      this.boundaries.push(total);
+    }
+  }
+
+  next(): Step | undefined {
+    const position = this.position++;
+    if (this.steps.length === 0) return undefined;
+    // Calls are few per tool; a linear scan is cheaper than anything cleverer.
+    for (let i = 0; i < this.boundaries.length; i++) if (position < this.boundaries[i]!) return this.steps[i];
+    return this.steps[this.steps.length - 1];
+  }
+
+  restart(): void {
+    this.position = 0;
+  }
+}

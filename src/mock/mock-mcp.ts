@@ -1,0 +1,172 @@
+/**
+ * `mockMcp()`: a scripted mock MCP server for testing agents and clients. It puts the engine
+ * (scripts, record, assertions) behind one object and serves it on the chosen wire.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Engine, type EngineOptions } from "../engine/engine.js";
+import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
+import type { ToolCall } from "../engine/call-log.js";
+import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
+import type { Session } from "../engine/session.js";
+import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
+import { McpTestkitError } from "../errors.js";
+import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { MemoryTransport } from "../wire/memory.js";
+
+export type MockTransportKind = "memory";
+
+export interface MockMcpOptions extends EngineOptions {
+  /** Where the mock is served. `"memory"`: only through `connectInMemory()` and `handle()`. */
+  transport?: MockTransportKind;
+  /** mcp-stub's spelling of `transport: "memory"`: `http: false`. */
+  http?: false;
+}
+
+export interface RecordStats {
+  /** Calls dropped from the front of the record because of `recordLimit`. */
+  droppedCalls: number;
+  droppedMessages: number;
+}
+
+export class MockMcpServer implements AsyncDisposable {
+  private readonly engine: Engine;
+  private readonly connections = new Set<MemoryTransport>();
+  private directSession?: Session;
+  private closed = false;
+
+  /** @internal use `mockMcp()` */
+  constructor(options: MockMcpOptions) {
+    this.engine = new Engine(options);
+  }
+
+  /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
+  get url(): string | undefined {
+    return undefined;
+  }
+
+  /** Every tool call, in order (the newest `recordLimit` of them). */
+  get calls(): ToolCall[] {
+    return this.engine.calls.all();
+  }
+
+  callsTo(tool: string): ToolCall[] {
+    return this.engine.calls.forTool(tool);
+  }
+
+  /** Every JSON-RPC message received: requests, notifications and answers to server requests. */
+  get messages(): JsonRpcMessage[] {
+    return this.engine.received.all().map((entry) => entry.message);
+  }
+
+  get recordStats(): RecordStats {
+    return { droppedCalls: this.engine.calls.dropped, droppedMessages: this.engine.received.dropped };
+  }
+
+  /** Throws unless the tool was called (that many times, with those arguments); returns the matching calls. */
+  assertCalled(tool: string, options?: CalledOptions): ToolCall[] {
+    return assertCalled(this.engine.calls.all(), tool, options);
+  }
+
+  assertNotCalled(tool: string): void {
+    assertNotCalled(this.engine.calls.all(), tool);
+  }
+
+  /** Throws unless the tools were called in this order; other calls may come in between. */
+  assertCalledInOrder(...tools: string[]): void {
+    assertCalledInOrder(this.engine.calls.all(), tools);
+  }
+
+  /** Resolves with the calls once there are at least `count` (of `tool`, if given). */
+  waitForCalls(count: number, options?: WaitForCallsOptions): Promise<ToolCall[]> {
+    return waitForCalls(this.engine.calls, count, options);
+  }
+
+  /** A transport for an SDK `Client` in the same process; each one is its own session. */
+  async connectInMemory(): Promise<Transport & { readonly mockSessionId: string }> {
+    this.assertOpen("connectInMemory");
+    const transport = new MemoryTransport(this.engine, (closed) => this.connections.delete(closed));
+    this.connections.add(transport);
+    return transport;
+  }
+
+  /**
+   * One JSON-RPC message as text in, the reply as text out (`null` for a notification or a
+   * request that gets no reply). All `handle()` calls share one session.
+   */
+  async handle(json: string): Promise<string | null> {
+    this.assertOpen("handle");
+    this.directSession ??= this.engine.openSession(undefined, "direct");
+    const outcome = await this.engine.receiveText(this.directSession, json);
+    return outcome.type === "reply" ? JSON.stringify(outcome.message) : null;
+  }
+
+  /** Adds or replaces a tool (a replaced tool restarts its script) and tells clients the list changed. */
+  async setTool(name: string, spec: ToolSpec): Promise<void> {
+    this.engine.catalog.setTool(name, spec);
+    this.engine.broadcast("notifications/tools/list_changed");
+  }
+
+  /** Removes a tool and tells clients; false when there was no such tool. */
+  async removeTool(name: string): Promise<boolean> {
+    const removed = this.engine.catalog.tools.delete(name);
+    if (removed) this.engine.broadcast("notifications/tools/list_changed");
+    return removed;
+  }
+
+  /**
+   * Adds or replaces a resource (or a template, for a URI with `{var}`). A new one makes
+   * `notifications/resources/list_changed`; a replaced one makes
+   * `notifications/resources/updated` for the clients subscribed to it.
+   */
+  async setResource(uri: string, spec: ResourceSpec): Promise<void> {
+    const isNew = this.engine.catalog.setResource(uri, spec);
+    if (isNew) this.engine.broadcast("notifications/resources/list_changed");
+    else this.engine.notifyResourceUpdated(uri);
+  }
+
+  async removeResource(uri: string): Promise<boolean> {
+    const removed = this.engine.catalog.removeResource(uri);
+    if (removed) this.engine.broadcast("notifications/resources/list_changed");
+    return removed;
+  }
+
+  async setPrompt(name: string, spec: PromptSpec): Promise<void> {
+    this.engine.catalog.setPrompt(name, spec);
+    this.engine.broadcast("notifications/prompts/list_changed");
+  }
+
+  async removePrompt(name: string): Promise<boolean> {
+    const removed = this.engine.catalog.prompts.delete(name);
+    if (removed) this.engine.broadcast("notifications/prompts/list_changed");
+    return removed;
+  }
+
+  /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */
+  reset(): void {
+    this.engine.reset();
+  }
+
+  /** Closes every connection (pending calls end as `cancelled`) and stops the server. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const connection of [...this.connections]) connection.closeFromServer("the mock server closed");
+    this.engine.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private assertOpen(what: string): void {
+    if (this.closed) throw new McpTestkitError(`${what}() was called after close(); create a new mock with mockMcp().`);
+  }
+}
+
+export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
+  const transport = options.transport ?? "memory";
+  if (transport !== "memory") {
+    throw new McpTestkitError(`transport "${String(transport)}" is not served by this version of mcp-testkit; use transport: "memory".`);
+  }
+  return new MockMcpServer(options);
+}

@@ -1,0 +1,88 @@
+/**
+ * The in-memory wire: a transport of the SDK's `Transport` shape, connected to the engine in
+ * the same process. Every message is serialized to JSON and parsed again on the way, in both
+ * directions, so the client never shares an object with the mock and serialization bugs
+ * (a BigInt, a Date, a cycle) show up here as they would on a real wire.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Engine } from "../engine/engine.js";
+import type { Outcome } from "../engine/outcome.js";
+import type { Session } from "../engine/session.js";
+
+export class MemoryTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly session: Session;
+  private started = false;
+  private closed = false;
+  /** Server messages sent before the client started listening, delivered on `start()`. */
+  private backlog: string[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly onClosed?: (transport: MemoryTransport) => void,
+  ) {
+    this.session = engine.openSession({ send: (message) => this.deliver(JSON.stringify(message)) });
+  }
+
+  /** The engine's id for this connection's session (`call.sessionId`). */
+  get mockSessionId(): string {
+    return this.session.id;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("MemoryTransport already started");
+    this.started = true;
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const text of backlog) this.emit(text);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error("MemoryTransport is closed");
+    const text = JSON.stringify(message);
+    // The engine answers asynchronously, like a real peer: never inside `send`.
+    void this.engine.receiveText(this.session, text).then((outcome) => this.enact(outcome));
+  }
+
+  async close(): Promise<void> {
+    this.shutDown("disconnected", "the client closed the connection");
+  }
+
+  /** Closes from the server's side (mock closing): in-flight calls end as `cancelled`. */
+  closeFromServer(reason: string): void {
+    this.shutDown("cancelled", reason);
+  }
+
+  private enact(outcome: Outcome): void {
+    if (this.closed) return;
+    if (outcome.type === "reply") this.deliver(JSON.stringify(outcome.message));
+    else if (outcome.type === "drop") this.shutDown("disconnected", "the mock dropped the connection (disconnect step)");
+  }
+
+  private deliver(text: string): void {
+    if (this.closed) return;
+    if (!this.started) this.backlog.push(text);
+    else queueMicrotask(() => this.emit(text));
+  }
+
+  private emit(text: string): void {
+    if (this.closed) return;
+    try {
+      this.onmessage?.(JSON.parse(text) as JSONRPCMessage);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private shutDown(outcome: "cancelled" | "disconnected", reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.closeSession(this.session, outcome, reason);
+    this.onClosed?.(this);
+    this.onclose?.();
+  }
+}
