@@ -8,7 +8,7 @@
  * - The traffic recorder: also at `mcp-testkit/inspect`.
  * - The per-test kit: `mcp-testkit/testing`.
  */
-export { mockMcp, MockMcpServer, type MockMcpOptions, type RecordStats, type MockTransportKind } from "./mock/mock-mcp.js";
+export { mockMcp, MockMcpServer, type MockMcpOptions, type RecordStats, type MockTransportKind, type MockEvents } from "./mock/mock-mcp.js";
 export * from "./engine/index.js";
 export { McpTestkitError } from "./errors.js";
 export { MemoryTransport } from "./wire/memory.js";

@@ -50,10 +50,17 @@ export const DEFAULT_RECORD_LIMIT = 10_000;
 
 type CallListener = (call: ToolCall) => void;
 
+export interface CallEnding {
+  result?: unknown;
+  error?: JsonRpcErrorObject;
+  reason?: string;
+}
+
 export class CallLog {
   private readonly entries: BoundedList<ToolCall>;
   private readonly counts = new Map<string, number>();
   private readonly listeners = new Set<CallListener>();
+  private readonly endListeners = new Set<CallListener>();
 
   constructor(limit: number = DEFAULT_RECORD_LIMIT) {
     this.entries = new BoundedList(limit);
@@ -69,6 +76,18 @@ export class CallLog {
   add(call: ToolCall): void {
     this.entries.push(call);
     for (const listener of this.listeners) listener(call);
+  }
+
+  /** Ends a call's record; a call that already ended (cancelled meanwhile) keeps its first ending. */
+  end(call: ToolCall, outcome: CallOutcome, ending: CallEnding = {}): boolean {
+    if (call.outcome !== "pending") return false;
+    call.outcome = outcome;
+    call.endedAt = Date.now();
+    if (ending.reason !== undefined) call.reason = ending.reason;
+    if (ending.result !== undefined) call.response = { result: ending.result };
+    else if (ending.error !== undefined) call.response = { error: ending.error };
+    for (const listener of this.endListeners) listener(call);
+    return true;
   }
 
   all(): ToolCall[] {
@@ -88,8 +107,15 @@ export class CallLog {
     this.counts.clear();
   }
 
+  /** Calls `listener` with each call as it starts (outcome `pending`). */
   subscribe(listener: CallListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` with each call as it ends. */
+  subscribeEnd(listener: CallListener): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
   }
 }

@@ -94,7 +94,7 @@ export class Engine implements EngineState {
    */
   closeSession(session: Session, outcome: "cancelled" | "disconnected", reason: string): void {
     if (session.closed) return;
-    for (const key of [...session.inFlight.keys()]) abortInFlight(session, key, outcome, reason);
+    for (const key of [...session.inFlight.keys()]) abortInFlight(this.calls, session, key, outcome, reason);
     session.close();
     this.sessions.delete(session);
   }
@@ -158,7 +158,7 @@ export class Engine implements EngineState {
         const requestId = readableId(params.requestId);
         if (requestId === null) return;
         const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
-        abortInFlight(session, idKey(requestId), "cancelled", reason);
+        abortInFlight(this.calls, session, idKey(requestId), "cancelled", reason);
         return;
       }
       default:

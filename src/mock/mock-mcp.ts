@@ -22,6 +22,14 @@ export interface MockMcpOptions extends EngineOptions {
   http?: false;
 }
 
+/** Events a mock emits, for live output (the CLI prints each call) and observers. */
+export interface MockEvents {
+  /** A tool call arrived (its outcome is still `pending`). */
+  "call:start": ToolCall;
+  /** A tool call ended: answered, failed, cancelled or disconnected. */
+  "call:end": ToolCall;
+}
+
 export interface RecordStats {
   /** Calls dropped from the front of the record because of `recordLimit`. */
   droppedCalls: number;
@@ -60,6 +68,23 @@ export class MockMcpServer implements AsyncDisposable {
 
   get recordStats(): RecordStats {
     return { droppedCalls: this.engine.calls.dropped, droppedMessages: this.engine.received.dropped };
+  }
+
+  /**
+   * Listens to an event; returns a function that stops listening. Listeners run synchronously
+   * while the mock handles the call, so keep them quick; an exception in one is not the mock's.
+   */
+  on<E extends keyof MockEvents>(event: E, listener: (payload: MockEvents[E]) => void): () => void {
+    const guarded = (call: ToolCall) => {
+      try {
+        listener(call);
+      } catch {
+        // A failing listener must not change what the client under test receives.
+      }
+    };
+    if (event === "call:start") return this.engine.calls.subscribe(guarded);
+    if (event === "call:end") return this.engine.calls.subscribeEnd(guarded);
+    throw new McpTestkitError(`Unknown event "${String(event)}"; events are "call:start" and "call:end".`);
   }
 
   /** Throws unless the tool was called (that many times, with those arguments); returns the matching calls. */

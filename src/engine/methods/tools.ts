@@ -2,7 +2,7 @@
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { createCallContext } from "../call-context.js";
-import type { CallOutcome, ToolCall } from "../call-log.js";
+import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { idKey, type Session } from "../session.js";
@@ -18,17 +18,6 @@ export const listTools: RequestHandler = (context) => {
   const tools = page.map((tool) => shapeForVersion(tool.listing, TOOL_FIELDS, version));
   return ok(context, nextCursor === undefined ? { tools } : { tools, nextCursor });
 };
-
-/** Ends a call's record; a call ended already (cancelled meanwhile) keeps its first ending. */
-export function endCall(call: ToolCall, outcome: CallOutcome, details: { result?: unknown; error?: JsonRpcErrorObject; reason?: string } = {}): boolean {
-  if (call.outcome !== "pending") return false;
-  call.outcome = outcome;
-  call.endedAt = Date.now();
-  if (details.reason !== undefined) call.reason = details.reason;
-  if (details.result !== undefined) call.response = { result: details.result };
-  else if (details.error !== undefined) call.response = { error: details.error };
-  return true;
-}
 
 const DEFAULT_THROW_CODE = ErrorCode.InternalError;
 
@@ -54,7 +43,7 @@ export const callTool: RequestHandler = async (context: HandlerContext): Promise
   if (!tool) {
     const available = [...state.catalog.tools.keys()];
     const error = { code: ErrorCode.InvalidParams, message: `Unknown tool: ${name}`, data: { tool: name, available } };
-    endCall(call, "unknown-tool", { error });
+    state.calls.end(call, "unknown-tool", { error });
     return replyError(request.id, error);
   }
 
@@ -69,7 +58,7 @@ export const callTool: RequestHandler = async (context: HandlerContext): Promise
 };
 
 async function runStep(context: HandlerContext, call: ToolCall, next: StepObject | ((c: never) => unknown), hasOutputSchema: boolean, signal: AbortSignal): Promise<Outcome> {
-  const { request, session } = context;
+  const { session } = context;
   let step: StepObject;
   if (typeof next === "function") {
     try {
@@ -81,7 +70,7 @@ async function runStep(context: HandlerContext, call: ToolCall, next: StepObject
     } catch (thrown) {
       if (signal.aborted) return NO_REPLY;
       const message = thrown instanceof Error ? thrown.message : String(thrown);
-      return fail(call, request.id, { code: ErrorCode.InternalError, message: `Step function for tool "${call.tool}" threw: ${message}` });
+      return fail(context, call, { code: ErrorCode.InternalError, message: `Step function for tool "${call.tool}" threw: ${message}` });
     }
   } else step = next;
 
@@ -93,38 +82,38 @@ async function runStep(context: HandlerContext, call: ToolCall, next: StepObject
   const version = session.protocolVersion;
   switch (answerKind(step)) {
     case "returns":
-      return succeed(call, request.id, shapeForVersion(returnsResult(step.returns, hasOutputSchema), TOOL_RESULT_FIELDS, version), "result");
+      return succeed(context, call, shapeForVersion(returnsResult(step.returns, hasOutputSchema), TOOL_RESULT_FIELDS, version), "result");
     case "content":
-      return succeed(call, request.id, shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version), "result");
+      return succeed(context, call, shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version), "result");
     case "toolError":
-      return succeed(call, request.id, toolErrorResult(step.toolError!), "tool-error");
+      return succeed(context, call, toolErrorResult(step.toolError!), "tool-error");
     case "throws": {
       const thrown = typeof step.throws === "string" ? { message: step.throws } : step.throws!;
       const error: JsonRpcErrorObject = { code: thrown.code ?? DEFAULT_THROW_CODE, message: thrown.message };
       if (thrown.data !== undefined) error.data = thrown.data;
-      return fail(call, request.id, error);
+      return fail(context, call, error);
     }
     case "result":
-      return succeed(call, request.id, step.result, "result");
+      return succeed(context, call, step.result, "result");
     case "hang":
       await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
       return NO_REPLY;
     case "disconnect":
-      endCall(call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
+      context.state.calls.end(call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
       return DROP;
     case "empty":
-      return succeed(call, request.id, { content: [] }, "result");
+      return succeed(context, call, { content: [] }, "result");
   }
 }
 
-function succeed(call: ToolCall, id: ToolCall["requestId"], result: unknown, outcome: CallOutcome): Outcome {
-  endCall(call, outcome, { result });
-  return replyWith(id, result);
+function succeed(context: HandlerContext, call: ToolCall, result: unknown, outcome: CallOutcome): Outcome {
+  context.state.calls.end(call, outcome, { result });
+  return replyWith(call.requestId, result);
 }
 
-function fail(call: ToolCall, id: ToolCall["requestId"], error: JsonRpcErrorObject): Outcome {
-  endCall(call, "protocol-error", { error });
-  return replyError(id, error);
+function fail(context: HandlerContext, call: ToolCall, error: JsonRpcErrorObject): Outcome {
+  context.state.calls.end(call, "protocol-error", { error });
+  return replyError(call.requestId, error);
 }
 
 /** Waits `ms`, or less if `signal` aborts first; never leaves a timer behind. */
@@ -142,10 +131,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Aborts a request in flight and ends its call record with `outcome`. */
-export function abortInFlight(session: Session, key: string, outcome: "cancelled" | "disconnected", reason: string): void {
+export function abortInFlight(calls: CallLog, session: Session, key: string, outcome: "cancelled" | "disconnected", reason: string): void {
   const inFlight = session.inFlight.get(key);
   if (!inFlight) return;
   session.inFlight.delete(key);
-  if (inFlight.call) endCall(inFlight.call, outcome, { reason });
+  if (inFlight.call) calls.end(inFlight.call, outcome, { reason });
   inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
 }
