@@ -13,6 +13,20 @@ import { McpTestkitError } from "../errors.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { MemoryTransport } from "../wire/memory.js";
 
+/**
+ * A wire the mock is served on besides memory. It starts with the engine and stops with the
+ * mock; `url` is where clients reach it, if it has an address.
+ */
+export interface ServedWire {
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+export type WireStarter = (engine: Engine, options: MockMcpOptions) => Promise<ServedWire>;
+
+/** The wires `transport` can name. Memory needs none: `connectInMemory()` and `handle()` always work. */
+const WIRES: Record<string, WireStarter | undefined> = {};
+
 export type MockTransportKind = "memory";
 
 export interface MockMcpOptions extends EngineOptions {
@@ -40,6 +54,7 @@ export class MockMcpServer implements AsyncDisposable {
   private readonly engine: Engine;
   private readonly connections = new Set<MemoryTransport>();
   private directSession?: Session;
+  private wire?: ServedWire;
   private closed = false;
 
   /** @internal use `mockMcp()` */
@@ -47,9 +62,14 @@ export class MockMcpServer implements AsyncDisposable {
     this.engine = new Engine(options);
   }
 
+  /** @internal */
+  async serveOn(start: WireStarter, options: MockMcpOptions): Promise<void> {
+    this.wire = await start(this.engine, options);
+  }
+
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
   get url(): string | undefined {
-    return undefined;
+    return this.wire?.url;
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */
@@ -177,6 +197,7 @@ export class MockMcpServer implements AsyncDisposable {
     this.closed = true;
     for (const connection of [...this.connections]) connection.closeFromServer("the mock server closed");
     this.engine.close();
+    await this.wire?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -189,9 +210,14 @@ export class MockMcpServer implements AsyncDisposable {
 }
 
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
-  const transport = options.transport ?? "memory";
-  if (transport !== "memory") {
-    throw new McpTestkitError(`transport "${String(transport)}" is not served by this version of mcp-testkit; use transport: "memory".`);
+  const transport = options.http === false ? "memory" : (options.transport ?? "memory");
+  const server = new MockMcpServer(options);
+  if (transport === "memory") return server;
+  const start = WIRES[transport];
+  if (!start) {
+    const known = ["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ");
+    throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${known}.`);
   }
-  return new MockMcpServer(options);
+  await server.serveOn(start, options);
+  return server;
 }
