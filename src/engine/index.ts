@@ -1,5 +1,5 @@
 export { Engine, DEFAULT_PAGE_SIZE, DEFAULT_SERVER_INFO, type EngineOptions, type ReceivedMessage } from "./engine.js";
-export type { Outcome, Peer, SendOptions } from "./outcome.js";
+export type { Outcome, Peer, SendOptions, StreamHints } from "./outcome.js";
 export { RpcError } from "./outcome.js";
 export type { Step, StepObject, StepFunction, ThrownError } from "./steps.js";
 export type { ToolCallContext } from "./call-context.js";

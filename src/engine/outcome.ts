@@ -12,7 +12,9 @@ export type Outcome =
   /** Send nothing (a notification, a cancelled or hung request). */
   | { type: "none" }
   /** Drop the connection (and, over HTTP, end the session). */
-  | { type: "drop" };
+  | { type: "drop" }
+  /** Write these bytes where the reply would go, unchecked (to test a client's parser). */
+  | { type: "raw"; text: string };
 
 export const NO_REPLY: Outcome = Object.freeze({ type: "none" });
 export const DROP: Outcome = Object.freeze({ type: "drop" });
@@ -47,7 +49,22 @@ export interface SendOptions {
   relatedRequestId?: JsonRpcId;
 }
 
+/**
+ * How a wire that streams (Streamable HTTP) should carry one request's answer. Wires without
+ * streams ignore it.
+ */
+export interface StreamHints {
+  /** Answer as one JSON body or as an SSE stream (default: the server's `responseMode`). */
+  mode?: "json" | "sse";
+  /** Close the SSE stream after this many message events, so the client must resume with `Last-Event-ID`. */
+  closeAfterEvents?: number;
+  /** The `retry:` (ms) sent on the stream, telling the client when to reconnect. */
+  retryMs?: number;
+}
+
 /** The client side of a session, as the engine sees it: where server-initiated messages go. */
 export interface Peer {
   send(message: JsonRpcMessage, options?: SendOptions): void;
+  /** Called before a request is answered when its step asks for a particular stream treatment. */
+  prepare?(requestId: JsonRpcId, hints: StreamHints): void;
 }

@@ -7,7 +7,7 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } f
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import type { ToolCall } from "./call-log.js";
-import type { Peer, SendOptions } from "./outcome.js";
+import type { Peer, SendOptions, StreamHints } from "./outcome.js";
 
 export interface InFlightRequest {
   controller: AbortController;
@@ -62,6 +62,10 @@ export class Session {
 
   send(message: JsonRpcMessage, options?: SendOptions): void {
     if (this.reachable) this.peer!.send(message, options);
+  }
+
+  prepare(requestId: JsonRpcId, hints: StreamHints): void {
+    if (this.reachable) this.peer!.prepare?.(requestId, hints);
   }
 
   /** Sends a request to the client and resolves with its result (rejects with ServerRequestError). */

@@ -6,6 +6,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
+import type { StreamHints } from "./outcome.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -34,6 +35,10 @@ export interface StepObject {
   result?: unknown;
   /** Drop the connection mid-call. */
   disconnect?: boolean;
+  /** Write these bytes where the reply would go (not JSON-RPC, not even JSON, if you like). */
+  raw?: string;
+  /** How a streaming wire (Streamable HTTP) carries this answer: JSON or SSE, closing the stream early. */
+  stream?: StreamHints;
   /** Use this step for this many calls in a row. */
   repeat?: number;
 }
@@ -44,8 +49,8 @@ export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepO
 export type Step = StepObject | StepFunction;
 
 /** Exactly one of these says what kind of answer a step gives. */
-const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect"] as const;
-const STEP_KEYS = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat"]);
+const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw"] as const;
+const STEP_KEYS = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream"]);
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
@@ -88,6 +93,10 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
     throw new McpTestkitError(`${where}: "toolError" must be a string, got ${typeLabel(record.toolError)}.`);
   }
   if (record.throws !== undefined) checkThrows(record.throws, where);
+  if (record.raw !== undefined && typeof record.raw !== "string") {
+    throw new McpTestkitError(`${where}: "raw" must be a string (the bytes to write), got ${typeLabel(record.raw)}.`);
+  }
+  if (record.stream !== undefined) checkStreamHints(record.stream, where);
   for (const key of ["delayMs", "repeat"] as const) {
     const value = record[key];
     if (value === undefined) continue;
@@ -95,6 +104,19 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
     if (!ok) {
       throw new McpTestkitError(`${where}: "${key}" must be ${key === "repeat" ? "a whole number of calls, 1 or more" : "a number of milliseconds, 0 or more"}, got ${typeLabel(value)}.`);
     }
+  }
+}
+
+function checkStreamHints(value: unknown, where: string): void {
+  const hints = value as Record<string, unknown>;
+  const ok =
+    typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.keys(hints).every((key) => ["mode", "closeAfterEvents", "retryMs"].includes(key)) &&
+    (hints.mode === undefined || hints.mode === "json" || hints.mode === "sse") &&
+    (hints.closeAfterEvents === undefined || (Number.isInteger(hints.closeAfterEvents) && (hints.closeAfterEvents as number) >= 0)) &&
+    (hints.retryMs === undefined || (Number.isInteger(hints.retryMs) && (hints.retryMs as number) >= 0));
+  if (!ok) {
+    throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
   }
 }
 

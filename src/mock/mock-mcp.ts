@@ -142,7 +142,8 @@ export class MockMcpServer implements AsyncDisposable {
     this.assertOpen("handle");
     this.directSession ??= this.engine.openSession(undefined, "direct");
     const outcome = await this.engine.receiveText(this.directSession, json);
-    return outcome.type === "reply" ? JSON.stringify(outcome.message) : null;
+    if (outcome.type === "reply") return JSON.stringify(outcome.message);
+    return outcome.type === "raw" ? outcome.text : null;
   }
 
   /** Adds or replaces a tool (a replaced tool restarts its script) and tells clients the list changed. */

@@ -60,6 +60,7 @@ export class MemoryTransport implements Transport {
   private enact(outcome: Outcome): void {
     if (this.closed) return;
     if (outcome.type === "reply") this.deliver(JSON.stringify(outcome.message));
+    else if (outcome.type === "raw") this.deliver(outcome.text);
     else if (outcome.type === "drop") this.shutDown("disconnected", "the mock dropped the connection (disconnect step)");
   }
 

@@ -74,6 +74,7 @@ async function runStep(context: HandlerContext, call: ToolCall, next: StepObject
     }
   } else step = next;
 
+  if (step.stream !== undefined) session.prepare(call.requestId, step.stream);
   if (step.delayMs !== undefined && step.delayMs > 0) {
     await sleep(step.delayMs, signal);
     if (signal.aborted) return NO_REPLY;
@@ -98,6 +99,9 @@ async function runStep(context: HandlerContext, call: ToolCall, next: StepObject
     case "hang":
       await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
       return NO_REPLY;
+    case "raw":
+      context.state.calls.end(call, "result", { reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
+      return { type: "raw", text: step.raw! };
     case "disconnect":
       context.state.calls.end(call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
       return DROP;
