@@ -1,0 +1,199 @@
+/**
+ * The traffic journal: records messages in both directions, gives responses the method and
+ * latency of their own request, and (in strict mode) validates each message. It knows no
+ * transport, so the engine and the wires can feed it directly; `RecordingTransport` feeds it
+ * from any SDK-shaped transport.
+ */
+import { McpTestkitError } from "../errors.js";
+import { isObject, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import { RequestCorrelator } from "./correlator.js";
+import { BoundedJournal } from "./journal.js";
+import { checkMessage } from "./strict.js";
+import type {
+  ErrorRecord,
+  MessageProblem,
+  MessageRecord,
+  TrafficProblem,
+  TrafficRecord,
+  TrafficRecorderOptions,
+  TrafficSide,
+} from "./types.js";
+
+export const DEFAULT_MAX_RECORDS = 10_000;
+
+export class TrafficRecorder {
+  readonly side: TrafficSide;
+  readonly strict: boolean | "throw";
+  readonly maxRecords: number;
+  private readonly onProblem: TrafficRecorderOptions["onProblem"];
+  private readonly journal: BoundedJournal<TrafficRecord>;
+  private readonly problemJournal: BoundedJournal<TrafficProblem>;
+  private readonly correlator: RequestCorrelator;
+  private negotiatedVersion: string | undefined;
+
+  constructor(options: TrafficRecorderOptions = {}) {
+    const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    if (!Number.isInteger(maxRecords) || maxRecords < 1) {
+      throw new McpTestkitError(`maxRecords must be a positive integer, got ${String(maxRecords)}.`);
+    }
+    if (options.side !== undefined && options.side !== "client" && options.side !== "server") {
+      throw new McpTestkitError(`side must be "client" or "server", got ${JSON.stringify(options.side)}.`);
+    }
+    this.side = options.side ?? "client";
+    this.strict = options.strict ?? false;
+    this.maxRecords = maxRecords;
+    this.onProblem = options.onProblem;
+    this.journal = new BoundedJournal(maxRecords);
+    this.problemJournal = new BoundedJournal(maxRecords);
+    this.correlator = new RequestCorrelator(maxRecords);
+  }
+
+  /** The protocol version learned from the `initialize` result or `setProtocolVersion`, if any yet. */
+  get protocolVersion(): string | undefined {
+    return this.negotiatedVersion;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.negotiatedVersion = version;
+  }
+
+  /** Every record kept, oldest first, as a new array. */
+  get messages(): TrafficRecord[] {
+    return this.journal.toArray();
+  }
+
+  /** Every problem strict mode found in the records kept, oldest first. */
+  get problems(): TrafficProblem[] {
+    return this.problemJournal.toArray();
+  }
+
+  /** How many records were dropped to stay within `maxRecords` since the last `clear()`. */
+  get dropped(): number {
+    return this.journal.dropped;
+  }
+
+  /** The records with that method; responses count under the method of their request. */
+  byMethod(method: string): TrafficRecord[] {
+    return this.messages.filter((record) => record.method === method);
+  }
+
+  /** The number of records per method. Records with no known method are not counted. */
+  methodCounts(): Record<string, number> {
+    const counts = new Map<string, number>();
+    for (const { method } of this.messages) {
+      if (method !== undefined) counts.set(method, (counts.get(method) ?? 0) + 1);
+    }
+    return Object.fromEntries(counts);
+  }
+
+  /** The mean latency of the responses kept, in ms; 0 when there are none. */
+  averageLatency(): number {
+    let total = 0;
+    let count = 0;
+    for (const { latency } of this.messages) {
+      if (latency === undefined) continue;
+      total += latency;
+      count++;
+    }
+    return count === 0 ? 0 : total / count;
+  }
+
+  /**
+   * Drops the records, problems and `dropped` count. Requests still in flight stay known, so
+   * a response that arrives after `clear()` still gets its method and latency.
+   */
+  clear(): void {
+    this.journal.clear();
+    this.problemJournal.clear();
+  }
+
+  /** Records a message sent (`outgoing`) or received (`incoming`) and returns the record. */
+  recordMessage(direction: "outgoing" | "incoming", message: unknown): MessageRecord {
+    const timestamp = Date.now();
+    const now = performance.now();
+    const id = readId(message);
+    let method: string | undefined;
+    let latency: number | undefined;
+
+    if (isRequest(message)) {
+      method = message.method;
+      this.correlator.requestSeen(direction, message.id, message.method, now);
+    } else if (isResponse(message)) {
+      const request = this.correlator.responseSeen(direction, message.id);
+      method = request?.method;
+      latency = request === undefined ? undefined : now - request.sentAt;
+      if (method === "initialize") this.learnVersion(message);
+    } else if (isObject(message) && typeof message.method === "string") {
+      method = message.method;
+    }
+
+    const content = snapshot(message) as JsonRpcMessage;
+    const problems = this.strict ? this.validate(direction, message, method) : undefined;
+    const record: MessageRecord = { timestamp, direction, method, id, content, latency, ...(problems && { problems }) };
+    this.journal.push(record);
+    if (problems) this.reportProblems(record, problems);
+    return record;
+  }
+
+  /**
+   * Records an error: a transport error, or (with `failed`, the record of the message) a send
+   * that failed. A failed request gets no response, so it is no longer waited for.
+   */
+  recordError(error: unknown, failed?: MessageRecord): ErrorRecord {
+    if (failed && isRequest(failed.content)) this.correlator.forget(failed.direction, failed.content.id);
+    const record: ErrorRecord = {
+      timestamp: Date.now(),
+      direction: "error",
+      method: failed?.method,
+      id: failed?.id,
+      content: error instanceof Error ? error.message : String(error),
+      latency: undefined,
+    };
+    this.journal.push(record);
+    return record;
+  }
+
+  private learnVersion(response: unknown): void {
+    if (!isObject(response) || !isObject(response.result)) return;
+    const version = response.result.protocolVersion;
+    if (typeof version === "string") this.negotiatedVersion = version;
+  }
+
+  private validate(direction: "outgoing" | "incoming", message: unknown, method: string | undefined): MessageProblem[] {
+    return checkMessage(message, {
+      side: this.side,
+      direction,
+      protocolVersion: this.negotiatedVersion,
+      requestMethod: isResponse(message) ? method : undefined,
+    });
+  }
+
+  private reportProblems(record: MessageRecord, problems: readonly MessageProblem[]): void {
+    for (const problem of problems) {
+      const entry: TrafficProblem = {
+        ...problem,
+        timestamp: record.timestamp,
+        direction: record.direction,
+        method: record.method,
+        id: record.id,
+      };
+      this.problemJournal.push(entry);
+      this.onProblem?.(entry, record);
+    }
+  }
+}
+
+function readId(message: unknown): JsonRpcId | null | undefined {
+  if (!isObject(message)) return undefined;
+  const id = message.id;
+  return typeof id === "string" || typeof id === "number" || id === null ? id : undefined;
+}
+
+/** A deep copy of a message. JSON is the fallback for values `structuredClone` refuses (functions). */
+function snapshot(message: unknown): unknown {
+  try {
+    return structuredClone(message);
+  } catch {
+    return JSON.parse(JSON.stringify(message) ?? "null");
+  }
+}

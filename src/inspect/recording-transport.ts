@@ -1,0 +1,123 @@
+/**
+ * A Transport that wraps another one (the SDK's stdio, Streamable HTTP or in-memory transports,
+ * or ours) and feeds every message and error through it into a `TrafficRecorder`. Being a
+ * Transport itself, it goes wherever the wrapped one would: `client.connect(transport)` or
+ * `server.connect(transport)`.
+ */
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isResponse } from "../protocol/jsonrpc.js";
+import { TrafficRecorder } from "./recorder.js";
+import { InvalidMessageError } from "./strict.js";
+import type { TrafficRecorderOptions } from "./types.js";
+
+export class RecordingTransport implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: Transport["onclose"];
+  onerror?: Transport["onerror"];
+  /** Errors already recorded, so one failure reported twice (callback and rejection) is one record. */
+  private readonly recordedErrors = new WeakSet<object>();
+
+  constructor(
+    readonly inner: Transport,
+    readonly recorder: TrafficRecorder,
+  ) {}
+
+  // Some transports only learn their session id after a while (Streamable HTTP), so read it live.
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  set sessionId(value: string | undefined) {
+    this.inner.sessionId = value;
+  }
+
+  async start(): Promise<void> {
+    // Installed here, not in the constructor: until the user has set our callbacks (which the
+    // SDK does just before start), a message from the inner transport would have nowhere to go.
+    this.inner.onmessage = (message, extra) => {
+      try {
+        this.recorder.recordMessage("incoming", message);
+      } catch (error) {
+        // A failure to record (say, a throwing onProblem) must not swallow the message.
+        this.onerror?.(toError(error));
+      }
+      this.onmessage?.(message, extra);
+    };
+    this.inner.onerror = (error) => {
+      this.recordError(error);
+      this.onerror?.(error);
+    };
+    this.inner.onclose = () => this.onclose?.();
+    try {
+      await this.inner.start();
+    } catch (error) {
+      this.recordError(error);
+      throw error;
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // Recorded before sending: a peer in the same process may answer within send itself.
+    const record = this.recorder.recordMessage("outgoing", message);
+    if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
+      const error = new InvalidMessageError({
+        method: record.method,
+        id: record.id,
+        isResponse: isResponse(message),
+        protocolVersion: this.recorder.protocolVersion,
+        problems: record.problems,
+      });
+      this.recordError(error, record);
+      throw error;
+    }
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      this.recordError(error, record);
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** Called by the SDK client once `initialize` succeeds; passed on to the wrapped transport. */
+  setProtocolVersion(version: string): void {
+    this.recorder.setProtocolVersion(version);
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  private recordError(error: unknown, failed?: Parameters<TrafficRecorder["recordError"]>[1]): void {
+    if (typeof error === "object" && error !== null) {
+      if (this.recordedErrors.has(error)) return;
+      this.recordedErrors.add(error);
+    }
+    this.recorder.recordError(error, failed);
+  }
+}
+
+export interface RecordedTraffic {
+  /** Give this to `client.connect` or `server.connect` in place of the wrapped transport. */
+  transport: RecordingTransport;
+  recorder: TrafficRecorder;
+}
+
+/**
+ * Wraps a transport so that all traffic through it is recorded.
+ *
+ * @example
+ * const { transport, recorder } = recordTraffic(new StdioClientTransport({ command: "node", args: ["server.js"] }));
+ * await client.connect(transport);
+ * await client.callTool({ name: "echo", arguments: { text: "hi" } });
+ * recorder.methodCounts(); // { initialize: 2, "notifications/initialized": 1, "tools/call": 2 }
+ */
+export function recordTraffic(transport: Transport, options: TrafficRecorderOptions = {}): RecordedTraffic {
+  const recorder = new TrafficRecorder(options);
+  return { transport: new RecordingTransport(transport, recorder), recorder };
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,58 @@
+/** Strict mode: checking recorded messages with the per-version validator, and the error it throws. */
+import { McpTestkitError } from "../errors.js";
+import type { JsonRpcId } from "../protocol/jsonrpc.js";
+import { validateMessage } from "../protocol/validate/index.js";
+import type { MessageProblem, TrafficSide, WireDirection } from "./types.js";
+
+/** The schema direction of a message, which depends on which side's transport is wrapped. */
+export function wireDirection(side: TrafficSide, direction: "outgoing" | "incoming"): WireDirection {
+  const fromClient = (side === "client") === (direction === "outgoing");
+  return fromClient ? "client-to-server" : "server-to-client";
+}
+
+export interface MessageCheck {
+  side: TrafficSide;
+  direction: "outgoing" | "incoming";
+  protocolVersion: string | undefined;
+  /** For a response: the method of the request it answers (the validator checks results by method). */
+  requestMethod: string | undefined;
+}
+
+export function checkMessage(message: unknown, check: MessageCheck): MessageProblem[] {
+  return validateMessage(message, {
+    direction: wireDirection(check.side, check.direction),
+    ...(check.protocolVersion === undefined ? {} : { protocolVersion: check.protocolVersion }),
+    ...(check.requestMethod === undefined ? {} : { requestMethod: check.requestMethod }),
+  });
+}
+
+/** Thrown by `send` with `strict: "throw"` when the outgoing message breaks the MCP schema. */
+export class InvalidMessageError extends McpTestkitError {
+  override name = "InvalidMessageError";
+  readonly method: string | undefined;
+  readonly id: JsonRpcId | null | undefined;
+  readonly protocolVersion: string | undefined;
+  readonly problems: readonly MessageProblem[];
+
+  constructor(details: {
+    method: string | undefined;
+    id: JsonRpcId | null | undefined;
+    isResponse: boolean;
+    protocolVersion: string | undefined;
+    problems: readonly MessageProblem[];
+  }) {
+    const what = `${details.method ?? "unknown method"} ${details.isResponse ? "response" : "message"}`;
+    const which = details.id === undefined ? "" : ` (id ${JSON.stringify(details.id)})`;
+    const version = details.protocolVersion === undefined ? "" : ` ${details.protocolVersion}`;
+    const lines = details.problems.map((p) => `  - ${p.path || "(message)"}: ${p.message} [${p.rule}]`);
+    super(
+      `strict mode did not send the outgoing ${what}${which}: it breaks the MCP${version} schema.\n` +
+        `${lines.join("\n")}\n` +
+        `Fix the message, or use strict: true to record problems without refusing to send.`,
+    );
+    this.method = details.method;
+    this.id = details.id;
+    this.protocolVersion = details.protocolVersion;
+    this.problems = details.problems;
+  }
+}
