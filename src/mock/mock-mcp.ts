@@ -25,9 +25,11 @@ export interface ServedWire {
 export type WireStarter = (engine: Engine, options: MockMcpOptions) => Promise<ServedWire>;
 
 /** The wires `transport` can name. Memory needs none: `connectInMemory()` and `handle()` always work. */
-const WIRES: Record<string, WireStarter | undefined> = {};
+const WIRES: Record<string, WireStarter | undefined> = {
+  stdio: (engine, options) => import("../wire/stdio.js").then((wire) => wire.startStdioWire(engine, options)),
+};
 
-export type MockTransportKind = "memory";
+export type MockTransportKind = "memory" | "stdio";
 
 export interface MockMcpOptions extends EngineOptions {
   /** Where the mock is served. `"memory"`: only through `connectInMemory()` and `handle()`. */
