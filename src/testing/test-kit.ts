@@ -1,0 +1,143 @@
+/**
+ * The kit a test talks to: the mock server, a connected SDK client, and tool assertions through
+ * that client. `mcpTestKit()` renews its session around every test; `createTestKit()` holds one
+ * session for one test.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { McpTestkitError } from "../errors.js";
+import type { MockMcpServer } from "../mock/mock-mcp.js";
+import { resolveHooks, type TestHooks } from "./hooks.js";
+import { openKitSession, type KitSession, type KitTransport, type McpTestKitOptions } from "./kit-session.js";
+import { assertToolExists, assertToolFails, assertToolReturns, type ResultCheck, type ToolFailure } from "./tool-assertions.js";
+
+export interface McpTestKit {
+  /** The test's mock server: register tools, resources and prompts, read `calls`, assert. */
+  readonly server: MockMcpServer;
+  /** An official SDK `Client`, connected to `server` in memory and initialized. */
+  readonly client: Client;
+  /** The client's in-memory transport (`transport.mockSessionId` is `call.sessionId`). */
+  readonly transport: KitTransport;
+  /** Lists the tools (all pages); throws an AssertionError naming the tools present when `name` is missing. */
+  assertToolExists(name: string): Promise<Tool>;
+  /**
+   * Calls the tool; throws an AssertionError showing the result when `check(result)` returns
+   * false or throws, or when the call fails (tool error or JSON-RPC error). Returns the result.
+   */
+  assertToolReturns(name: string, args: Record<string, unknown>, check: ResultCheck): Promise<CallToolResult>;
+  /**
+   * Calls the tool; throws an AssertionError unless it fails with a tool error or a JSON-RPC
+   * error (whose message equals `expected`, or matches it as a RegExp). Returns the failure.
+   */
+  assertToolFails(name: string, args: Record<string, unknown>, expected?: string | RegExp): Promise<ToolFailure>;
+}
+
+/** The kit of `createTestKit()`: one session, closed by `close()` or `await using`. */
+export interface SingleTestKit extends McpTestKit, AsyncDisposable {
+  /** Closes the client, then the server. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Shared by both kits; `current()` says which session is live or why none is. */
+abstract class KitBase implements McpTestKit {
+  protected abstract current(member: string): KitSession;
+
+  get server(): MockMcpServer {
+    return this.current("server").server;
+  }
+
+  get client(): Client {
+    return this.current("client").client;
+  }
+
+  get transport(): KitTransport {
+    return this.current("transport").transport;
+  }
+
+  // async, so misuse rejects like a failed assertion instead of throwing synchronously.
+  async assertToolExists(name: string): Promise<Tool> {
+    return assertToolExists(this.current("assertToolExists").client, name);
+  }
+
+  async assertToolReturns(name: string, args: Record<string, unknown>, check: ResultCheck): Promise<CallToolResult> {
+    return assertToolReturns(this.current("assertToolReturns").client, name, args, check);
+  }
+
+  async assertToolFails(name: string, args: Record<string, unknown>, expected?: string | RegExp): Promise<ToolFailure> {
+    return assertToolFails(this.current("assertToolFails").client, name, args, expected);
+  }
+}
+
+class PerTestKit extends KitBase {
+  private session?: KitSession;
+
+  constructor(private readonly options: McpTestKitOptions) {
+    super();
+  }
+
+  async open(): Promise<void> {
+    if (this.session) {
+      throw new McpTestkitError(
+        "mcpTestKit() is still serving another test: one kit gives one test at a time its server and client, so tests that share it cannot run concurrently. Use createTestKit() in each concurrent test.",
+      );
+    }
+    this.session = await openKitSession(this.options);
+  }
+
+  async close(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
+  }
+
+  protected current(member: string): KitSession {
+    if (this.session) return this.session;
+    throw new McpTestkitError(
+      `kit.${member} is only available while a test runs: mcpTestKit() creates the mock server and client before each test and closes them after it. Use it inside a test, or in a beforeEach registered after mcpTestKit().`,
+    );
+  }
+}
+
+class OneTestKit extends KitBase implements SingleTestKit {
+  private closed = false;
+
+  constructor(private readonly session: KitSession) {
+    super();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.session.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  protected current(member: string): KitSession {
+    if (!this.closed) return this.session;
+    throw new McpTestkitError(`kit.${member} was used after the kit was closed; create a new one with createTestKit().`);
+  }
+}
+
+/**
+ * Registers hooks that give each test a fresh mock server (`mockMcp(options)`, named
+ * "test-server" 1.0.0 unless `serverInfo` says otherwise) and an SDK client connected to it and
+ * initialized, and close both after the test. Call it at the top of a file or `describe`.
+ *
+ * Hooks come from `hooks` (node:test, Vitest without globals) or else from the runner's globals
+ * (Jest, Vitest with globals). Tests sharing one kit must not run concurrently.
+ */
+export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<TestHooks>): McpTestKit {
+  const { beforeEach, afterEach } = resolveHooks(hooks);
+  const kit = new PerTestKit(options);
+  // Zero-parameter functions: Jest and node:test treat a hook with a parameter as taking `done`.
+  beforeEach(() => kit.open());
+  afterEach(() => kit.close());
+  return kit;
+}
+
+/** A kit for one test, without hooks: `await using kit = await createTestKit(options)`. */
+export async function createTestKit(options: McpTestKitOptions = {}): Promise<SingleTestKit> {
+  return new OneTestKit(await openKitSession(options));
+}

@@ -1,0 +1,78 @@
+/**
+ * The per-test kit under the other runners: node:test and Jest run fixture files that import the
+ * BUILT package (dist/, from `npm run build`), in child processes with bounded timeouts. A leaked
+ * handle would keep the child alive past its timeout and fail the test.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, "../..");
+const fixtures = join(root, "test/testing/fixtures");
+const CHILD_TIMEOUT_MS = 60_000;
+
+/** The fixtures test dist/, so it must exist and be newer than the kit's sources. */
+function assertBuilt(): void {
+  const sources = join(root, "src/testing");
+  const built = join(root, "dist/testing");
+  for (const file of readdirSync(sources).filter((name) => name.endsWith(".ts"))) {
+    const output = join(built, file.replace(/\.ts$/, ".js"));
+    if (!existsSync(output) || statSync(output).mtimeMs < statSync(join(sources, file)).mtimeMs) {
+      throw new Error(`dist/testing/${file.replace(/\.ts$/, ".js")} is missing or older than src/testing/${file}: run \`npm run build\` first (npm test does).`);
+    }
+  }
+}
+
+beforeAll(assertBuilt);
+
+describe("mcpTestKit under node:test", () => {
+  it("passes every test of the fixture, with node:test's beforeEach/afterEach", async () => {
+    const { stdout } = await run(process.execPath, ["--test", "--test-reporter=tap", join(fixtures, "node-test-kit.test.mjs")], {
+      cwd: root,
+      timeout: CHILD_TIMEOUT_MS,
+    });
+    expect(stdout).toMatch(/^# tests 6$/m);
+    expect(stdout).toMatch(/^# pass 6$/m);
+    expect(stdout).toMatch(/^# fail 0$/m);
+    expect(stdout).toMatch(/^# cancelled 0$/m);
+    expect(stdout).toContain("ok 2 - gives the next test a fresh server and closes the previous client");
+  }, CHILD_TIMEOUT_MS + 5_000);
+});
+
+describe("mcpTestKit under Jest (ESM, global hooks)", () => {
+  let cacheDirectory: string;
+  beforeAll(() => {
+    cacheDirectory = mkdtempSync(join(tmpdir(), "mcp-testkit-jest-"));
+  });
+  afterAll(() => rmSync(cacheDirectory, { recursive: true, force: true }));
+
+  it("passes every test of the fixture", async () => {
+    // Only the Jest fixture: the node:test fixture in the same folder would match Jest's default testMatch.
+    const config = { rootDir: fixtures, testMatch: ["<rootDir>/jest-*.test.mjs"], transform: {}, cacheDirectory };
+    const { stdout } = await run(
+      process.execPath,
+      ["--experimental-vm-modules", join(root, "node_modules/jest/bin/jest.js"), "--config", JSON.stringify(config), "--ci", "--json"],
+      { cwd: root, timeout: CHILD_TIMEOUT_MS },
+    );
+    const report = JSON.parse(stdout) as {
+      success: boolean;
+      numTotalTests: number;
+      numPassedTests: number;
+      numFailedTests: number;
+      testResults: Array<{ name: string; status: string; assertionResults: Array<{ title: string; status: string }> }>;
+    };
+    expect(report.testResults.map((file) => [file.name, file.status])).toEqual([[join(fixtures, "jest-kit.test.mjs"), "passed"]]);
+    expect(report.testResults[0]!.assertionResults.map((test) => [test.title, test.status])).toEqual([
+      ["gives the test a connected, initialized client", "passed"],
+      ["gives the next test a fresh server and closes the previous client", "passed"],
+      ["assertToolReturns reports a check that throws (here a failed Jest expect)", "passed"],
+      ["assertToolFails passes on a tool error", "passed"],
+      ["resources and prompts registered inside the test work through the kit's client", "passed"],
+    ]);
+    expect([report.success, report.numTotalTests, report.numPassedTests, report.numFailedTests]).toEqual([true, 5, 5, 0]);
+  }, CHILD_TIMEOUT_MS + 5_000);
+});
