@@ -55,6 +55,11 @@ export const FEATURES = {
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
+  annotationLastModified: { since: "2025-06-18", what: "lastModified in annotations" },
+  implementationDescription: { since: "2025-11-25", what: "description and websiteUrl on implementations" },
+  elicitationEnumVariants: { since: "2025-11-25", what: "titled and multi-select enums in elicitation schemas" },
+  errorWithoutId: { since: "2025-11-25", what: "error responses without an id" },
+  cancelWithoutRequestId: { since: "2025-11-25", what: "notifications/cancelled without a requestId" },
 } as const satisfies Record<string, FeatureSpan>;
 
 export type Feature = keyof typeof FEATURES;

@@ -1,0 +1,69 @@
+/**
+ * Which methods each side may send, per protocol version. The lists come from `methods.ts`; the
+ * task methods (2025-11-25) are added here until that list carries them, and methods that only
+ * some revisions have are tied to their feature.
+ */
+import {
+  ClientNotificationMethods,
+  ClientRequestMethods,
+  ServerNotificationMethods,
+  ServerRequestMethods,
+} from "../methods.js";
+import { versionHas, type Feature, type ProtocolVersion } from "../versions.js";
+import type { MessageDirection } from "./problem.js";
+
+export type MethodKind = "request" | "notification";
+
+const taskRequests = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+const taskNotifications = ["notifications/tasks/status"];
+
+/** Both sides send task requests and status notifications (either side can run tasks). */
+const sentBy: Record<MessageDirection, Record<MethodKind, readonly string[]>> = {
+  "client-to-server": {
+    request: [...ClientRequestMethods, ...taskRequests],
+    notification: [...ClientNotificationMethods, ...taskNotifications],
+  },
+  "server-to-client": {
+    request: [...ServerRequestMethods, ...taskRequests],
+    notification: [...ServerNotificationMethods, ...taskNotifications],
+  },
+};
+
+const methodFeatures: Record<string, Feature> = {
+  "elicitation/create": "elicitation",
+  "notifications/elicitation/complete": "elicitationUrlMode",
+  ...Object.fromEntries([...taskRequests, ...taskNotifications].map((method) => [method, "tasks" as const])),
+};
+
+export function oppositeDirection(direction: MessageDirection): MessageDirection {
+  return direction === "client-to-server" ? "server-to-client" : "client-to-server";
+}
+
+/** The feature a method needs, if not every revision has it. */
+export function featureOfMethod(method: string): Feature | undefined {
+  return Object.hasOwn(methodFeatures, method) ? methodFeatures[method] : undefined;
+}
+
+/** The methods of a kind that a side may send in a version (for "expected one of" lists). */
+export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {
+  return sentBy[direction][kind].filter((method) => {
+    const feature = featureOfMethod(method);
+    return feature === undefined || versionHas(version, feature);
+  });
+}
+
+export type MethodLookup =
+  | { found: "yes" }
+  | { found: "other-kind"; kind: MethodKind }
+  | { found: "other-direction" }
+  | { found: "no" };
+
+/** Whether `direction`'s side may send `method` as a `kind` (ignoring versions; see featureOfMethod). */
+export function lookupMethod(method: string, direction: MessageDirection, kind: MethodKind): MethodLookup {
+  const otherKind: MethodKind = kind === "request" ? "notification" : "request";
+  if (sentBy[direction][kind].includes(method)) return { found: "yes" };
+  if (sentBy[direction][otherKind].includes(method)) return { found: "other-kind", kind: otherKind };
+  const other = sentBy[oppositeDirection(direction)];
+  if (other.request.includes(method) || other.notification.includes(method)) return { found: "other-direction" };
+  return { found: "no" };
+}

@@ -1,0 +1,110 @@
+/**
+ * Schema building blocks zod lacks or words badly: unions picked by a tag or a predicate (so the
+ * problem names the branch the value meant, not every branch), required "any" values, and the
+ * string formats MCP uses (base64, URIs).
+ */
+import { z } from "zod";
+import { isObject } from "../../jsonrpc.js";
+import { describeValue } from "../describe-value.js";
+import type { ValidationRule } from "../problem.js";
+import { MISSING, type CustomIssueParams } from "../zod-issues.js";
+
+export type Schema = z.ZodType;
+
+type RefinementContext = z.RefinementCtx;
+
+/** A custom issue with our own message (and optionally a rule other than the default). */
+export function problemIssue(message: string, rule?: ValidationRule) {
+  const params: CustomIssueParams = rule === undefined ? {} : { rule };
+  return { code: "custom" as const, message, params };
+}
+
+function missingIssue(expected: string) {
+  const params: CustomIssueParams = { missingExpected: expected };
+  return { code: "custom" as const, message: "", params };
+}
+
+const unavailableSchemas = new WeakSet<Schema>();
+
+/**
+ * A schema for something the protocol version lacks: any value there is one "version.feature"
+ * problem. Tagged unions leave such branches out of the tags they list as expected.
+ */
+export function unavailable(message: string): Schema {
+  const schema = z.unknown().superRefine((_value, ctx) => ctx.addIssue(problemIssue(message, "version.feature")));
+  unavailableSchemas.add(schema);
+  return schema;
+}
+
+/** Runs `schema` on `value` and re-raises its issues where the value sits. */
+function parseInto(ctx: RefinementContext, schema: Schema, value: unknown): void {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    // Mark absent values explicitly: zod may fill a missing `input` with the parent value.
+    const input = "input" in issue ? issue.input : MISSING;
+    ctx.addIssue({ ...issue, input } as Parameters<RefinementContext["addIssue"]>[0]);
+  }
+}
+
+/**
+ * An object whose `tagKey` picks its shape (content blocks by `type`, elicitation by `mode`).
+ * An unknown tag is one problem at the tag listing the tags this version has.
+ */
+export function tagged(tagKey: string, variants: Record<string, Schema>, options: { defaultTag?: string } = {}): Schema {
+  const available = Object.keys(variants).filter((tag) => !unavailableSchemas.has(variants[tag]!));
+  return z.unknown().superRefine((value, ctx) => {
+    if (!isObject(value)) {
+      ctx.addIssue({ code: "invalid_type", expected: "object", input: value === undefined ? MISSING : value });
+      return;
+    }
+    const tag = tagKey in value ? value[tagKey] : options.defaultTag;
+    const variant = typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
+    if (variant === undefined) {
+      ctx.addIssue({ code: "invalid_value", values: available, input: tag === undefined ? MISSING : tag, path: [tagKey] });
+      return;
+    }
+    parseInto(ctx, variant, value);
+  });
+}
+
+/** A union decided by looking at the value (`pick`), e.g. text vs blob resource contents. */
+export function choose(expectation: string, pick: (value: unknown) => Schema | undefined): Schema {
+  return z.unknown().superRefine((value, ctx) => {
+    if (value === undefined) return ctx.addIssue(missingIssue(expectation));
+    const schema = pick(value);
+    if (schema === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
+    else parseInto(ctx, schema, value);
+  });
+}
+
+/** Any JSON value, but present (e.g. `data` in a log message). */
+export function requiredValue(expectation: string): Schema {
+  return z.unknown().superRefine((value, ctx) => {
+    if (value === undefined) ctx.addIssue(missingIssue(expectation));
+  });
+}
+
+/** A string checked by `test`, with our own "expected …" wording. */
+function checkedString(expectation: string, test: (value: string) => boolean): Schema {
+  return z.string().superRefine((value, ctx) => {
+    if (!test(value)) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
+  });
+}
+
+const base64Alphabet = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Standard base64; padding may be left off, as decoders such as atob accept. */
+export function isBase64(value: string): boolean {
+  if (!base64Alphabet.test(value)) return false;
+  const padded = value.endsWith("=");
+  return padded ? value.length % 4 === 0 : value.length % 4 !== 1;
+}
+
+export const base64String = checkedString("base64-encoded data", isBase64);
+
+/** A URI needs a scheme; MCP allows any scheme ("file:", "https:", custom ones). */
+export const uriString = checkedString('a URI with a scheme (such as "file:///notes.txt")', (value) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value));
+
+/** Roots "must start with file:// for now", in every revision so far. */
+export const fileUriString = checkedString("a file:// URI", (value) => value.startsWith("file://"));

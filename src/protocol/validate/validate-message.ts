@@ -1,0 +1,130 @@
+/**
+ * Per-method, per-version validation: the envelope first, then params (requests, notifications)
+ * or result (responses, given the request's method) against that revision's MCP schema.
+ */
+import { isObject } from "../jsonrpc.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas, type ProtocolVersion } from "../versions.js";
+import { describeValue } from "./describe-value.js";
+import { checkEnvelope } from "./envelope.js";
+import { formatJsonPath, type PathSegment } from "./json-path.js";
+import { featureOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
+import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
+import { readJsonInput } from "./read-json-input.js";
+import type { Schema } from "./schemas/combinators.js";
+import { featureProblemMessage } from "./schemas/kit.js";
+import { schemasFor } from "./schemas/schema-set.js";
+import { translateZodIssues } from "./zod-issues.js";
+
+/**
+ * Checks one JSON-RPC message (or a JSON string of one) as sent in `direction` under
+ * `protocolVersion`. Returns every problem found; an empty list means valid.
+ */
+export function validateMessage(message: unknown, options: ValidateMessageOptions): ValidationProblem[] {
+  const input = readJsonInput(message);
+  if (!input.ok) return [{ path: "$", message: input.problem, rule: "json.parse" }];
+  const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  if (!isSupportedVersion(version)) {
+    // Without that revision's schema only the JSON-RPC envelope can be judged.
+    const unknown: ValidationProblem = {
+      path: "$",
+      rule: "version.unknown",
+      message: `expected a protocol version this validator knows (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got ${describeValue(version)}; only the JSON-RPC envelope was checked`,
+    };
+    return [unknown, ...checkEnvelope(input.value, [], version).problems];
+  }
+  if (Array.isArray(input.value)) return validateBatch(input.value, options.direction, version);
+  return validateOne(input.value, [], options.direction, version, options.requestMethod);
+}
+
+function validateBatch(batch: unknown[], direction: MessageDirection, version: ProtocolVersion): ValidationProblem[] {
+  if (!versionHas(version, "jsonRpcBatches")) {
+    return [{ path: "$", rule: "version.feature", message: featureProblemMessage("jsonRpcBatches", version) }];
+  }
+  if (batch.length === 0) return [{ path: "$", rule: "jsonrpc.message", message: "expected at least one message in a batch; got an empty array" }];
+  // Responses in a batch answer different requests, so only their envelopes are checked.
+  return batch.flatMap((item, index) => validateOne(item, [index], direction, version, undefined));
+}
+
+function validateOne(
+  value: unknown,
+  prefix: readonly PathSegment[],
+  direction: MessageDirection,
+  version: ProtocolVersion,
+  requestMethod: string | undefined,
+): ValidationProblem[] {
+  const envelope = checkEnvelope(value, prefix, version);
+  const problems = envelope.problems;
+  if (envelope.kind === undefined || !isObject(value)) return problems;
+  const schemas = schemasFor(version);
+
+  if (envelope.kind === "response") {
+    if (value.error !== undefined) problems.push(...checkErrorData(value.error, prefix, schemas.errorData));
+    if (requestMethod === undefined || !isObject(value.result)) return problems;
+    // The request travelled the other way.
+    const methodProblem = checkMethod(requestMethod, oppositeDirection(direction), "request", version, prefix, "requestMethod");
+    if (methodProblem) return [...problems, methodProblem];
+    const schema = schemas.results.get(requestMethod);
+    if (schema) problems.push(...parseWith(schema, value.result, [...prefix, "result"], "result.shape"));
+    return problems;
+  }
+
+  if (typeof value.method !== "string") return problems;
+  const methodProblem = checkMethod(value.method, direction, envelope.kind, version, prefix, "method");
+  if (methodProblem) return [...problems, methodProblem];
+  // An envelope problem with params (not an object) has been reported already.
+  const schema = schemas.params.get(value.method);
+  if (schema && (value.params === undefined || isObject(value.params))) {
+    problems.push(...parseWith(schema, value.params, [...prefix, "params"], "params.shape"));
+  }
+  return problems;
+}
+
+function parseWith(schema: Schema, value: unknown, path: PathSegment[], rule: "params.shape" | "result.shape"): ValidationProblem[] {
+  const result = schema.safeParse(value, { reportInput: true });
+  return result.success ? [] : translateZodIssues(result.error.issues, path, rule);
+}
+
+/** Error codes that promise a `data` shape (e.g. -32042 lists the URL elicitations to complete). */
+function checkErrorData(error: unknown, prefix: readonly PathSegment[], errorData: ReadonlyMap<number, Schema>): ValidationProblem[] {
+  if (!isObject(error) || typeof error.code !== "number") return [];
+  const schema = errorData.get(error.code);
+  if (!schema) return [];
+  const result = schema.safeParse(error.data, { reportInput: true });
+  return result.success ? [] : translateZodIssues(result.error.issues, [...prefix, "error", "data"], "error.data");
+}
+
+/** Whether `direction`'s side may send `method` as a `kind` in `version`; a problem if not. */
+function checkMethod(
+  method: string,
+  direction: MessageDirection,
+  kind: MethodKind,
+  version: ProtocolVersion,
+  prefix: readonly PathSegment[],
+  where: "method" | "requestMethod",
+): ValidationProblem | undefined {
+  // requestMethod is an option, not part of the message, so its problems sit at the message root.
+  const path = formatJsonPath(where === "method" ? [...prefix, "method"] : prefix);
+  const label = where === "method" ? "" : "requestMethod: ";
+  const sender = direction === "client-to-server" ? "client" : "server";
+  const lookup = lookupMethod(method, direction, kind);
+  if (lookup.found === "other-kind") {
+    const name = JSON.stringify(method);
+    const message =
+      where === "requestMethod"
+        ? `${label}${name} is a notification, and notifications get no response`
+        : lookup.kind === "notification"
+          ? `${name} is a notification; expected no "id"`
+          : `${name} is a request; expected an "id"`;
+    return { path, rule: "method.kind", message };
+  }
+  if (lookup.found !== "yes") {
+    const known = methodsSentBy(direction, kind, version).map((name) => JSON.stringify(name)).join(", ");
+    const why = lookup.found === "other-direction" ? `${JSON.stringify(method)} is not sent by the ${sender}` : `unknown method ${JSON.stringify(method)}`;
+    return { path, rule: "method.unknown", message: `${label}${why}; expected one of the ${sender}'s ${kind}s: ${known}` };
+  }
+  const feature = featureOfMethod(method);
+  if (feature !== undefined && !versionHas(version, feature)) {
+    return { path, rule: "version.feature", message: `${label}${JSON.stringify(method)} is not available: ${featureProblemMessage(feature, version)}` };
+  }
+  return undefined;
+}
