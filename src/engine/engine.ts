@@ -99,6 +99,11 @@ export class Engine implements EngineState {
     this.sessions.delete(session);
   }
 
+  /** Ends one in-flight request of a session (its call gets `outcome`), e.g. when its connection went away. */
+  abortRequest(session: Session, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
+    abortInFlight(this.calls, session, requestKey, outcome, reason);
+  }
+
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. */
   receiveText(session: Session, text: string): Promise<Outcome> {
     let message: unknown;

@@ -12,6 +12,11 @@ import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls
 import { McpTestkitError } from "../errors.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { MemoryTransport } from "../wire/memory.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { FetchExchange } from "../wire/http/fetch-exchange.js";
+import { listen } from "../wire/http/listen.js";
+import { NodeExchange } from "../wire/http/node-exchange.js";
+import { StreamableHttpEndpoint, type StreamableHttpOptions } from "../wire/http/streamable-http.js";
 
 /**
  * A wire the mock is served on besides memory. It starts with the engine and stops with the
@@ -22,18 +27,37 @@ export interface ServedWire {
   close(): Promise<void>;
 }
 
-export type WireStarter = (engine: Engine, options: MockMcpOptions) => Promise<ServedWire>;
+export type WireStarter = (engine: Engine, options: MockMcpOptions, http: () => StreamableHttpEndpoint) => Promise<ServedWire>;
+
+/** Serves the mock's Streamable HTTP endpoint on its own port, at `path`. */
+const startHttpWire: WireStarter = async (_engine, options, http) => {
+  const path = options.path ?? "/mcp";
+  if (!path.startsWith("/")) throw new McpTestkitError(`"path" must start with "/", got ${JSON.stringify(path)}.`);
+  const listening = await listen(new Map([[path, http()]]), { port: options.port, host: options.host });
+  return { url: `${listening.origin}${path}`, close: () => listening.close() };
+};
 
 /** The wires `transport` can name. Memory needs none: `connectInMemory()` and `handle()` always work. */
 const WIRES: Record<string, WireStarter | undefined> = {
-  stdio: (engine, options) => import("../wire/stdio.js").then((wire) => wire.startStdioWire(engine, options)),
+  http: startHttpWire,
+  stdio: (engine, options, http) => import("../wire/stdio.js").then((wire) => wire.startStdioWire(engine, options, http)),
 };
 
-export type MockTransportKind = "memory" | "stdio";
+export type MockTransportKind = "http" | "memory" | "stdio";
 
-export interface MockMcpOptions extends EngineOptions {
-  /** Where the mock is served. `"memory"`: only through `connectInMemory()` and `handle()`. */
+export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
+  /**
+   * Where the mock is served: `"http"` (default) listens on a Streamable HTTP URL (`server.url`);
+   * `"stdio"` on this process's stdin/stdout; `"memory"` only through `connectInMemory()`,
+   * `handle()`, `handler` and `fetch`.
+   */
   transport?: MockTransportKind;
+  /** HTTP: the port to listen on (default: a free one). */
+  port?: number;
+  /** HTTP: the host to listen on (default 127.0.0.1). */
+  host?: string;
+  /** HTTP: the path of the MCP endpoint (default "/mcp"). */
+  path?: string;
   /** mcp-stub's spelling of `transport: "memory"`: `http: false`. */
   http?: false;
 }
@@ -57,16 +81,46 @@ export class MockMcpServer implements AsyncDisposable {
   private readonly connections = new Set<MemoryTransport>();
   private directSession?: Session;
   private wire?: ServedWire;
+  private endpoint?: StreamableHttpEndpoint;
   private closed = false;
 
   /** @internal use `mockMcp()` */
-  constructor(options: MockMcpOptions) {
+  constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
   }
 
   /** @internal */
-  async serveOn(start: WireStarter, options: MockMcpOptions): Promise<void> {
-    this.wire = await start(this.engine, options);
+  async serveOn(start: WireStarter): Promise<void> {
+    this.wire = await start(this.engine, this.options, () => this.http);
+  }
+
+  /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
+  private get http(): StreamableHttpEndpoint {
+    this.endpoint ??= new StreamableHttpEndpoint(this.engine, this.options);
+    return this.endpoint;
+  }
+
+  /**
+   * The mock as a node:http / Express handler `(req, res)`, to mount it inside your own server
+   * (`app.use("/mcp", server.handler)`). Pass a body your framework parsed already as the third argument.
+   */
+  readonly handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
+    void this.http.handle(new NodeExchange(req, res, parsedBody));
+  };
+
+  /** The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts. */
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const exchange = new FetchExchange(request);
+    void this.http.handle(exchange);
+    return exchange.response;
+  };
+
+  /**
+   * Ends HTTP sessions as if they expired, so the client's next request gets 404 and it must
+   * initialize again. Without an id, every session. Returns how many ended.
+   */
+  expireSession(sessionId?: string): number {
+    return this.endpoint?.expireSession(sessionId) ?? 0;
   }
 
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
@@ -199,6 +253,7 @@ export class MockMcpServer implements AsyncDisposable {
     if (this.closed) return;
     this.closed = true;
     for (const connection of [...this.connections]) connection.closeFromServer("the mock server closed");
+    this.endpoint?.close();
     this.engine.close();
     await this.wire?.close();
   }
@@ -213,7 +268,7 @@ export class MockMcpServer implements AsyncDisposable {
 }
 
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
-  const transport = options.http === false ? "memory" : (options.transport ?? "memory");
+  const transport = options.http === false ? "memory" : (options.transport ?? "http");
   const server = new MockMcpServer(options);
   if (transport === "memory") return server;
   const start = WIRES[transport];
@@ -221,6 +276,6 @@ export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServ
     const known = ["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ");
     throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${known}.`);
   }
-  await server.serveOn(start, options);
+  await server.serveOn(start);
   return server;
 }

@@ -55,6 +55,7 @@ export const FEATURES = {
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
+  ssePriming: { since: "2025-11-25", what: "SSE priming events (an event id before any data) for resumable streams" },
   annotationLastModified: { since: "2025-06-18", what: "lastModified in annotations" },
   implementationDescription: { since: "2025-11-25", what: "description and websiteUrl on implementations" },
   elicitationEnumVariants: { since: "2025-11-25", what: "titled and multi-select enums in elicitation schemas" },

@@ -1,0 +1,113 @@
+/**
+ * A logical SSE stream: the events of one POST's answer, or of a session's standalone GET
+ * stream. Events are kept (bounded) with ids of the form `<stream>_<seq>`, so a client whose
+ * connection closed can resume with `Last-Event-ID` and get exactly the events it missed,
+ * from this stream only. The HTTP connection carrying it (the sink) may come and go.
+ */
+import type { StreamSink } from "./exchange.js";
+
+/** Events kept per stream for resumption. */
+const MAX_STORED_EVENTS = 1000;
+
+interface StoredEvent {
+  seq: number;
+  frame: string;
+}
+
+export function formatEvent(id: string | undefined, data: string): string {
+  return `${id === undefined ? "" : `id: ${id}\n`}event: message\ndata: ${data}\n\n`;
+}
+
+export class EventStream {
+  private readonly events: StoredEvent[] = [];
+  private seq = 0;
+  /** Highest seq written to a sink; a fresh (non-resuming) attach replays what came after it. */
+  private delivered = 0;
+  private sink?: StreamSink;
+  /** Message events written on the current sink, for `closeAfterEvents`. */
+  private writtenOnSink = 0;
+  finished = false;
+  closeAfterEvents?: number;
+  retryMs?: number;
+
+  constructor(
+    readonly id: string,
+    /** Whether events carry ids (and a priming event starts each connection). */
+    readonly resumable: boolean,
+  ) {}
+
+  get attached(): boolean {
+    return this.sink !== undefined && !this.sink.closed;
+  }
+
+  /** Connects a response body; replays the events after `afterSeq` (default: those never delivered). */
+  attach(sink: StreamSink, afterSeq: number = this.delivered): void {
+    this.sink = sink;
+    this.writtenOnSink = 0;
+    sink.onClose(() => {
+      if (this.sink === sink) this.sink = undefined;
+    });
+    if (this.resumable) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
+    for (const event of this.events) if (event.seq > afterSeq) this.writeToSink(event);
+    if (this.finished) this.endSink();
+  }
+
+  /** Adds a message event (a JSON text) and writes it if a connection is attached. */
+  push(data: string): void {
+    const seq = ++this.seq;
+    const event = { seq, frame: formatEvent(this.resumable ? `${this.id}_${seq}` : undefined, data) };
+    if (this.resumable) {
+      this.events.push(event);
+      if (this.events.length > MAX_STORED_EVENTS) this.events.shift();
+    }
+    if (this.attached) this.writeToSink(event);
+  }
+
+  /** Tells the client a new reconnection delay (an SSE `retry:` field). */
+  setRetry(ms: number): void {
+    this.retryMs = ms;
+    if (this.attached) this.sink!.write(`retry: ${ms}\n\n`);
+  }
+
+  /** Writes bytes as they are (a raw step), outside the event framing. */
+  writeRaw(text: string): void {
+    if (this.attached) this.sink!.write(text);
+  }
+
+  /** No more events will come: end the connection once everything is written. */
+  finish(): void {
+    this.finished = true;
+    if (this.attached) this.endSink();
+  }
+
+  /** Ends the current connection without finishing (the client may resume). */
+  detach(): void {
+    this.endSink();
+  }
+
+  private writeToSink(event: StoredEvent): void {
+    const sink = this.sink!;
+    sink.write(event.frame);
+    if (event.seq > this.delivered) this.delivered = event.seq;
+    this.writtenOnSink++;
+    if (this.closeAfterEvents !== undefined && this.writtenOnSink >= this.closeAfterEvents && !this.finished) {
+      // Close once, as the step asked; later connections (resumptions) stay open.
+      this.closeAfterEvents = undefined;
+      this.endSink();
+    }
+  }
+
+  private endSink(): void {
+    const sink = this.sink;
+    this.sink = undefined;
+    sink?.end();
+  }
+}
+
+/** Reads `<stream>_<seq>` from a Last-Event-ID header. */
+export function parseEventId(value: string): { streamId: string; seq: number } | undefined {
+  const at = value.lastIndexOf("_");
+  if (at <= 0) return undefined;
+  const seq = Number(value.slice(at + 1));
+  return Number.isInteger(seq) && seq >= 0 ? { streamId: value.slice(0, at), seq } : undefined;
+}

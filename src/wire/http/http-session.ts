@@ -1,0 +1,80 @@
+/**
+ * One Streamable HTTP session: the engine session behind an `Mcp-Session-Id`, its standalone
+ * GET stream, the SSE streams of its POSTs (kept for resumption), and the POSTs still waiting
+ * for answers, so server messages about a request go on that request's stream.
+ */
+import type { Engine } from "../../engine/engine.js";
+import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import type { SendOptions, StreamHints } from "../../engine/outcome.js";
+import type { Session } from "../../engine/session.js";
+import { idKey } from "../../engine/session.js";
+import { EventStream } from "./event-stream.js";
+import type { PostAnswer } from "./post-answer.js";
+
+/** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
+const MAX_KEPT_STREAMS = 100;
+
+export class HttpSession {
+  readonly engineSession: Session;
+  readonly standalone: EventStream;
+  /** Every stream that can still be resumed, by id. */
+  readonly streams = new Map<string, EventStream>();
+  /** POSTs whose requests still await an answer, by request id key. */
+  readonly answers = new Map<string, PostAnswer>();
+  private nextStreamNumber = 0;
+  ended = false;
+
+  constructor(
+    readonly id: string,
+    engine: Engine,
+    readonly resumable: () => boolean,
+  ) {
+    this.engineSession = engine.openSession(
+      {
+        send: (message, options) => this.route(message, options),
+        prepare: (requestId, hints) => this.prepare(requestId, hints),
+      },
+      id,
+    );
+    this.standalone = new EventStream("g", true);
+    this.streams.set("g", this.standalone);
+  }
+
+  newStream(): EventStream {
+    const stream = new EventStream(`p${this.nextStreamNumber++}`, this.resumable());
+    if (stream.resumable) {
+      this.streams.set(stream.id, stream);
+      if (this.streams.size > MAX_KEPT_STREAMS + 1) {
+        for (const [id, old] of this.streams) {
+          if (id !== "g" && old.finished) {
+            this.streams.delete(id);
+            break;
+          }
+        }
+      }
+    }
+    return stream;
+  }
+
+  /** Server messages about a request go on its POST's stream; the rest on the GET stream. */
+  private route(message: JsonRpcMessage, options?: SendOptions): void {
+    const text = JSON.stringify(message);
+    if (options?.relatedRequestId !== undefined) {
+      const answer = this.answers.get(idKey(options.relatedRequestId));
+      if (answer && answer.sendRelated(text)) return;
+    }
+    this.standalone.push(text);
+  }
+
+  private prepare(requestId: JsonRpcId, hints: StreamHints): void {
+    this.answers.get(idKey(requestId))?.applyHints(hints);
+  }
+
+  /** Ends every connection of the session. */
+  endStreams(): void {
+    this.ended = true;
+    for (const answer of [...this.answers.values()]) answer.abandon();
+    this.answers.clear();
+    for (const stream of this.streams.values()) stream.finish();
+  }
+}
