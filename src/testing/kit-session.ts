@@ -14,6 +14,7 @@ export interface KitClientOptions extends ClientOptions {
   info?: Implementation;
 }
 
+/** `mockMcp()`'s options (with `transport: "memory"` as the default here) plus the kit's client. */
 export interface McpTestKitOptions extends MockMcpOptions {
   /**
    * The kit's client. Capabilities go here, e.g. `{ capabilities: { sampling: {} } }` so a tool
@@ -38,12 +39,13 @@ export interface KitSession {
 export async function openKitSession(options: McpTestKitOptions = {}): Promise<KitSession> {
   const { client: clientOptions = {}, ...mockOptions } = options;
   const { info = KIT_CLIENT_INFO, ...sdkOptions } = clientOptions;
-  const server = await mockMcp({ ...mockOptions, serverInfo: mockOptions.serverInfo ?? KIT_SERVER_INFO });
+  // The kit's client connects in memory, so the mock listens on nothing else unless asked to.
+  const server = await mockMcp({ ...mockOptions, transport: mockOptions.transport ?? "memory", serverInfo: mockOptions.serverInfo ?? KIT_SERVER_INFO });
   const client = new Client(info, sdkOptions);
-  let transport: KitTransport;
+  let connection: KitTransport;
   try {
-    transport = await server.connectInMemory();
-    await client.connect(transport);
+    connection = await server.connectInMemory();
+    await client.connect(connection);
   } catch (error) {
     await client.close().catch(() => undefined);
     await server.close();
@@ -53,7 +55,7 @@ export async function openKitSession(options: McpTestKitOptions = {}): Promise<K
   return {
     server,
     client,
-    transport,
+    transport: connection,
     close: () =>
       (closed ??= (async () => {
         // The server closes even if the client's close throws.

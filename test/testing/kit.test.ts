@@ -50,6 +50,8 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
       prompts: { listChanged: true },
     });
     expect(kit.transport.mockSessionId).toEqual(expect.any(String));
+    // The client connects in memory, so the kit's mock listens on no port unless asked to.
+    expect(kit.server.url).toBeUndefined();
     const result = await kit.client.callTool({ name: "search", arguments: { q: "bug" } });
     expect(result.content).toEqual([{ type: "text", text: "found" }]);
     expect(kit.server.calls[0]).toMatchObject({ tool: "search", arguments: { q: "bug" }, sessionId: kit.transport.mockSessionId });
