@@ -37,6 +37,8 @@ export interface ToolCallContext {
   elicit(params: Json): Promise<Json>;
   /** `roots/list`; resolves with the client's roots. */
   listRoots(): Promise<Json[]>;
+  /** `ping` to the client; resolves when it answers. */
+  ping(): Promise<void>;
 }
 
 export function createCallContext(call: ToolCall, session: Session, signal: AbortSignal): ToolCallContext {
@@ -85,6 +87,9 @@ export function createCallContext(call: ToolCall, session: Session, signal: Abor
     sample: (params) => request("sampling/createMessage", params),
     elicit: (params) => request("elicitation/create", params),
     listRoots: async () => ((await request("roots/list")).roots as Json[] | undefined) ?? [],
+    ping: async () => {
+      await request("ping");
+    },
   };
 }
 
