@@ -13,3 +13,4 @@ export * from "./engine/index.js";
 export { McpTestkitError } from "./errors.js";
 export { MemoryTransport } from "./wire/memory.js";
 export * from "./protocol/index.js";
+export * from "./inspect/index.js";
