@@ -1,0 +1,61 @@
+/**
+ * What a CLI command is, and the parts every command shares: option parsing with Node's
+ * `util.parseArgs` turned into short, exact messages, and the usage error (exit code 2).
+ *
+ * A command is a module `src/cli/commands/<name>.ts` exporting `summary`, `help` and `run`,
+ * listed in `src/cli/commands.ts`.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+export interface CliCommand {
+  /** One line for `mcp-testkit --help`. */
+  summary: string;
+  /** The full text of `mcp-testkit <command> --help`. */
+  help: string;
+  /** Runs the command with the arguments after its name; resolves with the exit code. */
+  run(argv: string[]): Promise<number>;
+}
+
+/** Exit codes: 0 done, 1 the command failed (bad scenario, server error), 2 bad usage. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Bad usage (unknown option, missing argument): the message, a pointer to `--help`, exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** A failure the user can fix (a missing or malformed file): the message alone, exit 1. */
+export class CommandError extends Error {
+  override name = "CommandError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** `util.parseArgs` in strict mode with positionals, its errors rewritten as `UsageError`s. */
+export function parseCommandLine<O extends Options>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(describeParseError(error));
+  }
+}
+
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  // Node names the option in its message, in quotes: "Unknown option '--prot'. To specify ...".
+  const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (option === undefined) return message;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return message.includes("does not take") ? `option ${option} does not take a value` : `option ${option} needs a value`;
+  }
+  return message;
+}
+
+/** Writes a line to stderr (every human-readable line of a stdio server must go there). */
+export function printError(line: string): void {
+  process.stderr.write(`${line}\n`);
+}

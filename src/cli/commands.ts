@@ -1,0 +1,11 @@
+/**
+ * The command table: each command's module, loaded only when it runs (or for `--help`), so a
+ * command's dependencies never slow down another. To add one, write
+ * `src/cli/commands/<name>.ts` exporting `summary`, `help` and `run` (see `CliCommand`), and
+ * list it here.
+ */
+import type { CliCommand } from "./command.js";
+
+export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  mock: () => import("./commands/mock.js"),
+};

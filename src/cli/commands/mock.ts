@@ -1,0 +1,162 @@
+/**
+ * `mcp-testkit mock <scenario file>`: serves a scenario as a mock MCP server, over Streamable
+ * HTTP (printing its URL, then a line per tool call) or over stdio (`--stdio`: stdout carries
+ * only protocol messages, so every line for people goes to stderr). It stops on SIGINT or
+ * SIGTERM, and with `--stdio` when stdin closes; `--record` then writes the call record.
+ */
+import { stat, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
+import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
+import type { StdioMockOptions } from "../../wire/stdio.js";
+import { describeCall } from "../call-line.js";
+import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
+import { loadScenario, type Scenario } from "../scenario.js";
+
+export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
+
+export const help = `Usage: mcp-testkit mock [options] <scenario file>
+
+Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
+then one line per tool call as the call ends. With --stdio it speaks MCP on stdin/stdout
+(newline-delimited JSON) and prints everything else on stderr, so an agent can spawn it.
+It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
+
+A scenario file is JSON holding mockMcp() options, for example
+  { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
+or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
+can be functions).
+
+Options:
+  --port <number>  Port to listen on (default: a free port)
+  --host <host>    Host to listen on (default: 127.0.0.1)
+  --path <path>    Path of the MCP endpoint (default: /mcp)
+  --stdio          Serve over stdin/stdout instead of HTTP
+  --record <file>  When the server stops, write the call record there as JSON:
+                   { "calls": [...], "messages": [...] }
+  -h, --help       Show this help
+
+Examples:
+  mcp-testkit mock examples/scenarios/issue-tracker.json --port 3000
+  mcp-testkit mock --stdio examples/scenarios/weather.ts --record calls.json`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  path: { type: "string" },
+  stdio: { type: "boolean" },
+  record: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
+  if (positionals.length === 0) throw new UsageError("missing the scenario file to serve");
+  if (positionals.length > 1) throw new UsageError(`serves one scenario file at a time, got ${positionals.length}: ${positionals.join(", ")}`);
+  const file = positionals[0]!;
+  const stdio = values.stdio === true;
+  const httpFlags = (["port", "host", "path"] as const).filter((flag) => values[flag] !== undefined);
+  if (stdio && httpFlags.length > 0) throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
+  const port = values.port === undefined ? undefined : parsePort(values.port);
+  if (values.host === "") throw new UsageError("--host needs a host name or address, such as 127.0.0.1");
+  if (values.path !== undefined && !values.path.startsWith("/")) throw new UsageError(`--path must start with "/", such as /mcp, got "${values.path}"`);
+  if (values.record !== undefined) await checkRecordTarget(values.record);
+
+  // With --stdio, stdout belongs to the protocol: every line for people goes to stderr.
+  const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
+  const scenario = await loadScenario(file);
+
+  // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
+  let stop!: (why: string) => void;
+  const stopRequested = new Promise<string>((resolve) => (stop = resolve));
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const server = await serve(file, scenario, stdio, { port, host: values.host, path: values.path }, stop);
+    server.on("call:end", (call) => say(describeCall(call)));
+    say(stdio ? `mcp-testkit mock: serving ${file} over stdio` : `mcp-testkit mock: serving ${file} at ${server.url}`);
+    say(`  ${describeCatalog(scenario)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
+
+    const why = await stopRequested;
+    await server.close();
+    say(`mcp-testkit mock: stopped (${why})`);
+    if (values.record !== undefined) {
+      await writeRecord(values.record, server);
+      say(`mcp-testkit mock: wrote ${server.calls.length} call${server.calls.length === 1 ? "" : "s"} and ${server.messages.length} messages to ${values.record}`);
+    }
+    return EXIT_OK;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+async function serve(
+  file: string,
+  scenario: Scenario,
+  stdio: boolean,
+  http: { port?: number; host?: string; path?: string },
+  stop: (why: string) => void,
+): Promise<MockMcpServer> {
+  // The command line decides the wire; a scenario's own `transport` or `http` does not.
+  const { transport: _transport, http: _http, ...options } = scenario;
+  try {
+    if (stdio) {
+      const stdioOptions: StdioMockOptions = {
+        ...(options as MockMcpOptions),
+        transport: "stdio",
+        stdio: { onEnd: (reason) => stop(reason === "input-ended" ? "stdin closed" : reason === "dropped" ? "a disconnect step dropped the connection" : "stdout closed") },
+      };
+      return await mockMcp(stdioOptions);
+    }
+    const httpOptions = { ...options, transport: "http" } as Record<string, unknown>;
+    for (const [key, value] of Object.entries(http)) if (value !== undefined) httpOptions[key] = value;
+    return await mockMcp(httpOptions as MockMcpOptions);
+  } catch (error) {
+    if (error instanceof McpTestkitError) {
+      throw new CommandError(`Scenario "${file}" was rejected: ${withoutPrefix(error.message)} Fix the scenario file and run the command again.`);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+      throw new CommandError(`Cannot serve "${file}" on ${http.host ?? "127.0.0.1"}:${http.port ?? 0}: ${(error as Error).message}. Choose another --port or --host.`);
+    }
+    throw error;
+  }
+}
+
+function parsePort(text: string): number {
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+/** Fails before serving, not after a whole test run, when the record could never be written. */
+async function checkRecordTarget(file: string): Promise<void> {
+  const folder = dirname(resolve(file));
+  const isFolder = await stat(folder).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) throw new CommandError(`Cannot write the call record to "${file}": the folder ${folder} does not exist.`);
+}
+
+async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
+  const record = { calls: server.calls, messages: server.messages };
+  try {
+    await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+  } catch (error) {
+    throw new CommandError(`Cannot write the call record to "${file}": ${(error as Error).message}`);
+  }
+}
+
+function describeCatalog(scenario: Scenario): string {
+  const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
+  const tools = names("tools");
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  return [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, count(names("resources").length, "resource"), count(names("prompts").length, "prompt")].join("; ");
+}
+
+function withoutPrefix(message: string): string {
+  return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;
+}
