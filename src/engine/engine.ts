@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, isResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../protocol/jsonrpc.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { McpTestkitError } from "../errors.js";
 import { BoundedList } from "./bounded-list.js";
+import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import type { EngineState, RequestHandler } from "./methods/context.js";
@@ -71,6 +73,7 @@ export class Engine implements EngineState {
   readonly protocolVersions: readonly string[];
 
   constructor(options: EngineOptions = {}) {
+    checkOptions(options);
     this.catalog = new Catalog(options);
     const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
     this.calls = new CallLog(limit);
@@ -194,6 +197,20 @@ export class Engine implements EngineState {
 
   close(reason = "the mock server closed"): void {
     for (const session of [...this.sessions]) this.closeSession(session, "cancelled", reason);
+  }
+}
+
+/** Refuses options that would misbehave later (a page size of 0 makes clients page forever). */
+function checkOptions(options: EngineOptions): void {
+  const { pageSize, recordLimit, protocolVersions } = options;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
+    throw new McpTestkitError(`"pageSize" must be a whole number of items, 1 or more, got ${typeLabel(pageSize)}.`);
+  }
+  if (recordLimit !== undefined && !(Number.isInteger(recordLimit) && recordLimit >= 0)) {
+    throw new McpTestkitError(`"recordLimit" must be a whole number, 0 or more, got ${typeLabel(recordLimit)}.`);
+  }
+  if (protocolVersions !== undefined && (!Array.isArray(protocolVersions) || protocolVersions.length === 0 || !protocolVersions.every((v) => typeof v === "string"))) {
+    throw new McpTestkitError(`"protocolVersions" must be a non-empty list of version strings, got ${typeLabel(protocolVersions)}.`);
   }
 }
 

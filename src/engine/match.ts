@@ -52,6 +52,16 @@ export function firstDifference(actual: unknown, expected: unknown, path = "$"):
   return Object.is(actual, expected) ? undefined : { path, expected, actual };
 }
 
+/** A matcher as Jest and Vitest print it: `Any<String>`, `StringContaining "ab"`. */
+function describeMatcher(matcher: AsymmetricMatcher): string {
+  const { toAsymmetricMatcher, sample } = matcher as { toAsymmetricMatcher?: () => string; sample?: unknown };
+  const named = toAsymmetricMatcher?.call(matcher);
+  if (typeof named === "string") return named;
+  const described = String(matcher);
+  if (described === "[object Object]") return "<asymmetric matcher>";
+  return sample === undefined ? described : `${described} ${describeValue(sample)}`;
+}
+
 function pathSegment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
@@ -65,19 +75,18 @@ export function matches(actual: unknown, expected: unknown): boolean {
 export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
   if (value instanceof RegExp) return String(value);
-  if (isAsymmetricMatcher(value)) {
-    const described = (value as { toString?: () => string }).toString?.();
-    return described && described !== "[object Object]" ? described : "<asymmetric matcher>";
-  }
+  if (isAsymmetricMatcher(value)) return describeMatcher(value);
   if (typeof value === "bigint") return `${value}n`;
   try {
     const text = JSON.stringify(value, (_key, inner: unknown) => {
       if (inner instanceof RegExp) return `__regexp__${String(inner)}`;
       if (typeof inner === "bigint") return `${inner}n`;
-      if (isAsymmetricMatcher(inner)) return "<asymmetric matcher>";
+      if (isAsymmetricMatcher(inner)) return `__matcher__${describeMatcher(inner)}`;
       return inner;
     });
-    return text === undefined ? String(value) : text.replace(/"__regexp__(\/(?:[^"\\]|\\.)*\/[a-z]*)"/g, (_m, re: string) => JSON.parse(`"${re}"`));
+    return text === undefined
+      ? String(value)
+      : text.replace(/"__(?:regexp__(\/(?:[^"\\]|\\.)*\/[a-z]*)|matcher__((?:[^"\\]|\\.)*))"/g, (_m, re?: string, matcher?: string) => JSON.parse(`"${re ?? matcher}"`));
   } catch {
     return String(value);
   }

@@ -9,6 +9,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Engine } from "../engine/engine.js";
 import type { Outcome } from "../engine/outcome.js";
 import type { Session } from "../engine/session.js";
+import { ErrorCode } from "../protocol/errors.js";
+import { errorResponse, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 
 export class MemoryTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -45,7 +47,10 @@ export class MemoryTransport implements Transport {
     if (this.closed) throw new Error("MemoryTransport is closed");
     const text = JSON.stringify(message);
     // The engine answers asynchronously, like a real peer: never inside `send`.
-    void this.engine.receiveText(this.session, text).then((outcome) => this.enact(outcome));
+    void this.engine.receiveText(this.session, text).then(
+      (outcome) => this.enact(outcome),
+      (error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   async close(): Promise<void> {
@@ -59,7 +64,7 @@ export class MemoryTransport implements Transport {
 
   private enact(outcome: Outcome): void {
     if (this.closed) return;
-    if (outcome.type === "reply") this.deliver(JSON.stringify(outcome.message));
+    if (outcome.type === "reply") this.deliver(serializeReply(outcome.message));
     else if (outcome.type === "raw") this.deliver(outcome.text);
     else if (outcome.type === "drop") this.shutDown("disconnected", "the mock dropped the connection (disconnect step)");
   }
@@ -85,5 +90,15 @@ export class MemoryTransport implements Transport {
     this.engine.closeSession(this.session, outcome, reason);
     this.onClosed?.(this);
     this.onclose?.();
+  }
+}
+
+/** The reply as JSON; one JSON cannot carry (a BigInt, a cycle) becomes a -32603 error the client sees. */
+function serializeReply(message: JsonRpcResponse): string {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: `Internal error: the mock's reply could not be sent as JSON: ${reason}` }));
   }
 }

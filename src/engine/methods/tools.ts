@@ -52,6 +52,11 @@ export const callTool: RequestHandler = async (context: HandlerContext): Promise
   session.inFlight.set(key, { controller, call });
   try {
     return await runStep(context, call, tool.script.next() ?? {}, tool.hasOutputSchema, controller.signal);
+  } catch (thrown) {
+    // A step whose answer cannot be built (e.g. a BigInt, which JSON cannot carry) still ends its call.
+    if (controller.signal.aborted) return NO_REPLY;
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return fail(context, call, { code: ErrorCode.InternalError, message: `Internal error: the answer of tool "${name}" could not be sent: ${message}` });
   } finally {
     if (session.inFlight.get(key)?.controller === controller) session.inFlight.delete(key);
   }
@@ -85,17 +90,17 @@ async function runStep(context: HandlerContext, call: ToolCall, next: StepObject
     case "returns":
       return succeed(context, call, shapeForVersion(returnsResult(step.returns, hasOutputSchema), TOOL_RESULT_FIELDS, version), "result");
     case "content":
-      return succeed(context, call, shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version), "result");
+      return succeed(context, call, jsonOnly(shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version)), "result");
     case "toolError":
       return succeed(context, call, toolErrorResult(step.toolError!), "tool-error");
     case "throws": {
       const thrown = typeof step.throws === "string" ? { message: step.throws } : step.throws!;
       const error: JsonRpcErrorObject = { code: thrown.code ?? DEFAULT_THROW_CODE, message: thrown.message };
-      if (thrown.data !== undefined) error.data = thrown.data;
+      if (thrown.data !== undefined) error.data = jsonOnly(thrown.data);
       return fail(context, call, error);
     }
     case "result":
-      return succeed(context, call, step.result, "result");
+      return succeed(context, call, jsonOnly(step.result), "result");
     case "hang":
       await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
       return NO_REPLY;
@@ -118,6 +123,12 @@ function succeed(context: HandlerContext, call: ToolCall, result: unknown, outco
 function fail(context: HandlerContext, call: ToolCall, error: JsonRpcErrorObject): Outcome {
   context.state.calls.end(call, "protocol-error", { error });
   return replyError(call.requestId, error);
+}
+
+/** `value`, after checking JSON can carry it (throws on a BigInt or a cycle, so the call fails visibly). */
+function jsonOnly<T>(value: T): T {
+  JSON.stringify(value);
+  return value;
 }
 
 /** Waits `ms`, or less if `signal` aborts first; never leaves a timer behind. */
