@@ -23,7 +23,7 @@ export interface ToolCallContext {
   readonly record: ToolCall;
   /** Aborted when the client cancels the call, the connection drops or the server closes. */
   readonly signal: AbortSignal;
-  /** Sends `notifications/progress` if the request carried a progress token (else does nothing). */
+  /** Sends `notifications/progress` if the request carried a progress token and is not answered yet (else does nothing). */
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message`, unless the client's `logging/setLevel` filters it out. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
@@ -68,7 +68,8 @@ export function createCallContext(call: ToolCall, session: Session, signal: Abor
     record: call,
     signal,
     progress(progress, total, message) {
-      if (progressToken === undefined || signal.aborted) return;
+      // Progress must stop once the call is answered (the client forgets the token then).
+      if (progressToken === undefined || signal.aborted || call.outcome !== "pending") return;
       const params: Json = { progressToken, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined && versionHas(session.protocolVersion, "progressMessage")) params.message = message;

@@ -181,10 +181,15 @@ export class Engine implements EngineState {
     for (const session of this.sessions) if (session.initializeReceived) session.send(message);
   }
 
-  /** Tells every session subscribed to `uri` that it changed. */
+  /** Tells every session subscribed to `uri` that it changed; for a template, every subscribed URI it matches. */
   notifyResourceUpdated(uri: string): void {
+    const template = this.catalog.templates.get(uri)?.template;
     for (const session of this.sessions) {
-      if (session.subscriptions.has(uri)) session.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+      for (const subscribed of session.subscriptions) {
+        if (subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed))) {
+          session.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
+        }
+      }
     }
   }
 

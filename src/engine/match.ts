@@ -71,6 +71,9 @@ export function matches(actual: unknown, expected: unknown): boolean {
   return firstDifference(actual, expected) === undefined;
 }
 
+const UNQUOTE = `__mcp_testkit_${Math.random().toString(36).slice(2)}__`;
+const UNQUOTE_PATTERN = new RegExp(`"${UNQUOTE}((?:[^"\\\\]|\\\\.)*)"`, "g");
+
 /** JSON-like text for messages, showing RegExps and matchers as themselves rather than `{}`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
@@ -78,15 +81,15 @@ export function describeValue(value: unknown): string {
   if (isAsymmetricMatcher(value)) return describeMatcher(value);
   if (typeof value === "bigint") return `${value}n`;
   try {
+    // RegExps and matchers are written as marked strings, then unquoted; the marker is unguessable,
+    // so a real argument string that looks like one is left alone.
     const text = JSON.stringify(value, (_key, inner: unknown) => {
-      if (inner instanceof RegExp) return `__regexp__${String(inner)}`;
+      if (inner instanceof RegExp) return `${UNQUOTE}${String(inner)}`;
       if (typeof inner === "bigint") return `${inner}n`;
-      if (isAsymmetricMatcher(inner)) return `__matcher__${describeMatcher(inner)}`;
+      if (isAsymmetricMatcher(inner)) return `${UNQUOTE}${describeMatcher(inner)}`;
       return inner;
     });
-    return text === undefined
-      ? String(value)
-      : text.replace(/"__(?:regexp__(\/(?:[^"\\]|\\.)*\/[a-z]*)|matcher__((?:[^"\\]|\\.)*))"/g, (_m, re?: string, matcher?: string) => JSON.parse(`"${re ?? matcher}"`));
+    return text === undefined ? String(value) : text.replace(UNQUOTE_PATTERN, (_m, inner: string) => JSON.parse(`"${inner}"`));
   } catch {
     return String(value);
   }

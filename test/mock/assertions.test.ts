@@ -138,6 +138,16 @@ describe("assertCalled", () => {
       'Expected "get_issue" to be called with {"title":StringContaining "Hang"}, but no call matched.\nCalls:\n  #0 {"id":7,"title":"Crash on start","tags":["a","b"]}\n      at $.title: expected StringContaining "Hang", got "Crash on start"',
     );
   });
+
+  it("shows RegExps with quotes and backslashes as written, and argument strings that look like markers as strings", async () => {
+    const server = await afterCalls([["search_issues", { query: "__regexp__/x/", note: '__matcher__Any<String>' }]]);
+    expect(failure(() => server.assertCalled("search_issues", { with: { query: /say "hi"\s/ } })).message).toBe(
+      'Expected "search_issues" to be called with {"query":/say "hi"\\s/}, but no call matched.\n' +
+        "Calls:\n" +
+        '  #0 {"query":"__regexp__/x/","note":"__matcher__Any<String>"}\n' +
+        '      at $.query: expected /say "hi"\\s/, got "__regexp__/x/"',
+    );
+  });
 });
 
 describe("assertNotCalled", () => {

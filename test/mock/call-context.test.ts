@@ -109,6 +109,28 @@ describe("progress", () => {
     expect(server.calls[0].meta).toBeUndefined();
   });
 
+  it("stops once the call is answered, so the client never gets progress for a finished request", async () => {
+    let late: (() => void) | undefined;
+    const server = await mock({
+      tools: {
+        t: (call) => {
+          call.progress(1, 2);
+          late = () => call.progress(2, 2);
+          return { returns: "ok" };
+        },
+      },
+    });
+    const client = await connect(server);
+    const errors: string[] = [];
+    client.onerror = (error) => void errors.push(error.message);
+    const updates: Progress[] = [];
+    await client.callTool({ name: "t" }, undefined, { onprogress: (progress) => void updates.push(progress) });
+    late!();
+    await client.ping();
+    expect(updates).toEqual([{ progress: 1, total: 2 }]);
+    expect(errors).toEqual([]);
+  });
+
   it("leaves out the message in 2024-11-05, which has none", async () => {
     const server = await mock({ tools: { t: (call) => (call.progress(1, 2, "half"), { returns: "ok" }) } });
     const client = await connect(server, { protocolVersion: "2024-11-05" });

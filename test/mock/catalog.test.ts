@@ -212,6 +212,21 @@ describe("resources", () => {
     expect(bystanderSaw).toEqual([]);
   });
 
+  it("subscribe to a URI read through a template: replacing the template tells its subscribers", async () => {
+    const server = await mock({ resources: { "db://users/{id}": { text: "v1 {id}" }, "db://users/admin": "the admin" } });
+    const client = await connect(server);
+    const seen: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(n.params.uri));
+    await client.subscribeResource({ uri: "db://users/7" });
+    await client.subscribeResource({ uri: "db://users/admin" });
+    await client.subscribeResource({ uri: "db://users/{id}" });
+    await server.setResource("db://users/{id}", { text: "v2 {id}" });
+    await client.ping();
+    // The admin URI is a resource of its own, which the template does not serve.
+    expect(seen.sort()).toEqual(["db://users/7", "db://users/{id}"]);
+    expect((await client.readResource({ uri: "db://users/7" })).contents[0]).toMatchObject({ text: "v2 7" });
+  });
+
   it("subscribing to an unknown URI is -32002", async () => {
     const client = await connect(await mock());
     const error = await rejection(client.subscribeResource({ uri: "nope://x" }));
