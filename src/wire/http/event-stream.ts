@@ -63,6 +63,15 @@ export class EventStream {
     if (this.attached) this.writeToSink(event);
   }
 
+  /** Ends the current connection after `count` message events on it: now, if that many went out already (0: right after the priming event). */
+  closeAfter(count: number): void {
+    this.closeAfterEvents = count;
+    if (this.attached && this.writtenOnSink >= count && !this.finished) {
+      this.closeAfterEvents = undefined;
+      this.endSink();
+    }
+  }
+
   /** Tells the client a new reconnection delay (an SSE `retry:` field). */
   setRetry(ms: number): void {
     this.retryMs = ms;

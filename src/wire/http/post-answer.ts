@@ -59,8 +59,8 @@ export class PostAnswer {
     if (!wantsStream) return;
     const fresh = !this.stream;
     const stream = this.startStream();
-    if (hints.closeAfterEvents !== undefined) stream.closeAfterEvents = hints.closeAfterEvents;
     if (!fresh && hints.retryMs !== undefined) stream.setRetry(hints.retryMs);
+    if (hints.closeAfterEvents !== undefined) stream.closeAfter(hints.closeAfterEvents);
   }
 
   /** One request's outcome. */
