@@ -1,0 +1,129 @@
+/**
+ * The pieces every matcher builds its result from: the `{ pass, message, actual, expected }`
+ * object, and the small text helpers that keep the messages alike (quoted names, "it has: …"
+ * listings, "did you mean …?", shortened long texts).
+ *
+ * Messages are plain text, without the runner's colours, so they read the same under Vitest and
+ * Jest and a test can compare them exactly.
+ */
+import { describeValue } from "../engine/match.js";
+
+/** What a matcher returns; Vitest and Jest both take this shape. */
+export interface McpMatcherResult {
+  pass: boolean;
+  message: () => string;
+  /** Present only when a diff helps; Vitest renders `actual` against `expected`. */
+  actual?: unknown;
+  expected?: unknown;
+}
+
+/** The part of the runner's matcher context the matchers read. */
+export interface McpMatcherContext {
+  isNot?: boolean;
+}
+
+export interface Diff {
+  actual: unknown;
+  expected: unknown;
+}
+
+export function report(pass: boolean, message: string, diff?: Diff): McpMatcherResult {
+  const result: McpMatcherResult = { pass, message: () => message };
+  if (diff) {
+    result.actual = diff.actual;
+    result.expected = diff.expected;
+  }
+  return result;
+}
+
+/**
+ * A failure whatever `.not` says: for inputs no answer can be given about (a value of the wrong
+ * kind, a tool that does not exist), so `.not` cannot turn a mistake into a passing test.
+ */
+export function misuse(context: McpMatcherContext, message: string): McpMatcherResult {
+  return report(context.isNot === true, message);
+}
+
+export function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+export function shorten(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A value for a message: JSON-like, RegExps and asymmetric matchers as themselves, shortened. */
+export function show(value: unknown): string {
+  return shorten(describeValue(value));
+}
+
+export function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
+}
+
+const LISTED = 50;
+
+/** "it has: a, b, c" or "it has no tools". */
+export function listing(labels: readonly string[], noun: string): string {
+  if (labels.length === 0) return `it has no ${noun}`;
+  const shown = labels.slice(0, LISTED).join(", ");
+  return `it has: ${shown}${labels.length > LISTED ? `, … and ${labels.length - LISTED} more` : ""}`;
+}
+
+/** The candidate closest to `wanted`, when it is close enough to be a likely typo. */
+export function closest(wanted: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const wantedLower = wanted.toLowerCase();
+  for (const candidate of candidates) {
+    if (candidate === wanted) continue;
+    const distance = candidate.toLowerCase() === wantedLower ? 0 : editDistance(wantedLower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(wanted.length / 3));
+  return bestDistance <= allowed ? best : undefined;
+}
+
+/** "; did you mean "x"?" or "". */
+export function suggestion(wanted: string, candidates: readonly string[]): string {
+  const near = closest(wanted, candidates);
+  return near === undefined ? "" : `; did you mean ${quote(near)}?`;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 8) return Math.abs(a.length - b.length);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
+}
+
+/**
+ * `actual` cut down to the keys `expected` names, so a diff against a partial expectation shows
+ * only what was compared (as Jest's `toMatchObject` does) instead of every extra key as a change.
+ */
+export function projectOnto(actual: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    return actual.map((item, i) => (i < expected.length ? projectOnto(item, expected[i]) : item));
+  }
+  if (isPlainRecord(expected) && isPlainRecord(actual) && typeof (expected as { asymmetricMatch?: unknown }).asymmetricMatch !== "function") {
+    const projected: Record<string, unknown> = {};
+    for (const key of Object.keys(expected)) {
+      if (key in actual) projected[key] = projectOnto(actual[key], expected[key]);
+    }
+    return projected;
+  }
+  return actual;
+}
