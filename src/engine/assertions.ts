@@ -9,6 +9,7 @@
  */
 import { AssertionError } from "node:assert";
 import type { ToolCall } from "./call-log.js";
+import { McpTestkitError } from "../errors.js";
 import { describeValue, firstDifference } from "./match.js";
 
 export interface CalledOptions {
@@ -49,6 +50,9 @@ function fail(message: string, actual?: unknown, expected?: unknown): never {
 }
 
 export function assertCalled(all: readonly ToolCall[], tool: string, options: CalledOptions = {}): ToolCall[] {
+  if (options.times !== undefined && !(Number.isInteger(options.times) && options.times >= 0)) {
+    throw new McpTestkitError(`assertCalled("${tool}", { times }) needs a whole number of calls, 0 or more; got ${String(options.times)}.`);
+  }
   const own = all.filter((call) => call.tool === tool);
   const matching = options.with ? own.filter((call) => firstDifference(call.arguments, options.with) === undefined) : own;
   const withText = options.with ? ` with ${describeValue(options.with)}` : "";

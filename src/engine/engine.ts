@@ -127,8 +127,9 @@ export class Engine implements EngineState {
     if (message.jsonrpc !== "2.0") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
 
     if (!("method" in message)) {
-      if (isResponse(message) && message.id !== undefined && message.id !== null) {
-        session.settle(message);
+      if (isResponse(message)) {
+        // JSON-RPC never answers a response, even a malformed one: two peers would bounce errors forever.
+        if (message.id !== undefined && message.id !== null) session.settle(message);
         return NO_REPLY;
       }
       return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });

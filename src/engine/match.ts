@@ -33,6 +33,9 @@ export function firstDifference(actual: unknown, expected: unknown, path = "$"):
     expected.lastIndex = 0;
     return typeof actual === "string" && expected.test(actual) ? undefined : { path, expected, actual };
   }
+  if (expected instanceof Date) {
+    return actual instanceof Date && actual.getTime() === expected.getTime() ? undefined : { path, expected, actual };
+  }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return { path, expected, actual };
     for (let i = 0; i < expected.length; i++) {

@@ -78,6 +78,8 @@ export class Session {
       const key = idKey(id);
       const onAbort = () => {
         this.pending.delete(key);
+        // Tell the client to stop working on it, as the spec asks of a sender that gives up.
+        this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the tool call ended" } }, { relatedRequestId: options.relatedRequestId });
         reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method));
       };
       options.signal?.addEventListener("abort", onAbort, { once: true });

@@ -198,8 +198,15 @@ export class MockMcpServer implements AsyncDisposable {
     this.assertOpen("handle");
     this.directSession ??= this.engine.openSession(undefined, "direct");
     const outcome = await this.engine.receiveText(this.directSession, json);
-    if (outcome.type === "reply") return JSON.stringify(outcome.message);
-    return outcome.type === "raw" ? outcome.text : null;
+    if (outcome.type === "raw") return outcome.text;
+    if (outcome.type !== "reply") return null;
+    try {
+      return JSON.stringify(outcome.message);
+    } catch (error) {
+      // A handler's answer JSON cannot carry (a BigInt, a cycle): the caller still gets JSON-RPC.
+      const id = "id" in outcome.message ? outcome.message.id : null;
+      return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: the answer cannot be serialized: ${(error as Error).message}` } });
+    }
   }
 
   /** Adds or replaces a tool (a replaced tool restarts its script) and tells clients the list changed. */

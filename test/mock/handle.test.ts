@@ -275,7 +275,7 @@ describe("hostile inputs", () => {
       "a cancel without params": null,
       "a cancel with an object id": null,
       "a notification with a bad method": -32600,
-      "a response with a null id": -32600,
+      "a response with a null id": null,
       "a response with both result and error": null,
       "a read of a malformed percent-encoding": "result",
       "a subscribe to nothing": -32002,
