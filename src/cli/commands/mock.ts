@@ -83,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     say(`mcp-testkit mock: stopped (${why})`);
     if (values.record !== undefined) {
       await writeRecord(values.record, server);
-      say(`mcp-testkit mock: wrote ${server.calls.length} call${server.calls.length === 1 ? "" : "s"} and ${server.messages.length} messages to ${values.record}`);
+      say(`mcp-testkit mock: wrote ${count(server.calls.length, "call")} and ${count(server.messages.length, "message")} to ${values.record}`);
     }
     return EXIT_OK;
   } finally {
@@ -153,8 +153,11 @@ async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
 function describeCatalog(scenario: Scenario): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
   const tools = names("tools");
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   return [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, count(names("resources").length, "resource"), count(names("prompts").length, "prompt")].join("; ");
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
 function withoutPrefix(message: string): string {
