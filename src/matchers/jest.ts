@@ -1,5 +1,5 @@
 /**
- * `import "mcp-testkit/jest"` (in a test file or a `setupFilesAfterEach` entry): adds the MCP
+ * `import "mcp-testkit/jest"` (in a test file or a `setupFilesAfterEnv` entry): adds the MCP
  * matchers to Jest's `expect` (the global one, or `@jest/globals` when globals are off) and to
  * its types, for both `@jest/globals` (module `expect`) and `@types/jest` (namespace `jest`).
  *
