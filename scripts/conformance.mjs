@@ -14,6 +14,9 @@
  * the suite under Node 22 (it imports `fs.globSync`, which Node 20 lacks: this Node if it is
  * 22 or newer, else `npx -p node@22`, or the binary named by CONFORMANCE_NODE); print a table;
  * stop the mock whatever happened. Exits non-zero on any failed check.
+ *
+ * CONFORMANCE_PROGRAMMATIC=1 serves the scenario with mockMcp() from dist/index.js instead of
+ * the CLI (the fallback used when dist/cli/main.js has no `mock` command).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, createWriteStream } from "node:fs";
@@ -103,7 +106,7 @@ async function startMock(logFile) {
   const port = await freePort();
   let command;
   let how;
-  if (cliHasMockCommand()) {
+  if (process.env.CONFORMANCE_PROGRAMMATIC !== "1" && cliHasMockCommand()) {
     command = [CLI, "mock", SCENARIO_FILE, "--port", String(port)];
     how = `node dist/cli/main.js mock ${SCENARIO_FILE} --port ${port}`;
   } else {
@@ -117,7 +120,7 @@ async function startMock(logFile) {
       process.on("SIGTERM", stop);
       process.on("SIGINT", stop);`;
     command = ["--input-type=module", "-e", code];
-    how = `mockMcp() from dist/index.js on port ${port} (programmatic fallback: the CLI has no mock command)`;
+    how = `mockMcp() from dist/index.js on port ${port} (programmatic: CONFORMANCE_PROGRAMMATIC=1, or the CLI has no mock command)`;
   }
   const child = spawn(process.execPath, command, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const log = createWriteStream(logFile);
@@ -173,9 +176,10 @@ function runSuite(url, selection, outputDir) {
   const [command, ...prefix] = node22();
   const suiteArgs = [...prefix, SUITE, "server", "--url", url, ...selection, "-o", outputDir];
   if (args.verbose) suiteArgs.push("--verbose");
-  say(`${command} ${suiteArgs.map((arg) => (arg.startsWith("/") ? relative(ROOT, arg) || "." : arg)).join(" ")}`);
+  say(`${command} ${suiteArgs.map((arg) => (arg.startsWith(`${ROOT}/`) ? relative(ROOT, arg) : arg)).join(" ")}`);
   return new Promise((resolve) => {
     const child = spawn(command, suiteArgs, { cwd: ROOT, stdio: "inherit" });
+    suiteChild = child;
     child.once("exit", (code, signal) => resolve(signal ? 1 : (code ?? 1)));
     child.once("error", (error) => {
       console.error(`[conformance] could not run the suite: ${error.message}`);
@@ -210,7 +214,9 @@ buildIfNeeded();
 const workDir = mkdtempSync(join(tmpdir(), "mcp-testkit-conformance-"));
 const logFile = join(workDir, "mock.log");
 let mock;
+let suiteChild;
 const onSignal = (signal) => {
+  if (suiteChild && suiteChild.exitCode === null && suiteChild.signalCode === null) suiteChild.kill("SIGTERM");
   void stopMock(mock?.child).then(() => process.exit(signal === "SIGINT" ? 130 : 143));
 };
 process.once("SIGINT", onSignal);
