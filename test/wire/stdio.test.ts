@@ -411,6 +411,22 @@ describe("mcp-testkit mock --stdio, byte for byte", () => {
     ]);
   });
 
+  it("keeps a scenario module's console.log off stdout", async () => {
+    const module = scratchFile(
+      "chatty.mjs",
+      'console.log("loading the scenario");\nexport default { tools: { chatty: () => { console.log("inside a step"); console.info("info too"); return { returns: "quiet" }; } } };\n',
+    );
+    const child = startCli(["mock", "--stdio", module]);
+    const output = collect(child);
+    child.stdin.write(`${JSON.stringify(INITIALIZE)}\n${JSON.stringify(call(1, "chatty"))}\n`);
+    await until(() => output.stdout.includes('"id":1'), "the answer to the call");
+    child.stdin.end();
+    const result = await exited(child, output);
+    expect(result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).id)).toEqual(["init", 1]);
+    expect(result.stderr).toContain("loading the scenario\n");
+    expect(result.stderr).toContain("inside a step\ninfo too\n");
+  });
+
   it("exits promptly when stdin closes while a call hangs, and records that call as disconnected", async () => {
     const scenario = scenarioFile("hang.json", { tools: { wait: { hang: true } } });
     const record = scratchFile("hang-record.json");

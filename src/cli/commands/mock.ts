@@ -4,6 +4,7 @@
  * only protocol messages, so every line for people goes to stderr). It stops on SIGINT or
  * SIGTERM, and with `--stdio` when stdin closes; `--record` then writes the call record.
  */
+import { Console } from "node:console";
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
@@ -62,8 +63,10 @@ export async function run(argv: string[]): Promise<number> {
   if (values.path !== undefined && !values.path.startsWith("/")) throw new UsageError(`--path must start with "/", such as /mcp, got "${values.path}"`);
   if (values.record !== undefined) await checkRecordTarget(values.record);
 
-  // With --stdio, stdout belongs to the protocol: every line for people goes to stderr.
+  // With --stdio, stdout belongs to the protocol: every line for people goes to stderr, and so
+  // does whatever a scenario module prints with console.log (at load or inside a step).
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
+  if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const scenario = await loadScenario(file);
 
   // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
@@ -119,10 +122,16 @@ async function serve(
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      throw new CommandError(`Cannot serve "${file}" on ${http.host ?? "127.0.0.1"}:${http.port ?? 0}: ${(error as Error).message}. Choose another --port or --host.`);
+      const where = listenAddress(scenario, http);
+      throw new CommandError(`Cannot serve "${file}" on ${where}: ${(error as Error).message}. Choose another --port or --host.`);
     }
     throw error;
   }
+}
+
+/** Where the mock was asked to listen: the flags, else the scenario's own options, else the defaults. */
+function listenAddress(scenario: Scenario, http: { port?: number; host?: string }): string {
+  return `${String(http.host ?? scenario.host ?? "127.0.0.1")}:${String(http.port ?? scenario.port ?? 0)}`;
 }
 
 function parsePort(text: string): number {
