@@ -52,8 +52,8 @@ const quick = args.has("quick");
 const sections = new Set((args.get("only") ?? "setup,seq,par,mem").split(","));
 
 const CONFIG = {
-  /** Rounds per section; 12 = every order of the three sides twice. */
-  rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
+  /** Rounds per section; 24 = every order of the three sides 4 times. */
+  rounds: Number(args.get("rounds") ?? (quick ? 6 : 24)),
   /** Per side: `warmup` iterations before round 1; then per round a slice of `perRound`, cut at `sliceCapMs`. */
   setup: { warmup: quick ? 100 : 400, perRound: quick ? 100 : 300, sliceCapMs: 1500, sectionCapMs: 25_000 },
   sequential: { warmup: quick ? 2000 : 6000, perRound: quick ? 2000 : 8000, sliceCapMs: 1000, sectionCapMs: 20_000, inFlight: 1 },
@@ -360,7 +360,7 @@ async function benchMemory() {
 }
 
 // ---------------------------------------------------------------- the table
-const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
+const fmtInt = (n) => (Number.isFinite(n) ? (Math.round(n) || 0).toLocaleString("en-US") : "n/a");
 const fmtUs = (n) => `${fmtInt(n)} µs`;
 const fmtRate = (n) => `${fmtInt(n)}/s`;
 const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a");
@@ -529,6 +529,7 @@ const report = {
 if (!args.has("no-json")) {
   const jsonPath = path.resolve(args.get("json") ?? path.join(here, "results", "latest.json"));
   mkdirSync(path.dirname(jsonPath), { recursive: true });
-  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  const rounded = (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(5)) : value);
+  writeFileSync(jsonPath, `${JSON.stringify(report, rounded, 1)}\n`);
   console.log(`results written to ${path.relative(process.cwd(), jsonPath)} (${report.durationSeconds}s in all)`);
 }
