@@ -1,0 +1,93 @@
+/** The three ways to get a driver: spawn a stdio server, connect to a URL, or attach to a transport. */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpTestkitError } from "../errors.js";
+import { checkOptions, McpDriver } from "./driver.js";
+import type { DriverOptions, McpConnectOptions, McpShellOptions } from "./options.js";
+import { StdioProcessTransport } from "./stdio-process.js";
+
+/**
+ * Spawns a stdio MCP server with the system shell and returns a driver for it (not yet
+ * initialized: every call initializes implicitly, or call `initialize()`).
+ *
+ * @example
+ * await using app = mcpShell("node path/to/mcp-server.js");
+ * await expect(app).toHaveTool("read_file");
+ */
+export function mcpShell(shellCommand: string, options: McpShellOptions = {}): McpDriver {
+  if (typeof shellCommand !== "string" || shellCommand.trim() === "") {
+    throw new McpTestkitError(`mcpShell(shellCommand): expected a command line such as "node server.js", got ${JSON.stringify(shellCommand)}.`);
+  }
+  checkOptions(options);
+  const process = new StdioProcessTransport({ shellCommand, ...processOptions(options) });
+  return new McpDriver({ kind: "stdio", target: shellCommand, transport: process, process }, options);
+}
+
+/**
+ * Connects to a Streamable HTTP MCP server (the SDK's client transport) and returns a driver.
+ *
+ * @example
+ * await using app = mcpConnect("http://127.0.0.1:3000/mcp", { headers: { Authorization: "Bearer t" } });
+ * const tools = await app.getTools();
+ */
+export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): McpDriver {
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch {
+    throw new McpTestkitError(`mcpConnect(url): expected an http(s) URL such as "http://127.0.0.1:3000/mcp", got ${JSON.stringify(String(url))}.`);
+  }
+  if (endpoint.protocol !== "http:" && endpoint.protocol !== "https:") {
+    throw new McpTestkitError(`mcpConnect(url): expected an http: or https: URL, got ${JSON.stringify(endpoint.href)}.`);
+  }
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+  });
+  const closeWire = async () => {
+    // End the session (DELETE) so the server can free it; a server that is gone, or one that
+    // does not allow DELETE (405, handled by the SDK), must not make close() fail.
+    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
+    await transport.close();
+  };
+  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire }, options);
+}
+
+/**
+ * Drives any transport of the SDK's shape, e.g. a mock's in-memory connection:
+ *
+ * @example
+ * const mock = await mockMcp({ tools: { echo: { returns: "hi" } } });
+ * await using app = mcpAttach(mock.connectInMemory());
+ * (await app.callTool("echo")).getTextContent(); // "hi"
+ */
+export function mcpAttach(transport: Transport | PromiseLike<Transport>, options: DriverOptions & { name?: string } = {}): McpDriver {
+  if (transport === null || typeof transport !== "object") {
+    throw new McpTestkitError(`mcpAttach(transport): expected a Transport (or a promise of one), got ${String(transport)}.`);
+  }
+  return new McpDriver({ kind: "attached", target: options.name ?? "the attached transport", transport }, options);
+}
+
+/**
+ * expect-mcp's class, for code moving over: `new MCPStdinSubprocess({ command, args, ... })`
+ * spawns `command` with `args` (no shell) and is a driver like `mcpShell`'s.
+ */
+export class MCPStdinSubprocess extends McpDriver {
+  constructor(options: McpShellOptions & { command: string; args?: string[] }) {
+    if (typeof options?.command !== "string" || options.command === "") {
+      throw new McpTestkitError(`new MCPStdinSubprocess({ command }): expected a command, got ${JSON.stringify(options?.command)}.`);
+    }
+    checkOptions(options);
+    const process = new StdioProcessTransport({ command: options.command, args: options.args ?? [], ...processOptions(options) });
+    super({ kind: "stdio", target: process.shellCommand, transport: process, process }, options);
+  }
+}
+
+function processOptions(options: McpShellOptions) {
+  return {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.allowDebugLogging === undefined ? {} : { allowDebugLogging: options.allowDebugLogging }),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The driver: test a real MCP server (stdio or Streamable HTTP) or a mock, as a good client would.
+ *
+ * - `mcpShell(command, options)`: spawn a stdio server; `mcpConnect(url, options)`: Streamable HTTP;
+ *   `mcpAttach(transport, options)`: any SDK-shaped transport (a mock's `connectInMemory()`).
+ * - One API for all (`McpDriver`): `initialize`, `getTools` / `getResources` / `getResourceTemplates` /
+ *   `getPrompts` (all pages), `hasTool` / `hasResource` / `hasResourceTemplate` / `hasPrompt`,
+ *   `callTool`, `readResource`, `getPrompt`, `complete`, `setLoggingLevel`, `subscribeResource`,
+ *   `ping`, `request`, `notify`, `setRoots`, notifications (`notifications`, `waitForNotification`,
+ *   `onNotification`), the traffic `recorder`, `problems`, `close(timeoutMs)`, `await using`.
+ * - Results with helpers (`ToolCallResult`, `ReadResourceResult`, `GetPromptResult`) and errors
+ *   with context (`ProtocolError`, `ToolCallError`, `ProcessFailedToStart`, ...).
+ */
+export { mcpShell, mcpConnect, mcpAttach, MCPStdinSubprocess } from "./connect.js";
+export {
+  McpDriver,
+  type DriverConnection,
+  type ListOptions,
+  type WaitForNotificationOptions,
+  type CompletionReference,
+} from "./driver.js";
+export {
+  DEFAULT_REQUEST_TIMEOUT,
+  DEFAULT_CLOSE_TIMEOUT,
+  type DriverOptions,
+  type McpShellOptions,
+  type McpConnectOptions,
+  type MCPStdinSubprocessOptions,
+  type InitializeParams,
+  type MCPTool,
+  type MCPResource,
+  type MCPPrompt,
+  type MCPCapabilities,
+  type MCPInitializeParams,
+  type MCPInitializeResult,
+  type MCPReadResourceResult,
+  type MCPTextResourceContents,
+  type MCPBlobResourceContents,
+  type MCPResourceContents,
+} from "./options.js";
+export { ToolCallResult, ReadResourceResult, GetPromptResult, type ContentType, type ContentOfType, type ResourceContents } from "./results.js";
+export {
+  McpDriverError,
+  ProtocolError,
+  RequestFailedError,
+  ToolCallError,
+  ResourceCallError,
+  PromptCallError,
+  RequestTimeoutError,
+  ConnectionClosedError,
+  ProcessFailedToStart,
+  ProcessExitWhileWaitingForResponse,
+  ProcessDidNotExit,
+  ProcessExitedWithError,
+  type ProcessContext,
+} from "./errors.js";
+export { JsonRpcFailure, type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
+export {
+  DRIVER_MARKER,
+  TOOL_CALL_RESULT_MARKER,
+  READ_RESOURCE_RESULT_MARKER,
+  PROMPT_RESULT_MARKER,
+  isMcpDriver,
+  isToolCallResult,
+  isReadResourceResult,
+  isGetPromptResult,
+} from "./markers.js";
+export { StdioProcessTransport, type StdioProcessOptions } from "./stdio-process.js";

@@ -1,0 +1,33 @@
+/**
+ * Marker properties that say what an object is without `instanceof`, so the matchers recognise a
+ * driver or a result made by another copy of this package (a duplicated install, CJS and ESM).
+ * `Symbol.for` gives every copy the same symbols.
+ */
+import type { McpDriver } from "./driver.js";
+import type { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
+
+export const DRIVER_MARKER: unique symbol = Symbol.for("mcp-testkit.driver");
+export const TOOL_CALL_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.toolCallResult");
+export const READ_RESOURCE_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.readResourceResult");
+export const PROMPT_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.promptResult");
+
+function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+/** Whether `value` is a driver (from `mcpShell`, `mcpConnect` or `mcpAttach`), from any copy of mcp-testkit. */
+export function isMcpDriver(value: unknown): value is McpDriver {
+  return hasMarker(value, DRIVER_MARKER);
+}
+
+export function isToolCallResult(value: unknown): value is ToolCallResult {
+  return hasMarker(value, TOOL_CALL_RESULT_MARKER);
+}
+
+export function isReadResourceResult(value: unknown): value is ReadResourceResult {
+  return hasMarker(value, READ_RESOURCE_RESULT_MARKER);
+}
+
+export function isGetPromptResult(value: unknown): value is GetPromptResult {
+  return hasMarker(value, PROMPT_RESULT_MARKER);
+}

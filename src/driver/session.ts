@@ -1,0 +1,574 @@
+/**
+ * A JSON-RPC client session over any SDK-shaped transport: numbered requests with timeouts and
+ * `notifications/cancelled`, answers to the server's own requests, and notifications passed on.
+ * Every message goes through a strict `TrafficRecorder`, so everything the server sent is
+ * recorded and checked against the negotiated version's schema; a response with problems fails
+ * its request with a `ProtocolError` naming each JSON path, and a broken stream (a line that is
+ * not JSON, a response to no request) fails every request in flight and every later one.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { TrafficRecorder } from "../inspect/recorder.js";
+import { RecordingTransport } from "../inspect/recording-transport.js";
+import type { MessageProblem } from "../inspect/types.js";
+import { ErrorCode } from "../protocol/errors.js";
+import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
+import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { NonJsonOutputError } from "./stdio-process.js";
+
+export type JsonObject = Record<string, unknown>;
+
+export interface CallOptions {
+  /** Overrides the driver's `requestTimeout` for this call, in ms. */
+  timeoutMs?: number;
+  /** Aborting cancels the request (`notifications/cancelled`) and rejects it. */
+  signal?: AbortSignal;
+  /**
+   * Receives the server's `notifications/progress` for this request (a progress token is sent).
+   * Each progress notification restarts the timeout.
+   */
+  onProgress?: (progress: ProgressParams) => void;
+}
+
+export interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+export interface RequestSpec extends CallOptions {
+  /** How the request is named in errors, e.g. `tools/call "echo"`. */
+  label?: string;
+  /** Turns a JSON-RPC error response into the error to throw. */
+  errorFor?: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  /** False for `initialize`, which the spec says must never be cancelled. */
+  cancellable?: boolean;
+}
+
+/** Passed to the handlers of server requests (`onSampling`, `onElicitation`). */
+export interface ServerRequestContext {
+  method: string;
+  requestId: JsonRpcId;
+  /** Aborted when the server cancels its request or the driver closes. */
+  signal: AbortSignal;
+}
+
+/** A notification from the server, as the driver keeps it. */
+export interface ReceivedNotification {
+  method: string;
+  params: JsonObject | undefined;
+  /** When it arrived, in ms since the epoch. */
+  timestamp: number;
+  /** Schema problems the validator found in it (empty when valid). */
+  problems: readonly MessageProblem[];
+}
+
+/** Throw from a server-request handler to answer with this JSON-RPC error. */
+export class JsonRpcFailure extends Error {
+  override name = "JsonRpcFailure";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface SessionHooks {
+  /** Answers a server request; throw a `JsonRpcFailure` (or any error) to answer with an error. */
+  handleRequest(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject>;
+  handleNotification(notification: ReceivedNotification): void;
+  /** The error for a request in flight when the connection closes. */
+  closedError(method: string, id: JsonRpcId, label: string): McpDriverError;
+  /** The spawned process, to give errors their context. */
+  processContext(): ProcessContext | undefined;
+}
+
+export interface SessionOptions {
+  requestTimeout: number;
+  /** When false, schema problems in results are recorded but do not fail the call. */
+  strict: boolean;
+  maxRecords?: number;
+}
+
+interface PendingRequest {
+  id: JsonRpcId;
+  method: string;
+  label: string;
+  timeoutMs: number;
+  timer: NodeJS.Timeout | undefined;
+  cancellable: boolean;
+  onProgress: ((progress: ProgressParams) => void) | undefined;
+  errorFor: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
+  detach: () => void;
+}
+
+/** Ids of requests we gave up on, so their late responses are expected rather than protocol errors. */
+const rememberedCancellations = 1000;
+
+export class RpcSession {
+  readonly recorder: TrafficRecorder;
+  /** Every protocol failure seen, oldest first. The first one fails every later request. */
+  readonly protocolErrors: ProtocolError[] = [];
+  private transport: RecordingTransport | undefined;
+  private readonly ready: Promise<void>;
+  private startError: unknown;
+  private nextId = 1;
+  private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  private readonly abandoned = new Set<JsonRpcId>();
+  private readonly serverRequests = new Map<JsonRpcId, AbortController>();
+  private incomingProblems: MessageProblem[] = [];
+  private closed = false;
+  private closeReason: ((method: string, id: JsonRpcId, label: string) => McpDriverError) | undefined;
+
+  constructor(
+    transport: Transport | PromiseLike<Transport>,
+    private readonly hooks: SessionHooks,
+    private readonly options: SessionOptions,
+  ) {
+    this.recorder = new TrafficRecorder({
+      side: "client",
+      strict: true,
+      ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }),
+      // Called synchronously while a message is recorded, just before it reaches `receive`.
+      onProblem: (problem) => {
+        if (problem.direction === "incoming") this.incomingProblems.push(problem);
+      },
+    });
+    this.ready = Promise.resolve(transport).then(
+      (inner) => this.startTransport(inner),
+      (error: unknown) => {
+        this.startError = error;
+      },
+    );
+  }
+
+  /** The protocol version the recorder validates against (learned from the initialize result). */
+  get protocolVersion(): string | undefined {
+    return this.recorder.protocolVersion;
+  }
+
+  /** The transport's session id (Streamable HTTP), once it has one. */
+  get sessionId(): string | undefined {
+    return this.transport?.sessionId;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The wrapped transport, once it has been resolved and started. */
+  async connectedTransport(): Promise<RecordingTransport | undefined> {
+    await this.ready;
+    return this.transport;
+  }
+
+  /** Sends a request and resolves with its result. */
+  async request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
+    const label = spec.label ?? method;
+    this.throwIfBroken();
+    if (this.closed) throw this.closedError(method, this.nextId, label);
+    await this.ready;
+    const transport = this.transport;
+    if (transport === undefined || this.startError !== undefined) {
+      throw new ConnectionClosedError(`Could not start the connection to send ${label}: ${describeCause(this.startError)}`, {
+        method,
+        cause: this.startError,
+        process: this.hooks.processContext(),
+      });
+    }
+    this.throwIfBroken();
+    if (this.closed) throw this.closedError(method, this.nextId, label);
+
+    const id = this.nextId++;
+    const timeoutMs = spec.timeoutMs ?? this.options.requestTimeout;
+    let sentParams = params;
+    if (spec.onProgress) {
+      const meta = isObject(params?._meta) ? params._meta : {};
+      sentParams = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message = { jsonrpc: "2.0" as const, id, method, ...(sentParams === undefined ? {} : { params: sentParams }) };
+
+    const result = new Promise<JsonObject>((resolve, reject) => {
+      const request: PendingRequest = {
+        id,
+        method,
+        label,
+        timeoutMs,
+        timer: undefined,
+        cancellable: spec.cancellable ?? true,
+        onProgress: spec.onProgress,
+        errorFor: spec.errorFor ?? defaultErrorFor,
+        resolve,
+        reject,
+        detach: () => undefined,
+      };
+      this.pending.set(id, request);
+      this.armTimer(request);
+      const signal = spec.signal;
+      if (signal) {
+        const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, () => abortError(request, signal.reason, this.hooks.processContext()));
+        if (signal.aborted) queueMicrotask(onAbort);
+        else {
+          signal.addEventListener("abort", onAbort, { once: true });
+          request.detach = () => signal.removeEventListener("abort", onAbort);
+        }
+      }
+    });
+
+    // The request may fail while it is being sent (the process exits): the caller gets it below.
+    result.catch(() => undefined);
+    try {
+      await transport.send(message as JSONRPCMessage);
+    } catch (error) {
+      const request = this.pending.get(id);
+      if (request) {
+        this.settle(request);
+        // A server that has gone away makes the send fail; say that rather than EPIPE.
+        request.reject(
+          this.closed
+            ? this.closedError(method, id, label)
+            : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
+                method,
+                id,
+                cause: error,
+                process: this.hooks.processContext(),
+              }),
+        );
+      }
+    }
+    return result;
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    this.throwIfBroken();
+    await this.ready;
+    const transport = this.transport;
+    if (transport === undefined || this.closed) throw this.closedError(method, 0, method);
+    const message = { jsonrpc: "2.0" as const, method, ...(params === undefined ? {} : { params }) };
+    try {
+      await transport.send(message as JSONRPCMessage);
+    } catch (error) {
+      throw new ConnectionClosedError(`Could not send the ${method} notification: ${describeCause(error)}`, {
+        method,
+        cause: error,
+        process: this.hooks.processContext(),
+      });
+    }
+  }
+
+  /** Throws the first protocol failure, if any. */
+  throwIfBroken(): void {
+    const failure = this.protocolErrors[0];
+    if (failure) throw failure;
+  }
+
+  /** The number of requests waiting for a response. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Stops the session: requests in flight are rejected with `reason`'s error and no more can be
+   * sent. The transport itself is closed by the caller, which knows what kind it is.
+   */
+  close(reason: (method: string, id: JsonRpcId, label: string) => McpDriverError): void {
+    if (this.closed) return;
+    this.closeReason = reason;
+    this.shutDown();
+  }
+
+  private async startTransport(inner: Transport): Promise<void> {
+    const transport = new RecordingTransport(inner, this.recorder);
+    transport.onmessage = (message) => this.receive(message);
+    transport.onerror = (error) => this.transportError(error);
+    transport.onclose = () => this.shutDown();
+    this.transport = transport;
+    try {
+      await transport.start();
+    } catch (error) {
+      this.startError = error;
+    }
+  }
+
+  private shutDown(): void {
+    if (this.closed && this.pending.size === 0 && this.serverRequests.size === 0) return;
+    this.closed = true;
+    for (const request of [...this.pending.values()]) {
+      this.settle(request);
+      request.reject(this.closedError(request.method, request.id, request.label));
+    }
+    for (const controller of this.serverRequests.values()) controller.abort(new Error("the connection closed"));
+    this.serverRequests.clear();
+  }
+
+  private closedError(method: string, id: JsonRpcId, label: string): McpDriverError {
+    return (this.closeReason ?? this.hooks.closedError)(method, id, label);
+  }
+
+  private armTimer(request: PendingRequest): void {
+    clearTimeout(request.timer);
+    request.timer = setTimeout(() => {
+      const cancelled = request.cancellable;
+      this.giveUp(request, `timed out after ${request.timeoutMs} ms`, () => {
+        const what = cancelled ? "; sent notifications/cancelled" : " (initialize is never cancelled)";
+        return new RequestTimeoutError(
+          `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
+            `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
+          { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process: this.hooks.processContext() },
+        );
+      });
+    }, request.timeoutMs);
+  }
+
+  /** Stops waiting for a request: tells the server (unless it is initialize) and rejects it. */
+  private giveUp(request: PendingRequest, reason: string, error: () => Error): void {
+    if (this.pending.get(request.id) !== request) return;
+    this.settle(request);
+    this.abandoned.add(request.id);
+    if (this.abandoned.size > rememberedCancellations) this.abandoned.delete(this.abandoned.values().next().value as JsonRpcId);
+    if (request.cancellable && !this.closed) {
+      this.notify("notifications/cancelled", { requestId: request.id, reason }).catch(() => undefined);
+    }
+    request.reject(error());
+  }
+
+  private settle(request: PendingRequest): void {
+    clearTimeout(request.timer);
+    request.detach();
+    this.pending.delete(request.id);
+  }
+
+  private transportError(error: Error): void {
+    if (error instanceof NonJsonOutputError) {
+      this.fail(
+        new ProtocolError(
+          `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(shorten(error.line, 300))}. ` +
+            `On stdio, stdout carries only protocol messages: log to stderr instead, or pass allowDebugLogging: true to print such lines.`,
+          { line: error.line, process: this.hooks.processContext() },
+        ),
+      );
+    } else if (error.name === "ZodError") {
+      // The SDK's HTTP transport refuses messages that are not JSON-RPC with a raw schema error.
+      this.fail(new ProtocolError(`The server sent a message that is not valid JSON-RPC (the transport refused it).`, { cause: error }));
+    }
+    // Other transport errors (an SSE stream reconnecting, a failed POST) are in the recorder and
+    // reach the request concerned through its failed send.
+  }
+
+  private fail(error: ProtocolError): void {
+    this.protocolErrors.push(error);
+    const first = this.protocolErrors[0]!;
+    for (const request of [...this.pending.values()]) {
+      this.settle(request);
+      request.reject(first);
+    }
+  }
+
+  private receive(message: unknown): void {
+    const problems = this.incomingProblems;
+    this.incomingProblems = [];
+    if (Array.isArray(message)) return this.receiveBatch(message, problems);
+    this.receiveOne(message, problems);
+  }
+
+  /** A JSON-RPC batch (allowed by 2025-03-26 only): each message is handled on its own. */
+  private receiveBatch(batch: unknown[], problems: MessageProblem[]): void {
+    // Problems at "$" concern the batch itself (empty, or a version without batches).
+    if (batch.length === 0 || problems.some((problem) => problem.path === "$")) {
+      return this.fail(this.invalidMessage("a JSON-RPC batch it may not send", batch, problems));
+    }
+    batch.forEach((item, index) => {
+      const prefix = `$[${index}]`;
+      const own = problems
+        .filter((problem) => problem.path === prefix || problem.path.startsWith(`${prefix}.`) || problem.path.startsWith(`${prefix}[`))
+        .map((problem) => ({ ...problem, path: `$${problem.path.slice(prefix.length)}` }));
+      this.receiveOne(item, own);
+    });
+  }
+
+  private receiveOne(message: unknown, problems: MessageProblem[]): void {
+    const envelope = problems.filter(isEnvelopeProblem);
+    if (!isObject(message)) {
+      return this.fail(this.invalidMessage("a message that is not a JSON object", message, problems));
+    }
+    if ("method" in message) {
+      if (envelope.length > 0 || typeof message.method !== "string") {
+        return this.fail(this.invalidMessage("an invalid request or notification", message, envelope));
+      }
+      const params = isObject(message.params) ? message.params : undefined;
+      if (message.id === undefined) return this.receiveNotification(message.method, params, problems);
+      return void this.answer(message.id as JsonRpcId, message.method, params, problems);
+    }
+    if ("result" in message || "error" in message) return this.receiveResponse(message, problems);
+    return this.fail(this.invalidMessage("a message that is neither a request, a notification nor a response", message, problems));
+  }
+
+  private receiveResponse(message: JsonObject, problems: MessageProblem[]): void {
+    const id = message.id;
+    const request = typeof id === "string" || typeof id === "number" ? this.pending.get(id) : undefined;
+    if (request === undefined) {
+      if ((typeof id === "string" || typeof id === "number") && this.abandoned.has(id)) return; // late, after we gave up
+      if (id === null && "error" in message && !("result" in message)) {
+        const error = isObject(message.error) ? message.error : {};
+        return this.fail(
+          new ProtocolError(
+            `The server answered with an error that has a null id (it could not read a request we sent): ` +
+              `${String(error.code)} ${JSON.stringify(error.message)}. Requests in flight: ${this.describeInFlight()}.`,
+            { problems, process: this.hooks.processContext() },
+          ),
+        );
+      }
+      return this.fail(
+        new ProtocolError(
+          `The server sent a response with id ${JSON.stringify(id)}${typeof id === "string" ? " (a string)" : ""}, which matches no request in flight. ` +
+            `Requests in flight: ${this.describeInFlight()}. A response must carry the id of its request, unchanged.`,
+          { problems, process: this.hooks.processContext() },
+        ),
+      );
+    }
+    this.settle(request);
+    const blocking = problems.filter((problem) => problem.rule !== "version.unknown" && (this.options.strict || isEnvelopeProblem(problem)));
+    if (blocking.length > 0) {
+      const version = this.recorder.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+      request.reject(
+        new ProtocolError(
+          `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
+            `${formatProblems(blocking)}\n  response: ${shorten(safeJson(message), 500)}`,
+          { method: request.method, id: request.id, problems: blocking, process: this.hooks.processContext() },
+        ),
+      );
+      return;
+    }
+    if ("error" in message && isObject(message.error)) {
+      request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request.label));
+      return;
+    }
+    request.resolve(message.result as JsonObject);
+  }
+
+  private receiveNotification(method: string, params: JsonObject | undefined, problems: MessageProblem[]): void {
+    if (method === "notifications/progress" && params !== undefined) {
+      const request = [...this.pending.values()].find((pending) => pending.onProgress && pending.id === params.progressToken);
+      if (request) {
+        this.armTimer(request);
+        try {
+          request.onProgress!(params as ProgressParams);
+        } catch {
+          // A throwing progress callback is the test's problem, not the session's.
+        }
+      }
+    } else if (method === "notifications/cancelled" && params !== undefined) {
+      const id = params.requestId as JsonRpcId;
+      const controller = this.serverRequests.get(id);
+      if (controller) {
+        this.serverRequests.delete(id);
+        controller.abort(new Error(typeof params.reason === "string" ? params.reason : "cancelled by the server"));
+      }
+    }
+    this.hooks.handleNotification({ method, params, timestamp: Date.now(), problems });
+  }
+
+  private async answer(id: JsonRpcId, method: string, params: JsonObject | undefined, problems: MessageProblem[]): Promise<void> {
+    const paramProblems = problems.filter((problem) => problem.rule === "params.shape");
+    const controller = new AbortController();
+    this.serverRequests.set(id, controller);
+    let reply: JsonObject;
+    if (paramProblems.length > 0) {
+      reply = { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}:\n${formatProblems(paramProblems)}` } };
+    } else {
+      try {
+        const result = await this.hooks.handleRequest(method, params, { method, requestId: id, signal: controller.signal });
+        reply = { jsonrpc: "2.0", id, result };
+      } catch (error) {
+        reply = { jsonrpc: "2.0", id, error: toJsonRpcError(error) };
+      }
+    }
+    // A request the server cancelled gets no answer (the spec says the receiver should not reply).
+    if (this.serverRequests.get(id) !== controller || this.closed) return;
+    this.serverRequests.delete(id);
+    try {
+      await this.transport?.send(reply as JSONRPCMessage);
+    } catch {
+      // The failure is in the recorder; the server will time out its request.
+    }
+  }
+
+  private invalidMessage(what: string, message: unknown, problems: readonly MessageProblem[]): ProtocolError {
+    const details = problems.length > 0 ? `:\n${formatProblems(problems)}` : "";
+    return new ProtocolError(`The server sent ${what}${details}\n  message: ${shorten(safeJson(message), 500)}`, {
+      problems,
+      process: this.hooks.processContext(),
+    });
+  }
+
+  private describeInFlight(): string {
+    if (this.pending.size === 0) return "none";
+    return [...this.pending.values()].map((request) => `${request.id} (${request.label})`).join(", ");
+  }
+}
+
+function isEnvelopeProblem(problem: MessageProblem): boolean {
+  return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
+}
+
+function defaultErrorFor(error: JsonRpcErrorObject, label: string): McpDriverError {
+  return new RequestFailedError(`The server answered ${label} with JSON-RPC error ${describeErrorObject(error)}`, {
+    code: error.code,
+    serverMessage: error.message,
+    data: error.data,
+  });
+}
+
+/** `-32601 (MethodNotFound): "Unknown method"`, with the data when there is some. */
+export function describeErrorObject(error: JsonRpcErrorObject): string {
+  const name = codeNames.get(error.code);
+  const data = error.data === undefined ? "" : ` (data: ${shorten(safeJson(error.data), 300)})`;
+  return `${String(error.code)}${name ? ` (${name})` : ""}: ${JSON.stringify(error.message)}${data}`;
+}
+
+const codeNames = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));
+
+function toJsonRpcError(error: unknown): JsonRpcErrorObject {
+  if (error instanceof JsonRpcFailure) return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  const code = isObject(error) && Number.isInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
+  const message = error instanceof Error ? error.message : String(error);
+  return { code, message };
+}
+
+function abortError(request: PendingRequest, reason: unknown, process: ProcessContext | undefined): McpDriverError {
+  return new McpDriverError(`${request.label} (id ${request.id}) was aborted (${describeCause(reason)}); sent notifications/cancelled.`, {
+    method: request.method,
+    id: request.id,
+    cause: reason,
+    process,
+  });
+}
+
+export function formatProblems(problems: readonly MessageProblem[]): string {
+  return problems.map((problem) => `  - ${problem.path}: ${problem.message} [${problem.rule}]`).join("\n");
+}
+
+export function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  return cause === undefined ? "unknown reason" : String(cause);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function shorten(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
+}

@@ -1,0 +1,343 @@
+/**
+ * The client end of the stdio wire: spawns the server, speaks newline-delimited JSON over its
+ * stdin and stdout, keeps the last lines it wrote to stdout and stderr for error messages, and
+ * ends it with its whole process tree. It has the SDK's Transport shape, so the recorder can wrap it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { constants as osConstants } from "node:os";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { MESSAGE_PREFIX } from "../errors.js";
+import type { ProcessContext } from "./errors.js";
+import { killProcessTree, spawnsProcessGroup, trackProcessTree, untrackProcessTree } from "./process-tree.js";
+
+export interface StdioProcessOptions {
+  /** A shell command line (`"node server.js --flag"`), run by the system shell. */
+  shellCommand?: string;
+  /** Or an executable and its arguments, run without a shell. */
+  command?: string;
+  args?: readonly string[];
+  /** Added to (and overriding) this process's environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Lines on stdout that are not JSON are printed to stderr instead of being a protocol error. */
+  allowDebugLogging?: boolean;
+  /** Where debug lines go when `allowDebugLogging` is set; stderr by default. */
+  debugOutput?: (line: string) => void;
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ShutdownOutcome {
+  /** True when the process exited by itself after its stdin was closed. */
+  graceful: boolean;
+  exit: ProcessExit;
+}
+
+/** A line on stdout that is not JSON (and `allowDebugLogging` is off). */
+export class NonJsonOutputError extends Error {
+  override name = "NonJsonOutputError";
+  constructor(readonly line: string) {
+    super(`the server wrote a line to stdout that is not JSON: ${JSON.stringify(shorten(line, 200))}`);
+  }
+}
+
+const keptStdoutLines = 200;
+const keptStderrLines = 1000;
+const keptLineLength = 2000;
+/** A line longer than this (64 MiB) without a newline is a protocol failure, not a memory leak. */
+const maxLineLength = 64 * 1024 * 1024;
+/** After the process exits, how long its pipes may stay open (a grandchild holding them) before we stop waiting. */
+const pipeGraceMs = 200;
+/** After SIGTERM to the tree at a close timeout, how long before SIGKILL. */
+const termGraceMs = 500;
+
+export class StdioProcessTransport implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: Transport["onclose"];
+  onerror?: Transport["onerror"];
+
+  readonly shellCommand: string;
+  readonly exited: Promise<ProcessExit>;
+  /** Set when the process could not be spawned at all (no shell, no such cwd, no such command). */
+  spawnError: Error | undefined;
+
+  private readonly child: ChildProcess;
+  private readonly allowDebugLogging: boolean;
+  private readonly debugOutput: (line: string) => void;
+  private readonly stdoutLines: string[] = [];
+  private readonly stderrLines: string[] = [];
+  /** Pieces of the stdout line not yet ended by a newline. */
+  private stdoutPending: string[] = [];
+  private stdoutPendingLength = 0;
+  private stderrBuffer = "";
+  private exitInfo: ProcessExit | undefined;
+  private resolveExited!: (exit: ProcessExit) => void;
+  private started = false;
+  /** Messages and errors read before `start()`, delivered by it. */
+  private backlog: Array<() => void> = [];
+  private closedFired = false;
+  private drained: Promise<void> | undefined;
+  private stdinClosed = false;
+  /** The signals we sent, so an exit by one of them is not blamed on the server. */
+  private signalsSent = new Set<string>();
+
+  constructor(options: StdioProcessOptions) {
+    if (options.shellCommand === undefined && options.command === undefined) {
+      throw new TypeError("StdioProcessTransport needs a shellCommand or a command");
+    }
+    this.shellCommand = options.shellCommand ?? [options.command!, ...(options.args ?? [])].join(" ");
+    this.allowDebugLogging = options.allowDebugLogging ?? false;
+    this.debugOutput = options.debugOutput ?? ((line) => process.stderr.write(`${MESSAGE_PREFIX} server stdout: ${line}\n`));
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+
+    const env = { ...process.env, ...options.env };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    const spawnOptions = {
+      env,
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"] as ["pipe", "pipe", "pipe"],
+      detached: spawnsProcessGroup,
+      windowsHide: true,
+    };
+    this.child =
+      options.shellCommand !== undefined
+        ? spawn(options.shellCommand, { ...spawnOptions, shell: true })
+        : spawn(options.command!, [...(options.args ?? [])], { ...spawnOptions, shell: false });
+    if (this.child.pid !== undefined) trackProcessTree(this.child.pid);
+
+    this.child.on("error", (error) => {
+      // Spawning failed (ENOENT…); there will be no exit code.
+      this.spawnError ??= error;
+      this.markExited({ code: null, signal: null });
+      this.fireClosed();
+    });
+    this.child.on("exit", (code, signal) => {
+      this.markExited({ code, signal });
+      // Output written just before exiting is still in the pipes: wait for them to close, but not
+      // forever (a grandchild may hold them open).
+      setTimeout(() => this.fireClosed(), pipeGraceMs).unref();
+    });
+    this.child.on("close", () => this.fireClosed());
+    // A write to a server that has exited fails with EPIPE; the exit is reported through onclose.
+    this.child.stdin!.on("error", () => undefined);
+    this.child.stdout!.setEncoding("utf8");
+    this.child.stdout!.on("data", (chunk: string) => this.readStdout(chunk));
+    this.child.stderr!.setEncoding("utf8");
+    this.child.stderr!.on("data", (chunk: string) => this.readStderr(chunk));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The exit code and signal, once the process has exited. */
+  get exit(): ProcessExit | undefined {
+    return this.exitInfo;
+  }
+
+  get stdout(): string[] {
+    return [...this.stdoutLines];
+  }
+
+  get stderr(): string[] {
+    return [...this.stderrLines, ...(this.stderrBuffer === "" ? [] : [this.stderrBuffer])];
+  }
+
+  /** Whether the process ended by a signal that we sent (at a close timeout). */
+  get killedByUs(): boolean {
+    return this.exitInfo?.signal != null && this.signalsSent.has(this.exitInfo.signal);
+  }
+
+  context(): ProcessContext {
+    return {
+      shellCommand: this.shellCommand,
+      pid: this.child.pid,
+      exitCode: this.exitInfo?.code ?? null,
+      exitSignal: this.exitInfo?.signal ?? null,
+      stdout: this.stdout,
+      stderr: this.stderr,
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("StdioProcessTransport already started");
+    this.started = true;
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const deliver of backlog) deliver();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.exitInfo !== undefined || this.stdinClosed) {
+      throw new Error(`the server process ${this.exitInfo === undefined ? "has its stdin closed" : "has exited"}`);
+    }
+    const stdin = this.child.stdin!;
+    if (!stdin.write(`${JSON.stringify(message)}\n`) && !stdin.destroyed) {
+      // Backpressure: every sender waits for the same drain (one listener, however many wait).
+      this.drained ??= new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off("drain", done);
+          stdin.off("close", done);
+          this.drained = undefined;
+          resolve();
+        };
+        stdin.on("drain", done);
+        stdin.on("close", done);
+      });
+      await this.drained;
+    }
+  }
+
+  /** The Transport contract: closes stdin, and ends the tree if it has not exited after 2 s. */
+  async close(): Promise<void> {
+    await this.shutdown(2000);
+  }
+
+  /** Closes stdin (the stdio way to ask a server to exit). */
+  closeStdin(): void {
+    if (this.stdinClosed) return;
+    this.stdinClosed = true;
+    this.child.stdin!.end();
+  }
+
+  /**
+   * Closes stdin and waits up to `timeoutMs` for the process to exit. A process still running
+   * then is ended with its whole tree (SIGTERM, then SIGKILL). Either way, anything left in its
+   * process group afterwards (a background child) is killed, so nothing outlives the call.
+   */
+  async shutdown(timeoutMs: number): Promise<ShutdownOutcome> {
+    this.closeStdin();
+    const graceful = this.exitInfo !== undefined || (await settlesWithin(this.exited, timeoutMs));
+    if (!graceful) {
+      this.signalTree("SIGTERM");
+      if (!(await settlesWithin(this.exited, termGraceMs))) {
+        this.signalTree("SIGKILL");
+        await settlesWithin(this.exited, 5000);
+      }
+    }
+    this.signalTree("SIGKILL");
+    if (this.child.pid !== undefined) untrackProcessTree(this.child.pid);
+    const exit = this.exitInfo ?? { code: null, signal: null };
+    this.fireClosed();
+    return { graceful, exit };
+  }
+
+  /** Ends the whole tree now, without waiting (for `kill()`). */
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    this.signalTree(signal);
+  }
+
+  /** The exit code, with a signal death as 128 + its number (the shell's convention). */
+  static exitNumber(exit: ProcessExit): number {
+    if (exit.code !== null) return exit.code;
+    if (exit.signal !== null) return 128 + (osConstants.signals[exit.signal] ?? 0);
+    return -1;
+  }
+
+  private signalTree(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    if (killProcessTree(pid, signal)) this.signalsSent.add(signal);
+  }
+
+  private markExited(exit: ProcessExit): void {
+    if (this.exitInfo !== undefined) return;
+    this.exitInfo = exit;
+    this.resolveExited(exit);
+  }
+
+  private fireClosed(): void {
+    if (this.closedFired) return;
+    if (this.exitInfo === undefined) return; // 'close' without 'exit' cannot happen; be safe anyway
+    this.closedFired = true;
+    const last = this.takePending();
+    if (last.trim() !== "") this.readLine(last);
+    if (this.stderrBuffer !== "") this.keep(this.stderrLines, this.stderrBuffer, keptStderrLines);
+    this.stderrBuffer = "";
+    this.deliver(() => this.onclose?.());
+  }
+
+  private readStdout(chunk: string): void {
+    let newline = chunk.indexOf("\n");
+    if (newline === -1) {
+      // Most chunks of a long message have no newline: keep them without rescanning the whole line.
+      this.stdoutPending.push(chunk);
+      this.stdoutPendingLength += chunk.length;
+      if (this.stdoutPendingLength > maxLineLength) {
+        this.stdoutPending = [];
+        this.stdoutPendingLength = 0;
+        this.deliver(() => this.onerror?.(new Error(`the server wrote more than ${maxLineLength} characters to stdout without a newline`)));
+      }
+      return;
+    }
+    let start = 0;
+    let head = this.takePending();
+    while (newline !== -1) {
+      this.readLine(head + chunk.slice(start, newline));
+      head = "";
+      start = newline + 1;
+      newline = chunk.indexOf("\n", start);
+    }
+    if (start < chunk.length) {
+      this.stdoutPending.push(chunk.slice(start));
+      this.stdoutPendingLength += chunk.length - start;
+    }
+  }
+
+  private takePending(): string {
+    const text = this.stdoutPending.join("");
+    this.stdoutPending = [];
+    this.stdoutPendingLength = 0;
+    return text;
+  }
+
+  private readLine(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    this.keep(this.stdoutLines, shorten(line, keptLineLength), keptStdoutLines);
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      if (this.allowDebugLogging) this.debugOutput(line);
+      else this.deliver(() => this.onerror?.(new NonJsonOutputError(line)));
+      return;
+    }
+    this.deliver(() => this.onmessage?.(message as JSONRPCMessage));
+  }
+
+  private readStderr(chunk: string): void {
+    const lines = (this.stderrBuffer + chunk).split("\n");
+    this.stderrBuffer = lines.pop() ?? "";
+    for (const line of lines) this.keep(this.stderrLines, line.endsWith("\r") ? line.slice(0, -1) : line, keptStderrLines);
+  }
+
+  private keep(lines: string[], line: string, limit: number): void {
+    lines.push(line);
+    if (lines.length > limit) lines.splice(0, lines.length - limit);
+  }
+
+  private deliver(action: () => void): void {
+    if (this.started) action();
+    else this.backlog.push(action);
+  }
+}
+
+function shorten(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
+}
+
+/** True if `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * close(timeoutMs) and `await using`: close stdin and wait; a server still running at the
+ * timeout is killed with its whole process tree and close throws; a non-zero exit throws; and
+ * nothing is ever left running.
+ */
+import { describe, expect, it } from "vitest";
+import { ConnectionClosedError, mcpShell, ProcessDidNotExit, ProcessExitedWithError } from "../../src/driver/index.js";
+import { McpTestkitError } from "../../src/errors.js";
+import { eventually, expectNoProcessLeft, isAlive, useDrivers, zoo } from "./support.js";
+
+const track = useDrivers();
+
+describe("close()", () => {
+  it("a well-behaved server exits when its stdin closes; close resolves quickly", async () => {
+    const app = track(mcpShell(zoo("no-response")));
+    await app.initialize();
+    const started = performance.now();
+    await app.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(app.exitCode).toBe(0);
+    await expect(app.waitForExit()).resolves.toBe(0);
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("a server that ignores stdin closing (and SIGTERM) is killed with its child; close throws", async () => {
+    const app = track(mcpShell(zoo("ignores-stdin-close")));
+    await app.initialize();
+    await eventually(() => app.stderr.some((line) => line.startsWith("zoo: grandchild ")));
+    const grandchild = Number(app.stderr.find((line) => line.startsWith("zoo: grandchild "))!.split(" ").at(-1));
+    expect(isAlive(grandchild)).toBe(true);
+
+    const started = performance.now();
+    const error = (await app.close(300).catch((e: unknown) => e)) as ProcessDidNotExit;
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(ProcessDidNotExit);
+    expect(error.timeoutMs).toBe(300);
+    expect(error.message).toContain("still running 300 ms after its stdin was closed");
+    expect(error.message).toContain("killed its whole process tree");
+    expect(error.stderr).toContain("zoo: stdin closed, staying up");
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3000);
+    await expectNoProcessLeft(app.pid);
+    await eventually(() => !isAlive(grandchild), 3000, "the grandchild to end");
+  });
+
+  it("a non-zero exit code on close throws ProcessExitedWithError with the context", async () => {
+    const app = track(mcpShell(zoo("exits-nonzero-on-close")));
+    await app.ping();
+    const error = (await app.close().catch((e: unknown) => e)) as ProcessExitedWithError;
+    expect(error).toBeInstanceOf(ProcessExitedWithError);
+    expect(error.exitCode).toBe(4);
+    expect(error.message).toContain("exited with code 4");
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("rejects requests in flight, returns the same promise when called again, and refuses later calls", async () => {
+    const app = track(mcpShell(zoo("no-response"), { requestTimeout: 10_000 }));
+    await app.initialize();
+    const call = app.callTool("echo");
+    const closing = app.close();
+    expect(app.close()).toBe(closing);
+    await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(call).rejects.toThrow(/close\(\) was called before tools\/call "echo" \(id \d+\) was answered/);
+    await closing;
+    await expect(app.callTool("echo")).rejects.toThrow(McpTestkitError);
+    await expect(app.callTool("echo")).rejects.toThrow(/after close\(\)/);
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("kill() ends the tree at once; close then does not blame the server", async () => {
+    const app = track(mcpShell(zoo("no-response")));
+    await app.initialize();
+    app.kill();
+    await expect(app.waitForExit()).resolves.toBe(137);
+    await expect(app.close()).resolves.toBeUndefined();
+    await expectNoProcessLeft(app.pid);
+  });
+});
+
+describe("await using", () => {
+  it("closes the server at the end of the block", async () => {
+    let pid: number | undefined;
+    {
+      await using app = mcpShell(zoo("no-response"));
+      await app.initialize();
+      pid = app.pid;
+    }
+    await expectNoProcessLeft(pid);
+  });
+
+  it("never leaves a process behind, even one that ignores stdin closing (the error surfaces)", async () => {
+    let pid: number | undefined;
+    const run = async () => {
+      await using app = mcpShell(zoo("ignores-stdin-close"));
+      pid = app.pid;
+      await app.initialize();
+      // close(5000) would wait 5 s; dispose uses the default, so close explicitly with a short one
+      // to show that an explicit close is not repeated by the disposal.
+      await app.close(200);
+    };
+    await expect(run()).rejects.toBeInstanceOf(ProcessDidNotExit);
+    await expectNoProcessLeft(pid);
+  });
+
+  it("the block's own error wins, and the server is still ended", async () => {
+    let pid: number | undefined;
+    const run = async () => {
+      await using app = mcpShell(zoo("no-response"));
+      pid = app.pid;
+      await app.initialize();
+      throw new Error("test body failed");
+    };
+    await expect(run()).rejects.toThrow("test body failed");
+    await expectNoProcessLeft(pid);
+  });
+});

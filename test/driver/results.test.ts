@@ -1,0 +1,127 @@
+/**
+ * Result helpers and the marker properties the matchers rely on (no instanceof, so they work
+ * across duplicated copies of the package), plus option checks that fail before any spawn.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  GetPromptResult,
+  isGetPromptResult,
+  isMcpDriver,
+  isReadResourceResult,
+  isToolCallResult,
+  mcpAttach,
+  mcpShell,
+  ReadResourceResult,
+  ToolCallError,
+  ToolCallResult,
+} from "../../src/driver/index.js";
+import { mockMcp } from "../../src/index.js";
+
+describe("ToolCallResult", () => {
+  const result = new ToolCallResult(
+    {
+      content: [
+        { type: "text", text: "first" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "text", text: "second" },
+      ],
+      structuredContent: { ok: true },
+    },
+    "demo",
+  );
+
+  it("keeps what the server sent as its own fields (so toEqual works) and defaults isError", () => {
+    expect(result).toEqual({
+      content: [
+        { type: "text", text: "first" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "text", text: "second" },
+      ],
+      structuredContent: { ok: true },
+      isError: false,
+    });
+    expect(new ToolCallResult({}).content).toEqual([]);
+  });
+
+  it("has the helpers", () => {
+    expect(result.getTextContent()).toBe("first");
+    expect(result.getContentByType("text").map((block) => block.text)).toEqual(["first", "second"]);
+    expect(result.findContentByType("image")?.mimeType).toBe("image/png");
+    expect(result.findContentByType("audio")).toBeUndefined();
+    expect(result.expectSuccess()).toBe(result);
+  });
+
+  it("expectSuccess throws a ToolCallError with the tool's text", () => {
+    const failed = new ToolCallResult({ content: [{ type: "text", text: "disk full" }], isError: true }, "save");
+    const error = (() => {
+      try {
+        failed.expectSuccess();
+      } catch (e) {
+        return e as ToolCallError;
+      }
+    })();
+    expect(error).toBeInstanceOf(ToolCallError);
+    expect(error?.message).toBe('[mcp-testkit] Tool "save" returned an error result (isError: true): disk full');
+    expect(error?.result).toBe(failed);
+  });
+});
+
+describe("ReadResourceResult and GetPromptResult", () => {
+  it("read helpers", () => {
+    const result = new ReadResourceResult(
+      {
+        contents: [
+          { uri: "a://1", text: "one", mimeType: "text/plain" },
+          { uri: "a://2", blob: "AQID" },
+          { uri: "a://3", text: "three" },
+        ],
+      },
+      "a://1",
+    );
+    expect(result.getTextContent()).toBe("one");
+    expect(result.getBlobContent()).toBe("AQID");
+    expect(result.findByUri("a://3")).toEqual({ uri: "a://3", text: "three" });
+    expect(result.getAllTextResources()).toHaveLength(2);
+    expect(result.getAllBlobResources()).toHaveLength(1);
+    expect(result.hasTextContent() && result.hasBlobContent()).toBe(true);
+    expect(result.content).toBe(result.contents);
+    expect(result).toEqual({ contents: result.contents });
+  });
+
+  it("prompt helpers", () => {
+    const result = new GetPromptResult({ description: "d", messages: [{ role: "user", content: { type: "text", text: "hello" } }] }, "p");
+    expect(result.getTextContent()).toBe("hello");
+    expect(result.promptName).toBe("p");
+    expect(result).toEqual({ description: "d", messages: [{ role: "user", content: { type: "text", text: "hello" } }] });
+  });
+});
+
+describe("markers", () => {
+  it("are the Symbol.for properties the matchers read, true and not enumerable", async () => {
+    const tool = new ToolCallResult({ content: [] });
+    const read = new ReadResourceResult({ contents: [] });
+    const prompt = new GetPromptResult({ messages: [] });
+    await using mock = await mockMcp({});
+    await using driver = mcpAttach(mock.connectInMemory());
+
+    expect((driver as unknown as Record<symbol, unknown>)[Symbol.for("mcp-testkit.driver")]).toBe(true);
+    expect((tool as unknown as Record<symbol, unknown>)[Symbol.for("mcp-testkit.toolCallResult")]).toBe(true);
+    expect((read as unknown as Record<symbol, unknown>)[Symbol.for("mcp-testkit.readResourceResult")]).toBe(true);
+    expect((prompt as unknown as Record<symbol, unknown>)[Symbol.for("mcp-testkit.promptResult")]).toBe(true);
+    expect(Object.getOwnPropertySymbols(tool)).toEqual([]);
+
+    expect(isMcpDriver(driver) && isToolCallResult(tool) && isReadResourceResult(read) && isGetPromptResult(prompt)).toBe(true);
+    expect(isToolCallResult(read) || isMcpDriver(tool) || isToolCallResult({ content: [] }) || isToolCallResult(null)).toBe(false);
+    // A copy from another module instance: only the marker matters.
+    expect(isToolCallResult({ [Symbol.for("mcp-testkit.toolCallResult")]: true })).toBe(true);
+  });
+});
+
+describe("options", () => {
+  it("bad options fail at once, before anything is spawned", () => {
+    expect(() => mcpShell("")).toThrow(/expected a command line/);
+    expect(() => mcpShell("node x.js", { requestTimeout: 0 })).toThrow(/requestTimeout must be a number of ms > 0, got 0/);
+    expect(() => mcpShell("node x.js", { roots: [{ name: "no uri" }] as never })).toThrow(/roots must be an array of \{ uri: string/);
+    expect(() => mcpShell("node x.js", { onSampling: "yes" as never })).toThrow(/onSampling must be a function/);
+  });
+});
