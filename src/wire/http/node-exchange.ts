@@ -4,6 +4,8 @@ import type { BodyResult, HttpExchange, StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
   readonly method: string;
+  /** Set by `destroy()`: nothing more is written, and the connection goes on the next tick. */
+  private dropped = false;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -56,7 +58,7 @@ export class NodeExchange implements HttpExchange {
   }
 
   respond(status: number, headers: Record<string, string>, body?: string): void {
-    if (this.res.headersSent || this.res.destroyed) return;
+    if (this.res.headersSent || this.res.destroyed || this.dropped) return;
     if (body === undefined) {
       this.res.writeHead(status, headers);
       this.res.end();
@@ -69,6 +71,7 @@ export class NodeExchange implements HttpExchange {
 
   openStream(status: number, headers: Record<string, string>): StreamSink {
     const res = this.res;
+    const exchange = this;
     res.writeHead(status, headers);
     res.flushHeaders();
     const listeners: Array<() => void> = [];
@@ -81,14 +84,14 @@ export class NodeExchange implements HttpExchange {
     res.on("close", close);
     return {
       write: (chunk) => {
-        if (!closed) res.write(chunk);
+        if (!closed && !this.dropped) res.write(chunk);
       },
       end: () => {
-        if (!closed) res.end();
+        if (!closed && !this.dropped) res.end();
         close();
       },
       get closed() {
-        return closed || res.destroyed;
+        return closed || res.destroyed || exchange.dropped;
       },
       onClose: (listener) => {
         if (closed) listener();
@@ -98,8 +101,14 @@ export class NodeExchange implements HttpExchange {
   }
 
   destroy(): void {
-    this.res.destroy();
-    this.req.socket?.destroy();
+    if (this.dropped) return;
+    this.dropped = true;
+    // Events written in this tick (a progress event just before a disconnect step) wait in the
+    // corked socket until the next tick: let them go out, then cut the connection.
+    process.nextTick(() => {
+      this.res.destroy();
+      this.req.socket?.destroy();
+    });
   }
 
   onAbort(listener: () => void): void {

@@ -102,7 +102,8 @@ export class PostAnswer {
     if (this.done) return;
     this.done = true;
     if (this.stream) this.stream.finish();
-    else this.options.exchange.respond(202, this.options.headers);
+    // No answer will come, and a request must not get 202 (the client would wait forever): drop it.
+    else this.options.exchange.destroy();
   }
 
   private finish(): void {

@@ -13,7 +13,7 @@ import { idKey } from "../../engine/session.js";
 import type { HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
-import { OriginGuard, type OriginGuardOptions } from "./origin-guard.js";
+import { isLoopbackHost, OriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { PostAnswer, SSE_HEADERS } from "./post-answer.js";
 
 export interface StreamableHttpOptions extends OriginGuardOptions {
@@ -24,8 +24,10 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   getStream?: boolean;
   /** Largest accepted POST body (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;
-  /** Check `Host` and `Origin` (403). Default: on. */
+  /** Check `Host` and `Origin` (403). Default: on, unless `host` is an address that is not loopback. */
   dnsRebindingProtection?: boolean;
+  /** The host the mock listens on, if it listens (e.g. "0.0.0.0": reached by other names, so no Host check by default). */
+  host?: string;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -47,7 +49,7 @@ export class StreamableHttpEndpoint {
     private readonly options: StreamableHttpOptions = {},
   ) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    if (options.dnsRebindingProtection !== false) this.guard = new OriginGuard(options);
+    if (options.dnsRebindingProtection ?? (options.host === undefined || isLoopbackHost(options.host))) this.guard = new OriginGuard(options);
   }
 
   async handle(exchange: HttpExchange): Promise<void> {
@@ -186,8 +188,11 @@ export class StreamableHttpEndpoint {
     for (const message of messages) {
       const isRequestMessage = requests.includes(message);
       void this.engine.receive(session.engineSession, message).then((outcome) => {
+        const failedInitialize = initialize !== undefined && outcome.type === "reply" && "error" in outcome.message;
+        // A failed initialize gets no session: its answer carries no Mcp-Session-Id.
+        if (failedInitialize) delete headers["mcp-session-id"];
         if (isRequestMessage) answer.enact(outcome);
-        if (initialize !== undefined && outcome.type === "reply" && "error" in outcome.message) this.endSession(session, "disconnected", "initialize failed");
+        if (failedInitialize) this.endSession(session, "disconnected", "initialize failed");
       });
     }
   }
