@@ -32,9 +32,11 @@ export class CommandError extends Error {
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
+/** Spelled out so the declaration build can name it (node's own option types are not exported). */
+export type ParsedCommandLine<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>>;
 
 /** `util.parseArgs` in strict mode with positionals, its errors rewritten as `UsageError`s. */
-export function parseCommandLine<O extends Options>(argv: string[], options: O) {
+export function parseCommandLine<O extends Options>(argv: string[], options: O): ParsedCommandLine<O> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
   } catch (error) {

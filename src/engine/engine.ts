@@ -212,8 +212,8 @@ function checkOptions(options: EngineOptions): void {
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new McpTestkitError(`"pageSize" must be a whole number of items, 1 or more, got ${typeLabel(pageSize)}.`);
   }
-  if (recordLimit !== undefined && !(Number.isInteger(recordLimit) && recordLimit >= 0)) {
-    throw new McpTestkitError(`"recordLimit" must be a whole number, 0 or more, got ${typeLabel(recordLimit)}.`);
+  if (recordLimit !== undefined && !((Number.isInteger(recordLimit) || recordLimit === Infinity) && recordLimit >= 0)) {
+    throw new McpTestkitError(`"recordLimit" must be a whole number, 0 or more, or Infinity for no cap, got ${typeLabel(recordLimit)}.`);
   }
   if (protocolVersions !== undefined && (!Array.isArray(protocolVersions) || protocolVersions.length === 0 || !protocolVersions.every((v) => typeof v === "string"))) {
     throw new McpTestkitError(`"protocolVersions" must be a non-empty list of version strings, got ${typeLabel(protocolVersions)}.`);

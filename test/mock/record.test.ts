@@ -230,8 +230,14 @@ describe("recordLimit", () => {
     expect(server.calls).toEqual([]);
     expect(server.recordStats).toEqual({ droppedCalls: 1, droppedMessages: 3 });
     const { mockMcp } = await import("../../src/index.js");
-    await expect(mockMcp({ transport: "memory", recordLimit: -1 })).rejects.toThrow('[mcp-testkit] "recordLimit" must be a whole number, 0 or more, got number -1.');
-    await expect(mockMcp({ transport: "memory", recordLimit: 2.5 })).rejects.toThrow('[mcp-testkit] "recordLimit" must be a whole number, 0 or more, got number 2.5.');
+    await expect(mockMcp({ transport: "memory", recordLimit: -1 })).rejects.toThrow('[mcp-testkit] "recordLimit" must be a whole number, 0 or more, or Infinity for no cap, got number -1.');
+    await expect(mockMcp({ transport: "memory", recordLimit: 2.5 })).rejects.toThrow('[mcp-testkit] "recordLimit" must be a whole number, 0 or more, or Infinity for no cap, got number 2.5.');
+    await using unbounded = await mockMcp({ transport: "memory", recordLimit: Infinity, tools: { t: { returns: "x" } } });
+    const other = await connect(unbounded);
+    for (let i = 0; i < 3; i++) await other.callTool({ name: "t" });
+    expect(unbounded.calls).toHaveLength(3);
+    expect(unbounded.recordStats.droppedCalls).toBe(0);
+    await other.close();
   });
 
   it("assertions see only the kept calls", async () => {
