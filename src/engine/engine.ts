@@ -176,10 +176,10 @@ export class Engine implements EngineState {
     }
   }
 
-  /** Sends a notification to every session that initialized. */
-  broadcast(method: string, params?: Record<string, unknown>): void {
+  /** Sends a notification to every session that initialized (and that `accepts`, if given). */
+  broadcast(method: string, params?: Record<string, unknown>, accepts?: (session: Session) => boolean): void {
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    for (const session of this.sessions) if (session.initializeReceived) session.send(message);
+    for (const session of this.sessions) if (session.initializeReceived && (accepts === undefined || accepts(session))) session.send(message);
   }
 
   /** Tells every session subscribed to `uri` that it changed; for a template, every subscribed URI it matches. */

@@ -11,6 +11,8 @@ import type { Session } from "../engine/session.js";
 import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
 import { McpTestkitError } from "../errors.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
+import type { LoggingLevel } from "../protocol/methods.js";
+import { passesLevel } from "../engine/call-context.js";
 import { MemoryTransport } from "../wire/memory.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
@@ -96,7 +98,11 @@ export class MockMcpServer implements AsyncDisposable {
 
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
   private get http(): StreamableHttpEndpoint {
-    this.endpoint ??= new StreamableHttpEndpoint(this.engine, this.options);
+    if (!this.endpoint) {
+      this.endpoint = new StreamableHttpEndpoint(this.engine, this.options);
+      // First used after close(): it answers 503 like an endpoint that was open at close.
+      if (this.closed) this.endpoint.close();
+    }
     return this.endpoint;
   }
 
@@ -248,6 +254,21 @@ export class MockMcpServer implements AsyncDisposable {
     const removed = this.engine.catalog.prompts.delete(name);
     if (removed) this.engine.broadcast("notifications/prompts/list_changed");
     return removed;
+  }
+
+  /**
+   * Sends a log message (`notifications/message`) to every connected client whose
+   * `logging/setLevel` lets it through; over HTTP it travels on the GET stream.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.engine.broadcast("notifications/message", params, (session) => passesLevel(level, session.logLevel));
+  }
+
+  /** Sends any notification to every connected client (over HTTP, on the GET stream). */
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.engine.broadcast(method, params);
   }
 
   /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */

@@ -91,7 +91,7 @@ describe("close()", () => {
   // Known bug (src/mock/mock-mcp.ts, not this suite's to fix): close() only closes the HTTP
   // endpoint if it was made already, so a memory mock whose handler / fetch was first used after
   // close() makes a fresh, open endpoint and keeps serving. Flip to `it` once fixed.
-  it.fails("after close(), server.fetch of a mock that never served HTTP answers 503 too", async () => {
+  it("after close(), server.fetch of a mock that never served HTTP answers 503 too", async () => {
     const server = track(await mockMcp({ transport: "memory" }));
     await server.close();
     const after = await server.fetch(new Request("http://mock.test/mcp", { method: "POST", headers: headersFor({ version: null }), body: JSON.stringify(initializeRequest()) }));

@@ -32,8 +32,10 @@ export class EventStream {
 
   constructor(
     readonly id: string,
-    /** Whether events carry ids (and a priming event starts each connection). */
+    /** Whether events carry ids, so a client can resume. */
     readonly resumable: boolean,
+    /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. */
+    private readonly priming: () => boolean = () => resumable,
   ) {}
 
   get attached(): boolean {
@@ -47,7 +49,7 @@ export class EventStream {
     sink.onClose(() => {
       if (this.sink === sink) this.sink = undefined;
     });
-    if (this.resumable) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
+    if (this.resumable && this.priming()) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
     for (const event of this.events) if (event.seq > afterSeq) this.writeToSink(event);
     if (this.finished) this.endSink();
   }

@@ -36,7 +36,8 @@ export class HttpSession {
       },
       id,
     );
-    this.standalone = new EventStream("g", true);
+    // The GET stream always carries event ids (resumable since 2025-03-26); priming only where the version has it.
+    this.standalone = new EventStream("g", true, resumable);
     this.streams.set("g", this.standalone);
   }
 

@@ -152,8 +152,10 @@ export class StreamableHttpEndpoint {
       const found = this.sessionFor(exchange);
       if (!found) return;
       session = found;
-      if (batch && !versionHas(version, "jsonRpcBatches")) {
-        return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${version} (only 2025-03-26)`);
+      // Both the version the request claims and the one the session negotiated must allow batches.
+      const refusing = [version, session.engineSession.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches"));
+      if (batch && refusing !== undefined) {
+        return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only 2025-03-26)`);
       }
     }
     if (batch && messages.length === 0) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: an empty batch");
