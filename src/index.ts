@@ -7,6 +7,8 @@
  * - The validator and protocol vocabulary: also at `mcp-testkit/protocol`.
  * - The traffic recorder: also at `mcp-testkit/inspect`.
  * - The per-test kit: `mcp-testkit/testing`.
+ * - The driver for real servers (`mcpShell`, `mcpConnect`, `mcpAttach`): also at `mcp-testkit/driver`.
+ * - Vitest / Jest matchers: `mcp-testkit/vitest`, `mcp-testkit/jest`, `mcp-testkit/matchers`.
  */
 export { mockMcp, MockMcpServer, type MockMcpOptions, type RecordStats, type MockTransportKind, type MockEvents } from "./mock/mock-mcp.js";
 export * from "./engine/index.js";
@@ -14,3 +16,4 @@ export { McpTestkitError } from "./errors.js";
 export { MemoryTransport } from "./wire/memory.js";
 export * from "./protocol/index.js";
 export * from "./inspect/index.js";
+export * from "./driver/index.js";
