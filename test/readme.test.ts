@@ -21,12 +21,13 @@ const modulePaths: Record<string, string> = {
   "mcp-testkit/testing": join(root, "src/testing/index.ts"),
   "mcp-testkit/protocol": join(root, "src/protocol/index.ts"),
   "mcp-testkit/inspect": join(root, "src/inspect/index.ts"),
+  "mcp-testkit/vitest": join(root, "src/matchers/vitest.ts"),
   vitest: join(root, "test/support/readme-runner.ts"),
 };
 
 function rewriteImports(code: string): string {
-  return code.replace(/from "([^"]+)"/g, (whole, specifier: string) =>
-    modulePaths[specifier] ? `from ${JSON.stringify(pathToFileURL(modulePaths[specifier]!).href)}` : whole,
+  return code.replace(/(from |import )"([^"]+)"/g, (whole, keyword: string, specifier: string) =>
+    modulePaths[specifier] ? `${keyword}${JSON.stringify(pathToFileURL(modulePaths[specifier]!).href)}` : whole,
   );
 }
 

@@ -2,6 +2,8 @@
  * A stand-in for vitest's describe/it/beforeEach/afterEach, for README examples that declare
  * tests: it collects them while the example module loads, then runs each test between its hooks.
  */
+export { expect } from "vitest";
+
 type Fn = () => unknown;
 
 let tests: Array<{ name: string; fn: Fn }> = [];
