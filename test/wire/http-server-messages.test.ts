@@ -52,6 +52,6 @@ describe("batches need the negotiated version too", () => {
     const { sessionId } = await rawSession(server.url, "2025-11-25");
     const response = await post(server.url, [rpcRequest("ping"), rpcRequest("ping")], { sessionId, version: "2025-03-26" });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.message).toBe("Invalid Request: JSON-RPC batches are not allowed in protocol version 2025-11-25 (only 2025-03-26)");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("Invalid Request: JSON-RPC batches are not allowed in protocol version 2025-11-25 (only 2025-03-26)");
   });
 });
