@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 /**
  * `npm run conformance`: runs the official MCP conformance suite
- * (@modelcontextprotocol/conformance, server mode) against mcp-testkit's mock serving
- * examples/conformance/server.js.
+ * (@modelcontextprotocol/conformance) against mcp-testkit, both ways:
+ * - server mode: the suite is the client, mcp-testkit's mock (serving
+ *   examples/conformance/server.js) the server under test;
+ * - client mode: the suite serves a scenario, mcp-testkit's driver (the program
+ *   examples/conformance/client.js, run on this Node) is the client under test, for the
+ *   scenarios initialize, tools_call, elicitation-sep1034-client-defaults and sse-retry.
  *
- *   npm run conformance                          active suite, then the pending scenarios
- *   npm run conformance -- --suite active        only the active suite (or: pending)
- *   npm run conformance -- --scenario ping       one scenario
+ *   npm run conformance                          server mode (active suite, then pending), then client mode
+ *   npm run conformance -- --mode server         only server mode (or: client)
+ *   npm run conformance -- --suite active        server mode: only the active suite (or: pending)
+ *   npm run conformance -- --scenario ping       one scenario (client mode if it is one of the four)
  *   npm run conformance -- --verbose             the suite's JSON output for every check
  *
- * Steps: build if dist/ is missing or older than src/; start `mcp-testkit mock
- * examples/conformance/server.js --port <free>` (dist/cli/main.js) and wait for its URL; run
- * the suite under Node 22 (it imports `fs.globSync`, which Node 20 lacks: this Node if it is
- * 22 or newer, else `npx -p node@22`, or the binary named by CONFORMANCE_NODE); print a table;
- * stop the mock whatever happened. Exits non-zero on any failed check.
+ * Steps: build if dist/ is missing or older than src/; server mode: start `mcp-testkit mock
+ * examples/conformance/server.js --port <free>` (dist/cli/main.js), wait for its URL, run the
+ * suite, stop the mock whatever happened; client mode: run the suite's `client --command "<node>
+ * examples/conformance/client.js" --scenario <name>` for each scenario. The suite runs under
+ * Node 22 (it imports `fs.globSync`, which Node 20 lacks: this Node if it is 22 or newer, else
+ * `npx -p node@22`, or the binary named by CONFORMANCE_NODE). Prints a table; exits non-zero on
+ * any failed check (in client mode also on a warning, a client that exits non-zero or times
+ * out, as the suite itself counts them).
  *
  * CONFORMANCE_PROGRAMMATIC=1 serves the scenario with mockMcp() from dist/index.js instead of
  * the CLI (the fallback used when dist/cli/main.js has no `mock` command).
@@ -28,6 +36,9 @@ import { parseArgs } from "node:util";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SCENARIO_FILE = "examples/conformance/server.js";
+const CLIENT_FILE = "examples/conformance/client.js";
+/** The client-mode scenarios the driver must pass (issue 4). */
+const CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
 const CLI = join(ROOT, "dist/cli/main.js");
 const LIBRARY = join(ROOT, "dist/index.js");
 const SUITE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -35,6 +46,7 @@ const URL_TIMEOUT_MS = 30_000;
 
 const { values: args } = parseArgs({
   options: {
+    mode: { type: "string", default: "all" },
     suite: { type: "string", default: "all" },
     scenario: { type: "string" },
     verbose: { type: "boolean", default: false },
@@ -42,9 +54,12 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("Usage: npm run conformance -- [--suite all|active|pending] [--scenario <name>] [--verbose]");
+  console.log("Usage: npm run conformance -- [--mode all|server|client] [--suite all|active|pending] [--scenario <name>] [--verbose]");
+  console.log(`  --mode     server: the suite tests the mock; client: the suite tests the driver (${CLIENT_SCENARIOS.join(", ")}); all (default): both`);
+  console.log("  --suite    server mode only: the active suite, the pending scenarios, or both (default)");
   process.exit(0);
 }
+if (!["all", "server", "client"].includes(args.mode)) fail(`--mode must be all, server or client, got "${args.mode}"`);
 if (!["all", "active", "pending"].includes(args.suite)) fail(`--suite must be all, active or pending, got "${args.suite}"`);
 
 function say(line) {
@@ -165,18 +180,47 @@ function stopMock(child) {
 // ---------------------------------------------------------------------------------------------
 // The suite.
 
-/** How to run Node 22+: [command, ...args before the script]. */
+let node22Command;
+
+/**
+ * How to run Node 22+: [command, ...args before the script]. With npx, the binary it fetched is
+ * asked for its own path once, so later runs start it directly (each `npx` costs a second or two).
+ */
 function node22() {
-  if (process.env.CONFORMANCE_NODE) return [process.env.CONFORMANCE_NODE];
-  if (Number(process.versions.node.split(".")[0]) >= 22) return [process.execPath];
-  return ["npx", "-y", "-p", "node@22", "node"];
+  if (node22Command) return node22Command;
+  if (process.env.CONFORMANCE_NODE) node22Command = [process.env.CONFORMANCE_NODE];
+  else if (Number(process.versions.node.split(".")[0]) >= 22) node22Command = [process.execPath];
+  else {
+    const npx = ["npx", "-y", "-p", "node@22", "node"];
+    const found = spawnSync(npx[0], [...npx.slice(1), "-p", "process.execPath"], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
+    const path = found.status === 0 ? found.stdout.trim().split("\n").pop() : "";
+    node22Command = path && existsSync(path) ? [path] : npx;
+  }
+  return node22Command;
+}
+
+/** Quotes a word for the shell the suite runs `--command` with (it splits on spaces, then joins them again). */
+function shellWord(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 function runSuite(url, selection, outputDir) {
+  return runConformance(["server", "--url", url, ...selection, "-o", outputDir]);
+}
+
+/** Client mode, one scenario: the suite serves it and runs examples/conformance/client.js (on this Node) against it. */
+function runClientScenario(scenario, outputDir) {
+  const command = `${shellWord(process.execPath)} ${CLIENT_FILE}`;
+  return runConformance(["client", "--command", command, "--scenario", scenario, "-o", outputDir]);
+}
+
+/** Runs the suite's CLI with `suiteArgs`; resolves with its exit code. */
+function runConformance(modeArgs) {
   const [command, ...prefix] = node22();
-  const suiteArgs = [...prefix, SUITE, "server", "--url", url, ...selection, "-o", outputDir];
+  const suiteArgs = [...prefix, SUITE, ...modeArgs];
   if (args.verbose) suiteArgs.push("--verbose");
-  say(`${command} ${suiteArgs.map((arg) => (arg.startsWith(`${ROOT}/`) ? relative(ROOT, arg) : arg)).join(" ")}`);
+  const shown = (arg) => (arg.startsWith(`${ROOT}/`) ? relative(ROOT, arg) : /\s/.test(arg) ? JSON.stringify(arg) : arg);
+  say(`${command} ${suiteArgs.map(shown).join(" ")}`);
   return new Promise((resolve) => {
     const child = spawn(command, suiteArgs, { cwd: ROOT, stdio: "inherit" });
     suiteChild = child;
@@ -202,11 +246,29 @@ function readResults(outputDir) {
   return results;
 }
 
+/**
+ * Client mode: the counts of the one scenario run into `outputDir` (its checks.json is in
+ * `<scenario>-<time>/`, nested for names such as auth/basic-cimd); undefined if there is none.
+ */
+function readClientResult(outputDir) {
+  const file = readdirSync(outputDir, { recursive: true }).find((entry) => entry === "checks.json" || entry.endsWith("/checks.json"));
+  if (file === undefined) return undefined;
+  const checks = JSON.parse(readFileSync(join(outputDir, file), "utf8"));
+  const count = (status) => checks.filter((check) => check.status === status).length;
+  return { passed: count("SUCCESS"), failed: count("FAILURE"), warnings: count("WARNING") };
+}
+
 // ---------------------------------------------------------------------------------------------
 
-const runs = args.scenario
-  ? [{ label: args.scenario, selection: ["--scenario", args.scenario] }]
-  : (args.suite === "all" ? ["active", "pending"] : [args.suite]).map((suite) => ({ label: suite, selection: ["--suite", suite] }));
+// What to run: server-mode runs (each one suite invocation against the mock) and client-mode scenarios.
+const scenarioIsClient = args.scenario !== undefined && (args.mode === "client" || (args.mode === "all" && CLIENT_SCENARIOS.includes(args.scenario)));
+const serverRuns =
+  args.mode === "client" || scenarioIsClient
+    ? []
+    : args.scenario
+      ? [{ label: args.scenario, selection: ["--scenario", args.scenario] }]
+      : (args.suite === "all" ? ["active", "pending"] : [args.suite]).map((suite) => ({ label: suite, selection: ["--suite", suite] }));
+const clientScenarios = args.mode === "server" ? [] : scenarioIsClient ? [args.scenario] : args.scenario ? [] : CLIENT_SCENARIOS;
 
 if (!existsSync(SUITE)) fail("@modelcontextprotocol/conformance is not installed: run npm install");
 buildIfNeeded();
@@ -226,37 +288,60 @@ process.once("exit", () => {
 });
 
 let exitCode = 0;
+/** Rows: { mode, run, scenario, passed, failed, warnings, failing, note? }. */
 const table = [];
-try {
-  mock = await startMock(logFile);
-  say(`mock: ${mock.how}`);
-  say(`mock URL: ${mock.url} (its output: ${logFile})`);
-  for (const run of runs) {
-    const outputDir = mkdtempSync(join(workDir, `${run.label}-`));
-    const code = await runSuite(mock.url, run.selection, outputDir);
-    if (code !== 0) exitCode = 1;
-    for (const [scenario, counts] of readResults(outputDir)) table.push({ run: run.label, scenario, ...counts });
+
+if (serverRuns.length > 0) {
+  try {
+    mock = await startMock(logFile);
+    say(`mock: ${mock.how}`);
+    say(`mock URL: ${mock.url} (its output: ${logFile})`);
+    for (const run of serverRuns) {
+      const outputDir = mkdtempSync(join(workDir, `${run.label}-`));
+      const code = await runSuite(mock.url, run.selection, outputDir);
+      if (code !== 0) exitCode = 1;
+      for (const [scenario, counts] of readResults(outputDir)) table.push({ mode: "server", run: run.label, scenario, ...counts, failing: counts.failed > 0 });
+    }
+  } catch (error) {
+    console.error(`[conformance] ${error.message}`);
+    exitCode = 1;
+  } finally {
+    await stopMock(mock?.child);
   }
-} catch (error) {
-  console.error(`[conformance] ${error.message}`);
-  exitCode = 1;
-} finally {
-  await stopMock(mock?.child);
+}
+
+if (clientScenarios.length > 0) {
+  say(`client mode: the driver (${CLIENT_FILE}, on Node ${process.versions.node}) against the suite's scenario servers`);
+  for (const scenario of clientScenarios) {
+    const outputDir = mkdtempSync(join(workDir, `client-${scenario.replace(/[^\w.-]/g, "_")}-`));
+    const code = await runClientScenario(scenario, outputDir);
+    if (code !== 0) exitCode = 1;
+    const counts = readClientResult(outputDir);
+    if (counts === undefined) {
+      table.push({ mode: "client", run: "client", scenario, passed: 0, failed: 0, warnings: 0, failing: true, note: `no results (the suite exited ${code})` });
+      continue;
+    }
+    // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
+    const note = code !== 0 && counts.failed === 0 && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
+    table.push({ mode: "client", run: "client", scenario, ...counts, failing: code !== 0 || counts.failed > 0 || counts.warnings > 0, ...(note ? { note } : {}) });
+  }
 }
 
 if (table.length > 0) {
   console.log("\n=== mcp-testkit conformance summary ===");
   const width = Math.max(...table.map((row) => row.scenario.length));
   for (const row of table) {
-    const mark = row.failed > 0 ? "FAIL" : "pass";
+    const mark = row.failing ? "FAIL" : "pass";
     const warnings = row.warnings > 0 ? `, ${row.warnings} warning${row.warnings === 1 ? "" : "s"}` : "";
-    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${row.run}]  ${row.passed} passed, ${row.failed} failed${warnings}`);
+    const note = row.note ? ` (${row.note})` : "";
+    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${row.run}]  ${row.passed} passed, ${row.failed} failed${warnings}${note}`);
   }
   for (const label of new Set(table.map((row) => row.run))) {
     const rows = table.filter((row) => row.run === label);
-    console.log(`${label}: ${rows.filter((row) => row.failed === 0).length} of ${rows.length} scenarios passed`);
+    const what = label === "client" ? "client (driver under test)" : `server ${label}`;
+    console.log(`${what}: ${rows.filter((row) => !row.failing).length} of ${rows.length} scenarios passed`);
   }
-  const failedScenarios = table.filter((row) => row.failed > 0).length;
+  const failedScenarios = table.filter((row) => row.failing).length;
   if (failedScenarios > 0) exitCode = 1;
   console.log(`Scenarios: ${table.length - failedScenarios} passed, ${failedScenarios} failed`);
 }

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+/**
+ * A client for the official MCP conformance suite's CLIENT mode
+ * (@modelcontextprotocol/conformance 0.1.16), built on mcp-testkit's driver (`mcpConnect`):
+ * the suite starts a scenario server, runs this program with the server's URL as its last
+ * argument and the scenario's name in MCP_CONFORMANCE_SCENARIO, and checks what it sent.
+ *
+ *   node examples/conformance/client.js <server-url>        (needs `npm run build`)
+ *   npm run conformance -- --mode client                    runs the four scenarios below
+ *
+ * It does what a good client does, whatever the scenario: initialize (latest protocol version,
+ * clientInfo, the elicitation capability), list the tools (every page), call each one with
+ * arguments built from its input schema, and answer the server's requests while a call runs:
+ *
+ * - `elicitation/create` (form mode): accept with the requested schema's `default` values
+ *   applied (SEP-1034), a plausible value for a required field without a default; URL mode,
+ *   or a required field no value can be made for, is declined;
+ * - streams that close before their answer: the SDK transport under the driver waits the
+ *   server's `retry:` and resumes with `Last-Event-ID` (SEP-1699), which the driver sees as
+ *   an ordinary, slightly late answer.
+ *
+ * Scenarios and what they check:
+ *   initialize                           protocolVersion, clientInfo name and version
+ *   tools_call                           add_numbers is listed and called with numbers
+ *   elicitation-sep1034-client-defaults  the elicitation is accepted with all five defaults
+ *   sse-retry                            the GET reconnection waits `retry:`, with Last-Event-ID
+ *
+ * Exit code: 0 when every step worked, 1 otherwise (the error on stderr).
+ */
+import { pathToFileURL } from "node:url";
+import { mcpConnect } from "mcp-testkit";
+
+const SCENARIOS = {
+  initialize: "initialize, then close (its server offers no tools)",
+  tools_call: "list tools, call each with arguments from its input schema",
+  "elicitation-sep1034-client-defaults": "call the tool; accept its elicitation with the schema's defaults",
+  "sse-retry": "call the tool; its stream closes early, the answer comes on a resumed GET stream",
+};
+
+/** Value for a JSON Schema property when no user is there to type one; `undefined` if none fits. */
+export function sampleValue(schema) {
+  if (schema === null || typeof schema !== "object") return undefined;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  for (const key of ["oneOf", "anyOf"]) {
+    if (Array.isArray(schema[key])) {
+      for (const option of schema[key]) {
+        const value = sampleValue(option);
+        if (value !== undefined) return value;
+      }
+    }
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  switch (type) {
+    case "integer":
+      return Math.ceil(typeof schema.minimum === "number" ? schema.minimum : 1);
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return true;
+    case "string":
+      if (schema.format === "email") return "user@example.com";
+      if (schema.format === "uri") return "https://example.com";
+      if (schema.format === "date") return "2025-01-01";
+      if (schema.format === "date-time") return "2025-01-01T00:00:00Z";
+      return "x".repeat(Math.max(1, typeof schema.minLength === "number" ? schema.minLength : 4));
+    case "array": {
+      const item = sampleValue(schema.items?.anyOf?.[0] ?? schema.items);
+      const count = typeof schema.minItems === "number" ? schema.minItems : 0;
+      return item === undefined ? [] : Array.from({ length: count }, () => item);
+    }
+    case "object":
+      return argumentsFor(schema);
+    default:
+      return undefined;
+  }
+}
+
+/** Arguments for a tool: its required properties (and those with a default), sample values. */
+export function argumentsFor(schema) {
+  const properties = schema?.properties ?? {};
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  const args = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (!required.has(name) && property?.default === undefined) continue;
+    const value = sampleValue(property);
+    if (value !== undefined) args[name] = value;
+  }
+  return args;
+}
+
+/**
+ * The answer to `elicitation/create` when nobody is there to fill in the form: accept with every
+ * default the requested schema gives (SEP-1034), a sample value for each required field without
+ * one; decline URL mode and forms with a required field no value can be made for.
+ */
+export function answerElicitation(params) {
+  if (params.mode === "url") return { action: "decline" };
+  const schema = params.requestedSchema ?? {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const content = {};
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (property?.default !== undefined) content[name] = property.default;
+    else if (required.has(name)) {
+      const value = sampleValue(property);
+      if (value === undefined) return { action: "decline" };
+      content[name] = value;
+    }
+  }
+  return { action: "accept", content };
+}
+
+function log(line) {
+  console.log(`[client] ${line}`);
+}
+
+async function main() {
+  const url = process.argv.at(-1);
+  if (process.argv.length < 3 || !/^https?:\/\//.test(url ?? "")) {
+    console.error("Usage: node examples/conformance/client.js <server-url>  (scenario in MCP_CONFORMANCE_SCENARIO)");
+    return 2;
+  }
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "(none)";
+  log(`scenario ${scenario}: ${SCENARIOS[scenario] ?? "not one this client knows; doing what a good client does"}`);
+
+  const driver = mcpConnect(url, {
+    clientInfo: { name: "mcp-testkit-conformance-client", version: "0.1.0" },
+    requestTimeout: 10_000,
+    onElicitation: (params) => {
+      const answer = answerElicitation(params);
+      log(`elicitation/create ${JSON.stringify(params.message)} -> ${answer.action} ${JSON.stringify(answer.content ?? {})}`);
+      return answer;
+    },
+  });
+
+  try {
+    const result = await driver.initialize();
+    log(`initialized: ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${result.protocolVersion}`);
+
+    // A good client only asks for what the server declared (the initialize scenario's server declares nothing).
+    if (result.capabilities.tools === undefined) log("tools: not offered (no tools capability)");
+    else {
+      const tools = await driver.getTools();
+      log(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);
+      for (const tool of tools) {
+        const args = argumentsFor(tool.inputSchema);
+        const call = await driver.callTool(tool.name, args);
+        const text = call.content
+          .filter((item) => item.type === "text")
+          .map((item) => item.text)
+          .join(" ");
+        log(`tools/call ${tool.name} ${JSON.stringify(args)} -> ${call.isError ? "isError: " : ""}${text || JSON.stringify(call.content)}`);
+      }
+    }
+
+    const problems = driver.problems;
+    for (const problem of problems) log(`warning: the server sent ${problem.method ?? "a message"} with a problem at ${problem.path}: ${problem.message}`);
+  } finally {
+    // Ends the session (DELETE) and closes every stream, including any still reconnecting.
+    await driver.close();
+  }
+  return 0;
+}
+
+// Run only as a program, so tests can import the helpers above.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    console.error(`[client] failed: ${error?.stack ?? error}`);
+    process.exitCode = 1;
+  }
+}
