@@ -8,4 +8,7 @@ import type { CliCommand } from "./command.js";
 
 export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   mock: () => import("./commands/mock.js"),
+  inspect: () => import("./commands/inspect.js"),
+  call: () => import("./commands/call.js"),
+  check: () => import("./commands/check.js"),
 };

@@ -1,0 +1,29 @@
+/** The human form of `mcp-testkit check`: a numbered line per check, its spec reference below, and a summary. */
+import type { CheckReport, CheckResult, CheckStatus } from "./types.js";
+
+const COLORS: Record<CheckStatus, string> = { PASS: "\x1b[32m", WARN: "\x1b[33m", FAIL: "\x1b[31m", SKIP: "\x1b[2m" };
+const RESET = "\x1b[0m";
+
+/** Colors only for a terminal, and never when NO_COLOR is set. */
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+  return stream.isTTY === true && (process.env.NO_COLOR ?? "") === "";
+}
+
+export function formatHeader(report: Pick<CheckReport, "target" | "transport" | "protocolVersion" | "serverInfo">): string {
+  const info = report.serverInfo;
+  const server = info ? `${String(info.name)} ${String(info.version)}` : "(not initialized)";
+  return `mcp-testkit check: ${report.target}\n${server}, protocol ${report.protocolVersion ?? "unknown"}, over ${report.transport === "http" ? "Streamable HTTP" : "stdio"}\n`;
+}
+
+/** Two lines: `  3. PASS  Title: detail` and the spec reference under it. */
+export function formatResult(result: CheckResult, total: number, color = false): string {
+  const number = `${String(result.number).padStart(String(total).length)}.`;
+  const status = color ? `${COLORS[result.status]}${result.status}${RESET}` : result.status;
+  const indent = " ".repeat(number.length + 2 + 4 + 2);
+  return `${number.padStart(number.length + 1)} ${status}  ${result.title}: ${result.detail}\n${indent}${result.spec}`;
+}
+
+export function formatSummary(report: CheckReport): string {
+  const { total, pass, warn, fail, skip } = report.summary;
+  return `\n${total} checks: ${pass} passed, ${warn} ${warn === 1 ? "warning" : "warnings"}, ${fail} failed, ${skip} skipped`;
+}

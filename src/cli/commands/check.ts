@@ -1,0 +1,107 @@
+/**
+ * `mcp-testkit check <command | url>`: a linter for MCP servers. It runs a numbered list of
+ * checks (lifecycle, capabilities, definitions, pagination, error codes, and the stdio or
+ * Streamable HTTP transport rules), each with its spec reference and PASS / WARN / FAIL / SKIP
+ * and one line of detail. Exit 1 on any FAIL. `--json` prints the structured report.
+ */
+import { ProtocolError } from "../../driver/index.js";
+import { isSupportedVersion } from "../../protocol/versions.js";
+import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
+import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
+import { CheckContext } from "../check/context.js";
+import { formatHeader, formatResult, formatSummary, useColor } from "../check/report.js";
+import { checksFor, runChecks } from "../check/run.js";
+import { createProgress } from "../output/progress.js";
+import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable } from "../target/target.js";
+
+export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, error codes and transport rules";
+
+const listed = (only: "stdio" | "http" | undefined) =>
+  CHECKS.filter((check) => check.only === only)
+    .map((check) => `  ${check.id.padEnd(24)} ${check.title}`)
+    .join("\n");
+
+export const help = `Usage: mcp-testkit check [options] <command | url>
+
+Connects to an MCP server as a client would, then probes it the ways clients do not, and
+prints a numbered list of checks, each with PASS, WARN, FAIL or SKIP, one line of detail and
+a link to the rule in the spec (of the negotiated version). FAIL: a MUST is broken; WARN: a
+SHOULD is missed (or a reply could not be judged); SKIP: the check does not apply.
+${TARGET_EXPLAINED}
+
+For a stdio server a second, short-lived copy is started for the probes that would spoil a
+session (an unknown protocol version, a line that is not JSON); at the end its stdin is
+closed and it must exit (code 0) within ${STDIN_CLOSE_GRACE_MS / 1000} s.
+
+Checks for every server:
+${listed(undefined)}
+Only stdio:
+${listed("stdio")}
+Only URLs (Streamable HTTP):
+${listed("http")}
+
+Options:
+${TARGET_HELP}
+
+Exit codes: 0 no check failed; 1 a check failed, or the server could not be started or
+reached; 2 bad usage.
+
+Examples:
+  mcp-testkit check "node build/server.js"
+  mcp-testkit check http://127.0.0.1:3000/mcp --json > report.json`;
+
+const OPTIONS = { ...TARGET_OPTIONS } as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
+  if (positionals.length > 1) {
+    throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit check "node server.js --port 1"`);
+  }
+  const target = parseTarget(positionals[0], values);
+  const json = values.json === true;
+  const progress = createProgress();
+  const ctx = new CheckContext(target, openDriver(target, { onStdoutLine: (line) => ctx.strayStdout.push(line) }));
+  const color = !json && useColor();
+  try {
+    progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
+    try {
+      ctx.init = await ctx.driver.initialize();
+      ctx.initResult = ctx.init as unknown as Record<string, unknown>;
+    } catch (error) {
+      const cannot = unreachable(error, target);
+      if (cannot) throw cannot;
+      ctx.initFailure = plainMessage(error).split("\n")[0];
+      // The driver refuses a version it does not speak; the answer is still in the record.
+      if (error instanceof ProtocolError) ctx.initResult = initializeAnswer(ctx);
+      const version = ctx.initResult?.protocolVersion;
+      if (version !== undefined && !isSupportedVersion(version)) {
+        ctx.initFailure = `the server answered with protocolVersion ${JSON.stringify(version)}, which mcp-testkit does not speak, so the session cannot go on (see check 2)`;
+      }
+    }
+    if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion, serverInfo: ctx.init?.serverInfo as Record<string, unknown> | undefined }));
+    const total = checksFor(target.kind).length;
+    const report = await runChecks(ctx, {
+      onStart: (check, number) => progress.step(`${number}/${total} ${check.title}`),
+      onResult: (result) => {
+        if (!json) progress.print(formatResult(result, total, color));
+      },
+    });
+    progress.stop();
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${formatSummary(report)}\n`);
+    return report.ok ? EXIT_OK : EXIT_FAILURE;
+  } finally {
+    progress.stop();
+    // The stdin-close check closes a stdio driver itself; this ends whatever is still open.
+    await ctx.driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
+  }
+}
+
+function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {
+  for (const record of ctx.driver.messages) {
+    if (record.direction !== "incoming" || record.method !== "initialize") continue;
+    const content = record.content as unknown as Record<string, unknown>;
+    if (typeof content.result === "object" && content.result !== null) return content.result as Record<string, unknown>;
+  }
+  return undefined;
+}

@@ -1,0 +1,153 @@
+/**
+ * What `inspect`, `call` and `check` share: the target (a shell command spawned as a stdio
+ * server, or an http(s) URL for Streamable HTTP), the flags that shape the connection
+ * (`--header`, `--timeout`), and turning a server that cannot be reached or fails to start
+ * into one clear message with the process context (command, exit code, stderr lines).
+ */
+import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
+import { MESSAGE_PREFIX } from "../../errors.js";
+import { CommandError, UsageError } from "../command.js";
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** The flags every command with a target takes (spread into a command's option table). */
+export const TARGET_OPTIONS = {
+  header: { type: "string", multiple: true, short: "H" },
+  timeout: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Their lines in a command's `--help`. */
+export const TARGET_HELP = `  -H, --header "K: V"  An HTTP header for every request to a URL target (repeatable),
+                       e.g. --header "Authorization: Bearer $TOKEN"
+  --timeout <ms>       How long each request may take (default ${DEFAULT_TIMEOUT_MS})
+  --json               Print the result as JSON on stdout (progress, if any, stays on stderr)
+  -h, --help           Show this help`;
+
+export const TARGET_EXPLAINED = `The target is a URL when it starts with http:// or https:// (Streamable HTTP); anything
+else is a shell command that starts a stdio server (quote it when it has spaces).`;
+
+export interface Target {
+  kind: "stdio" | "http";
+  /** The command line or the URL, as given. */
+  value: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export function isUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** Reads the target and the connection flags; throws `UsageError` for anything malformed. */
+export function parseTarget(value: string | undefined, flags: { header?: string[] | undefined; timeout?: string | undefined }): Target {
+  if (value === undefined || value.trim() === "") throw new UsageError('missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL');
+  const kind = isUrl(value) ? "http" : "stdio";
+  if (kind === "http") {
+    try {
+      new URL(value);
+    } catch {
+      throw new UsageError(`"${value}" is not a valid URL`);
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const line of flags.header ?? []) {
+    const colon = line.indexOf(":");
+    const name = colon === -1 ? "" : line.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header must look like "Name: value", got "${line}"`);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  if (kind === "stdio" && Object.keys(headers).length > 0) {
+    throw new UsageError("--header is for URL targets; a stdio server gets no HTTP headers");
+  }
+  return { kind, value, headers, timeoutMs: parseTimeout(flags.timeout) };
+}
+
+function parseTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_TIMEOUT_MS;
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(ms >= 1 && ms <= 3_600_000)) throw new UsageError(`--timeout must be a number of milliseconds from 1 to 3600000, got "${text}"`);
+  return ms;
+}
+
+export interface OpenOptions {
+  /** Where lines the server writes to stdout that are not JSON go (stdio); default: stderr, prefixed. */
+  onStdoutLine?: (line: string) => void;
+  /** Run requests strictly (a result breaking the schema throws); default false, so a flawed server can still be looked at. */
+  strict?: boolean;
+}
+
+/**
+ * A driver for the target, not yet initialized. Stdio servers may print to stdout without
+ * breaking the session (those lines are handed to `onStdoutLine`), and schema problems are
+ * recorded (`driver.problems`) rather than thrown, unless `strict`.
+ */
+export function openDriver(target: Target, options: OpenOptions = {}): McpDriver {
+  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false };
+  if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
+  const process = new StdioProcessTransport({
+    shellCommand: target.value,
+    allowDebugLogging: true,
+    debugOutput: options.onStdoutLine ?? ((line) => globalThis.process.stderr.write(`${MESSAGE_PREFIX} server stdout: ${line}\n`)),
+  });
+  return new McpDriver({ kind: "stdio", target: target.value, transport: process, process }, driverOptions);
+}
+
+/**
+ * Initializes, turning a server that cannot be reached or fails to start into a `CommandError`
+ * (exit 1) whose message shows the process context. Other failures are rethrown as they are.
+ */
+export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}) {
+  try {
+    return await driver.initialize(params);
+  } catch (error) {
+    throw unreachable(error, target) ?? error;
+  }
+}
+
+/** The `CommandError` for a server that could not be started or reached, or undefined for any other failure. */
+export function unreachable(error: unknown, target: Target): CommandError | undefined {
+  if (error instanceof ProcessFailedToStart) {
+    return new CommandError(`cannot start the server "${target.value}": ${plainMessage(error)}`);
+  }
+  if (target.kind === "http" && error instanceof ConnectionClosedError) {
+    return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${describeCauses(error)}`);
+  }
+  if (error instanceof RequestTimeoutError && error.method === "initialize") {
+    const context = plainMessage(error).split("\n").slice(1);
+    const who = target.kind === "http" ? target.value : `the server "${target.value}"`;
+    return new CommandError([`${who} did not answer initialize within ${error.timeoutMs} ms (raise --timeout if it is just slow)`, ...context].join("\n"));
+  }
+  return undefined;
+}
+
+/** A driver error's message without the `[mcp-testkit]` prefix (the CLI names itself already). */
+export function plainMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;
+}
+
+/** ` (connect ECONNREFUSED 127.0.0.1:9)`: the network cause behind "fetch failed", if any. */
+function describeCauses(error: Error): string {
+  const seen: string[] = [];
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (!error.message.includes(cause.message)) seen.push(cause.message);
+    cause = cause.cause;
+  }
+  return seen.length === 0 ? "" : ` (${seen.join(": ")})`;
+}
+
+/**
+ * Closes the driver. After a run that worked, a server that misbehaves on the way out (does
+ * not exit when its stdin closes, exits with an error) gets a note on stderr, which does not
+ * change the exit code; after a failure it is only ended, quickly and quietly.
+ */
+export async function closeDriver(driver: McpDriver, succeeded: boolean, say: (line: string) => void): Promise<void> {
+  try {
+    await driver.close(succeeded ? 2000 : 500);
+  } catch (error) {
+    if (succeeded && error instanceof McpDriverError) say(`note: ${plainMessage(error).split("\n")[0]}`);
+  }
+}

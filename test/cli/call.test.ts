@@ -1,0 +1,126 @@
+/**
+ * `mcp-testkit call` as a user runs it (the built CLI): tools, resources and prompts of
+ * server-everything over stdio and of our mock over Streamable HTTP; tool errors and JSON-RPC
+ * errors exit 1 with the message; --json; bad usage exits 2.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mockMcp, type MockMcpServer } from "../../src/index.js";
+import { REPO, runCli, useCli } from "./support.js";
+
+useCli();
+
+type Json = Record<string, any>;
+
+const everything = `"${join(REPO, "node_modules", ".bin", "mcp-server-everything")}" stdio`;
+const usage = (message: string) => `mcp-testkit call: ${message}\nRun "mcp-testkit call --help" for usage.\n`;
+
+describe("mcp-testkit call over stdio (server-everything)", () => {
+  it("calls a tool and prints its text", async () => {
+    expect(await runCli(["call", everything, "echo", "--args", '{"message":"hi there"}'])).toMatchObject({ code: 0, stdout: "Echo: hi there\n", stderr: "" });
+  });
+
+  it("--json prints the whole result", async () => {
+    const result = await runCli(["call", everything, "get-sum", "--args", '{"a":2,"b":3}', "--json"]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "The sum of 2 and 3 is 5." }], isError: false });
+  });
+
+  it("prints images as a line, and structured content once", async () => {
+    const image = await runCli(["call", everything, "get-tiny-image"]);
+    expect(image.code).toBe(0);
+    expect(image.stdout).toMatch(/^Here's the image you requested:\n\[image image\/png, \d+ bytes\]\nThe image above is the MCP logo\.\n$/);
+    const weather = await runCli(["call", everything, "get-structured-content", "--args", '{"location":"Chicago"}']);
+    expect(weather.code).toBe(0);
+    const printed = JSON.parse(weather.stdout) as Json;
+    expect(printed).toEqual({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
+  });
+
+  it("a tool error (isError: true) exits 1 with its text", async () => {
+    const result = await runCli(["call", everything, "no-such-tool"]);
+    expect(result).toMatchObject({ code: 1, stdout: "", stderr: 'mcp-testkit call: tool "no-such-tool" returned an error (isError: true):\nMCP error -32602: Tool no-such-tool not found\n' });
+  });
+
+  it("--read reads a resource; --prompt gets a prompt with its arguments", async () => {
+    const read = await runCli(["call", everything, "--read", "demo://resource/dynamic/text/2"]);
+    expect(read).toMatchObject({ code: 0, stderr: "" });
+    expect(read.stdout).toContain("Resource 2");
+    const blob = await runCli(["call", everything, "--read", "demo://resource/dynamic/blob/1"]);
+    expect(blob.stdout).toMatch(/^\[blob [\w/.-]+, \d+ bytes\]\n$/);
+    const prompt = await runCli(["call", everything, "--prompt", "args-prompt", "--args", '{"city":"Paris","state":"Texas"}']);
+    expect(prompt).toMatchObject({ code: 0, stdout: "user: What's weather in Paris, Texas?\n", stderr: "" });
+  });
+
+  it("a JSON-RPC error exits 1 with the server's message; --json prints it as { error }", async () => {
+    const result = await runCli(["call", everything, "--prompt", "no-such-prompt", "--json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ error: { code: -32602, message: "MCP error -32602: Prompt no-such-prompt not found" } });
+    expect(result.stderr).toBe(
+      'mcp-testkit call: Prompt "no-such-prompt" failed: the server answered prompts/get with JSON-RPC error -32602 (InvalidParams): "MCP error -32602: Prompt no-such-prompt not found"\n',
+    );
+  });
+});
+
+describe("mcp-testkit call over Streamable HTTP (our mock)", () => {
+  let server: MockMcpServer;
+  beforeAll(async () => {
+    server = await mockMcp({
+      tools: {
+        search: [{ returns: { hits: 2 } }, { throws: { code: -32000, message: "rate limited", data: { retryAfter: 5 } } }],
+        fail: { toolError: "disk full" },
+      },
+      resources: { "file:///notes.txt": "first line\nsecond line" },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("calls a tool with its arguments, then a JSON-RPC error exits 1", async () => {
+    const first = await runCli(["call", server.url!, "search", "--args", '{"query":"bug"}']);
+    expect(first).toMatchObject({ code: 0, stdout: '{"hits":2}\n', stderr: "" });
+    expect(server.calls.at(-1)).toMatchObject({ tool: "search", arguments: { query: "bug" } });
+
+    const second = await runCli(["call", server.url!, "search", "--args", '{"query":"bug"}', "--json"]);
+    expect(second.code).toBe(1);
+    expect(JSON.parse(second.stdout)).toEqual({ error: { code: -32000, message: "rate limited", data: { retryAfter: 5 } } });
+    expect(second.stderr).toBe('mcp-testkit call: Tool "search" failed: the server answered tools/call with JSON-RPC error -32000: "rate limited" (data: {"retryAfter":5})\n');
+  });
+
+  it("a tool error in --json mode prints the result and exits 1", async () => {
+    const result = await runCli(["call", server.url!, "fail", "--json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "disk full" }], isError: true });
+    expect(result.stderr).toBe('mcp-testkit call: tool "fail" returned an error (isError: true)\n');
+  });
+
+  it("reads a resource", async () => {
+    expect(await runCli(["call", server.url!, "--read", "file:///notes.txt"])).toMatchObject({ code: 0, stdout: "first line\nsecond line\n", stderr: "" });
+  });
+});
+
+describe("mcp-testkit call usage", () => {
+  it("bad usage exits 2 with a message", async () => {
+    const cases: Array<[string[], string]> = [
+      [["call"], 'missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL'],
+      [["call", everything], "missing what to call: a tool name after the target, --read <uri> or --prompt <name>"],
+      [["call", everything, "echo", "--read", "x://y"], 'calls one thing at a time, got the tool "echo" and --read'],
+      [["call", everything, "echo", "--args", "{oops"], `--args must be a JSON object such as '{"message":"hi"}': ${jsonError("{oops")}`],
+      [["call", everything, "echo", "--args", "[1]"], `--args must be a JSON object such as '{"message":"hi"}', got [1]`],
+      [["call", everything, "--read", "x://y", "--args", "{}"], "--args goes with a tool or --prompt, not --read"],
+      [["call", everything, "--prompt", "p", "--args", '{"n":1}'], "prompt arguments must be strings, got n: 1"],
+      [["call", everything, "echo", "extra"], 'unexpected argument "extra"; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo'],
+      [["call", everything, "echo", "--read"], "option --read needs a value"],
+    ];
+    for (const [args, message] of cases) expect(await runCli(args)).toMatchObject({ code: 2, stdout: "", stderr: usage(message) });
+  });
+});
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return "";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * `mcp-testkit check` as a user runs it (the built CLI): the reference server-everything over
+ * stdio and Streamable HTTP, our mock over HTTP, and deliberately broken stdio servers, each
+ * with the exact check names, statuses and exit codes; the human and --json forms; errors.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import { REPO, runCli, until, useCli } from "./support.js";
+
+useCli();
+
+type Json = Record<string, any>;
+
+const everythingBin = join(REPO, "node_modules", ".bin", "mcp-server-everything");
+const everything = `"${everythingBin}" stdio`;
+const broken = (...flags: string[]) => [`"${process.execPath}"`, `"${join(REPO, "test", "cli", "servers", "broken.mjs")}"`, ...flags].join(" ");
+
+const COMMON = [
+  "initialize",
+  "version-latest",
+  "version-unknown",
+  "capabilities",
+  "tools-valid",
+  "resources-valid",
+  "resource-templates-valid",
+  "prompts-valid",
+  "pagination",
+  "invalid-cursor",
+  "ping",
+  "unknown-method",
+  "malformed-json",
+  "unknown-tool",
+  "messages-valid",
+];
+const STDIO = [...COMMON, "stdin-close", "stdout-clean"];
+const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete-session", "http-origin", "http-accept", "http-protocol-version"];
+
+/** Every check PASS, but for the given ones. */
+function statuses(ids: string[], except: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(ids.map((id) => [id, except[id] ?? "PASS"]));
+}
+
+const statusesOf = (report: Json) => Object.fromEntries((report.checks as Json[]).map((check) => [check.id, check.status]));
+const detailOf = (report: Json, id: string) => (report.checks as Json[]).find((check) => check.id === id)!.detail as string;
+
+async function checkJson(target: string, timeoutMs = 15_000): Promise<{ code: number | null; report: Json; stderr: string }> {
+  const result = await runCli(["check", target, "--json"], { timeoutMs });
+  let report: Json;
+  try {
+    report = JSON.parse(result.stdout) as Json;
+  } catch {
+    throw new Error(`check --json did not print JSON (exit ${result.code}); stdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+  return { code: result.code, report, stderr: result.stderr };
+}
+
+/** The tool-less healthy broken server: tools only, so the other lists are skipped. */
+const HEALTHY = { "resources-valid": "SKIP", "resource-templates-valid": "SKIP", "prompts-valid": "SKIP" };
+
+describe("mcp-testkit check over stdio", () => {
+  it("server-everything: every check passes but two SHOULDs it misses; --json gives the structured report", async () => {
+    const { code, report, stderr } = await checkJson(everything);
+    expect(statusesOf(report)).toEqual(statuses(STDIO, { "invalid-cursor": "WARN", "malformed-json": "WARN" }));
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(report).toMatchObject({
+      target: everything,
+      transport: "stdio",
+      protocolVersion: "2025-11-25",
+      serverInfo: { name: "mcp-servers/everything" },
+      summary: { total: 17, pass: 15, warn: 2, fail: 0, skip: 0 },
+      ok: true,
+    });
+    expect((report.checks as Json[]).map((check) => check.id)).toEqual(STDIO);
+    expect((report.checks as Json[]).map((check) => check.number)).toEqual(STDIO.map((_, index) => index + 1));
+    for (const check of report.checks as Json[]) {
+      expect(Object.keys(check).sort()).toEqual(["detail", "id", "number", "spec", "status", "title"]);
+      expect(check.spec).toMatch(/^https:\/\/(modelcontextprotocol\.io\/specification\/2025-11-25\/|www\.jsonrpc\.org\/specification#error_object$)/);
+      expect(check.detail).not.toBe("");
+    }
+    expect(report.checks[1].spec).toBe("https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation");
+    expect(detailOf(report, "version-unknown")).toBe("asked for 1999-01-01, got 2025-11-25");
+    expect(detailOf(report, "tools-valid")).toMatch(/^\d+ tools, all valid for 2025-11-25$/);
+    expect(detailOf(report, "unknown-tool")).toContain("isError: true");
+    expect(detailOf(report, "invalid-cursor")).toContain("was answered with a page");
+  });
+
+  it("a well-behaved server passes every check that applies, in the human format", async () => {
+    const result = await runCli(["check", broken()], { timeoutMs: 15_000 });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.split("\n");
+    expect(lines.slice(0, 3)).toEqual([`mcp-testkit check: ${broken()}`, "broken-server 1.0.0, protocol 2025-11-25, over stdio", ""]);
+    expect(lines).toContain("  1. PASS  Initialize handshake: serverInfo broken-server 1.0.0; a valid InitializeResult for 2025-11-25");
+    expect(lines).toContain("           https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization");
+    expect(lines).toContain(' 12. PASS  Unknown method gets -32601: mcp-testkit/no-such-method got -32601 "Method not found: mcp-testkit/no-such-method"');
+    expect(lines).toContain("           https://www.jsonrpc.org/specification#error_object");
+    expect(lines).toContain(" 13. PASS  Malformed JSON gets -32700: a line that is not JSON got -32700 (id null); the server kept working");
+    expect(lines).toContain('  6. SKIP  Resource definitions valid: not advertised (resources/list got error -32601 "Method not found: resources/list")');
+    expect(lines.filter((line) => /^ {1,2}\d+\. (PASS|WARN|FAIL|SKIP)  /.test(line)).map((line) => line.trim().split("  ")[0])).toEqual(STDIO.map((_, index) => `${index + 1}. ${Object.values(statuses(STDIO, HEALTHY))[index]}`));
+    expect(lines.at(-2)).toBe("17 checks: 14 passed, 0 warnings, 0 failed, 3 skipped");
+  });
+
+  it("a server that logs to stdout fails stdout-clean and exits 1", async () => {
+    const { code, report } = await checkJson(broken("--log-stdout"));
+    expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "stdout-clean": "FAIL" }));
+    expect(detailOf(report, "stdout-clean")).toMatch(/^\d+ lines on stdout that are not MCP messages, first: "\[broken-server\] starting up"/);
+    expect(report.ok).toBe(false);
+    expect(code).toBe(1);
+  });
+
+  it("a server that ignores stdin close fails stdin-close (and is ended) and exits 1", async () => {
+    const { code, report } = await checkJson(broken("--ignore-stdin-close"));
+    expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "stdin-close": "FAIL" }));
+    expect(detailOf(report, "stdin-close")).toBe("still running 3000 ms after its stdin was closed; mcp-testkit ended its process tree");
+    expect(code).toBe(1);
+  });
+
+  it("a server that answers unknown methods with a result fails unknown-method, and its capabilities are not honest", async () => {
+    const { code, report } = await checkJson(broken("--answer-unknown"));
+    expect(statusesOf(report)).toEqual(
+      statuses(STDIO, {
+        capabilities: "WARN",
+        // Answered although not advertised, with results that lack their lists.
+        "resources-valid": "FAIL",
+        "resource-templates-valid": "FAIL",
+        "prompts-valid": "FAIL",
+        "unknown-method": "FAIL",
+        "messages-valid": "FAIL",
+      }),
+    );
+    expect(detailOf(report, "unknown-method")).toBe("mcp-testkit/no-such-method was answered with a result ({}); expected error -32601 Method not found");
+    expect(detailOf(report, "capabilities")).toContain("prompts is not advertised but prompts/list answers");
+    expect(detailOf(report, "messages-valid")).toContain("completion/complete $.result.completion");
+    expect(code).toBe(1);
+  });
+
+  it("a server with invalid tool definitions fails tools-valid, naming the tool and the path", async () => {
+    const { code, report } = await checkJson(broken("--bad-tools"));
+    expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "tools-valid": "FAIL" }));
+    expect(detailOf(report, "tools-valid")).toBe('2 problems for 2025-11-25: tool "string-schema" (#2): inputSchema.type: expected "object"; got "string" (and 1 more)');
+    expect(code).toBe(1);
+  });
+
+  it("a server that echoes any protocol version fails version-unknown", async () => {
+    const { code, report } = await checkJson(broken("--echo-version"));
+    expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "version-unknown": "FAIL" }));
+    expect(detailOf(report, "version-unknown")).toBe("asked for 1999-01-01 and the server echoed it: it MUST answer with a version it supports");
+    expect(code).toBe(1);
+  });
+
+  it("a server that fails to start: exit 1 with the process context, nothing on stdout", async () => {
+    const command = `"${process.execPath}" -e "console.error('missing API_KEY'); process.exit(4)"`;
+    const result = await runCli(["check", command, "--json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`mcp-testkit check: cannot start the server "${command}"`);
+    expect(result.stderr).toContain("  process: exit code 4\n");
+    expect(result.stderr).toContain("    | missing API_KEY\n");
+  });
+
+  it("bad usage exits 2", async () => {
+    expect(await runCli(["check"])).toMatchObject({ code: 2, stdout: "" });
+    expect((await runCli(["check"])).stderr).toContain("mcp-testkit check: missing the target");
+    expect(await runCli(["check", "node", "server.js"])).toMatchObject({ code: 2, stdout: "" });
+    expect((await runCli(["check", everything, "--timeout", "soon"])).stderr).toBe(
+      'mcp-testkit check: --timeout must be a number of milliseconds from 1 to 3600000, got "soon"\nRun "mcp-testkit check --help" for usage.\n',
+    );
+    expect((await runCli(["check", everything, "--header", "X-Key: 1"])).stderr).toContain("--header is for URL targets");
+  });
+});
+
+describe("mcp-testkit check over Streamable HTTP", () => {
+  const mocks: MockMcpServer[] = [];
+  const startMock = async (options: MockMcpOptions = {}) => {
+    const server = await mockMcp({
+      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { toolError: "rate limited" } },
+      resources: { "file:///notes.txt": "notes", "file:///logs/{day}.txt": { read: (_uri, { day }) => `log of ${day}` } },
+      prompts: { greet: "Say hello" },
+      pageSize: 2,
+      ...options,
+    });
+    mocks.push(server);
+    return server;
+  };
+  afterAll(async () => {
+    await Promise.all(mocks.map((server) => server.close()));
+  });
+
+  it("our mock passes every check, with paginated lists", async () => {
+    const server = await startMock();
+    const { code, report, stderr } = await checkJson(server.url!);
+    expect(statusesOf(report)).toEqual(statuses(HTTP));
+    expect(report).toMatchObject({ transport: "http", target: server.url, protocolVersion: "2025-11-25", summary: { total: 21, pass: 21 }, ok: true });
+    expect(detailOf(report, "pagination")).toBe(
+      "tools/list 2 pages (3), resources/list 1 page (1), resources/templates/list 1 page (1), prompts/list 1 page (1); no duplicates",
+    );
+    expect(detailOf(report, "http-delete-session")).toMatch(/^DELETE got 200; then a ping with that session id got 404/);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    // Every session the check opened (its own and the probes') was ended again (DELETE).
+    expect(server.expireSession()).toBe(0);
+  });
+
+  it("a mock without DNS-rebinding protection gets a WARN for the foreign Origin", async () => {
+    const server = await startMock({ dnsRebindingProtection: false });
+    const { code, report } = await checkJson(server.url!);
+    expect(statusesOf(report)).toEqual(statuses(HTTP, { "http-origin": "WARN" }));
+    expect(detailOf(report, "http-origin")).toBe(
+      "initialize from Origin http://mcp-testkit-foreign-origin.invalid got 200; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)",
+    );
+    expect(code).toBe(0);
+  });
+
+  it("an address nobody listens on: exit 1, cannot reach", async () => {
+    const port = await closedPort();
+    const result = await runCli(["check", `http://127.0.0.1:${port}/mcp`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit check: cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`));
+  });
+
+  describe("server-everything (streamableHttp)", () => {
+    let server: ChildProcess;
+    let url: string;
+    beforeAll(async () => {
+      const port = await closedPort();
+      let output = "";
+      server = spawn(everythingBin, ["streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      server.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      server.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      await until(() => output.includes(`listening on port ${port}`), "server-everything to listen", 10_000);
+      url = `http://127.0.0.1:${port}/mcp`;
+    });
+    afterAll(async () => {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      process.kill(-server.pid!, "SIGKILL");
+      await exited;
+    });
+
+    it("fails 404-after-DELETE (it answers 400) and warns about Origin", async () => {
+      const { code, report } = await checkJson(url);
+      expect(statusesOf(report)).toEqual(statuses(HTTP, { "invalid-cursor": "WARN", "http-delete-session": "FAIL", "http-origin": "WARN" }));
+      expect(detailOf(report, "http-delete-session")).toMatch(/^DELETE got 200, but then a ping with that session id got 400 .*; an ended session MUST get 404$/);
+      expect(code).toBe(1);
+    });
+  });
+});
+
+/** A port that was free a moment ago and has nothing listening on it. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
