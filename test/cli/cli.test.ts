@@ -23,7 +23,9 @@ describe("mcp-testkit", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout.startsWith("mcp-testkit: test MCP agents, clients and servers.\n\nUsage: mcp-testkit <command> [options]\n")).toBe(true);
-    for (const [name, load] of Object.entries(COMMANDS)) expect(result.stdout).toContain(`  ${name}  ${(await load()).summary}\n`);
+    // Names are padded to the longest, so summaries line up.
+    const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+    for (const [name, load] of Object.entries(COMMANDS)) expect(result.stdout).toContain(`  ${name.padEnd(width)}  ${(await load()).summary}\n`);
   });
 
   it.each(Object.keys(COMMANDS))("%s --help prints the command's help", async (name) => {
