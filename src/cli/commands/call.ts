@@ -7,7 +7,7 @@
 import { RequestFailedError, type McpDriver, type ToolCallResult } from "../../driver/index.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress } from "../output/progress.js";
-import { closeDriver, connect, openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS } from "../target/target.js";
+import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
 
 export const summary = "Call a tool (or read a resource, get a prompt) on an MCP server and print the result";
 
@@ -55,12 +55,7 @@ export async function run(argv: string[]): Promise<number> {
   const action = readAction(tool, values);
   const json = values.json === true;
   const progress = createProgress();
-  const driver = openDriver(target);
-  let succeeded = false;
-  try {
-    progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
-    await connect(driver, target);
-    succeeded = true;
+  return withConnectedDriver("call", target, progress, async (driver) => {
     progress.step(action.kind === "tool" ? `calling ${action.name}` : action.kind === "read" ? `reading ${action.uri}` : `getting prompt ${action.name}`);
     let result: Json;
     try {
@@ -88,10 +83,7 @@ export async function run(argv: string[]): Promise<number> {
       if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
     }
     return EXIT_OK;
-  } finally {
-    progress.stop();
-    await closeDriver(driver, succeeded, (line) => process.stderr.write(`mcp-testkit call: ${line}\n`));
-  }
+  });
 }
 
 function readAction(tool: string | undefined, values: { args?: string | undefined; read?: string | undefined; prompt?: string | undefined }): Action {

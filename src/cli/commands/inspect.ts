@@ -8,7 +8,7 @@ import type { McpDriver } from "../../driver/index.js";
 import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress } from "../output/progress.js";
 import { clip, describeProperties, oneLine } from "../output/schema.js";
-import { closeDriver, connect, openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, type Target } from "../target/target.js";
+import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
 
 export const summary = "Show what an MCP server offers: info, version, capabilities, tools, resources, prompts";
 
@@ -50,12 +50,7 @@ export async function run(argv: string[]): Promise<number> {
   const target = parseTarget(positionals[0], values);
   const json = values.json === true;
   const progress = createProgress();
-  const driver = openDriver(target);
-  let succeeded = false;
-  try {
-    progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
-    const init = await connect(driver, target);
-    succeeded = true;
+  return withConnectedDriver("inspect", target, progress, async (driver, init) => {
     const lists: Partial<Record<ListKey, unknown[] | null>> = {};
     const errors: Partial<Record<ListKey, string>> = {};
     for (const { key, capability, title, list } of LISTS) {
@@ -90,10 +85,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${describe(target, init as unknown as Json, lists, errors, problems.length).join("\n")}\n`);
     }
     return Object.keys(errors).length === 0 ? EXIT_OK : EXIT_FAILURE;
-  } finally {
-    progress.stop();
-    await closeDriver(driver, succeeded, (line) => process.stderr.write(`mcp-testkit inspect: ${line}\n`));
-  }
+  });
 }
 
 function describe(target: Target, init: Json, lists: Partial<Record<ListKey, unknown[] | null>>, errors: Partial<Record<ListKey, string>>, problemCount: number): string[] {

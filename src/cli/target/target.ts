@@ -8,6 +8,7 @@ import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFa
 import { MESSAGE_PREFIX } from "../../errors.js";
 import { CommandError, UsageError } from "../command.js";
 
+import type { Progress } from "../output/progress.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The flags every command with a target takes (spread into a command's option table). */
@@ -149,5 +150,28 @@ export async function closeDriver(driver: McpDriver, succeeded: boolean, say: (l
     await driver.close(succeeded ? 2000 : 500);
   } catch (error) {
     if (succeeded && error instanceof McpDriverError) say(`note: ${plainMessage(error).split("\n")[0]}`);
+  }
+}
+
+/**
+ * The life of one command against a target: start or reach the server (with a progress line),
+ * initialize, hand the driver to `use`, and always close it afterwards.
+ */
+export async function withConnectedDriver<T>(
+  command: string,
+  target: Target,
+  progress: Progress,
+  use: (driver: McpDriver, init: Awaited<ReturnType<McpDriver["initialize"]>>) => Promise<T>,
+): Promise<T> {
+  const driver = openDriver(target);
+  let succeeded = false;
+  try {
+    progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
+    const init = await connect(driver, target);
+    succeeded = true;
+    return await use(driver, init);
+  } finally {
+    progress.stop();
+    await closeDriver(driver, succeeded, (line) => process.stderr.write(`mcp-testkit ${command}: ${line}\n`));
   }
 }
