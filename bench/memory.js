@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: mcp-testkit's in-memory mock against the official SDK's `McpServer` over its
+ * The in-memory section of `npm run bench` (bench/run.js runs it; alone: `node bench/memory.js`):
+ * mcp-testkit's in-memory mock against the official SDK's `McpServer` over its
  * `InMemoryTransport`, side by side in the same process, with the same SDK `Client` on the
  * client end of both. See bench/README.md for what each row means.
  *
@@ -14,7 +15,7 @@
  * per round (both sides saw the same machine load) and the median over rounds is reported.
  *
  * Options: --quick (fewer rounds, for a smoke run), --rounds=N, --only=setup,seq,par,mem,
- *          --json=PATH (default bench/results/latest.json), --no-json.
+ *          --json=PATH (default bench/results/memory.json), --no-json.
  */
 import { spawnSync, execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -49,7 +50,7 @@ const args = new Map(
   }),
 );
 const quick = args.has("quick");
-const sections = new Set((args.get("only") ?? "setup,seq,par,mem").split(","));
+const sections = new Set((args.get("only") ?? "setup,seq,par,mem").split(",").flatMap((s) => (s === "memory" ? ["setup", "seq", "par", "mem"] : [s])));
 
 const CONFIG = {
   /** Rounds per section; 24 = every order of the three sides 4 times. */
@@ -59,8 +60,9 @@ const CONFIG = {
   sequential: { warmup: quick ? 2000 : 6000, perRound: quick ? 2000 : 8000, sliceCapMs: 1000, sectionCapMs: 20_000, inFlight: 1 },
   parallel: { warmup: quick ? 2000 : 6000, perRound: quick ? 2000 : 8000, sliceCapMs: 1000, sectionCapMs: 20_000, inFlight: 32 },
   memory: { warmup: 2000, calls: 50_000, inFlight: 32, capMs: 10_000 },
-  /** Whole-run guard: sections still to run are skipped once this is spent. */
-  totalCapMs: 115_000,
+  /** Whole-section guard: sections still to run are skipped once this is spent (the whole
+   * `npm run bench`, with the HTTP and driver sections, must stay under about 4 minutes). */
+  totalCapMs: 70_000,
 };
 const TARGETS = { callsPerSecondAtLeast: 1.5, setupAtMost: 0.5 };
 const TEXT = "ok";
@@ -516,6 +518,7 @@ if (borderline.length) console.log(`Borderline (the middle half of the rounds st
 console.log("ours / SDK: median of the per-round ratios; in brackets the quartiles of those ratios (the middle half of the rounds).");
 
 const report = {
+  section: "memory",
   generatedAt: new Date().toISOString(),
   durationSeconds: Number(((performance.now() - runStarted) / 1000).toFixed(1)),
   environment: { ...env, loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))) },
@@ -527,7 +530,7 @@ const report = {
   table: `${table}\n\n${footnote}`,
 };
 if (!args.has("no-json")) {
-  const jsonPath = path.resolve(args.get("json") ?? path.join(here, "results", "latest.json"));
+  const jsonPath = path.resolve(args.get("json") ?? path.join(here, "results", "memory.json"));
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   const rounded = (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(5)) : value);
   writeFileSync(jsonPath, `${JSON.stringify(report, rounded, 1)}\n`);

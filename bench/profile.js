@@ -1,15 +1,26 @@
 #!/usr/bin/env node
 /**
- * `node bench/profile.js [--workload=seq|par|setup] [--count=N] [--top=N]`
+ * `node bench/profile.js [--workload=W] [--count=N] [--top=N]`
  *
- * Runs one small mcp-testkit workload (the same SDK `Client` as `bench/run.js`) under
- * `node --cpu-prof`, then prints where the time goes: self time by function, with each
- * function's position mapped back from `dist/` to `src/` through the build's source maps,
- * and the hottest lines inside the `src/` functions. Run `npm run build` first.
+ * Runs one small mcp-testkit workload under `node --cpu-prof`, then prints where the time goes:
+ * self time by function, with each function's position mapped back from `dist/` to `src/`
+ * through the build's source maps, and the hottest lines inside the `src/` functions. Run
+ * `npm run build` first. Workloads:
+ *
+ * - seq | par | setup: the in-memory mock with the SDK `Client` (as bench/memory.js), calls one
+ *   at a time, 32 in flight, or setups.
+ * - http-json | http-sse: our mock served over Streamable HTTP (responseMode json / sse); only
+ *   the server process is profiled, the load comes from bench/lib/loadgen.js in another process
+ *   (`--concurrency=N`, default 32; `--seconds=N`, default 8), as in bench/http.js. The other
+ *   servers of bench/http.js can be profiled the same way for comparison: http-bare,
+ *   http-aimock, http-sdk-json, http-sdk-sse.
+ * - driver-seq | driver-par | driver-setup: our `mcpShell` driving bench/servers/minimal-stdio.mjs
+ *   (the client process is profiled), as in bench/driver.js; `--driver=sdk` or `--driver=expect`
+ *   profiles the SDK's StdioClientTransport + Client or expect-mcp's mcpShell instead.
  *
  * The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools > Performance).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -27,6 +38,82 @@ const workload = args.get("workload") ?? "seq";
 const top = Number(args.get("top") ?? 25);
 
 // ---------------------------------------------------------------- child: the workload itself
+if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("http-")) {
+  // The server alone in this (profiled) process; the load generator in a child of its own.
+  const { startSide } = await import("./servers/http-sides.js");
+  const side = { "http-json": "ours-json", "http-sse": "ours-sse" }[workload] ?? workload.slice("http-".length);
+  const server = await startSide(side);
+  const seconds = Math.min(Number(args.get("seconds") ?? 8), 30);
+  const loadgen = spawn(
+    process.execPath,
+    [path.join(here, "lib", "loadgen.js"), `--url=${server.url}`, `--concurrency=${args.get("concurrency") ?? 32}`, `--seconds=${seconds}`],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
+  const killer = setTimeout(() => loadgen.kill("SIGKILL"), (seconds + 20) * 1000);
+  const code = await new Promise((resolve) => loadgen.on("exit", resolve));
+  clearTimeout(killer);
+  console.log(`workload ${workload} (${side}): load generator exit ${code}${server.stats ? `, record ${JSON.stringify(server.stats())}` : ""}`);
+  await server.stop();
+  process.exit(0);
+}
+if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("driver-")) {
+  // The same three clients as bench/driver.js, the same environment for every child.
+  const { getDefaultEnvironment, StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const script = path.join(here, "servers", "minimal-stdio.mjs");
+  const childEnv = getDefaultEnvironment();
+  const command = `"${process.execPath}" "${script}"`;
+  const which = args.get("driver") ?? "ours";
+  const openers = {
+    async ours() {
+      const { mcpShell } = await import("../dist/index.js");
+      const driver = mcpShell(command, { env: { ...Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined])), ...childEnv } });
+      await driver.initialize();
+      await driver.getTools();
+      return { call: () => driver.callTool("echo", {}), close: () => driver.close() };
+    },
+    async expect() {
+      const { mcpShell } = await import("expect-mcp");
+      const driver = mcpShell(command, { env: childEnv });
+      await driver.initialize();
+      await driver.getTools();
+      return { call: () => driver.callTool("echo", {}), close: () => driver.close() };
+    },
+    async sdk() {
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const client = new Client({ name: "bench-client", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [script] }));
+      await client.listTools();
+      return { call: () => client.callTool({ name: "echo", arguments: {} }), close: () => client.close() };
+    },
+  };
+  const open = openers[which];
+  if (!open) throw new Error(`--driver=${which}: expected ours, expect or sdk`);
+  const deadline = performance.now() + 15_000;
+  const t0 = performance.now();
+  let done = 0;
+  if (workload === "driver-setup") {
+    const count = Number(args.get("count") ?? 200);
+    for (; done < count && performance.now() < deadline; done++) await (await open()).close();
+  } else {
+    const count = Number(args.get("count") ?? 100_000);
+    const inFlight = workload === "driver-par" ? 32 : 1;
+    const handle = await open();
+    let issued = 0;
+    const worker = async () => {
+      while (issued < count && performance.now() < deadline) {
+        issued++;
+        await handle.call();
+        done++;
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, worker));
+    await handle.close();
+  }
+  const ms = performance.now() - t0;
+  console.log(`workload ${workload} (${which}): ${done} iterations in ${ms.toFixed(0)} ms (${((done / ms) * 1000).toFixed(0)}/s, profiler on)`);
+  // expect-mcp's close() leaves a 5 s timer behind: do not wait for it.
+  process.exit(0);
+}
 if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1") {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { mockMcp } = await import("../dist/index.js");

@@ -1,0 +1,423 @@
+#!/usr/bin/env node
+/**
+ * The driver section of `npm run bench` (issue 4): our `mcpShell` next to expect-mcp's `mcpShell`
+ * and the SDK's `StdioClientTransport` + `Client`, in the same run, against the same minimal
+ * stdio server (bench/servers/minimal-stdio.mjs: one tool, no SDK, exits on stdin close):
+ *
+ * - per-test setup: spawn + initialize + tools/list + close (close timed apart as well);
+ * - tool calls per second over stdio, sequential and with 32 in flight, on one open connection;
+ * - what each close() leaves behind: how long a script that ends right after close() takes to exit.
+ *
+ * The same environment for every child: the SDK passes only a few variables (its
+ * `getDefaultEnvironment()`: HOME, LOGNAME, PATH, SHELL, TERM, USER) while our driver and
+ * expect-mcp pass the whole environment by default, and NODE_EXTRA_CA_CERTS (set on this machine)
+ * costs every Node start tens of milliseconds. So every side's child gets exactly the SDK's
+ * default environment: the SDK by default, expect-mcp through its `env` spawn option (it replaces
+ * the environment), ours through `env` (merged over this process's, `undefined` removes a
+ * variable, so every other variable is set to `undefined`). The server reports the variable names
+ * it sees (in `instructions`) and the run checks they match. Two reference rows show our driver
+ * with the whole environment (its default) and without a shell (`MCPStdinSubprocess`).
+ *
+ * Fairness as in the other sections: rounds, sides taking turns in a balanced order, per-round
+ * ratios, medians and quartiles, CPU time of this process (the client side) as a second measure.
+ *
+ * Options: --quick, --rounds=N, --only=setup,calls,exit, --json=PATH (default
+ * bench/results/driver.json), --no-json.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import {
+  balancedOrders,
+  banner,
+  benchDir,
+  cpuMicros,
+  environment,
+  fmtMs,
+  fmtRate,
+  fmtRatio,
+  fmtRatioSpread,
+  fmtUs,
+  mean,
+  parseArgs,
+  percentile,
+  permutations,
+  renderTable,
+  summarizeAgainst,
+  verdictText,
+  within,
+  writeReport,
+} from "./lib/common.js";
+
+const { mcpShell, MCPStdinSubprocess } = await import("../dist/index.js");
+const expectMcp = await import("expect-mcp");
+const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+
+const SERVER_SCRIPT = path.join(benchDir, "servers", "minimal-stdio.mjs");
+/** For the two `mcpShell`s (both run it with the system shell). */
+const SHELL_COMMAND = `"${process.execPath}" "${SERVER_SCRIPT}"`;
+/** The environment every side's server gets: the SDK's default one. */
+const CHILD_ENV = getDefaultEnvironment();
+/** Ours merges `env` over process.env; `undefined` removes a variable: this leaves exactly CHILD_ENV. */
+const OURS_ENV = { ...Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined])), ...CHILD_ENV };
+const CALL_ARGS = {};
+
+const check = (text, side) => {
+  if (text !== "ok") throw new Error(`${side}: echo answered ${JSON.stringify(text)}`);
+};
+
+/** Each side: `open()` spawns, initializes and lists tools; the handle calls and closes. */
+const DRIVERS = {
+  ours: {
+    label: "mcp-testkit mcpShell",
+    async open() {
+      const driver = mcpShell(SHELL_COMMAND, { env: OURS_ENV });
+      await driver.initialize();
+      const tools = await driver.getTools();
+      return {
+        tools: tools.length,
+        instructions: driver.getInitializeResult()?.instructions,
+        call: async () => check((await driver.callTool("echo", CALL_ARGS)).content[0]?.text, "ours"),
+        close: () => driver.close(),
+      };
+    },
+  },
+  expect: {
+    label: "expect-mcp mcpShell",
+    async open() {
+      const driver = expectMcp.mcpShell(SHELL_COMMAND, { env: CHILD_ENV });
+      await driver.initialize();
+      const tools = await driver.getTools();
+      return {
+        tools: tools.length,
+        instructions: driver.getInitializeResult()?.instructions,
+        call: async () => check((await driver.callTool("echo", CALL_ARGS)).content[0]?.text, "expect-mcp"),
+        close: () => driver.close(),
+      };
+    },
+  },
+  sdk: {
+    label: "SDK StdioClientTransport + Client",
+    async open() {
+      const client = new Client({ name: "bench-client", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER_SCRIPT] }));
+      const { tools } = await client.listTools();
+      return {
+        tools: tools.length,
+        instructions: client.getInstructions(),
+        call: async () => check((await client.callTool({ name: "echo", arguments: CALL_ARGS })).content[0]?.text, "sdk"),
+        close: () => client.close(),
+      };
+    },
+  },
+  "ours-noshell": {
+    label: "mcp-testkit MCPStdinSubprocess (no shell)†",
+    async open() {
+      const driver = new MCPStdinSubprocess({ command: process.execPath, args: [SERVER_SCRIPT], env: OURS_ENV });
+      await driver.initialize();
+      const tools = await driver.getTools();
+      return { tools: tools.length, instructions: driver.getInitializeResult()?.instructions, call: async () => {}, close: () => driver.close() };
+    },
+  },
+  "ours-fullenv": {
+    label: "mcp-testkit mcpShell, whole environment (its default)†",
+    async open() {
+      const driver = mcpShell(SHELL_COMMAND);
+      await driver.initialize();
+      const tools = await driver.getTools();
+      return { tools: tools.length, instructions: driver.getInitializeResult()?.instructions, call: async () => {}, close: () => driver.close() };
+    },
+  },
+};
+const MAIN = ["ours", "expect", "sdk"];
+const SETUP_SIDES = [...MAIN, "ours-noshell", "ours-fullenv"];
+
+// ---------------------------------------------------------------- child mode: the exit probe
+if (process.env.MCP_TESTKIT_BENCH_EXIT_PROBE) {
+  const side = process.env.MCP_TESTKIT_BENCH_EXIT_PROBE;
+  const handle = await DRIVERS[side].open();
+  await handle.call();
+  await handle.close();
+  // The parent times from this line to this process's exit: what close() left running.
+  console.log(JSON.stringify({ closedAt: Date.now() }));
+  // No process.exit(): the process ends when nothing is left on its event loop.
+} else {
+  await main();
+}
+
+async function main() {
+  const args = parseArgs();
+  const quick = args.has("quick");
+  const parts = new Set((args.get("only") ?? "setup,calls,exit").split(","));
+  const CONFIG = {
+    rounds: Number(args.get("rounds") ?? (quick ? 5 : 10)),
+    /** Per side: warm-up setups, then per round a slice of `perRound` setups cut at `sliceCapMs`. */
+    setup: { warmup: quick ? 2 : 4, perRound: quick ? 3 : 5, sliceCapMs: 2000, sectionCapMs: quick ? 15_000 : 30_000 },
+    sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 1, rounds: quick ? 6 : 12 },
+    parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 32, rounds: quick ? 6 : 12 },
+    exitProbeCapMs: 15_000,
+    totalCapMs: 100_000,
+  };
+  const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1, callsVsExpectAbove: 1 };
+  const runStarted = performance.now();
+  const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
+
+  const env = environment();
+  banner("mcp-testkit bench, driver (stdio)", env);
+  console.log(`child environment for every side: ${Object.keys(CHILD_ENV).sort().join(", ")} (the SDK's default); NODE_EXTRA_CA_CERTS here: ${env.nodeExtraCaCerts}`);
+
+  // ---- sanity: every side lists the one tool, answers echo, and its server saw the same environment
+  const seen = {};
+  for (const side of SETUP_SIDES) {
+    const handle = await within(DRIVERS[side].open(), 10_000, `${side}: open`);
+    await handle.call();
+    await handle.close();
+    if (handle.tools !== 1) throw new Error(`${side}: tools/list gave ${handle.tools} tools`);
+    seen[side] = (handle.instructions ?? "").replace(/^env: /, "").split(",").filter((name) => name !== "PWD" && name !== "SHLVL" && name !== "_");
+  }
+  const same = MAIN.every((side) => seen[side].join() === seen.sdk.join()) && seen["ours-noshell"].join() === seen.sdk.join();
+  if (!same) throw new Error(`the servers did not get the same environment: ${JSON.stringify(seen)}`);
+  console.log(`sanity: every side lists 1 tool and answers echo "ok"; every server saw ${seen.sdk.join(",")} (+ PWD set by the shell); the whole-environment row passes ${seen["ours-fullenv"].length} variables${seen["ours-fullenv"].includes("NODE_EXTRA_CA_CERTS") ? " including NODE_EXTRA_CA_CERTS" : ""}\n`);
+
+  // ---- (1) per-test setup: spawn + initialize + tools/list, then close
+  async function setupSlice(side, count, capMs) {
+    const open = [];
+    const close = [];
+    const total = [];
+    const deadline = performance.now() + capMs;
+    const cpu0 = cpuMicros();
+    for (let i = 0; i < count && performance.now() < deadline; i++) {
+      const t0 = performance.now();
+      const handle = await within(DRIVERS[side].open(), 10_000, `${side}: open`);
+      const t1 = performance.now();
+      await within(handle.close(), 10_000, `${side}: close`);
+      const t2 = performance.now();
+      open.push((t1 - t0) * 1000);
+      close.push((t2 - t1) * 1000);
+      total.push((t2 - t0) * 1000);
+    }
+    const cpuUs = cpuMicros() - cpu0;
+    const sorted = [...total].sort((a, b) => a - b);
+    return { n: total.length, meanUs: mean(total), p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), openUs: mean(open), closeUs: mean(close), cpuUsEach: cpuUs / total.length };
+  }
+
+  async function benchSetup() {
+    const { warmup, perRound, sliceCapMs, sectionCapMs } = CONFIG.setup;
+    for (const side of SETUP_SIDES) await setupSlice(side, warmup, sliceCapMs);
+    const orders = balancedOrders(SETUP_SIDES);
+    const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
+    const rounds = [];
+    for (let r = 0; r < CONFIG.rounds; r++) {
+      if (r >= 2 && performance.now() > deadline) break;
+      const round = {};
+      for (const side of orders[r % orders.length]) round[side] = await setupSlice(side, perRound, sliceCapMs);
+      rounds.push(round);
+    }
+    const keys = ["n", "meanUs", "p50Us", "p99Us", "openUs", "closeUs", "cpuUsEach"];
+    return {
+      rounds,
+      vsSdk: summarizeAgainst(rounds, SETUP_SIDES, "sdk", keys, ["meanUs", "openUs", "closeUs", "cpuUsEach"]),
+      vsExpect: summarizeAgainst(rounds, SETUP_SIDES, "expect", keys, ["meanUs", "openUs", "closeUs", "cpuUsEach"]),
+    };
+  }
+
+  // ---- (2) tool calls per second
+  async function callSlice(handle, count, capMs, inFlight) {
+    let issued = 0;
+    let done = 0;
+    const deadline = performance.now() + capMs;
+    const cpu0 = cpuMicros();
+    const t0 = performance.now();
+    async function worker() {
+      while (issued < count && (issued & 63 || performance.now() < deadline)) {
+        issued++;
+        await handle.call();
+        done++;
+      }
+    }
+    await Promise.all(Array.from({ length: inFlight }, worker));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpuUs = cpuMicros() - cpu0;
+    return { calls: done, seconds, perSecond: done / seconds, cpuUsPerCall: cpuUs / done };
+  }
+
+  async function benchCalls({ warmup, perRound, sliceCapMs, sectionCapMs, inFlight, rounds: wanted }) {
+    const handles = {};
+    try {
+      for (const side of MAIN) {
+        handles[side] = await DRIVERS[side].open();
+        await callSlice(handles[side], warmup, sliceCapMs * 3, inFlight);
+      }
+      const orders = permutations(MAIN);
+      const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
+      const rounds = [];
+      for (let r = 0; r < wanted; r++) {
+        if (r >= 2 && performance.now() > deadline) break;
+        const round = {};
+        for (const side of orders[r % orders.length]) round[side] = await callSlice(handles[side], perRound, sliceCapMs, inFlight);
+        rounds.push(round);
+      }
+      const keys = ["perSecond", "cpuUsPerCall", "calls"];
+      return {
+        inFlight,
+        rounds,
+        vsSdk: summarizeAgainst(rounds, MAIN, "sdk", keys, ["perSecond", "cpuUsPerCall"]),
+        vsExpect: summarizeAgainst(rounds, MAIN, "expect", keys, ["perSecond", "cpuUsPerCall"]),
+      };
+    } finally {
+      for (const handle of Object.values(handles)) await handle.close().catch(() => undefined);
+    }
+  }
+
+  // ---- (3) what close() leaves running: a script that ends right after close()
+  function exitProbe(side) {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, MCP_TESTKIT_BENCH_EXIT_PROBE: side }, stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      const timer = setTimeout(() => child.kill("SIGKILL"), CONFIG.exitProbeCapMs);
+      child.on("exit", (code, signal) => {
+        const exitedAt = Date.now();
+        clearTimeout(timer);
+        let closedAt;
+        try {
+          closedAt = JSON.parse(out.trim().split("\n").pop()).closedAt;
+        } catch {
+          /* no line: it failed */
+        }
+        resolve({ side, code, signal, lingerMs: closedAt === undefined ? NaN : exitedAt - closedAt, killedAtCap: signal === "SIGKILL" });
+      });
+    });
+  }
+
+  // ---- run
+  const results = {};
+  const skipped = [];
+  const plan = [
+    ["setup", "setup", "per-test setup (spawn + initialize + tools/list + close)", benchSetup],
+    ["calls", "sequential", "sequential calls", () => benchCalls(CONFIG.sequential)],
+    ["calls", "parallel", "calls with 32 in flight", () => benchCalls(CONFIG.parallel)],
+    ["exit", "exit", "time to process exit after close()", async () => Promise.all(MAIN.map(exitProbe))],
+  ];
+  for (const [flag, key, title, run] of plan) {
+    if (!parts.has(flag)) continue;
+    if (timeLeft() <= 0) {
+      skipped.push(key);
+      console.log(`skipped ${title}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
+      continue;
+    }
+    const t0 = performance.now();
+    results[key] = await run();
+    const rounds = results[key].rounds ? `, ${results[key].rounds.length} rounds` : "";
+    console.log(`measured ${title} in ${((performance.now() - t0) / 1000).toFixed(1)}s${rounds}`);
+  }
+
+  // ---- tables
+  const verdicts = {};
+  const tables = [];
+  if (results.setup) {
+    const { vsSdk, vsExpect } = results.setup;
+    const header = ["Per-test setup (stdio)", "mean", "p50", "p99", "spawn + init + list", "close", "CPU (client) per setup", "mean ÷ SDK (IQR)", "mean ÷ expect-mcp (IQR)", "Aim"];
+    const rows = [];
+    for (const side of SETUP_SIDES) {
+      const m = vsSdk.median[side];
+      let aim = "";
+      if (side === "ours") {
+        const rs = vsSdk.ratio.ours.meanUs;
+        const qs = vsSdk.ratioQuartiles.ours.meanUs;
+        const re = vsExpect.ratio.ours.meanUs;
+        const qe = vsExpect.ratioQuartiles.ours.meanUs;
+        const metSdk = rs <= TARGETS.setupVsSdkAtMost;
+        const metExpect = re < TARGETS.setupVsExpectBelow;
+        verdicts.setupVsSdk = { measure: "setup: ours no slower than the SDK", ratio: rs, ratioQuartiles: qs, target: "<= 1x", met: metSdk, status: verdictText(metSdk, qs, 1, false) };
+        verdicts.setupVsExpect = { measure: "setup: ours faster than expect-mcp", ratio: re, ratioQuartiles: qe, target: "< 1x", met: metExpect, status: verdictText(metExpect, qe, 1, false) };
+        aim = `vs SDK ≤ 1×: ${verdicts.setupVsSdk.status}; vs expect-mcp < 1×: ${verdicts.setupVsExpect.status}`;
+      }
+      rows.push([
+        DRIVERS[side].label,
+        fmtMs(m.meanUs / 1000),
+        fmtMs(m.p50Us / 1000),
+        fmtMs(m.p99Us / 1000),
+        fmtMs(m.openUs / 1000),
+        fmtMs(m.closeUs / 1000),
+        fmtMs(m.cpuUsEach / 1000, 2),
+        side === "sdk" ? "1.00×" : fmtRatioSpread(vsSdk.ratio[side].meanUs, vsSdk.ratioQuartiles[side].meanUs),
+        side === "expect" ? "1.00×" : fmtRatioSpread(vsExpect.ratio[side].meanUs, vsExpect.ratioQuartiles[side].meanUs),
+        aim,
+      ]);
+    }
+    tables.push(renderTable(header, rows));
+  }
+  if (results.sequential || results.parallel) {
+    const header = ["Tool calls over stdio", "Driver", "calls/s", "client CPU per call", "calls/s ÷ SDK (IQR)", "calls/s ÷ expect-mcp (IQR)", "Aim"];
+    const rows = [];
+    for (const [key, label] of [
+      ["sequential", "sequential"],
+      ["parallel", "32 in flight"],
+    ]) {
+      const result = results[key];
+      if (!result) continue;
+      const { vsSdk, vsExpect } = result;
+      for (const side of MAIN) {
+        const m = vsSdk.median[side];
+        let aim = "";
+        if (side === "ours") {
+          const rs = vsSdk.ratio.ours.perSecond;
+          const qs = vsSdk.ratioQuartiles.ours.perSecond;
+          const re = vsExpect.ratio.ours.perSecond;
+          const qe = vsExpect.ratioQuartiles.ours.perSecond;
+          const metSdk = rs >= TARGETS.callsVsSdkAtLeast;
+          const metExpect = re > TARGETS.callsVsExpectAbove;
+          verdicts[`${key}VsSdk`] = { measure: `calls/s ${label}: ours no slower than the SDK`, ratio: rs, ratioQuartiles: qs, target: ">= 1x", met: metSdk, status: verdictText(metSdk, qs, 1, true) };
+          verdicts[`${key}VsExpect`] = { measure: `calls/s ${label}: ours faster than expect-mcp`, ratio: re, ratioQuartiles: qe, target: "> 1x", met: metExpect, status: verdictText(metExpect, qe, 1, true) };
+          aim = `vs SDK ≥ 1×: ${verdicts[`${key}VsSdk`].status}; vs expect-mcp > 1×: ${verdicts[`${key}VsExpect`].status}`;
+        }
+        rows.push([
+          label,
+          DRIVERS[side].label,
+          fmtRate(m.perSecond),
+          fmtUs(m.cpuUsPerCall),
+          side === "sdk" ? "1.00×" : fmtRatioSpread(vsSdk.ratio[side].perSecond, vsSdk.ratioQuartiles[side].perSecond),
+          side === "expect" ? "1.00×" : fmtRatioSpread(vsExpect.ratio[side].perSecond, vsExpect.ratioQuartiles[side].perSecond),
+          aim,
+        ]);
+      }
+    }
+    tables.push(renderTable(header, rows));
+  }
+  if (results.exit) {
+    const header = ["A script that ends right after close()", "exits after close() resolved", "exit code"];
+    tables.push(renderTable(header, results.exit.map((probe) => [DRIVERS[probe.side].label, probe.killedAtCap ? `killed at ${CONFIG.exitProbeCapMs / 1000} s` : fmtMs(probe.lingerMs, 0), String(probe.code)])));
+  }
+  const notes = [
+    "Every side's server got the same environment (the SDK's default set; the shell adds PWD). † reference rows, no aim.",
+    "÷: median of the per-round ratios (quartiles in brackets). Setup: lower is better; calls/s: higher is better.",
+  ];
+  console.log(`\n${tables.join("\n\n")}\n\n${notes.join("\n")}`);
+  const misses = Object.values(verdicts).filter((v) => !v.met);
+  console.log(misses.length ? `Aims NOT met: ${misses.map((v) => `${v.measure} (${fmtRatio(v.ratio)})`).join("; ")}` : "All driver aims met.");
+
+  const report = {
+    section: "driver",
+    generatedAt: new Date().toISOString(),
+    durationSeconds: Number(((performance.now() - runStarted) / 1000).toFixed(1)),
+    environment: env,
+    childEnvironment: Object.keys(CHILD_ENV).sort(),
+    serverSaw: seen,
+    config: CONFIG,
+    targets: TARGETS,
+    verdicts,
+    skipped,
+    results,
+    table: `${tables.join("\n\n")}\n\n${notes.join("\n")}`,
+  };
+  if (!args.has("no-json")) {
+    const jsonPath = path.resolve(args.get("json") ?? path.join(benchDir, "results", "driver.json"));
+    writeReport(jsonPath, report);
+    console.log(`results written to ${path.relative(process.cwd(), jsonPath)} (${report.durationSeconds}s in all)`);
+  }
+  // expect-mcp's close() leaves a 5 s timer per process (see the exit rows): do not wait for them.
+  process.exit(0);
+}

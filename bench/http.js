@@ -1,0 +1,401 @@
+#!/usr/bin/env node
+/**
+ * The Streamable HTTP section of `npm run bench` (issue 3): `tools/call` requests per second,
+ * p50/p99 latency and server CPU time per call, at concurrency 1 and 32, with one load generator
+ * (bench/lib/loadgen.js, in this process) against six servers, each in a process of its own
+ * (bench/servers/http-server.js): our mock answering JSON and answering SSE, aimock's MCPMock,
+ * the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode, and a bare
+ * node:http server (the ceiling). Then per-test setup over HTTP, in this process as a test would
+ * do it: start the server, SDK Client + StreamableHTTPClientTransport connect (initialize),
+ * close, stop.
+ *
+ * Fairness, as in the in-memory section (bench/README.md): rounds; in each round every server gets
+ * one short slice, in an order from a balanced Latin square (each server in each position, and
+ * after each other server, equally often); the server heap is collected before each slice;
+ * ratios to the bare server are taken per round, then the median and quartiles over rounds.
+ * Server CPU time is read with `process.cpuUsage()` inside each server process (over IPC) at the
+ * start and end of its slice, so it is that server's own work only.
+ *
+ * Options: --quick, --rounds=N, --only=load,setup (parts), --json=PATH (default
+ * bench/results/http.json), --no-json.
+ */
+import { fork, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import {
+  balancedOrders,
+  banner,
+  benchDir,
+  cpuMicros,
+  environment,
+  fmtMs,
+  fmtRate,
+  fmtRatio,
+  fmtRatioSpread,
+  fmtUs,
+  mean,
+  median,
+  parseArgs,
+  percentile,
+  permutations,
+  quartiles,
+  renderTable,
+  summarizeAgainst,
+  verdictText,
+  within,
+  writeReport,
+} from "./lib/common.js";
+import { openSessions, runLoad } from "./lib/loadgen.js";
+import { HTTP_SIDES, startSide } from "./servers/http-sides.js";
+
+// ---------------------------------------------------------------- re-spawn with --expose-gc
+if (typeof globalThis.gc !== "function") {
+  const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+  if (child.error) throw child.error;
+  process.exit(child.status ?? 1);
+}
+const gc = /** @type {() => void} */ (globalThis.gc);
+
+const args = parseArgs();
+const quick = args.has("quick");
+const parts = new Set((args.get("only") ?? "load,setup").split(","));
+
+const CONFIG = {
+  /** Rounds per concurrency; 12 = the 6 orders of the balanced square, twice. */
+  rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
+  concurrencies: [1, 32],
+  load: {
+    /** Per server and concurrency, before round 1 (JIT warm on both ends). */
+    warmup: { count: 4000, ms: quick ? 600 : 1200 },
+    /** One slice: this many calls or this long, whichever comes first. */
+    slice: { count: 50_000, ms: quick ? 200 : 400 },
+    /** A concurrency stops after complete rounds (at least 2) once this is spent. */
+    sectionCapMs: quick ? 15_000 : 36_000,
+  },
+  setup: { warmup: quick ? 15 : 40, perRound: quick ? 15 : 30, sliceCapMs: 800, sectionCapMs: quick ? 8_000 : 18_000, rounds: quick ? 6 : 12 },
+  /** Whole-section guard: parts not yet started are skipped once this is spent. */
+  totalCapMs: 130_000,
+};
+/** Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's. */
+const TARGETS = { cpuPerCallVsBareAtMost: 1.3 };
+const LABELS = {
+  "ours-json": "mcp-testkit mock, JSON",
+  "ours-sse": "mcp-testkit mock, SSE",
+  aimock: "aimock MCPMock",
+  "sdk-json": "SDK McpServer, JSON",
+  "sdk-sse": "SDK McpServer, SSE",
+  bare: "bare node:http (ceiling)",
+};
+const runStarted = performance.now();
+const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
+
+// ---------------------------------------------------------------- server processes
+class ServerProcess {
+  static async start(side) {
+    const child = fork(path.join(benchDir, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const ready = await within(
+      new Promise((resolve, reject) => {
+        child.once("message", resolve);
+        child.once("exit", (code) => reject(new Error(`the ${side} server exited with ${code} before it was ready`)));
+      }),
+      20_000,
+      `starting the ${side} server`,
+    );
+    return new ServerProcess(side, child, ready.url);
+  }
+
+  constructor(side, child, url) {
+    this.side = side;
+    this.child = child;
+    this.url = url;
+    this.nextId = 1;
+  }
+
+  /** One IPC question, answered by the server process (at most 10 s). */
+  ask(type, extra = {}) {
+    const id = this.nextId++;
+    return within(
+      new Promise((resolve) => {
+        const onMessage = (message) => {
+          if (message.id !== id) return;
+          this.child.off("message", onMessage);
+          resolve(message);
+        };
+        this.child.on("message", onMessage);
+        this.child.send({ type, id, ...extra });
+      }),
+      10_000,
+      `${type} from the ${this.side} server`,
+    );
+  }
+
+  async stop() {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    await this.ask("stop").catch(() => this.child.kill("SIGKILL"));
+    await within(exited, 5000, `the ${this.side} server's exit`).catch(() => this.child.kill("SIGKILL"));
+  }
+}
+
+// ---------------------------------------------------------------- (1) load at concurrency 1 and 32
+/** One measured slice against one server: its CPU before and after, the calls in between. */
+async function loadSlice(server, sessions, { count, ms }) {
+  const before = await server.ask("cpu", { settle: true });
+  gc();
+  const loadCpu0 = cpuMicros();
+  const run = await runLoad(sessions, { count, ms });
+  const loadCpuUs = cpuMicros() - loadCpu0;
+  const after = await server.ask("cpu");
+  return {
+    calls: run.calls,
+    seconds: run.seconds,
+    perSecond: run.calls / run.seconds,
+    p50Us: percentile(run.latenciesUs, 50),
+    p99Us: percentile(run.latenciesUs, 99),
+    serverCpuUsPerCall: (after.cpuUs - before.cpuUs) / run.calls,
+    serverUserUsPerCall: (after.userUs - before.userUs) / run.calls,
+    serverSystemUsPerCall: (after.systemUs - before.systemUs) / run.calls,
+    loadgenCpuUsPerCall: loadCpuUs / run.calls,
+    serverRssMiB: after.rss / 1048576,
+    latenciesUs: run.latenciesUs,
+  };
+}
+
+async function benchLoad(servers, concurrency) {
+  const { warmup, slice, sectionCapMs } = CONFIG.load;
+  const sessions = {};
+  const versions = {};
+  for (const side of HTTP_SIDES) {
+    sessions[side] = await openSessions(servers[side].url, concurrency);
+    versions[side] = sessions[side][0].version;
+    await runLoad(sessions[side], warmup);
+  }
+  const orders = balancedOrders(HTTP_SIDES);
+  const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
+  const rounds = [];
+  const pooled = Object.fromEntries(HTTP_SIDES.map((side) => [side, []]));
+  try {
+    for (let r = 0; r < CONFIG.rounds; r++) {
+      if (r >= 2 && performance.now() > deadline) break;
+      const round = {};
+      for (const side of orders[r % orders.length]) {
+        const { latenciesUs, ...rest } = await loadSlice(servers[side], sessions[side], slice);
+        pooled[side].push(latenciesUs);
+        round[side] = rest;
+      }
+      rounds.push(round);
+    }
+  } finally {
+    for (const side of HTTP_SIDES) for (const session of sessions[side]) session.close();
+  }
+  // Latency percentiles over every measured call of the side (all rounds pooled).
+  const latency = {};
+  for (const side of HTTP_SIDES) {
+    const all = Float64Array.from(pooled[side].flatMap((a) => Array.from(a))).sort();
+    latency[side] = { calls: all.length, p50Us: percentile(all, 50), p90Us: percentile(all, 90), p99Us: percentile(all, 99), maxUs: all[all.length - 1] };
+  }
+  const summary = summarizeAgainst(rounds, HTTP_SIDES, "bare", ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall", "loadgenCpuUsPerCall", "p50Us", "p99Us", "calls", "serverRssMiB"], ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall"]);
+  // Our mock against the others, per round too (information).
+  const oursVs = {};
+  for (const other of ["aimock", "sdk-json", "sdk-sse"]) {
+    const perRound = rounds.map((round) => round["ours-json"].serverCpuUsPerCall / round[other].serverCpuUsPerCall);
+    oursVs[other] = { median: median(perRound), quartiles: quartiles(perRound) };
+  }
+  const sseVsSdkSse = rounds.map((round) => round["ours-sse"].serverCpuUsPerCall / round["sdk-sse"].serverCpuUsPerCall);
+  oursVs.sseVsSdkSse = { median: median(sseVsSdkSse), quartiles: quartiles(sseVsSdkSse) };
+  return { concurrency, negotiatedVersions: versions, rounds, latency, oursVs, ...summary };
+}
+
+// ---------------------------------------------------------------- (2) per-test setup over HTTP
+const SETUP_SIDES = { ours: "ours-json", aimock: "aimock", sdk: "sdk-sse" };
+const SETUP_NAMES = Object.keys(SETUP_SIDES);
+
+async function setupSlice(Client, StreamableHTTPClientTransport, side, count, capMs) {
+  const samples = [];
+  const deadline = performance.now() + capMs;
+  const cpu0 = cpuMicros();
+  for (let i = 0; i < count && performance.now() < deadline; i++) {
+    const t0 = performance.now();
+    const server = await startSide(SETUP_SIDES[side]);
+    const client = new Client({ name: "bench-client", version: "1.0.0" });
+    await within(client.connect(new StreamableHTTPClientTransport(new URL(server.url))), 10_000, `connecting to ${side}`);
+    await client.close();
+    await within(server.stop(), 10_000, `stopping ${side}`);
+    samples.push((performance.now() - t0) * 1000);
+  }
+  const cpuUs = cpuMicros() - cpu0;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: samples.length, meanUs: mean(samples), p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), cpuUsEach: cpuUs / samples.length };
+}
+
+async function benchSetup() {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const { warmup, perRound, sliceCapMs, sectionCapMs, rounds: wanted } = CONFIG.setup;
+  for (const side of SETUP_NAMES) await setupSlice(Client, StreamableHTTPClientTransport, side, warmup, sliceCapMs * 2);
+  const orders = permutations(SETUP_NAMES);
+  const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
+  const rounds = [];
+  for (let r = 0; r < wanted; r++) {
+    if (r >= 2 && performance.now() > deadline) break;
+    const round = {};
+    for (const side of orders[r % orders.length]) {
+      gc();
+      round[side] = await setupSlice(Client, StreamableHTTPClientTransport, side, perRound, sliceCapMs);
+    }
+    rounds.push(round);
+  }
+  return { sides: SETUP_SIDES, rounds, ...summarizeAgainst(rounds, SETUP_NAMES, "sdk", ["n", "meanUs", "p50Us", "p99Us", "cpuUsEach"], ["meanUs", "cpuUsEach"]) };
+}
+
+// ---------------------------------------------------------------- tables
+function loadTable(results) {
+  const header = ["Concurrency", "Server", "Requests/s", "p50", "p99", "Server CPU per call", "CPU per call ÷ bare (IQR)", "Requests/s ÷ bare", "Aim (≤ 1.3× bare CPU)"];
+  const rows = [];
+  const verdicts = {};
+  for (const result of results) {
+    const c = result.concurrency;
+    for (const side of HTTP_SIDES) {
+      const m = result.median[side];
+      const isBare = side === "bare";
+      const ratio = isBare ? 1 : result.ratio[side].serverCpuUsPerCall;
+      const q = isBare ? undefined : result.ratioQuartiles[side].serverCpuUsPerCall;
+      let aim = "";
+      if (side === "ours-json" || side === "ours-sse") {
+        const met = ratio <= TARGETS.cpuPerCallVsBareAtMost;
+        aim = verdictText(met, q, TARGETS.cpuPerCallVsBareAtMost, false);
+        verdicts[`${side}@${c}`] = { measure: `${LABELS[side]}: server CPU per call vs bare, concurrency ${c}`, ratio, ratioQuartiles: q, target: `<= ${TARGETS.cpuPerCallVsBareAtMost}x`, met, status: aim, governing: side === "ours-json" };
+        if (side === "ours-sse") aim = `${aim} (info)`;
+      }
+      rows.push([
+        String(c),
+        LABELS[side],
+        fmtRate(m.perSecond),
+        fmtUs(result.latency[side].p50Us),
+        fmtUs(result.latency[side].p99Us),
+        `${m.serverCpuUsPerCall.toFixed(1)} µs`,
+        isBare ? "1.00×" : fmtRatioSpread(ratio, q),
+        isBare ? "1.00×" : fmtRatio(result.ratio[side].perSecond),
+        aim,
+      ]);
+    }
+  }
+  return { table: renderTable(header, rows), verdicts };
+}
+
+function setupTable(setup) {
+  const header = ["Per-test setup over HTTP", "mean", "p50", "p99", "CPU per setup", "mean ÷ SDK (IQR)", "CPU ÷ SDK", "issue 3 measured"];
+  const labels = { ours: "mcp-testkit mock (JSON, default)", aimock: "aimock MCPMock", sdk: "SDK McpServer (SSE, default)" };
+  const before = { ours: "", aimock: "≈ 4.8 ms", sdk: "≈ 6 ms" };
+  const rows = SETUP_NAMES.map((side) => {
+    const m = setup.median[side];
+    const isSdk = side === "sdk";
+    return [
+      labels[side],
+      fmtMs(m.meanUs / 1000, 2),
+      fmtMs(m.p50Us / 1000, 2),
+      fmtMs(m.p99Us / 1000, 2),
+      fmtMs(m.cpuUsEach / 1000, 2),
+      isSdk ? "1.00×" : fmtRatioSpread(setup.ratio[side].meanUs, setup.ratioQuartiles[side].meanUs),
+      isSdk ? "1.00×" : fmtRatio(setup.ratio[side].cpuUsEach),
+      before[side],
+    ];
+  });
+  return renderTable(header, rows);
+}
+
+// ---------------------------------------------------------------- main
+const env = environment();
+banner("mcp-testkit bench, Streamable HTTP", env);
+console.log(`${CONFIG.rounds} rounds per concurrency; servers take turns in a balanced order; ratios are per round (same load), then the median.`);
+
+const results = { load: [] };
+const skipped = [];
+const servers = {};
+const stopAll = async () => {
+  await Promise.all(Object.values(servers).map((server) => server.stop().catch(() => server.child.kill("SIGKILL"))));
+};
+process.on("exit", () => {
+  for (const server of Object.values(servers)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+});
+
+try {
+  if (parts.has("load")) {
+    const t0 = performance.now();
+    for (const side of HTTP_SIDES) servers[side] = await ServerProcess.start(side);
+    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${HTTP_SIDES.map((side) => `${side} pid ${servers[side].child.pid}`).join(", ")}`);
+    for (const concurrency of CONFIG.concurrencies) {
+      if (timeLeft() <= 0) {
+        skipped.push(`load@${concurrency}`);
+        console.log(`skipped concurrency ${concurrency}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
+        continue;
+      }
+      const t1 = performance.now();
+      const result = await benchLoad(servers, concurrency);
+      results.load.push(result);
+      console.log(`measured concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`);
+    }
+    const stats = await servers["ours-json"].ask("stats");
+    results.oursRecordAfterLoad = stats.stats;
+    await stopAll();
+  }
+  if (parts.has("setup")) {
+    if (timeLeft() <= 0) {
+      skipped.push("setup");
+      console.log("skipped per-test setup: the section's time cap is spent");
+    } else {
+      const t1 = performance.now();
+      results.setup = await benchSetup();
+      console.log(`measured per-test setup over HTTP in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${results.setup.rounds.length} rounds`);
+    }
+  }
+} finally {
+  await stopAll();
+}
+
+const tables = [];
+let verdicts = {};
+if (results.load.length) {
+  const load = loadTable(results.load);
+  verdicts = load.verdicts;
+  tables.push(load.table);
+}
+if (results.setup) tables.push(setupTable(results.setup));
+const notes = [
+  "Server CPU per call: process.cpuUsage() of the server's own process over the slice ÷ calls answered (median over rounds).",
+  "÷ bare: median of the per-round ratios to the bare node:http server, quartiles of those ratios in brackets.",
+  "Latency: over every measured call of all rounds. Requests/s: median over rounds.",
+];
+for (const result of results.load) {
+  const o = result.oursVs;
+  notes.push(
+    `Concurrency ${result.concurrency}: ours (JSON) server CPU per call is ${fmtRatio(o.aimock.median)} aimock's, ${fmtRatio(o["sdk-json"].median)} the SDK's (JSON); ours (SSE) is ${fmtRatio(o.sseVsSdkSse.median)} the SDK's (SSE).`,
+  );
+}
+console.log(`\n${tables.join("\n\n")}\n\n${notes.join("\n")}`);
+const governing = Object.values(verdicts).filter((v) => v.governing);
+if (governing.length) {
+  const misses = governing.filter((v) => !v.met);
+  console.log(misses.length ? `Aim NOT met: ${misses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}` : "Aim met (our mock, JSON, at both concurrencies).");
+}
+
+const report = {
+  section: "http",
+  generatedAt: new Date().toISOString(),
+  durationSeconds: Number(((performance.now() - runStarted) / 1000).toFixed(1)),
+  environment: env,
+  config: CONFIG,
+  targets: TARGETS,
+  labels: LABELS,
+  verdicts,
+  skipped,
+  results,
+  table: `${tables.join("\n\n")}\n\n${notes.join("\n")}`,
+};
+if (!args.has("no-json")) {
+  const jsonPath = path.resolve(args.get("json") ?? path.join(benchDir, "results", "http.json"));
+  writeReport(jsonPath, report);
+  console.log(`results written to ${path.relative(process.cwd(), jsonPath)} (${report.durationSeconds}s in all)`);
+}
+

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * The one load generator of the Streamable HTTP benchmark, for every server alike.
+ *
+ * A "session" is one keep-alive connection (its own `http.Agent` with one socket) and one MCP
+ * session on it: POST `initialize` (protocol 2025-11-25 asked), keep the `Mcp-Session-Id` and the
+ * negotiated version, POST `notifications/initialized`, then POST `tools/call` `echo` with the
+ * `Mcp-Session-Id` and `MCP-Protocol-Version` headers and `Accept: application/json,
+ * text/event-stream`. Answers are read whole, as JSON or as an SSE stream (the event carrying the
+ * request's id), and every `tools/call` answer is checked to be 200 with the text "ok".
+ * Concurrency N = N sessions, each with one call in flight at a time.
+ *
+ * Plain `node:http` on purpose: no dependency, the same client code for every server.
+ *
+ * As a script (for bench/profile.js, which profiles a server while this loads it):
+ *   node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]
+ */
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+export const ACCEPT = "application/json, text/event-stream";
+export const ASKED_VERSION = "2025-11-25";
+const CALL_PARAMS = { name: "echo", arguments: {} };
+
+/** One POST; resolves with the status, the content type, the session header and the whole body. */
+function post(session, headers, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        agent: session.agent,
+        host: session.url.hostname,
+        port: session.url.port,
+        path: session.url.pathname,
+        method: "POST",
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode, type: response.headers["content-type"] ?? "", sessionId: response.headers["mcp-session-id"], text }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/** The JSON-RPC answer with this id, from a JSON body or from the events of an SSE body. */
+export function answerFor(reply, id) {
+  if (reply.type.startsWith("text/event-stream")) {
+    for (const event of reply.text.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(line[5] === " " ? 6 : 5))
+        .join("\n");
+      if (!data) continue;
+      const message = JSON.parse(data);
+      if (message.id === id && ("result" in message || "error" in message)) return message;
+    }
+    return undefined;
+  }
+  return reply.text ? JSON.parse(reply.text) : undefined;
+}
+
+export class HttpSession {
+  constructor(url) {
+    this.url = new URL(url);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    this.nextId = 1;
+    this.sessionId = undefined;
+    this.version = undefined;
+    this.headers = undefined;
+  }
+
+  async initialize() {
+    const id = this.nextId++;
+    const init = { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: ASKED_VERSION, capabilities: {}, clientInfo: { name: "bench-loadgen", version: "1.0.0" } } };
+    const reply = await post(this, { "content-type": "application/json", accept: ACCEPT }, JSON.stringify(init));
+    const answer = reply.status === 200 ? answerFor(reply, id) : undefined;
+    if (!answer?.result || typeof reply.sessionId !== "string") {
+      throw new Error(`initialize at ${this.url.href} failed: ${reply.status} ${reply.text.slice(0, 300)} (session header: ${reply.sessionId})`);
+    }
+    this.sessionId = reply.sessionId;
+    this.version = answer.result.protocolVersion;
+    this.headers = { "content-type": "application/json", accept: ACCEPT, "mcp-session-id": this.sessionId, "mcp-protocol-version": this.version };
+    const initialized = await post(this, this.headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    if (initialized.status !== 202 && initialized.status !== 200) {
+      throw new Error(`notifications/initialized at ${this.url.href} answered ${initialized.status} ${initialized.text.slice(0, 300)}`);
+    }
+    return this;
+  }
+
+  /** One tools/call; resolves when the whole answer is read and checked. */
+  async call() {
+    const id = this.nextId++;
+    const reply = await post(this, this.headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: CALL_PARAMS }));
+    const answer = reply.status === 200 ? answerFor(reply, id) : undefined;
+    if (answer?.result?.content?.[0]?.text !== "ok" || answer.result.isError) {
+      throw new Error(`tools/call at ${this.url.href} answered ${reply.status} ${reply.type}: ${reply.text.slice(0, 300)}`);
+    }
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+/** Opens `count` sessions (initialized) against `url`. */
+export async function openSessions(url, count) {
+  const sessions = [];
+  for (let i = 0; i < count; i++) sessions.push(await new HttpSession(url).initialize());
+  return sessions;
+}
+
+/**
+ * Every session calls in a loop, one call in flight each, until `count` calls in all were issued
+ * or `ms` passed. Returns the calls, the seconds, and the latencies (µs, ascending).
+ */
+export async function runLoad(sessions, { count, ms }) {
+  const latencies = new Float64Array(count);
+  let issued = 0;
+  let done = 0;
+  const deadline = performance.now() + ms;
+  const t0 = performance.now();
+  async function worker(session) {
+    while (issued < count && performance.now() < deadline) {
+      issued++;
+      const start = performance.now();
+      await session.call();
+      latencies[done++] = (performance.now() - start) * 1000;
+    }
+  }
+  await Promise.all(sessions.map(worker));
+  const seconds = (performance.now() - t0) / 1000;
+  return { calls: done, seconds, latenciesUs: latencies.subarray(0, done).sort() };
+}
+
+// ---------------------------------------------------------------- as a script
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
+  const url = args.get("url");
+  if (!url) {
+    console.error("usage: node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]");
+    process.exit(2);
+  }
+  const concurrency = Number(args.get("concurrency") ?? 32);
+  const seconds = Math.min(Number(args.get("seconds") ?? 5), 60);
+  const sessions = await openSessions(url, concurrency);
+  const run = await runLoad(sessions, { count: Number(args.get("count") ?? 1_000_000), ms: seconds * 1000 });
+  for (const session of sessions) session.close();
+  const p = (q) => run.latenciesUs[Math.min(run.calls - 1, Math.ceil(q * run.calls) - 1)];
+  console.log(`loadgen: ${run.calls} calls in ${run.seconds.toFixed(2)} s = ${(run.calls / run.seconds).toFixed(0)}/s at concurrency ${concurrency}, p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`);
+}

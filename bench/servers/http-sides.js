@@ -1,0 +1,185 @@
+/**
+ * The Streamable HTTP servers the benchmark compares (bench/http.js), each with one tool `echo`
+ * that answers [{ type: "text", text: "ok" }], listening on 127.0.0.1 on a free port:
+ *
+ * - ours-json / ours-sse: `mockMcp({ tools: { echo: { returns: "ok" } }, responseMode })` from the
+ *   built package (dist/), every other option at its default (every rule of the transport on).
+ * - aimock: `@copilotkit/aimock`'s `MCPMock` with `addTool` + `onToolCall`, `start()` / `stop()`.
+ * - sdk-json / sdk-sse: the official SDK's `McpServer` + `StreamableHTTPServerTransport`, stateful
+ *   (one transport and one McpServer per session, as the SDK's own examples do), in JSON mode
+ *   (`enableJsonResponse: true`) or SSE mode; the body is parsed once and passed to the transport.
+ * - bare: a `node:http` server that parses the JSON-RPC body and answers a canned result with the
+ *   request's id (`initialize` gets a fresh Mcp-Session-Id, notifications 202). It checks
+ *   nothing: the ceiling a server on this wire can reach.
+ *
+ * `startSide(name)` resolves to `{ url, stop() }`. Used in the server processes of the load test
+ * (bench/servers/http-server.js) and, in-process, by the per-test setup measurement.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+
+export const TEXT = "ok";
+export const HTTP_SIDES = ["ours-json", "ours-sse", "aimock", "sdk-json", "sdk-sse", "bare"];
+
+const listenOn = (server) =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve(`http://127.0.0.1:${server.address().port}`);
+    });
+  });
+
+const closeServer = (server) =>
+  new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+// ---------------------------------------------------------------- ours
+let distPromise;
+const dist = () => (distPromise ??= import("../../dist/index.js"));
+
+async function startOurs(responseMode) {
+  const { mockMcp } = await dist();
+  const server = await mockMcp({ tools: { echo: { returns: TEXT } }, responseMode });
+  return {
+    url: server.url,
+    stop: () => server.close(),
+    stats: () => ({ recordedCalls: server.calls.length, ...server.recordStats }),
+  };
+}
+
+// ---------------------------------------------------------------- aimock
+async function startAimock() {
+  const { MCPMock } = await import("@copilotkit/aimock");
+  const mock = new MCPMock({ host: "127.0.0.1", port: 0 });
+  mock.addTool({ name: "echo", description: "returns ok", inputSchema: { type: "object", properties: {} } });
+  mock.onToolCall("echo", () => TEXT);
+  const origin = await mock.start();
+  return { url: `${origin}/mcp`, stop: () => mock.stop() };
+}
+
+// ---------------------------------------------------------------- the official SDK
+let sdkPromise;
+const sdk = () =>
+  (sdkPromise ??= Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([mcp, http, types]) => ({ McpServer: mcp.McpServer, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest })));
+
+async function startSdk(enableJsonResponse) {
+  const { McpServer, StreamableHTTPServerTransport, isInitializeRequest } = await sdk();
+  /** session id → transport (each with its own McpServer) */
+  const transports = new Map();
+  const servers = new Set();
+  const server = createServer(async (req, res) => {
+    try {
+      const sessionId = req.headers["mcp-session-id"];
+      const text = req.method === "POST" ? await readBody(req) : "";
+      let body;
+      if (text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          res.writeHead(400, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+          return;
+        }
+      }
+      const known = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
+      if (known) {
+        await known.handleRequest(req, res, body);
+        return;
+      }
+      if (sessionId === undefined && req.method === "POST" && isInitializeRequest(body)) {
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse,
+          onsessioninitialized: (id) => transports.set(id, transport),
+        });
+        const mcp = new McpServer({ name: "bench-sdk-server", version: "1.0.0" });
+        mcp.registerTool("echo", { description: "returns ok" }, async () => ({ content: [{ type: "text", text: TEXT }] }));
+        servers.add(mcp);
+        transport.onclose = () => {
+          if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+          servers.delete(mcp);
+        };
+        await mcp.connect(transport);
+        await transport.handleRequest(req, res, body);
+        return;
+      }
+      res.writeHead(sessionId === undefined ? 400 : 404, { "content-type": "application/json" });
+      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"no valid session"}}');
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    }
+  });
+  const origin = await listenOn(server);
+  return {
+    url: `${origin}/mcp`,
+    async stop() {
+      await Promise.all([...servers].map((mcp) => mcp.close().catch(() => undefined)));
+      await closeServer(server);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- bare node:http (the ceiling)
+async function startBare() {
+  const head = { "content-type": "application/json" };
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      let message;
+      try {
+        message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        res.writeHead(400, head).end();
+        return;
+      }
+      if (message.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      if (message.method === "initialize") {
+        const result = { protocolVersion: message.params?.protocolVersion ?? "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "bare", version: "1.0.0" } };
+        res.writeHead(200, { ...head, "mcp-session-id": randomUUID() }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+        return;
+      }
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]}}`;
+      res.writeHead(200, { ...head, "content-length": Buffer.byteLength(body) }).end(body);
+    });
+  });
+  const origin = await listenOn(server);
+  return { url: `${origin}/mcp`, stop: () => closeServer(server) };
+}
+
+export async function startSide(name) {
+  switch (name) {
+    case "ours-json":
+      return startOurs("json");
+    case "ours-sse":
+      return startOurs("sse");
+    case "aimock":
+      return startAimock();
+    case "sdk-json":
+      return startSdk(true);
+    case "sdk-sse":
+      return startSdk(false);
+    case "bare":
+      return startBare();
+    default:
+      throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${HTTP_SIDES.join(", ")}`);
+  }
+}
