@@ -8,9 +8,10 @@
  * - driver  bench/driver.js  the stdio driver vs expect-mcp and the SDK's StdioClientTransport (issue 4)
  *
  * Options: --only=memory,http,driver (default all; the memory section's own parts setup, seq,
- * par, mem are accepted too and run only those), --quick, --rounds=N (passed to every section).
- * Each section writes bench/results/<section>.json; this writes bench/results/latest.json, a
- * summary of the sections it ran (their tables and aims) that points to those files.
+ * par, mem are accepted too and run only those), --quick, --rounds=N, --no-json (passed to every
+ * section). Each section writes bench/results/<section>.json; this writes
+ * bench/results/latest.json, a summary of the sections it ran (their tables and aims) that
+ * points to those files. With --no-json nothing is written (a smoke run keeps the last results).
  *
  * Bounds: each section has its own time caps (see each file); a section still running at its hard
  * cap here is killed, and the run goes on with the next one.
@@ -36,7 +37,8 @@ if (unknown.length) {
 }
 const memoryParts = only.filter((name) => MEMORY_PARTS.includes(name));
 const plan = Object.keys(SECTIONS).filter((name) => only.includes(name) || (name === "memory" && memoryParts.length));
-const passed = [...args].filter(([key]) => key === "quick" || key === "rounds").map(([key, value]) => (value === "true" ? `--${key}` : `--${key}=${value}`));
+const noJson = args.has("no-json");
+const passed = [...args].filter(([key]) => key === "quick" || key === "rounds" || key === "no-json").map(([key, value]) => (value === "true" ? `--${key}` : `--${key}=${value}`));
 
 const started = performance.now();
 const env = environment();
@@ -55,7 +57,7 @@ for (const name of plan) {
 
 // ---- latest.json: what each section measured and whether its aims were met
 const sections = {};
-for (const name of plan) {
+for (const name of noJson ? [] : plan) {
   const file = path.join(benchDir, "results", `${name}.json`);
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, "utf8"));
@@ -70,7 +72,7 @@ for (const name of plan) {
   };
 }
 const totalSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
-writeReport(path.join(benchDir, "results", "latest.json"), { generatedAt: new Date().toISOString(), durationSeconds: totalSeconds, environment: env, ran, sections });
+if (!noJson) writeReport(path.join(benchDir, "results", "latest.json"), { generatedAt: new Date().toISOString(), durationSeconds: totalSeconds, environment: env, ran, sections });
 
 console.log(`\n=== summary (${totalSeconds}s) ===`);
 for (const [name, section] of Object.entries(sections)) {
@@ -78,5 +80,6 @@ for (const [name, section] of Object.entries(sections)) {
   const misses = verdicts.filter((v) => !v.met).map((v) => v.measure);
   console.log(`${name}: ${ran[name].status}, ${ran[name].seconds}s; ${verdicts.length - misses.length}/${verdicts.length} aims met${misses.length ? `; NOT met: ${misses.join("; ")}` : ""}`);
 }
-console.log("results: bench/results/latest.json (summary), bench/results/<section>.json (every round)");
+if (noJson) for (const name of plan) console.log(`${name}: ${ran[name].status}, ${ran[name].seconds}s (--no-json: nothing written)`);
+else console.log("results: bench/results/latest.json (summary), bench/results/<section>.json (every round)");
 process.exit(Object.values(ran).every((r) => r.status === "ok") ? 0 : 1);
