@@ -158,7 +158,7 @@ async function main() {
     sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 1, rounds: quick ? 6 : 12 },
     parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 32, rounds: quick ? 6 : 12 },
     exitProbeCapMs: 15_000,
-    totalCapMs: 100_000,
+    totalCapMs: 70_000,
   };
   const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1, callsVsExpectAbove: 1 };
   const runStarted = performance.now();

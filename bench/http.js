@@ -75,7 +75,7 @@ const CONFIG = {
   },
   setup: { warmup: quick ? 15 : 40, perRound: quick ? 15 : 30, sliceCapMs: 800, sectionCapMs: quick ? 8_000 : 18_000, rounds: quick ? 6 : 12 },
   /** Whole-section guard: parts not yet started are skipped once this is spent. */
-  totalCapMs: 130_000,
+  totalCapMs: 100_000,
 };
 /** Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's. */
 const TARGETS = { cpuPerCallVsBareAtMost: 1.3 };
