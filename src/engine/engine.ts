@@ -107,18 +107,32 @@ export class Engine implements EngineState {
     abortInFlight(this.calls, session, requestKey, outcome, reason);
   }
 
-  /** Parses a JSON-RPC text and handles it; not JSON → -32700. */
-  receiveText(session: Session, text: string): Promise<Outcome> {
+  /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
+  receiveText(session: Session, text: string): Outcome | Promise<Outcome> {
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch (error) {
-      return Promise.resolve(replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+      return replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
     }
     return this.receive(session, message);
   }
 
-  async receive(session: Session, message: unknown): Promise<Outcome> {
+  /**
+   * Handles one message. The outcome comes back as it is when the handler answers at once (the
+   * common case: no promise, no microtask hop per message) and as a promise when it waits
+   * (a delay, a hang, a step function); `await` takes both. Never throws: a bug of ours comes
+   * back as a rejected promise, as it always did.
+   */
+  receive(session: Session, message: unknown): Outcome | Promise<Outcome> {
+    try {
+      return this.dispatch(session, message);
+    } catch (bug) {
+      return Promise.reject(bug);
+    }
+  }
+
+  private dispatch(session: Session, message: unknown): Outcome | Promise<Outcome> {
     if (!isObject(message)) {
       return replyError(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
     }
@@ -147,15 +161,16 @@ export class Engine implements EngineState {
     return this.request(session, message as unknown as JsonRpcRequest);
   }
 
-  private async request(session: Session, request: JsonRpcRequest): Promise<Outcome> {
+  private request(session: Session, request: JsonRpcRequest): Outcome | Promise<Outcome> {
     const handler = REQUEST_HANDLERS.get(request.method);
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
+    let answer: Outcome | Promise<Outcome>;
     try {
-      return await handler({ state: this, session, request, params: request.params ?? {} });
+      answer = handler({ state: this, session, request, params: request.params ?? {} });
     } catch (thrown) {
-      if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
-      return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+      return handlerError(request, thrown);
     }
+    return answer instanceof Promise ? answer.catch((thrown: unknown) => handlerError(request, thrown)) : answer;
   }
 
   private notification(session: Session, method: string, params: Record<string, unknown>): void {
@@ -218,6 +233,12 @@ function checkOptions(options: EngineOptions): void {
   if (protocolVersions !== undefined && (!Array.isArray(protocolVersions) || protocolVersions.length === 0 || !protocolVersions.every((v) => typeof v === "string"))) {
     throw new McpTestkitError(`"protocolVersions" must be a non-empty list of version strings, got ${typeLabel(protocolVersions)}.`);
   }
+}
+
+/** What a handler's throw (or rejection) answers: its own JSON-RPC error, or -32603. */
+function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
+  if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
+  return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
 }
 
 function readableId(id: unknown): JsonRpcId | null {

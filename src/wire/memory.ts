@@ -46,11 +46,13 @@ export class MemoryTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error("MemoryTransport is closed");
     const text = JSON.stringify(message);
-    // The engine answers asynchronously, like a real peer: never inside `send`.
-    void this.engine.receiveText(this.session, text).then(
-      (outcome) => this.enact(outcome),
-      (error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))),
-    );
+    const outcome = this.engine.receiveText(this.session, text);
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (settled) => this.enact(settled),
+        (error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      );
+    } else this.enact(outcome);
   }
 
   async close(): Promise<void> {
@@ -62,11 +64,12 @@ export class MemoryTransport implements Transport {
     this.shutDown("cancelled", reason);
   }
 
+  /** Enacts an outcome; the client hears of it asynchronously, like a real peer's answer, never inside `send`. */
   private enact(outcome: Outcome): void {
     if (this.closed) return;
     if (outcome.type === "reply") this.deliver(serializeReply(outcome.message));
     else if (outcome.type === "raw") this.deliver(outcome.text);
-    else if (outcome.type === "drop") this.shutDown("disconnected", "the mock dropped the connection (disconnect step)");
+    else if (outcome.type === "drop") queueMicrotask(() => this.shutDown("disconnected", "the mock dropped the connection (disconnect step)"));
   }
 
   private deliver(text: string): void {

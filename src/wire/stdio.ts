@@ -143,7 +143,7 @@ class StdioConnection implements StdioWire {
 
   private receive(text: string): void {
     if (text.trim() === "") return;
-    this.engine.receiveText(this.session, text).then(
+    Promise.resolve(this.engine.receiveText(this.session, text)).then(
       (outcome) => this.enact(outcome),
       (error: unknown) =>
         // The engine turns every bad input into a reply; this is for a bug of ours, so say so.

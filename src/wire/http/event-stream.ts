@@ -46,9 +46,6 @@ export class EventStream {
   attach(sink: StreamSink, afterSeq: number = this.delivered): void {
     this.sink = sink;
     this.writtenOnSink = 0;
-    sink.onClose(() => {
-      if (this.sink === sink) this.sink = undefined;
-    });
     if (this.resumable && this.priming()) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
     for (const event of this.events) if (event.seq > afterSeq) this.writeToSink(event);
     if (this.finished) this.endSink();

@@ -10,19 +10,24 @@ export interface StreamSink {
   end(): void;
   /** True once ended, destroyed or the client went away. */
   readonly closed: boolean;
-  /** Called once when the sink closes for any reason. */
-  onClose(listener: () => void): void;
 }
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: "too-large" | "aborted" };
+/** What `readBody` reports instead of the text when the body exceeds the limit. */
+export const BODY_TOO_LARGE = Symbol("body too large");
 
 export interface HttpExchange {
   readonly method: string;
   /** Lower-case header name; the first value when repeated. */
   header(name: string): string | undefined;
-  readBody(limitBytes: number): Promise<BodyResult>;
-  respond(status: number, headers: Record<string, string>, body?: string): void;
-  openStream(status: number, headers: Record<string, string>): StreamSink;
+  /**
+   * Reads the whole body and calls `then` with its text, or with `BODY_TOO_LARGE`. A callback,
+   * not a promise: the common POST is answered inside the body's last event, with no microtask
+   * hop. Never called if the client goes away before the body is complete (nothing to answer).
+   */
+  readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void;
+  /** `headers` is not modified (constants may be passed); the adapter adds `content-length`. */
+  respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void;
+  openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink;
   /** Drops the connection with no (further) response, as a crashed server would. */
   destroy(): void;
   /** Called once if the client goes away before the response is complete. */

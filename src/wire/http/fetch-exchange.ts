@@ -2,7 +2,7 @@
  * `HttpExchange` over a web-standard `Request`, producing a `Response`: for fetch-style hosts
  * (`server.fetch`) and for driving a mock without a socket.
  */
-import type { BodyResult, HttpExchange, StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class FetchExchange implements HttpExchange {
   readonly method: string;
@@ -24,45 +24,48 @@ export class FetchExchange implements HttpExchange {
     return this.request.headers.get(name) ?? undefined;
   }
 
-  async readBody(limitBytes: number): Promise<BodyResult> {
+  readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
+    void this.readText(limitBytes).then((body) => {
+      if (body !== undefined) then(body);
+    });
+  }
+
+  /** The body's text, `BODY_TOO_LARGE`, or undefined when it could not be read (the request was aborted). */
+  private async readText(limitBytes: number): Promise<string | typeof BODY_TOO_LARGE | undefined> {
     const declared = Number(this.request.headers.get("content-length"));
-    if (declared > limitBytes) return { ok: false, reason: "too-large" };
+    if (declared > limitBytes) return BODY_TOO_LARGE;
     try {
       const bytes = new Uint8Array(await this.request.arrayBuffer());
-      if (bytes.byteLength > limitBytes) return { ok: false, reason: "too-large" };
-      return { ok: true, text: new TextDecoder().decode(bytes) };
+      if (bytes.byteLength > limitBytes) return BODY_TOO_LARGE;
+      return new TextDecoder().decode(bytes);
     } catch {
-      return { ok: false, reason: "aborted" };
+      return undefined;
     }
   }
 
-  respond(status: number, headers: Record<string, string>, body?: string): void {
+  respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     if (this.answered) return;
     this.answered = true;
     // 202/204 carry no body by definition; `Response` refuses one.
     this.resolveResponse(new Response(status === 204 || status === 202 ? null : (body ?? null), { status, headers }));
   }
 
-  openStream(status: number, headers: Record<string, string>): StreamSink {
+  openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
     this.answered = true;
     const encoder = new TextEncoder();
-    const listeners: Array<() => void> = [];
     let closed = false;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      for (const listener of listeners.splice(0)) listener();
-    };
     const body = new ReadableStream<Uint8Array>({
       start: (c) => {
         controller = c;
       },
-      cancel: () => close(),
+      cancel: () => {
+        closed = true;
+      },
     });
     this.destroyStream = () => {
       if (!closed) controller.error(new Error("connection dropped by the mock"));
-      close();
+      closed = true;
     };
     this.resolveResponse(new Response(body, { status, headers }));
     return {
@@ -71,14 +74,10 @@ export class FetchExchange implements HttpExchange {
       },
       end: () => {
         if (!closed) controller.close();
-        close();
+        closed = true;
       },
       get closed() {
         return closed;
-      },
-      onClose: (listener) => {
-        if (closed) listener();
-        else listeners.push(listener);
       },
     };
   }

@@ -8,11 +8,19 @@ import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { SendOptions, StreamHints } from "../../engine/outcome.js";
 import type { Session } from "../../engine/session.js";
 import { idKey } from "../../engine/session.js";
+import { versionHas } from "../../protocol/versions.js";
 import { EventStream } from "./event-stream.js";
 import type { PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
 const MAX_KEPT_STREAMS = 100;
+
+export interface HttpSessionOptions {
+  /** Answer requests as SSE streams unless a step asks for JSON (`responseMode: "sse"`). */
+  preferSse: boolean;
+  /** Called first when the session ends, so the endpoint stops routing requests to it. */
+  onEnd: (session: HttpSession) => void;
+}
 
 export class HttpSession {
   readonly engineSession: Session;
@@ -21,14 +29,16 @@ export class HttpSession {
   readonly streams = new Map<string, EventStream>();
   /** POSTs whose requests still await an answer, by request id key. */
   readonly answers = new Map<string, PostAnswer>();
+  readonly preferSse: boolean;
   private nextStreamNumber = 0;
   ended = false;
 
   constructor(
     readonly id: string,
-    engine: Engine,
-    readonly resumable: () => boolean,
+    private readonly engine: Engine,
+    private readonly options: HttpSessionOptions,
   ) {
+    this.preferSse = options.preferSse;
     this.engineSession = engine.openSession(
       {
         send: (message, options) => this.route(message, options),
@@ -37,8 +47,13 @@ export class HttpSession {
       id,
     );
     // The GET stream always carries event ids (resumable since 2025-03-26); priming only where the version has it.
-    this.standalone = new EventStream("g", true, resumable);
+    this.standalone = new EventStream("g", true, () => this.resumable());
     this.streams.set("g", this.standalone);
+  }
+
+  /** Whether POST streams carry event ids and a priming event: 2025-11-25 and later. */
+  resumable(): boolean {
+    return versionHas(this.engineSession.protocolVersion, "ssePriming");
   }
 
   newStream(): EventStream {
@@ -57,6 +72,23 @@ export class HttpSession {
     return stream;
   }
 
+  /** The POST `answer` is complete: server messages about its requests go on the GET stream from now on. */
+  forgetAnswer(keys: readonly string[], answer: PostAnswer): void {
+    for (const key of keys) if (this.answers.get(key) === answer) this.answers.delete(key);
+  }
+
+  /** The client dropped the connection of a JSON answer: its requests end as `disconnected` (nothing can deliver them now). */
+  abandonRequests(keys: readonly string[]): void {
+    for (const key of keys) this.engine.abortRequest(this.engineSession, key, "disconnected", "the client closed the HTTP connection before the answer");
+  }
+
+  /** Ends the session: its next request gets 404, its calls in flight end with `outcome`, its connections close. */
+  end(outcome: "cancelled" | "disconnected", reason: string): void {
+    this.options.onEnd(this);
+    this.engine.closeSession(this.engineSession, outcome, reason);
+    this.endStreams();
+  }
+
   /** Server messages about a request go on its POST's stream; the rest on the GET stream. */
   private route(message: JsonRpcMessage, options?: SendOptions): void {
     const text = JSON.stringify(message);
@@ -72,7 +104,7 @@ export class HttpSession {
   }
 
   /** Ends every connection of the session. */
-  endStreams(): void {
+  private endStreams(): void {
     this.ended = true;
     for (const answer of [...this.answers.values()]) answer.abandon();
     this.answers.clear();

@@ -36,10 +36,12 @@ export async function listen(mounts: ReadonlyMap<string, StreamableHttpEndpoint>
       res.end(`No MCP endpoint at ${pathOf(req.url)}; endpoints: ${[...mounts.keys()].join(", ")}\n`);
       return;
     }
-    void endpoint.handle(new NodeExchange(req, res)).catch(() => {
+    try {
+      endpoint.handle(new NodeExchange(req, res));
+    } catch {
       // The endpoint answers every error itself; this only guards against a broken socket.
       if (!res.headersSent) res.writeHead(500).end();
-    });
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,11 +1,12 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { BodyResult, HttpExchange, StreamSink } from "./exchange.js";
+import type { Socket } from "node:net";
+import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
   readonly method: string;
   /** Set by `destroy()`: nothing more is written, and the connection goes on the next tick. */
-  private dropped = false;
+  dropped = false;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -21,83 +22,64 @@ export class NodeExchange implements HttpExchange {
     return Array.isArray(value) ? value[0] : value;
   }
 
-  readBody(limitBytes: number): Promise<BodyResult> {
+  readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
     if (this.parsedBody !== undefined) {
       const text = typeof this.parsedBody === "string" ? this.parsedBody : JSON.stringify(this.parsedBody);
-      return Promise.resolve(Buffer.byteLength(text) > limitBytes ? { ok: false, reason: "too-large" } : { ok: true, text });
+      return this.deliver(then, Buffer.byteLength(text) > limitBytes ? BODY_TOO_LARGE : text);
     }
-    const declared = Number(this.req.headers["content-length"]);
-    if (declared > limitBytes) {
-      this.req.resume();
-      return Promise.resolve({ ok: false, reason: "too-large" });
+    const req = this.req;
+    if (Number(req.headers["content-length"]) > limitBytes) {
+      req.resume();
+      return this.deliver(then, BODY_TOO_LARGE);
     }
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let settled = false;
-      const settle = (result: BodyResult) => {
-        if (settled) return;
-        settled = true;
-        resolve(result);
-      };
-      this.req.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limitBytes) {
-          chunks.length = 0;
-          this.req.removeAllListeners("data");
-          this.req.resume();
-          settle({ ok: false, reason: "too-large" });
-          return;
-        }
-        chunks.push(chunk);
-      });
-      this.req.on("end", () => settle({ ok: true, text: chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8") }));
-      this.req.on("error", () => settle({ ok: false, reason: "aborted" }));
-      this.req.on("close", () => settle({ ok: false, reason: "aborted" }));
+    // Two listeners, as a bare server has. A client that goes away mid-body gets no call at all:
+    // there is no one to answer, and the closures go with the request.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        chunks.length = 0;
+        req.removeAllListeners("data");
+        req.resume();
+        this.deliver(then, BODY_TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (size > limitBytes) return; // answered 413 already
+      this.deliver(then, chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
     });
   }
 
-  respond(status: number, headers: Record<string, string>, body?: string): void {
-    if (this.res.headersSent || this.res.destroyed || this.dropped) return;
-    if (body === undefined) {
-      this.res.writeHead(status, headers);
-      this.res.end();
-      return;
+  /** Runs the endpoint on the body; a throw (a bug of ours) answers 500 instead of escaping from an event listener. */
+  private deliver(then: (body: string | typeof BODY_TOO_LARGE) => void, body: string | typeof BODY_TOO_LARGE): void {
+    try {
+      then(body);
+    } catch {
+      if (!this.res.headersSent && !this.res.destroyed) this.res.writeHead(500).end();
     }
-    headers["content-length"] = String(Buffer.byteLength(body));
-    this.res.writeHead(status, headers);
-    this.res.end(body);
   }
 
-  openStream(status: number, headers: Record<string, string>): StreamSink {
+  respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
+    if (this.res.headersSent || this.res.destroyed || this.dropped) return;
+    if (body === undefined) this.res.writeHead(status, headers).end();
+    else this.res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
+  }
+
+  openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
     const res = this.res;
-    const exchange = this;
     res.writeHead(status, headers);
+    // The headers, the priming event and the events written in this tick leave in one write:
+    // hold the socket until the end of the tick, as node does for its own writes.
+    const socket = res.socket;
+    if (socket && !socket.writableCorked) {
+      socket.cork();
+      process.nextTick(uncork, socket);
+    }
     res.flushHeaders();
-    const listeners: Array<() => void> = [];
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      for (const listener of listeners.splice(0)) listener();
-    };
-    res.on("close", close);
-    return {
-      write: (chunk) => {
-        if (!closed && !this.dropped) res.write(chunk);
-      },
-      end: () => {
-        if (!closed && !this.dropped) res.end();
-        close();
-      },
-      get closed() {
-        return closed || res.destroyed || exchange.dropped;
-      },
-      onClose: (listener) => {
-        if (closed) listener();
-        else listeners.push(listener);
-      },
-    };
+    return new NodeStreamSink(this, res);
   }
 
   destroy(): void {
@@ -115,5 +97,32 @@ export class NodeExchange implements HttpExchange {
     this.res.on("close", () => {
       if (!this.res.writableFinished) listener();
     });
+  }
+}
+
+function uncork(socket: Socket): void {
+  socket.uncork();
+}
+
+/** An SSE response body. It needs no listener: a client that went away shows as `res.destroyed`. */
+class NodeStreamSink implements StreamSink {
+  private ended = false;
+
+  constructor(
+    private readonly exchange: NodeExchange,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get closed(): boolean {
+    return this.ended || this.res.destroyed || this.exchange.dropped;
+  }
+
+  write(chunk: string): void {
+    if (!this.closed) this.res.write(chunk);
+  }
+
+  end(): void {
+    if (!this.closed) this.res.end();
+    this.ended = true;
   }
 }

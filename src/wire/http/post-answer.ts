@@ -7,43 +7,50 @@
 import type { Outcome, StreamHints } from "../../engine/outcome.js";
 import type { HttpExchange } from "./exchange.js";
 import type { EventStream } from "./event-stream.js";
+import type { HttpSession } from "./http-session.js";
 
-export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" };
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-export interface PostAnswerOptions {
-  exchange: HttpExchange;
-  /** Headers every response to this POST carries (e.g. `mcp-session-id`). */
-  headers: Record<string, string>;
-  /** How many requests the POST carried; the answer completes when each has an outcome. */
-  expected: number;
+export interface PostShape {
   /** A batch is answered with a JSON array. */
   batch: boolean;
-  /** The server answers requests as SSE unless a step asks for JSON. */
-  preferSse: boolean;
-  newStream: () => EventStream;
-  /** The client dropped the connection of a JSON answer (nothing can deliver it now). */
-  onAbandoned: () => void;
-  /** A drop outcome: the connection goes and so does the session. */
-  onDrop: () => void;
-  onDone: () => void;
+  /** The POST is the `initialize` that opened its session: answers carry `Mcp-Session-Id`, unless it fails. */
+  opensSession: boolean;
 }
+
+/** The common POST: one request on an open session. */
+export const SINGLE_REQUEST: PostShape = Object.freeze({ batch: false, opensSession: false });
 
 export class PostAnswer {
   private stream?: EventStream;
-  private readonly replies: string[] = [];
+  private replies?: string[];
   private pending: number;
   private done = false;
+  private watchingAbort = false;
   private hints?: StreamHints;
+  /** Headers every response to this POST carries (`mcp-session-id` on a successful initialize). */
+  private headers?: Readonly<Record<string, string>>;
 
-  constructor(private readonly options: PostAnswerOptions) {
-    this.pending = options.expected;
-    options.exchange.onAbort(() => {
-      if (!this.stream && !this.done) {
-        this.done = true;
-        options.onAbandoned();
-        options.onDone();
-      }
-    });
+  constructor(
+    private readonly exchange: HttpExchange,
+    private readonly session: HttpSession,
+    /** The id keys of the POST's requests; the answer completes when each has an outcome. */
+    private readonly keys: readonly string[],
+    private readonly shape: PostShape,
+  ) {
+    this.pending = keys.length;
+    if (shape.opensSession) this.headers = { "mcp-session-id": session.id };
+    for (const key of keys) session.answers.set(key, this);
+  }
+
+  /** One request's outcome as `engine.receive` gave it: enacted now, or when the promise settles. */
+  take(outcome: Outcome | Promise<Outcome>): void {
+    if (!(outcome instanceof Promise)) return this.enact(outcome);
+    // Only an answer that waits can see its client leave first; an immediate one needs no listener.
+    this.watchAbort();
+    void outcome.then((settled) => this.enact(settled));
   }
 
   /** A server message related to one of this POST's requests; false when it cannot go here. */
@@ -63,66 +70,93 @@ export class PostAnswer {
     if (hints.closeAfterEvents !== undefined) stream.closeAfter(hints.closeAfterEvents);
   }
 
-  /** One request's outcome. */
-  enact(outcome: Outcome): void {
-    if (this.done) return;
-    switch (outcome.type) {
-      case "drop":
-        this.done = true;
-        this.options.exchange.destroy();
-        this.options.onDrop();
-        this.options.onDone();
-        return;
-      case "raw":
-        if (this.stream) {
-          this.stream.writeRaw(outcome.text);
-          this.stream.finish();
-        } else this.options.exchange.respond(200, { ...this.options.headers, "content-type": "application/json" }, outcome.text);
-        this.done = true;
-        this.options.onDone();
-        return;
-      case "reply": {
-        const text = JSON.stringify(outcome.message);
-        if (!this.stream && this.options.preferSse && this.hints?.mode !== "json") this.startStream();
-        if (this.stream) this.stream.push(text);
-        else this.replies.push(text);
-        break;
-      }
-      case "none":
-        break;
-    }
-    if (--this.pending > 0) return;
-    this.done = true;
-    this.finish();
-    this.options.onDone();
-  }
-
   /** The session ended under this POST (server closed, DELETE, expiry): end its response. */
   abandon(): void {
     if (this.done) return;
     this.done = true;
     if (this.stream) this.stream.finish();
     // No answer will come, and a request must not get 202 (the client would wait forever): drop it.
-    else this.options.exchange.destroy();
+    else this.exchange.destroy();
   }
 
-  private finish(): void {
+  /** One request's outcome. */
+  private enact(outcome: Outcome): void {
+    if (this.done) return;
+    switch (outcome.type) {
+      case "drop":
+        this.complete();
+        this.exchange.destroy();
+        this.session.end("disconnected", "the mock dropped the connection (disconnect step)");
+        return;
+      case "raw":
+        if (this.stream) {
+          this.stream.writeRaw(outcome.text);
+          this.stream.finish();
+        } else this.exchange.respond(200, this.jsonHeaders(), outcome.text);
+        this.complete();
+        return;
+      case "reply": {
+        const failedInitialize = this.shape.opensSession && "error" in outcome.message;
+        // A failed initialize gets no session: its answer carries no Mcp-Session-Id.
+        if (failedInitialize) this.headers = undefined;
+        this.reply(JSON.stringify(outcome.message));
+        if (failedInitialize) this.session.end("disconnected", "initialize failed");
+        return;
+      }
+      case "none":
+        this.settleOne();
+        return;
+    }
+  }
+
+  private reply(text: string): void {
+    if (!this.stream && this.session.preferSse && this.hints?.mode !== "json") this.startStream();
+    if (this.stream) this.stream.push(text);
+    else (this.replies ??= []).push(text);
+    this.settleOne();
+  }
+
+  /** One more request has its outcome; with the last one the response goes out. */
+  private settleOne(): void {
+    if (--this.pending > 0) return;
+    this.complete();
     if (this.stream) {
       this.stream.finish();
       return;
     }
-    const { exchange, headers, batch } = this.options;
-    if (this.replies.length === 0) exchange.respond(202, headers);
-    else exchange.respond(200, { ...headers, "content-type": "application/json" }, batch ? `[${this.replies.join(",")}]` : this.replies[0]);
+    const replies = this.replies;
+    if (replies === undefined) this.exchange.respond(202, this.headers ?? NO_HEADERS);
+    else this.exchange.respond(200, this.jsonHeaders(), this.shape.batch ? `[${replies.join(",")}]` : replies[0]);
+  }
+
+  /** Nothing more goes on this POST: server messages about its requests go on the GET stream. */
+  private complete(): void {
+    this.done = true;
+    this.session.forgetAnswer(this.keys, this);
+  }
+
+  private jsonHeaders(): Readonly<Record<string, string>> {
+    return this.headers === undefined ? JSON_HEADERS : { ...this.headers, ...JSON_HEADERS };
+  }
+
+  private watchAbort(): void {
+    if (this.watchingAbort) return;
+    this.watchingAbort = true;
+    this.exchange.onAbort(() => {
+      // A stream outlives its connection (the client may resume); a JSON answer cannot be delivered any more.
+      if (this.stream || this.done) return;
+      this.complete();
+      this.session.abandonRequests(this.keys);
+    });
   }
 
   private startStream(): EventStream {
     if (this.stream) return this.stream;
-    const stream = this.options.newStream();
+    const stream = this.session.newStream();
     if (this.hints?.retryMs !== undefined) stream.retryMs = this.hints.retryMs;
     this.stream = stream;
-    const sink = this.options.exchange.openStream(200, { ...SSE_HEADERS, ...this.options.headers });
-    for (const text of this.replies.splice(0)) stream.push(text);
+    const sink = this.exchange.openStream(200, this.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...this.headers });
+    if (this.replies) for (const text of this.replies.splice(0)) stream.push(text);
     stream.attach(sink, 0);
     return stream;
   }

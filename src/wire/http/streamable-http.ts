@@ -7,14 +7,14 @@
 import { randomBytes } from "node:crypto";
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import { isObject, isRequest } from "../../protocol/jsonrpc.js";
+import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/session.js";
-import type { HttpExchange } from "./exchange.js";
+import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
 import { isLoopbackHost, OriginGuard, type OriginGuardOptions } from "./origin-guard.js";
-import { PostAnswer, SSE_HEADERS } from "./post-answer.js";
+import { JSON_HEADERS, PostAnswer, SINGLE_REQUEST, SSE_HEADERS } from "./post-answer.js";
 
 export interface StreamableHttpOptions extends OriginGuardOptions {
   /** How requests are answered: one JSON body, or an SSE stream (steps may override). Default "json";
@@ -32,10 +32,21 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-const JSON_HEADERS = { "content-type": "application/json" };
-
 function errorBody(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+}
+
+/** A lone request other than `initialize`: the POST a client sends for nearly every call. */
+function isPlainRequest(message: unknown): message is JsonRpcRequest {
+  return isRequest(message) && message.method !== "initialize";
+}
+
+function isInitialize(message: unknown): message is JsonRpcRequest {
+  return isRequest(message) && message.method === "initialize";
+}
+
+function requestKey(request: JsonRpcRequest): string {
+  return idKey(request.id);
 }
 
 export class StreamableHttpEndpoint {
@@ -43,6 +54,9 @@ export class StreamableHttpEndpoint {
   private readonly guard?: OriginGuard;
   private readonly maxBodyBytes: number;
   private closed = false;
+  private readonly forgetSession = (session: HttpSession): void => {
+    this.sessions.delete(session.id);
+  };
 
   constructor(
     private readonly engine: Engine,
@@ -52,7 +66,8 @@ export class StreamableHttpEndpoint {
     if (options.dnsRebindingProtection ?? (options.host === undefined || isLoopbackHost(options.host))) this.guard = new OriginGuard(options);
   }
 
-  async handle(exchange: HttpExchange): Promise<void> {
+  /** Answers one HTTP request; every failure is answered with its status, nothing is thrown. */
+  handle(exchange: HttpExchange): void {
     if (this.closed) return this.reject(exchange, 503, -32000, "Service Unavailable: the mock server is closed");
     const refusal = this.guard?.check(exchange.header("host"), exchange.header("origin"));
     if (refusal) return this.reject(exchange, 403, -32000, `Forbidden: ${refusal}`);
@@ -71,23 +86,17 @@ export class StreamableHttpEndpoint {
   /** Ends a session as if it expired: its next request gets 404. Without an id, every session. */
   expireSession(sessionId?: string): number {
     const targets = sessionId === undefined ? [...this.sessions.values()] : [this.sessions.get(sessionId)].filter((s) => s !== undefined);
-    for (const session of targets) this.endSession(session, "cancelled", "the session expired (expireSession)");
+    for (const session of targets) session.end("cancelled", "the session expired (expireSession)");
     return targets.length;
   }
 
   close(): void {
     this.closed = true;
-    for (const session of [...this.sessions.values()]) this.endSession(session, "cancelled", "the mock server closed");
+    for (const session of [...this.sessions.values()]) session.end("cancelled", "the mock server closed");
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
     exchange.respond(status, JSON_HEADERS, errorBody(code, message));
-  }
-
-  private endSession(session: HttpSession, outcome: "cancelled" | "disconnected", reason: string): void {
-    this.sessions.delete(session.id);
-    this.engine.closeSession(session.engineSession, outcome, reason);
-    session.endStreams();
   }
 
   /** The session a request names, or why it cannot have one (already answered). */
@@ -116,7 +125,12 @@ export class StreamableHttpEndpoint {
     return version;
   }
 
-  private async post(exchange: HttpExchange): Promise<void> {
+  /** The session of a request after `initialize`, once its version header passed (else answered already). */
+  private openedSession(exchange: HttpExchange): HttpSession | undefined {
+    return this.headerVersion(exchange) === undefined ? undefined : this.sessionFor(exchange);
+  }
+
+  private post(exchange: HttpExchange): void {
     const accept = exchange.header("accept") ?? "";
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
       return this.reject(exchange, 406, -32000, "Not Acceptable: the Accept header must list both application/json and text/event-stream");
@@ -125,27 +139,36 @@ export class StreamableHttpEndpoint {
     if (!contentType.toLowerCase().startsWith("application/json")) {
       return this.reject(exchange, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
-    const body = await exchange.readBody(this.maxBodyBytes);
-    if (!body.ok) {
-      if (body.reason === "too-large") return this.reject(exchange, 413, -32000, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
-      return;
-    }
+    exchange.readBody(this.maxBodyBytes, (body) => this.postBody(exchange, body));
+  }
+
+  private postBody(exchange: HttpExchange, body: string | typeof BODY_TOO_LARGE): void {
+    if (body === BODY_TOO_LARGE) return this.reject(exchange, 413, -32000, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.text);
+      parsed = JSON.parse(body);
     } catch (error) {
       return this.reject(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
+    // The common case goes straight to its answer; `postMessages` would take the same steps for it.
+    if (isPlainRequest(parsed)) {
+      const session = this.openedSession(exchange);
+      if (session) new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST).take(this.engine.receive(session.engineSession, parsed));
+      return;
+    }
+    this.postMessages(exchange, parsed);
+  }
+
+  /** Any POST body: a batch, `initialize`, notifications and responses, or a request. */
+  private postMessages(exchange: HttpExchange, parsed: unknown): void {
     const batch = Array.isArray(parsed);
     const messages: unknown[] = batch ? (parsed as unknown[]) : [parsed];
-    const initialize = messages.find((message) => isRequest(message) && message.method === "initialize");
+    const initialize = messages.find(isInitialize);
 
     let session: HttpSession;
-    const headers: Record<string, string> = {};
     if (initialize !== undefined) {
       if (messages.length > 1) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch");
       session = this.openSession();
-      headers["mcp-session-id"] = session.id;
     } else {
       const version = this.headerVersion(exchange);
       if (version === undefined) return;
@@ -153,56 +176,36 @@ export class StreamableHttpEndpoint {
       if (!found) return;
       session = found;
       // Both the version the request claims and the one the session negotiated must allow batches.
-      const refusing = [version, session.engineSession.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches"));
-      if (batch && refusing !== undefined) {
+      const refusing = batch ? [version, session.engineSession.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches")) : undefined;
+      if (refusing !== undefined) {
         return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only 2025-03-26)`);
       }
     }
     if (batch && messages.length === 0) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: an empty batch");
 
-    const requests = messages.filter((message) => isObject(message) && typeof message.method === "string" && message.id !== undefined);
-    if (requests.length === 0) {
-      // Notifications and responses: accepted with 202, or a JSON-RPC error for a malformed one.
-      const outcomes = await Promise.all(messages.map((message) => this.engine.receive(session.engineSession, message)));
-      const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [JSON.stringify(outcome.message)] : []));
-      if (errors.length === 0) exchange.respond(202, headers);
-      else exchange.respond(400, { ...headers, ...JSON_HEADERS }, batch ? `[${errors.join(",")}]` : errors[0]);
-      return;
-    }
-
-    const keys = requests.map((request) => idKey((request as { id: string | number }).id));
-    const answer = new PostAnswer({
-      exchange,
-      headers,
-      expected: requests.length,
-      batch,
-      preferSse: this.options.responseMode === "sse",
-      newStream: () => session.newStream(),
-      onAbandoned: () => {
-        for (const key of keys) this.engine.abortRequest(session.engineSession, key, "disconnected", "the client closed the HTTP connection before the answer");
-      },
-      onDrop: () => this.endSession(session, "disconnected", "the mock dropped the connection (disconnect step)"),
-      onDone: () => {
-        for (const key of keys) if (session.answers.get(key) === answer) session.answers.delete(key);
-      },
-    });
-    for (const key of keys) session.answers.set(key, answer);
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) return this.acknowledge(exchange, session, messages, batch);
+    const answer = new PostAnswer(exchange, session, requests.map(requestKey), { batch, opensSession: initialize !== undefined });
     for (const message of messages) {
-      const isRequestMessage = requests.includes(message);
-      void this.engine.receive(session.engineSession, message).then((outcome) => {
-        const failedInitialize = initialize !== undefined && outcome.type === "reply" && "error" in outcome.message;
-        // A failed initialize gets no session: its answer carries no Mcp-Session-Id.
-        if (failedInitialize) delete headers["mcp-session-id"];
-        if (isRequestMessage) answer.enact(outcome);
-        if (failedInitialize) this.endSession(session, "disconnected", "initialize failed");
-      });
+      const outcome = this.engine.receive(session.engineSession, message);
+      // Only requests are answered; what the engine says about the other messages of a batch is dropped.
+      if (isRequest(message)) answer.take(outcome);
     }
+  }
+
+  /** Notifications and responses only: accepted with 202, or a JSON-RPC error for a malformed one. */
+  private acknowledge(exchange: HttpExchange, session: HttpSession, messages: unknown[], batch: boolean): void {
+    void Promise.all(messages.map((message) => this.engine.receive(session.engineSession, message))).then((outcomes) => {
+      const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [JSON.stringify(outcome.message)] : []));
+      if (errors.length === 0) exchange.respond(202, {});
+      else exchange.respond(400, JSON_HEADERS, batch ? `[${errors.join(",")}]` : errors[0]);
+    });
   }
 
   private openSession(): HttpSession {
     // 128 random bits, hex: visible ASCII as the spec requires, and unguessable.
     const id = randomBytes(16).toString("hex");
-    const session: HttpSession = new HttpSession(id, this.engine, () => versionHas(session.engineSession.protocolVersion, "ssePriming"));
+    const session = new HttpSession(id, this.engine, { preferSse: this.options.responseMode === "sse", onEnd: this.forgetSession });
     this.sessions.set(id, session);
     return session;
   }
@@ -214,8 +217,7 @@ export class StreamableHttpEndpoint {
       exchange.respond(405, { ...JSON_HEADERS, allow: "POST, DELETE" }, errorBody(-32000, "Method Not Allowed: this server offers no GET stream"));
       return;
     }
-    if (this.headerVersion(exchange) === undefined) return;
-    const session = this.sessionFor(exchange);
+    const session = this.openedSession(exchange);
     if (!session) return;
     const lastEventId = exchange.header("last-event-id");
     if (lastEventId !== undefined) {
@@ -231,10 +233,9 @@ export class StreamableHttpEndpoint {
   }
 
   private delete(exchange: HttpExchange): void {
-    if (this.headerVersion(exchange) === undefined) return;
-    const session = this.sessionFor(exchange);
+    const session = this.openedSession(exchange);
     if (!session) return;
-    this.endSession(session, "cancelled", "the client ended the session (DELETE)");
+    session.end("cancelled", "the client ended the session (DELETE)");
     exchange.respond(200, JSON_HEADERS, "{}");
   }
 }
