@@ -10,7 +10,7 @@ import { formatJsonPath, type PathSegment } from "./json-path.js";
 import { featureOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
 import { readJsonInput } from "./read-json-input.js";
-import type { Schema } from "./schemas/combinators.js";
+import { issuesOf, type Schema } from "./schemas/combinators.js";
 import { featureProblemMessage } from "./schemas/kit.js";
 import { schemasFor } from "./schemas/schema-set.js";
 import { translateZodIssues } from "./zod-issues.js";
@@ -80,8 +80,7 @@ function validateOne(
 }
 
 function parseWith(schema: Schema, value: unknown, path: PathSegment[], rule: "params.shape" | "result.shape"): ValidationProblem[] {
-  const result = schema.safeParse(value, { reportInput: true });
-  return result.success ? [] : translateZodIssues(result.error.issues, path, rule);
+  return translateZodIssues(issuesOf(schema, value), path, rule);
 }
 
 /** Error codes that promise a `data` shape (e.g. -32042 lists the URL elicitations to complete). */
@@ -89,8 +88,7 @@ function checkErrorData(error: unknown, prefix: readonly PathSegment[], errorDat
   if (!isObject(error) || typeof error.code !== "number") return [];
   const schema = errorData.get(error.code);
   if (!schema) return [];
-  const result = schema.safeParse(error.data, { reportInput: true });
-  return result.success ? [] : translateZodIssues(result.error.issues, [...prefix, "error", "data"], "error.data");
+  return translateZodIssues(issuesOf(schema, error.data), [...prefix, "error", "data"], "error.data");
 }
 
 /** Whether `direction`'s side may send `method` as a `kind` in `version`; a problem if not. */

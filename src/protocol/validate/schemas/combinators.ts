@@ -12,6 +12,18 @@ import { MISSING, type CustomIssueParams } from "../zod-issues.js";
 export type Schema = z.ZodType;
 
 type RefinementContext = z.RefinementCtx;
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issues `schema` finds in `value`, each with the value it is about; none when it is valid.
+ * zod parses many times slower when asked to report inputs (`reportInput`), so a value is first
+ * parsed without it, and only a failure is parsed again to be explained.
+ */
+export function issuesOf(schema: Schema, value: unknown): readonly Issue[] {
+  if (schema.safeParse(value).success) return [];
+  const explained = schema.safeParse(value, { reportInput: true });
+  return explained.success ? [] : explained.error.issues;
+}
 
 /** A custom issue with our own message (and optionally a rule other than the default). */
 export function problemIssue(message: string, rule?: ValidationRule) {
@@ -38,9 +50,7 @@ export function unavailable(message: string): Schema {
 
 /** Runs `schema` on `value` and re-raises its issues where the value sits. */
 function parseInto(ctx: RefinementContext, schema: Schema, value: unknown): void {
-  const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return;
-  for (const issue of result.error.issues) {
+  for (const issue of issuesOf(schema, value)) {
     // Mark absent values explicitly: zod may fill a missing `input` with the parent value.
     const input = "input" in issue ? issue.input : MISSING;
     ctx.addIssue({ ...issue, input } as Parameters<RefinementContext["addIssue"]>[0]);
