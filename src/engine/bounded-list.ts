@@ -3,42 +3,48 @@
  * cannot grow without end; `dropped` says how many fell off the front.
  */
 export class BoundedList<T> {
+  /** Once full, a ring: the newest entry overwrites the oldest, which is no longer held (the heap stays at `limit` entries). */
   private entries: T[] = [];
-  private start = 0;
+  /** Where the oldest entry is once the ring is full (0 until then). */
+  private oldest = 0;
   dropped = 0;
 
   constructor(readonly limit: number) {}
 
   push(entry: T): void {
-    this.entries.push(entry);
-    if (this.entries.length - this.start > this.limit) {
-      this.start++;
-      this.dropped++;
-      // Compact now and then rather than shifting the array on every push.
-      if (this.start >= 1024 && this.start * 2 >= this.entries.length) {
-        this.entries = this.entries.slice(this.start);
-        this.start = 0;
-      }
+    if (this.entries.length < this.limit) {
+      this.entries.push(entry);
+      return;
     }
+    this.dropped++;
+    if (this.limit === 0) return;
+    this.entries[this.oldest] = entry;
+    this.oldest = this.oldest + 1 === this.limit ? 0 : this.oldest + 1;
   }
 
+  /** The entries, oldest first. */
   all(): T[] {
-    return this.entries.slice(this.start);
+    if (this.oldest === 0) return this.entries.slice();
+    return this.entries.slice(this.oldest).concat(this.entries.slice(0, this.oldest));
   }
 
   filter(keep: (entry: T) => boolean): T[] {
     const result: T[] = [];
-    for (let i = this.start; i < this.entries.length; i++) if (keep(this.entries[i]!)) result.push(this.entries[i]!);
+    const { entries, oldest } = this;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[(oldest + i) % entries.length]!;
+      if (keep(entry)) result.push(entry);
+    }
     return result;
   }
 
   get size(): number {
-    return this.entries.length - this.start;
+    return this.entries.length;
   }
 
   clear(): void {
     this.entries = [];
-    this.start = 0;
+    this.oldest = 0;
     this.dropped = 0;
   }
 }

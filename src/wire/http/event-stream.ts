@@ -34,8 +34,10 @@ export class EventStream {
     readonly id: string,
     /** Whether events carry ids, so a client can resume. */
     readonly resumable: boolean,
-    /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. */
-    private readonly priming: () => boolean = () => resumable,
+    /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. Default: when resumable. */
+    private readonly priming?: () => boolean,
+    /** Called when the finished stream's last events and its end went out on a live connection. */
+    private readonly onDelivered?: (stream: EventStream) => void,
   ) {}
 
   get attached(): boolean {
@@ -46,9 +48,9 @@ export class EventStream {
   attach(sink: StreamSink, afterSeq: number = this.delivered): void {
     this.sink = sink;
     this.writtenOnSink = 0;
-    if (this.resumable && this.priming()) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
-    for (const event of this.events) if (event.seq > afterSeq) this.writeToSink(event);
-    if (this.finished) this.endSink();
+    if (this.resumable && (this.priming?.() ?? true)) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
+    for (const event of this.events) if (event.seq > afterSeq && this.sink === sink) this.writeToSink(event);
+    if (this.finished) this.endDelivered();
   }
 
   /** Adds a message event (a JSON text) and writes it if a connection is attached. */
@@ -85,7 +87,7 @@ export class EventStream {
   /** No more events will come: end the connection once everything is written. */
   finish(): void {
     this.finished = true;
-    if (this.attached) this.endSink();
+    if (this.attached) this.endDelivered();
   }
 
   /** Ends the current connection without finishing (the client may resume). */
@@ -103,6 +105,12 @@ export class EventStream {
       this.closeAfterEvents = undefined;
       this.endSink();
     }
+  }
+
+  /** Ends a live connection of the finished stream: everything went out on it. */
+  private endDelivered(): void {
+    this.endSink();
+    this.onDelivered?.(this);
   }
 
   private endSink(): void {

@@ -14,6 +14,12 @@ import type { PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
 const MAX_KEPT_STREAMS = 100;
+/**
+ * POST streams delivered whole (finished on a live connection) need no resumption, but the
+ * newest few are kept a little longer: a client whose connection broke just as the end went
+ * out can still resume. Forgetting the rest at once keeps a busy session's garbage young.
+ */
+const DELIVERED_STREAMS_KEPT = 8;
 
 export interface HttpSessionOptions {
   /** Answer requests as SSE streams unless a step asks for JSON (`responseMode: "sse"`). */
@@ -31,6 +37,8 @@ export class HttpSession {
   readonly answers = new Map<string, PostAnswer>();
   readonly preferSse: boolean;
   private nextStreamNumber = 0;
+  /** The newest streams delivered whole, oldest first (see DELIVERED_STREAMS_KEPT). */
+  private readonly deliveredStreams: EventStream[] = [];
   ended = false;
 
   constructor(
@@ -57,7 +65,7 @@ export class HttpSession {
   }
 
   newStream(): EventStream {
-    const stream = new EventStream(`p${this.nextStreamNumber++}`, this.resumable());
+    const stream = new EventStream(`p${this.nextStreamNumber++}`, this.resumable(), undefined, this.forgetLater);
     if (stream.resumable) {
       this.streams.set(stream.id, stream);
       if (this.streams.size > MAX_KEPT_STREAMS + 1) {
@@ -71,6 +79,15 @@ export class HttpSession {
     }
     return stream;
   }
+
+  /** A stream delivered whole: forgotten once DELIVERED_STREAMS_KEPT newer ones were delivered. */
+  private readonly forgetLater = (stream: EventStream): void => {
+    if (this.ended || !stream.resumable || this.deliveredStreams.includes(stream)) return;
+    this.deliveredStreams.push(stream);
+    if (this.deliveredStreams.length <= DELIVERED_STREAMS_KEPT) return;
+    const old = this.deliveredStreams.shift()!;
+    if (this.streams.get(old.id) === old) this.streams.delete(old.id);
+  };
 
   /** The POST `answer` is complete: server messages about its requests go on the GET stream from now on. */
   forgetAnswer(keys: readonly string[], answer: PostAnswer): void {

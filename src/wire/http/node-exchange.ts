@@ -1,6 +1,5 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
 import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
@@ -69,17 +68,8 @@ export class NodeExchange implements HttpExchange {
   }
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
-    const res = this.res;
-    res.writeHead(status, headers);
-    // The headers, the priming event and the events written in this tick leave in one write:
-    // hold the socket until the end of the tick, as node does for its own writes.
-    const socket = res.socket;
-    if (socket && !socket.writableCorked) {
-      socket.cork();
-      process.nextTick(uncork, socket);
-    }
-    res.flushHeaders();
-    return new NodeStreamSink(this, res);
+    this.res.writeHead(status, headers);
+    return new NodeStreamSink(this, this.res);
   }
 
   destroy(): void {
@@ -100,29 +90,71 @@ export class NodeExchange implements HttpExchange {
   }
 }
 
-function uncork(socket: Socket): void {
-  socket.uncork();
-}
-
-/** An SSE response body. It needs no listener: a client that went away shows as `res.destroyed`. */
+/**
+ * An SSE response body. What is written in one tick leaves in one write at the end of the tick
+ * (or with the end): the headers, the priming event and the answer of a call that answers at
+ * once go out together, as one chunk. It needs no listener: a client that went away shows as
+ * `res.destroyed`.
+ */
 class NodeStreamSink implements StreamSink {
   private ended = false;
+  private pending = "";
+  private flushQueued = true;
+  /** Whether anything (at least the headers) went out. */
+  private started = false;
 
   constructor(
     private readonly exchange: NodeExchange,
     private readonly res: ServerResponse,
-  ) {}
+  ) {
+    // The headers go out at the end of this tick even if nothing is written.
+    process.nextTick(flush, this);
+  }
 
   get closed(): boolean {
     return this.ended || this.res.destroyed || this.exchange.dropped;
   }
 
   write(chunk: string): void {
-    if (!this.closed) this.res.write(chunk);
+    if (this.closed) return;
+    this.pending += chunk;
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      process.nextTick(flush, this);
+    }
   }
 
   end(): void {
-    if (!this.closed) this.res.end();
+    if (!this.closed) this.res.end(this.take());
     this.ended = true;
   }
+
+  /** Sends what was written in this tick. It runs before the connection of a dropped exchange is cut (`destroy`), so events written before a disconnect step still go out. */
+  flush(): void {
+    this.flushQueued = false;
+    const res = this.res;
+    if (this.ended || res.destroyed) return;
+    const text = this.take();
+    if (text === "") {
+      if (!this.started) res.flushHeaders();
+      this.started = true;
+      return;
+    }
+    this.started = true;
+    // One write, now: node would otherwise hold it in the corked socket until a later tick.
+    const socket = res.socket;
+    socket?.cork();
+    res.write(text);
+    socket?.uncork();
+  }
+
+  private take(): string {
+    const text = this.pending;
+    this.pending = "";
+    return text;
+  }
+}
+
+function flush(sink: NodeStreamSink): void {
+  sink.flush();
 }

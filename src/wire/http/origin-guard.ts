@@ -22,6 +22,8 @@ function hostnameOf(hostHeader: string): string {
 export class OriginGuard {
   private readonly hosts: Set<string>;
   private readonly origins: Set<string>;
+  /** The last `Host` that passed: a client sends the same one on every request, so it is checked once. */
+  private lastAllowedHost?: string;
 
   constructor(options: OriginGuardOptions = {}) {
     this.hosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
@@ -30,11 +32,12 @@ export class OriginGuard {
 
   /** Why the request is refused, or undefined when it may pass. */
   check(host: string | undefined, origin: string | undefined): string | undefined {
-    if (host !== undefined) {
+    if (host !== undefined && host !== this.lastAllowedHost) {
       const lower = host.toLowerCase();
       if (!LOOPBACK_HOSTNAMES.has(hostnameOf(lower)) && !this.hosts.has(lower) && !this.hosts.has(hostnameOf(lower))) {
         return `Host ${JSON.stringify(host)} is not allowed (DNS rebinding protection)`;
       }
+      this.lastAllowedHost = host;
     }
     if (origin !== undefined && origin !== "null") {
       const lower = origin.toLowerCase();
