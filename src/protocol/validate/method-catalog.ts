@@ -29,6 +29,12 @@ const sentBy: Record<MessageDirection, Record<MethodKind, readonly string[]>> = 
   },
 };
 
+/** The same lists as sets, for the lookup made on every message. */
+const sentBySet: Record<MessageDirection, Record<MethodKind, ReadonlySet<string>>> = {
+  "client-to-server": { request: new Set(sentBy["client-to-server"].request), notification: new Set(sentBy["client-to-server"].notification) },
+  "server-to-client": { request: new Set(sentBy["server-to-client"].request), notification: new Set(sentBy["server-to-client"].notification) },
+};
+
 const methodFeatures: Record<string, Feature> = {
   "elicitation/create": "elicitation",
   "notifications/elicitation/complete": "elicitationUrlMode",
@@ -61,9 +67,11 @@ export type MethodLookup =
 /** Whether `direction`'s side may send `method` as a `kind` (ignoring versions; see featureOfMethod). */
 export function lookupMethod(method: string, direction: MessageDirection, kind: MethodKind): MethodLookup {
   const otherKind: MethodKind = kind === "request" ? "notification" : "request";
-  if (sentBy[direction][kind].includes(method)) return { found: "yes" };
-  if (sentBy[direction][otherKind].includes(method)) return { found: "other-kind", kind: otherKind };
-  const other = sentBy[oppositeDirection(direction)];
-  if (other.request.includes(method) || other.notification.includes(method)) return { found: "other-direction" };
+  if (sentBySet[direction][kind].has(method)) return foundYes;
+  if (sentBySet[direction][otherKind].has(method)) return { found: "other-kind", kind: otherKind };
+  const other = sentBySet[oppositeDirection(direction)];
+  if (other.request.has(method) || other.notification.has(method)) return { found: "other-direction" };
   return { found: "no" };
 }
+
+const foundYes: MethodLookup = { found: "yes" };

@@ -20,8 +20,12 @@ import { translateZodIssues } from "./zod-issues.js";
  * `protocolVersion`. Returns every problem found; an empty list means valid.
  */
 export function validateMessage(message: unknown, options: ValidateMessageOptions): ValidationProblem[] {
-  const input = readJsonInput(message);
-  if (!input.ok) return [{ path: "$", message: input.problem, rule: "json.parse" }];
+  let value = message;
+  if (typeof message === "string") {
+    const input = readJsonInput(message);
+    if (!input.ok) return [{ path: "$", message: input.problem, rule: "json.parse" }];
+    value = input.value;
+  }
   const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
   if (!isSupportedVersion(version)) {
     // Without that revision's schema only the JSON-RPC envelope can be judged.
@@ -30,10 +34,10 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
       rule: "version.unknown",
       message: `expected a protocol version this validator knows (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got ${describeValue(version)}; only the JSON-RPC envelope was checked`,
     };
-    return [unknown, ...checkEnvelope(input.value, [], version).problems];
+    return [unknown, ...checkEnvelope(value, [], version).problems];
   }
-  if (Array.isArray(input.value)) return validateBatch(input.value, options.direction, version);
-  return validateOne(input.value, [], options.direction, version, options.requestMethod);
+  if (Array.isArray(value)) return validateBatch(value, options.direction, version);
+  return validateOne(value, [], options.direction, version, options.requestMethod);
 }
 
 function validateBatch(batch: unknown[], direction: MessageDirection, version: ProtocolVersion): ValidationProblem[] {
@@ -58,13 +62,13 @@ function validateOne(
   const schemas = schemasFor(version);
 
   if (envelope.kind === "response") {
-    if (value.error !== undefined) problems.push(...checkErrorData(value.error, prefix, schemas.errorData));
+    if (value.error !== undefined) checkErrorData(value.error, prefix, schemas.errorData, problems);
     if (requestMethod === undefined || !isObject(value.result)) return problems;
     // The request travelled the other way.
     const methodProblem = checkMethod(requestMethod, oppositeDirection(direction), "request", version, prefix, "requestMethod");
     if (methodProblem) return [...problems, methodProblem];
     const schema = schemas.results.get(requestMethod);
-    if (schema) problems.push(...parseWith(schema, value.result, [...prefix, "result"], "result.shape"));
+    if (schema) parseWith(schema, value.result, prefix, "result", "result.shape", problems);
     return problems;
   }
 
@@ -74,21 +78,31 @@ function validateOne(
   // An envelope problem with params (not an object) has been reported already.
   const schema = schemas.params.get(value.method);
   if (schema && (value.params === undefined || isObject(value.params))) {
-    problems.push(...parseWith(schema, value.params, [...prefix, "params"], "params.shape"));
+    parseWith(schema, value.params, prefix, "params", "params.shape", problems);
   }
   return problems;
 }
 
-function parseWith(schema: Schema, value: unknown, path: PathSegment[], rule: "params.shape" | "result.shape"): ValidationProblem[] {
-  return translateZodIssues(issuesOf(schema, value), path, rule);
+/** Adds to `problems` what `schema` finds wrong with `value`, the member `key` of the message at `prefix`. */
+function parseWith(
+  schema: Schema,
+  value: unknown,
+  prefix: readonly PathSegment[],
+  key: "params" | "result",
+  rule: "params.shape" | "result.shape",
+  problems: ValidationProblem[],
+): void {
+  const issues = issuesOf(schema, value);
+  if (issues.length > 0) problems.push(...translateZodIssues(issues, [...prefix, key], rule));
 }
 
 /** Error codes that promise a `data` shape (e.g. -32042 lists the URL elicitations to complete). */
-function checkErrorData(error: unknown, prefix: readonly PathSegment[], errorData: ReadonlyMap<number, Schema>): ValidationProblem[] {
-  if (!isObject(error) || typeof error.code !== "number") return [];
+function checkErrorData(error: unknown, prefix: readonly PathSegment[], errorData: ReadonlyMap<number, Schema>, problems: ValidationProblem[]): void {
+  if (!isObject(error) || typeof error.code !== "number") return;
   const schema = errorData.get(error.code);
-  if (!schema) return [];
-  return translateZodIssues(issuesOf(schema, error.data), [...prefix, "error", "data"], "error.data");
+  if (!schema) return;
+  const issues = issuesOf(schema, error.data);
+  if (issues.length > 0) problems.push(...translateZodIssues(issues, [...prefix, "error", "data"], "error.data"));
 }
 
 /** Whether `direction`'s side may send `method` as a `kind` in `version`; a problem if not. */
@@ -100,11 +114,14 @@ function checkMethod(
   prefix: readonly PathSegment[],
   where: "method" | "requestMethod",
 ): ValidationProblem | undefined {
+  const lookup = lookupMethod(method, direction, kind);
+  const feature = featureOfMethod(method);
+  const available = feature === undefined || versionHas(version, feature);
+  if (lookup.found === "yes" && available) return undefined;
   // requestMethod is an option, not part of the message, so its problems sit at the message root.
   const path = formatJsonPath(where === "method" ? [...prefix, "method"] : prefix);
   const label = where === "method" ? "" : "requestMethod: ";
   const sender = direction === "client-to-server" ? "client" : "server";
-  const lookup = lookupMethod(method, direction, kind);
   if (lookup.found === "other-kind") {
     const name = JSON.stringify(method);
     const message =
@@ -120,9 +137,6 @@ function checkMethod(
     const why = lookup.found === "other-direction" ? `${JSON.stringify(method)} is not sent by the ${sender}` : `unknown method ${JSON.stringify(method)}`;
     return { path, rule: "method.unknown", message: `${label}${why}; expected one of the ${sender}'s ${kind}s: ${known}` };
   }
-  const feature = featureOfMethod(method);
-  if (feature !== undefined && !versionHas(version, feature)) {
-    return { path, rule: "version.feature", message: `${label}${JSON.stringify(method)} is not available: ${featureProblemMessage(feature, version)}` };
-  }
-  return undefined;
+  // A method this side may send, but its version lacks the feature (so `feature` is set).
+  return { path, rule: "version.feature", message: `${label}${JSON.stringify(method)} is not available: ${featureProblemMessage(feature!, version)}` };
 }

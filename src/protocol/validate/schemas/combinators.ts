@@ -8,6 +8,7 @@ import { isObject } from "../../jsonrpc.js";
 import { describeValue } from "../describe-value.js";
 import type { ValidationRule } from "../problem.js";
 import { MISSING, type CustomIssueParams } from "../zod-issues.js";
+import { acceptsFast, defineAcceptor } from "./fast-accept.js";
 
 export type Schema = z.ZodType;
 
@@ -16,14 +17,16 @@ type Issue = z.core.$ZodIssue;
 
 /**
  * The issues `schema` finds in `value`, each with the value it is about; none when it is valid.
- * zod parses many times slower when asked to report inputs (`reportInput`), so a value is first
- * parsed without it, and only a failure is parsed again to be explained.
+ * Most values are valid, so first the fast path (fast-accept.ts), then zod's parse without
+ * `reportInput` (which makes it many times slower); only a failure is parsed again, to be explained.
  */
 export function issuesOf(schema: Schema, value: unknown): readonly Issue[] {
-  if (schema.safeParse(value).success) return [];
+  if (acceptsFast(schema, value) || schema.safeParse(value).success) return noIssues;
   const explained = schema.safeParse(value, { reportInput: true });
-  return explained.success ? [] : explained.error.issues;
+  return explained.success ? noIssues : explained.error.issues;
 }
+
+const noIssues: readonly Issue[] = [];
 
 /** A custom issue with our own message (and optionally a rule other than the default). */
 export function problemIssue(message: string, rule?: ValidationRule) {
@@ -63,43 +66,59 @@ function parseInto(ctx: RefinementContext, schema: Schema, value: unknown): void
  */
 export function tagged(tagKey: string, variants: Record<string, Schema>, options: { defaultTag?: string } = {}): Schema {
   const available = Object.keys(variants).filter((tag) => !unavailableSchemas.has(variants[tag]!));
-  return z.unknown().superRefine((value, ctx) => {
+  const tagOf = (value: Record<string, unknown>) => (tagKey in value ? value[tagKey] : options.defaultTag);
+  const variantOf = (tag: unknown) => (typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined);
+  const schema = z.unknown().superRefine((value, ctx) => {
     if (!isObject(value)) {
       ctx.addIssue({ code: "invalid_type", expected: "object", input: value === undefined ? MISSING : value });
       return;
     }
-    const tag = tagKey in value ? value[tagKey] : options.defaultTag;
-    const variant = typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
+    const tag = tagOf(value);
+    const variant = variantOf(tag);
     if (variant === undefined) {
       ctx.addIssue({ code: "invalid_value", values: available, input: tag === undefined ? MISSING : tag, path: [tagKey] });
       return;
     }
     parseInto(ctx, variant, value);
   });
+  defineAcceptor(schema, (value) => {
+    const variant = isObject(value) ? variantOf(tagOf(value)) : undefined;
+    return variant !== undefined && acceptsFast(variant, value);
+  });
+  return schema;
 }
 
 /** A union decided by looking at the value (`pick`), e.g. text vs blob resource contents. */
 export function choose(expectation: string, pick: (value: unknown) => Schema | undefined): Schema {
-  return z.unknown().superRefine((value, ctx) => {
+  const schema = z.unknown().superRefine((value, ctx) => {
     if (value === undefined) return ctx.addIssue(missingIssue(expectation));
-    const schema = pick(value);
-    if (schema === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
-    else parseInto(ctx, schema, value);
+    const picked = pick(value);
+    if (picked === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
+    else parseInto(ctx, picked, value);
   });
+  defineAcceptor(schema, (value) => {
+    const picked = value === undefined ? undefined : pick(value);
+    return picked !== undefined && acceptsFast(picked, value);
+  });
+  return schema;
 }
 
 /** Any JSON value, but present (e.g. `data` in a log message). */
 export function requiredValue(expectation: string): Schema {
-  return z.unknown().superRefine((value, ctx) => {
+  const schema = z.unknown().superRefine((value, ctx) => {
     if (value === undefined) ctx.addIssue(missingIssue(expectation));
   });
+  defineAcceptor(schema, (value) => value !== undefined);
+  return schema;
 }
 
 /** A string checked by `test`, with our own "expected …" wording. */
 function checkedString(expectation: string, test: (value: string) => boolean): Schema {
-  return z.string().superRefine((value, ctx) => {
+  const schema = z.string().superRefine((value, ctx) => {
     if (!test(value)) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
   });
+  defineAcceptor(schema, (value) => typeof value === "string" && test(value));
+  return schema;
 }
 
 const base64Alphabet = /^[A-Za-z0-9+/]*={0,2}$/;
