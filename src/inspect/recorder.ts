@@ -7,6 +7,7 @@
 import { McpTestkitError } from "../errors.js";
 import { isObject, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from "../protocol/jsonrpc.js";
 import { RequestCorrelator } from "./correlator.js";
+import { copyPlainJson } from "./json-text.js";
 import { BoundedJournal } from "./journal.js";
 import { checkMessage } from "./strict.js";
 import type {
@@ -107,8 +108,13 @@ export class TrafficRecorder {
     this.problemJournal.clear();
   }
 
-  /** Records a message sent (`outgoing`) or received (`incoming`) and returns the record. */
-  recordMessage(direction: "outgoing" | "incoming", message: unknown): MessageRecord {
+  /**
+   * Records a message sent (`outgoing`) or received (`incoming`) and returns the record.
+   * `jsonText` is for transports that carry JSON text (see json-text.ts): the text an incoming
+   * message was parsed from, or the text an outgoing one is sent as (`JSON.stringify(message)`).
+   * The record's copy is then made from it, more cheaply than a general deep copy.
+   */
+  recordMessage(direction: "outgoing" | "incoming", message: unknown, jsonText?: string): MessageRecord {
     const timestamp = Date.now();
     const now = performance.now();
     const id = readId(message);
@@ -127,11 +133,13 @@ export class TrafficRecorder {
       method = message.method;
     }
 
-    const content = snapshot(message) as JsonRpcMessage;
+    const content = copyForRecord(message, jsonText) as JsonRpcMessage;
     const problems = this.strict ? this.validate(direction, message, method) : undefined;
-    const record: MessageRecord = { timestamp, direction, method, id, content, latency, ...(problems && { problems }) };
+    const record: MessageRecord = problems
+      ? { timestamp, direction, method, id, content, latency, problems }
+      : { timestamp, direction, method, id, content, latency };
     this.journal.push(record);
-    if (problems) this.reportProblems(record, problems);
+    if (problems && problems.length > 0) this.reportProblems(record, problems);
     return record;
   }
 
@@ -187,6 +195,14 @@ function readId(message: unknown): JsonRpcId | null | undefined {
   if (!isObject(message)) return undefined;
   const id = message.id;
   return typeof id === "string" || typeof id === "number" || id === null ? id : undefined;
+}
+
+/** The record's own deep copy of a message, so that later mutation by either end cannot change it. */
+function copyForRecord(message: unknown, jsonText: string | undefined): unknown {
+  if (jsonText === undefined) return snapshot(message);
+  // What crossed the wire is the text's value: the message itself when it is plain JSON data
+  // (always, for one parsed from the text), which copies fast; otherwise the text, parsed.
+  return copyPlainJson(message) ?? JSON.parse(jsonText);
 }
 
 /** A deep copy of a message. JSON is the fallback for values `structuredClone` refuses (functions). */

@@ -7,6 +7,7 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isResponse } from "../protocol/jsonrpc.js";
+import { isJsonTextTransport, toJsonText, type JsonTextExtra, type JsonTextTransport } from "./json-text.js";
 import { TrafficRecorder } from "./recorder.js";
 import { InvalidMessageError } from "./strict.js";
 import type { TrafficRecorderOptions } from "./types.js";
@@ -17,11 +18,15 @@ export class RecordingTransport implements Transport {
   onerror?: Transport["onerror"];
   /** Errors already recorded, so one failure reported twice (callback and rejection) is one record. */
   private readonly recordedErrors = new WeakSet<object>();
+  /** The inner transport, when it takes messages as JSON text (see json-text.ts). */
+  private readonly textWire: JsonTextTransport | undefined;
 
   constructor(
     readonly inner: Transport,
     readonly recorder: TrafficRecorder,
-  ) {}
+  ) {
+    this.textWire = isJsonTextTransport(inner) ? inner : undefined;
+  }
 
   // Some transports only learn their session id after a while (Streamable HTTP), so read it live.
   get sessionId(): string | undefined {
@@ -35,9 +40,9 @@ export class RecordingTransport implements Transport {
   async start(): Promise<void> {
     // Installed here, not in the constructor: until the user has set our callbacks (which the
     // SDK does just before start), a message from the inner transport would have nowhere to go.
-    this.inner.onmessage = (message, extra) => {
+    this.inner.onmessage = (message, extra?: JsonTextExtra) => {
       try {
-        this.recorder.recordMessage("incoming", message);
+        this.recorder.recordMessage("incoming", message, extra?.jsonText);
       } catch (error) {
         // A failure to record (say, a throwing onProblem) must not swallow the message.
         this.onerror?.(toError(error));
@@ -58,8 +63,10 @@ export class RecordingTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // Serialized once, for the record and the wire, when the wire is JSON text.
+    const jsonText = this.textWire === undefined ? undefined : toJsonText(message);
     // Recorded before sending: a peer in the same process may answer within send itself.
-    const record = this.recorder.recordMessage("outgoing", message);
+    const record = this.recorder.recordMessage("outgoing", message, jsonText);
     if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
       const error = new InvalidMessageError({
         method: record.method,
@@ -72,7 +79,7 @@ export class RecordingTransport implements Transport {
       throw error;
     }
     try {
-      await this.inner.send(message, options);
+      await (jsonText === undefined ? this.inner.send(message, options) : this.textWire!.sendJsonText(jsonText));
     } catch (error) {
       this.recordError(error, record);
       throw error;

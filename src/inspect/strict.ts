@@ -21,8 +21,8 @@ export interface MessageCheck {
 export function checkMessage(message: unknown, check: MessageCheck): MessageProblem[] {
   return validateMessage(message, {
     direction: wireDirection(check.side, check.direction),
-    ...(check.protocolVersion === undefined ? {} : { protocolVersion: check.protocolVersion }),
-    ...(check.requestMethod === undefined ? {} : { requestMethod: check.requestMethod }),
+    protocolVersion: check.protocolVersion,
+    requestMethod: check.requestMethod,
   });
 }
 

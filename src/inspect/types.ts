@@ -41,7 +41,10 @@ interface RecordBase {
 
 export interface MessageRecord extends RecordBase {
   readonly direction: "outgoing" | "incoming";
-  /** A deep copy of the message, so later mutation by either end cannot change the record. */
+  /**
+   * A deep copy of the message, so later mutation by either end cannot change the record. Over a
+   * JSON text wire (stdio) it is parsed from the text that crossed the wire.
+   */
   readonly content: JsonRpcMessage;
   /** Present only in strict mode: what the validator found (empty when the message is valid). */
   readonly problems?: readonly MessageProblem[];

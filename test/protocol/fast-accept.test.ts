@@ -64,7 +64,6 @@ const odd: unknown[] = [
   undefined, null, 0, -0, -1, 1.5, 2, 101, NaN, Infinity, "", "x", "text", "file:///a", "not base64!", true, false,
   [], [1], [text], {}, { type: "text" }, text, new Date(0), new Thing(), Object.create(null) as object,
   { constructor: class Fake {} }, { [Symbol("s")]: 1 }, JSON.parse('{"__proto__": {"x": 1}}') as object,
-  // eslint-disable-next-line no-sparse-arrays
   [, 1],
 ];
 

@@ -1,0 +1,71 @@
+/**
+ * Recording over a JSON text wire (our stdio transport): records are copied from the text that
+ * crossed the wire, or from the message when it is plain JSON data, and neither end's later
+ * mutation reaches them.
+ */
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { StdioProcessTransport } from "../../src/driver/index.js";
+import { recordTraffic } from "../../src/inspect/index.js";
+import { copyPlainJson } from "../../src/inspect/json-text.js";
+import { newClient } from "./support.js";
+
+const serverScript = fileURLToPath(new URL("./fixtures/stdio-server.mjs", import.meta.url));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe("copyPlainJson", () => {
+  it("copies plain JSON data deeply, as JSON.parse of its text would give it", () => {
+    const value = JSON.parse('{"a":[1,"x",null,true,{"b":-1.5}],"c":{},"__proto__":{"d":2}}') as Record<string, unknown>;
+    const copy = copyPlainJson(value) as Record<string, unknown>;
+    expect(copy).toEqual(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, "__proto__")).toBe(true);
+    expect(copy.a).not.toBe(value.a);
+    expect((copy.a as unknown[])[4]).not.toBe((value.a as unknown[])[4]);
+    expect(copyPlainJson(Object.assign(Object.create(null) as object, { a: 1 }))).toEqual({ a: 1 });
+  });
+
+  it("gives up on anything JSON would turn into something else", () => {
+    class Point {
+      x = 1;
+    }
+    const notPlain = [undefined, NaN, Infinity, -0, 10n, () => 1, Symbol("s"), new Date(0), new Point(), [1, , 2], { a: undefined }, { toJSON: () => 1 }, Object.assign([1], { toJSON: () => 2 })];
+    for (const value of notPlain) expect(copyPlainJson({ nested: [value] }), String(value)).toBeUndefined();
+  });
+});
+
+describe("recording our stdio transport (JSON text)", () => {
+  async function connect() {
+    const inner = new StdioProcessTransport({ command: process.execPath, args: [serverScript] });
+    const { transport, recorder } = recordTraffic(inner, { strict: true });
+    const client = newClient();
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    return { client, recorder };
+  }
+
+  it("records what crossed the wire, which later mutation by either end does not change", async () => {
+    const { client, recorder } = await connect();
+    const args = { text: "original" };
+    const result = await client.callTool({ name: "echo", arguments: args });
+    args.text = "mutated by the caller";
+    (result.content as Array<{ text: string }>)[0]!.text = "mutated by the receiver";
+
+    const [request, response] = recorder.byMethod("tools/call");
+    expect(request!.content).toMatchObject({ params: { arguments: { text: "original" } } });
+    expect(response!.content).toMatchObject({ result: { content: [{ type: "text", text: "original" }] } });
+    expect(recorder.problems).toEqual([]);
+  });
+
+  it("records an outgoing message that is not plain JSON data as it was sent: its JSON", async () => {
+    const { client, recorder } = await connect();
+    const when = new Date(0);
+    await client.callTool({ name: "echo", arguments: { text: "t", when, gone: undefined } });
+    const [request] = recorder.byMethod("tools/call");
+    expect((request!.content as unknown as { params: { arguments: object } }).params.arguments).toStrictEqual({ text: "t", when: when.toJSON() });
+  });
+});
