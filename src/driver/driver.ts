@@ -312,7 +312,9 @@ export class McpDriver implements AsyncDisposable {
    * result (`isError: true`) does not throw: check `result.isError` or call `expectSuccess()`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallResult> {
-    await this.ensureInitialized("callTool");
+    const initialized = this.ensureInitialized("callTool");
+    // Once initialized (every call but the first), the call goes out without waiting a tick.
+    if (initialized instanceof Promise) await initialized;
     const result = await this.session.request(
       "tools/call",
       { name, arguments: args },
@@ -547,10 +549,11 @@ export class McpDriver implements AsyncDisposable {
     return mergeCapabilities(capabilities, this.options.capabilities);
   }
 
-  private async ensureInitialized(what: string): Promise<InitializeResult> {
+  /** Throws if the driver is closed or broken; initializes it if needed (only then is there a promise). */
+  private ensureInitialized(what: string): InitializeResult | Promise<InitializeResult> {
     this.assertOpen(what);
     this.session.throwIfBroken();
-    return this.initializeResult ?? (await this.initialize());
+    return this.initializeResult ?? this.initialize();
   }
 
   private list<T>(kind: ListKind, options: ListOptions): Promise<T[]> {

@@ -15,6 +15,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { Deadlines } from "./deadlines.js";
 import { NonJsonOutputError } from "./stdio-process.js";
 
 export type JsonObject = Record<string, unknown>;
@@ -100,7 +101,8 @@ interface PendingRequest {
   method: string;
   label: string;
   timeoutMs: number;
-  timer: NodeJS.Timeout | undefined;
+  /** When it times out (see `Deadlines`). */
+  deadline: number;
   cancellable: boolean;
   onProgress: ((progress: ProgressParams) => void) | undefined;
   errorFor: (error: JsonRpcErrorObject, label: string) => McpDriverError;
@@ -117,10 +119,16 @@ export class RpcSession {
   /** Every protocol failure seen, oldest first. The first one fails every later request. */
   readonly protocolErrors: ProtocolError[] = [];
   private transport: RecordingTransport | undefined;
+  /** The transport once it has started (and did not fail to). */
+  private startedTransport: RecordingTransport | undefined;
   private readonly ready: Promise<void>;
   private startError: unknown;
   private nextId = 1;
   private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  private readonly timeouts = new Deadlines<PendingRequest>(
+    () => this.pending.values(),
+    (request) => this.timedOut(request),
+  );
   private readonly abandoned = new Set<JsonRpcId>();
   private readonly serverRequests = new Map<JsonRpcId, AbortController>();
   private incomingProblems: MessageProblem[] = [];
@@ -170,13 +178,21 @@ export class RpcSession {
   }
 
   /** Sends a request and resolves with its result. */
-  async request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
+  request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
+    // The usual case, a session up and well: the request goes out now, with nothing to wait for.
+    const transport = this.startedTransport;
+    if (transport !== undefined && !this.closed && this.protocolErrors.length === 0) return this.send(transport, method, params, spec);
+    return this.requestOnceStarted(method, params, spec);
+  }
+
+  /** A request made before the transport has started, or once the session is closed or broken. */
+  private async requestOnceStarted(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const label = spec.label ?? method;
     this.throwIfBroken();
     if (this.closed) throw this.closedError(method, this.nextId, label);
     await this.ready;
-    const transport = this.transport;
-    if (transport === undefined || this.startError !== undefined) {
+    const transport = this.startedTransport;
+    if (transport === undefined) {
       throw new ConnectionClosedError(`Could not start the connection to send ${label}: ${describeCause(this.startError)}`, {
         method,
         cause: this.startError,
@@ -185,65 +201,68 @@ export class RpcSession {
     }
     this.throwIfBroken();
     if (this.closed) throw this.closedError(method, this.nextId, label);
+    return await this.send(transport, method, params, spec);
+  }
 
+  /** Numbers the request, waits for its response (with its timeout and abort signal) and writes it. */
+  private send(transport: RecordingTransport, method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const id = this.nextId++;
-    const timeoutMs = spec.timeoutMs ?? this.options.requestTimeout;
+    const label = spec.label ?? method;
     let sentParams = params;
     if (spec.onProgress) {
       const meta = isObject(params?._meta) ? params._meta : {};
       sentParams = { ...params, _meta: { ...meta, progressToken: id } };
     }
-    const message = { jsonrpc: "2.0" as const, id, method, ...(sentParams === undefined ? {} : { params: sentParams }) };
+    const message = sentParams === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params: sentParams };
 
     const result = new Promise<JsonObject>((resolve, reject) => {
       const request: PendingRequest = {
         id,
         method,
         label,
-        timeoutMs,
-        timer: undefined,
+        timeoutMs: spec.timeoutMs ?? this.options.requestTimeout,
+        deadline: Infinity,
         cancellable: spec.cancellable ?? true,
         onProgress: spec.onProgress,
         errorFor: spec.errorFor ?? defaultErrorFor,
         resolve,
         reject,
-        detach: () => undefined,
+        detach: noop,
       };
       this.pending.set(id, request);
-      this.armTimer(request);
-      const signal = spec.signal;
-      if (signal) {
-        const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, () => abortError(request, signal.reason, this.hooks.processContext()));
-        if (signal.aborted) queueMicrotask(onAbort);
-        else {
-          signal.addEventListener("abort", onAbort, { once: true });
-          request.detach = () => signal.removeEventListener("abort", onAbort);
-        }
-      }
+      this.timeouts.start(request, request.timeoutMs);
+      if (spec.signal) this.listenForAbort(request, spec.signal);
     });
-
-    // The request may fail while it is being sent (the process exits): the caller gets it below.
-    result.catch(() => undefined);
-    try {
-      await transport.send(message as JSONRPCMessage);
-    } catch (error) {
-      const request = this.pending.get(id);
-      if (request) {
-        this.settle(request);
-        // A server that has gone away makes the send fail; say that rather than EPIPE.
-        request.reject(
-          this.closed
-            ? this.closedError(method, id, label)
-            : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
-                method,
-                id,
-                cause: error,
-                process: this.hooks.processContext(),
-              }),
-        );
-      }
-    }
+    transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
     return result;
+  }
+
+  /** Aborting the signal gives up on the request (and cancels it on the server). */
+  private listenForAbort(request: PendingRequest, signal: AbortSignal): void {
+    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, () => abortError(request, signal.reason, this.hooks.processContext()));
+    if (signal.aborted) queueMicrotask(onAbort);
+    else {
+      signal.addEventListener("abort", onAbort, { once: true });
+      request.detach = () => signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** A request that could not be written fails; a server that has gone away is said so, rather than EPIPE. */
+  private sendFailed(id: number, error: unknown): void {
+    const request = this.pending.get(id);
+    if (request === undefined) return;
+    this.settle(request);
+    const { method, label } = request;
+    request.reject(
+      this.closed
+        ? this.closedError(method, id, label)
+        : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
+            method,
+            id,
+            cause: error,
+            process: this.hooks.processContext(),
+          }),
+    );
   }
 
   /** Sends a notification. */
@@ -293,6 +312,7 @@ export class RpcSession {
     this.transport = transport;
     try {
       await transport.start();
+      this.startedTransport = transport;
     } catch (error) {
       this.startError = error;
     }
@@ -307,25 +327,23 @@ export class RpcSession {
     }
     for (const controller of this.serverRequests.values()) controller.abort(new Error("the connection closed"));
     this.serverRequests.clear();
+    this.timeouts.stop();
   }
 
   private closedError(method: string, id: JsonRpcId, label: string): McpDriverError {
     return (this.closeReason ?? this.hooks.closedError)(method, id, label);
   }
 
-  private armTimer(request: PendingRequest): void {
-    clearTimeout(request.timer);
-    request.timer = setTimeout(() => {
-      const cancelled = request.cancellable;
-      this.giveUp(request, `timed out after ${request.timeoutMs} ms`, () => {
-        const what = cancelled ? "; sent notifications/cancelled" : " (initialize is never cancelled)";
-        return new RequestTimeoutError(
-          `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
-            `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
-          { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process: this.hooks.processContext() },
-        );
-      });
-    }, request.timeoutMs);
+  private timedOut(request: PendingRequest): void {
+    const cancelled = request.cancellable;
+    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, () => {
+      const what = cancelled ? "; sent notifications/cancelled" : " (initialize is never cancelled)";
+      return new RequestTimeoutError(
+        `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
+          `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
+        { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process: this.hooks.processContext() },
+      );
+    });
   }
 
   /** Stops waiting for a request: tells the server (unless it is initialize) and rejects it. */
@@ -341,9 +359,9 @@ export class RpcSession {
   }
 
   private settle(request: PendingRequest): void {
-    clearTimeout(request.timer);
     request.detach();
     this.pending.delete(request.id);
+    if (this.pending.size === 0) this.timeouts.idle();
   }
 
   private transportError(error: Error): void {
@@ -395,11 +413,11 @@ export class RpcSession {
   }
 
   private receiveOne(message: unknown, problems: MessageProblem[]): void {
-    const envelope = problems.filter(isEnvelopeProblem);
     if (!isObject(message)) {
       return this.fail(this.invalidMessage("a message that is not a JSON object", message, problems));
     }
     if ("method" in message) {
+      const envelope = problems.filter(isEnvelopeProblem);
       if (envelope.length > 0 || typeof message.method !== "string") {
         return this.fail(this.invalidMessage("an invalid request or notification", message, envelope));
       }
@@ -435,7 +453,7 @@ export class RpcSession {
       );
     }
     this.settle(request);
-    const blocking = problems.filter((problem) => problem.rule !== "version.unknown" && (this.options.strict || isEnvelopeProblem(problem)));
+    const blocking = problems.length === 0 ? problems : problems.filter((problem) => problem.rule !== "version.unknown" && (this.options.strict || isEnvelopeProblem(problem)));
     if (blocking.length > 0) {
       const version = this.recorder.protocolVersion ?? LATEST_PROTOCOL_VERSION;
       request.reject(
@@ -458,7 +476,7 @@ export class RpcSession {
     if (method === "notifications/progress" && params !== undefined) {
       const request = [...this.pending.values()].find((pending) => pending.onProgress && pending.id === params.progressToken);
       if (request) {
-        this.armTimer(request);
+        this.timeouts.start(request, request.timeoutMs);
         try {
           request.onProgress!(params as ProgressParams);
         } catch {
@@ -514,6 +532,8 @@ export class RpcSession {
     return [...this.pending.values()].map((request) => `${request.id} (${request.label})`).join(", ");
   }
 }
+
+function noop(): void {}
 
 function isEnvelopeProblem(problem: MessageProblem): boolean {
   return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
