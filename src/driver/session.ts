@@ -181,7 +181,7 @@ export class RpcSession {
   request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
     // The usual case, a session up and well: the request goes out now, with nothing to wait for.
     const transport = this.startedTransport;
-    if (transport !== undefined && !this.closed && this.protocolErrors.length === 0) return this.send(transport, method, params, spec);
+    if (transport !== undefined && !this.closed && this.protocolErrors.length === 0) return this.sendRequest(transport, method, params, spec);
     return this.requestOnceStarted(method, params, spec);
   }
 
@@ -201,11 +201,11 @@ export class RpcSession {
     }
     this.throwIfBroken();
     if (this.closed) throw this.closedError(method, this.nextId, label);
-    return await this.send(transport, method, params, spec);
+    return await this.sendRequest(transport, method, params, spec);
   }
 
   /** Numbers the request, waits for its response (with its timeout and abort signal) and writes it. */
-  private send(transport: RecordingTransport, method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
+  private sendRequest(transport: RecordingTransport, method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const id = this.nextId++;
     const label = spec.label ?? method;
     let sentParams = params;
@@ -334,6 +334,7 @@ export class RpcSession {
     return (this.closeReason ?? this.hooks.closedError)(method, id, label);
   }
 
+  /** A request whose deadline passed with no response (`Deadlines` calls it). */
   private timedOut(request: PendingRequest): void {
     const cancelled = request.cancellable;
     this.giveUp(request, `timed out after ${request.timeoutMs} ms`, () => {

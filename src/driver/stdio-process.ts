@@ -344,7 +344,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       else this.deliver(() => this.onerror?.(new NonJsonOutputError(line)));
       return;
     }
-    // The line goes along, so a recorder can copy the message by parsing it (see inspect/json-text.ts).
+    // The line goes along, so a recorder can copy the message from it rather than deep-clone it (see inspect/json-text.ts).
     const extra: JsonTextExtra = { jsonText: line };
     this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));
   }
