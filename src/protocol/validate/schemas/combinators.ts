@@ -22,6 +22,10 @@ type Issue = z.core.$ZodIssue;
  */
 export function issuesOf(schema: Schema, value: unknown): readonly Issue[] {
   if (acceptsFast(schema, value) || schema.safeParse(value).success) return noIssues;
+  return explainedIssues(schema, value);
+}
+
+function explainedIssues(schema: Schema, value: unknown): readonly Issue[] {
   const explained = schema.safeParse(value, { reportInput: true });
   return explained.success ? noIssues : explained.error.issues;
 }
@@ -51,9 +55,13 @@ export function unavailable(message: string): Schema {
   return schema;
 }
 
-/** Runs `schema` on `value` and re-raises its issues where the value sits. */
+/**
+ * Runs `schema` on `value` and re-raises its issues where the value sits. Inside a parse, so no
+ * second try without `reportInput`: each level of nesting would double the work on a failure.
+ */
 function parseInto(ctx: RefinementContext, schema: Schema, value: unknown): void {
-  for (const issue of issuesOf(schema, value)) {
+  if (acceptsFast(schema, value)) return;
+  for (const issue of explainedIssues(schema, value)) {
     // Mark absent values explicitly: zod may fill a missing `input` with the parent value.
     const input = "input" in issue ? issue.input : MISSING;
     ctx.addIssue({ ...issue, input } as Parameters<RefinementContext["addIssue"]>[0]);
