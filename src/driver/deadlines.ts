@@ -48,11 +48,14 @@ export class Deadlines<T extends HasDeadline> {
     this.timer = undefined;
     this.due = Infinity;
     const now = performance.now();
+    const expired: T[] = [];
     let next = Infinity;
-    for (const item of [...this.waiting()]) {
-      if (item.deadline <= now) this.expire(item);
+    for (const item of this.waiting()) {
+      if (item.deadline <= now) expired.push(item);
       else next = Math.min(next, item.deadline);
     }
+    // Re-armed first, so that the others still time out should expiring one of these throw.
     if (next !== Infinity) this.arm(next);
+    for (const item of expired) this.expire(item);
   }
 }
