@@ -36,8 +36,8 @@ export class EventStream {
     readonly resumable: boolean,
     /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. Default: when resumable. */
     private readonly priming?: () => boolean,
-    /** Called when the finished stream's last events and its end went out on a live connection. */
-    private readonly onDelivered?: (stream: EventStream) => void,
+    /** Called when the finished stream's last events and its end went out on `sink`, a live connection. */
+    private readonly onDelivered?: (stream: EventStream, sink: StreamSink) => void,
   ) {}
 
   get attached(): boolean {
@@ -50,7 +50,7 @@ export class EventStream {
     this.writtenOnSink = 0;
     if (this.resumable && (this.priming?.() ?? true)) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
     for (const event of this.events) if (event.seq > afterSeq && this.sink === sink) this.writeToSink(event);
-    if (this.finished) this.endDelivered();
+    if (this.finished) this.endFinished();
   }
 
   /** Adds a message event (a JSON text) and writes it if a connection is attached. */
@@ -87,7 +87,7 @@ export class EventStream {
   /** No more events will come: end the connection once everything is written. */
   finish(): void {
     this.finished = true;
-    if (this.attached) this.endDelivered();
+    this.endFinished();
   }
 
   /** Ends the current connection without finishing (the client may resume). */
@@ -107,10 +107,12 @@ export class EventStream {
     }
   }
 
-  /** Ends a live connection of the finished stream: everything went out on it. */
-  private endDelivered(): void {
+  /** Ends the connection of a finished stream; a live one carried everything, so the stream was delivered. */
+  private endFinished(): void {
+    const sink = this.sink;
+    const live = this.attached;
     this.endSink();
-    this.onDelivered?.(this);
+    if (live) this.onDelivered?.(this, sink!);
   }
 
   private endSink(): void {

@@ -10,6 +10,8 @@ export interface StreamSink {
   end(): void;
   /** True once ended, destroyed or the client went away. */
   readonly closed: boolean;
+  /** True once the connection itself is gone (the client went away, or it was dropped): what was written may never have arrived. */
+  readonly lost: boolean;
 }
 
 /** What `readBody` reports instead of the text when the body exceeds the limit. */

@@ -54,6 +54,7 @@ export class FetchExchange implements HttpExchange {
     this.answered = true;
     const encoder = new TextEncoder();
     let closed = false;
+    let lost = false;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
       start: (c) => {
@@ -61,11 +62,13 @@ export class FetchExchange implements HttpExchange {
       },
       cancel: () => {
         closed = true;
+        lost = true;
       },
     });
     this.destroyStream = () => {
       if (!closed) controller.error(new Error("connection dropped by the mock"));
       closed = true;
+      lost = true;
     };
     this.resolveResponse(new Response(body, { status, headers }));
     return {
@@ -78,6 +81,9 @@ export class FetchExchange implements HttpExchange {
       },
       get closed() {
         return closed;
+      },
+      get lost() {
+        return lost;
       },
     };
   }

@@ -10,16 +10,25 @@ import type { Session } from "../../engine/session.js";
 import { idKey } from "../../engine/session.js";
 import { versionHas } from "../../protocol/versions.js";
 import { EventStream } from "./event-stream.js";
+import type { StreamSink } from "./exchange.js";
 import type { PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
 const MAX_KEPT_STREAMS = 100;
 /**
- * POST streams delivered whole (finished on a live connection) need no resumption, but the
- * newest few are kept a little longer: a client whose connection broke just as the end went
- * out can still resume. Forgetting the rest at once keeps a busy session's garbage young.
+ * A POST stream finished on a live connection needs no resumption once that connection is seen
+ * to have stayed open: the client read it to the end. That is checked when 8 newer streams have
+ * been delivered, time enough for a client that went away just as the end was written to show
+ * as gone (its stream then stays, like any other interrupted one). Forgetting delivered streams
+ * keeps a busy session's garbage young instead of holding its last 100 answers.
  */
 const DELIVERED_STREAMS_KEPT = 8;
+
+interface Delivery {
+  stream: EventStream;
+  /** The connection that carried the stream's end. */
+  sink: StreamSink;
+}
 
 export interface HttpSessionOptions {
   /** Answer requests as SSE streams unless a step asks for JSON (`responseMode: "sse"`). */
@@ -38,7 +47,7 @@ export class HttpSession {
   readonly preferSse: boolean;
   private nextStreamNumber = 0;
   /** The newest streams delivered whole, oldest first (see DELIVERED_STREAMS_KEPT). */
-  private readonly deliveredStreams: EventStream[] = [];
+  private readonly deliveries: Delivery[] = [];
   ended = false;
 
   constructor(
@@ -80,13 +89,13 @@ export class HttpSession {
     return stream;
   }
 
-  /** A stream delivered whole: forgotten once DELIVERED_STREAMS_KEPT newer ones were delivered. */
-  private readonly forgetLater = (stream: EventStream): void => {
-    if (this.ended || !stream.resumable || this.deliveredStreams.includes(stream)) return;
-    this.deliveredStreams.push(stream);
-    if (this.deliveredStreams.length <= DELIVERED_STREAMS_KEPT) return;
-    const old = this.deliveredStreams.shift()!;
-    if (this.streams.get(old.id) === old) this.streams.delete(old.id);
+  /** A stream delivered whole: forgotten once DELIVERED_STREAMS_KEPT newer ones were delivered, if its connection is still open. */
+  private readonly forgetLater = (stream: EventStream, sink: StreamSink): void => {
+    if (this.ended || !stream.resumable || this.deliveries.some((delivery) => delivery.stream === stream)) return;
+    this.deliveries.push({ stream, sink });
+    if (this.deliveries.length <= DELIVERED_STREAMS_KEPT) return;
+    const oldest = this.deliveries.shift()!;
+    if (!oldest.sink.lost && this.streams.get(oldest.stream.id) === oldest.stream) this.streams.delete(oldest.stream.id);
   };
 
   /** The POST `answer` is complete: server messages about its requests go on the GET stream from now on. */

@@ -1,5 +1,6 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
@@ -103,16 +104,24 @@ class NodeStreamSink implements StreamSink {
   /** Whether anything (at least the headers) went out. */
   private started = false;
 
+  /** Held apart: node detaches the socket from a finished response, and `lost` is asked later. */
+  private readonly socket: Socket | null;
+
   constructor(
     private readonly exchange: NodeExchange,
     private readonly res: ServerResponse,
   ) {
+    this.socket = res.socket;
     // The headers go out at the end of this tick even if nothing is written.
     process.nextTick(flush, this);
   }
 
   get closed(): boolean {
     return this.ended || this.res.destroyed || this.exchange.dropped;
+  }
+
+  get lost(): boolean {
+    return this.socket === null || this.socket.destroyed || this.exchange.dropped;
   }
 
   write(chunk: string): void {
@@ -142,7 +151,7 @@ class NodeStreamSink implements StreamSink {
     }
     this.started = true;
     // One write, now: node would otherwise hold it in the corked socket until a later tick.
-    const socket = res.socket;
+    const socket = this.socket;
     socket?.cork();
     res.write(text);
     socket?.uncork();
