@@ -5,7 +5,7 @@ import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.j
 
 export class NodeExchange implements HttpExchange {
   readonly method: string;
-  /** Set by `destroy()`: nothing more is written, and the connection goes on the next tick. */
+  /** Set by `destroy()`: nothing more is written, and the connection goes on the next tick (read by the stream sink). */
   dropped = false;
 
   constructor(
@@ -76,8 +76,8 @@ export class NodeExchange implements HttpExchange {
   destroy(): void {
     if (this.dropped) return;
     this.dropped = true;
-    // Events written in this tick (a progress event just before a disconnect step) wait in the
-    // corked socket until the next tick: let them go out, then cut the connection.
+    // Events written in this tick (a progress event just before a disconnect step) leave with
+    // their stream's flush, queued before this: let them go out, then cut the connection.
     process.nextTick(() => {
       this.res.destroy();
       this.req.socket?.destroy();
@@ -134,6 +134,7 @@ class NodeStreamSink implements StreamSink {
   }
 
   end(): void {
+    // A dropped exchange is cut, not ended: what was written before the drop still leaves with the flush.
     if (!this.closed) this.res.end(this.take());
     this.ended = true;
   }
@@ -142,18 +143,18 @@ class NodeStreamSink implements StreamSink {
   flush(): void {
     this.flushQueued = false;
     const res = this.res;
-    if (this.ended || res.destroyed) return;
+    if (res.destroyed) return;
     const text = this.take();
-    if (text === "") {
-      if (!this.started) res.flushHeaders();
-      this.started = true;
-      return;
-    }
+    if (text !== "") this.writeNow(text);
+    else if (!this.started && !this.ended) res.flushHeaders();
     this.started = true;
-    // One write, now: node would otherwise hold it in the corked socket until a later tick.
+  }
+
+  /** One write, now: node would otherwise hold it in the corked socket until a later tick. */
+  private writeNow(text: string): void {
     const socket = this.socket;
     socket?.cork();
-    res.write(text);
+    this.res.write(text);
     socket?.uncork();
   }
 

@@ -1,14 +1,42 @@
 /**
- * Which finished SSE streams of a session stay resumable with `Last-Event-ID`: a stream whose
- * connection went away before its end stays (up to 100 per session, as always), even when the
- * end was written just as the client left; a stream read to its end on a connection that stays
- * open is forgotten once 8 newer ones were delivered, so a busy session does not keep every
- * answer it ever sent.
+ * SSE streams of POST answers: what a stream writes just before a disconnect step still reaches
+ * the client (a stream's writes leave together at the end of the tick, before the cut), and
+ * which finished streams stay resumable with `Last-Event-ID`: a stream whose connection went
+ * away before its end stays (up to 100 per session, as always), even when the end was written
+ * just as the client left; a stream read to its end on a connection that stays open is
+ * forgotten once 8 newer ones were delivered, so a busy session does not keep every answer it
+ * ever sent.
  */
 import { describe, expect, it } from "vitest";
-import { get, post, rawSession, readSse, rpcRequest, serve, sseReader, until, useCleanup } from "./support/http.js";
+import { get, post, rawSession, readSse, rpcRequest, serve, sseReader, until, useCleanup, type SseEvent } from "./support/http.js";
 
 useCleanup();
+
+describe("writes of an SSE answer", () => {
+  it("a progress event written in the same tick as a disconnect step still reaches the client before the cut", async () => {
+    const server = await serve({
+      tools: {
+        crash: async (call) => {
+          await Promise.resolve();
+          call.progress(1);
+          return { disconnect: true };
+        },
+      },
+    });
+    const { sessionId } = await rawSession(server.url);
+    const reader = sseReader(await post(server.url, rpcRequest("tools/call", { name: "crash", _meta: { progressToken: 7 } }), { sessionId }));
+    const events: SseEvent[] = [];
+    await expect(
+      (async () => {
+        for (let event = await reader.next(); event; event = await reader.next()) events.push(event);
+      })(),
+    ).rejects.toThrow(); // the connection is cut, not ended
+    expect(events.map(({ id, data }) => ({ id, data }))).toEqual([
+      { id: "p0_0", data: "" },
+      { id: "p0_1", data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: 1 } }) },
+    ]);
+  });
+});
 
 describe("finished SSE streams kept for resumption", () => {
   it("a stream delivered whole stays resumable until 8 newer ones were delivered, then gets 400", async () => {
