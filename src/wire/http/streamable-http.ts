@@ -153,7 +153,9 @@ export class StreamableHttpEndpoint {
     // The common case goes straight to its answer; `postMessages` would take the same steps for it.
     if (isPlainRequest(parsed)) {
       const session = this.openedSession(exchange);
-      if (session) new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST).take(this.engine.receive(session.engineSession, parsed));
+      if (!session) return;
+      const answer = new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST);
+      answer.take(this.engine.receive(session.engineSession, parsed));
       return;
     }
     this.postMessages(exchange, parsed);
