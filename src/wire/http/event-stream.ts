@@ -4,7 +4,7 @@
  * connection closed can resume with `Last-Event-ID` and get exactly the events it missed,
  * from this stream only. The HTTP connection carrying it (the sink) may come and go.
  */
-import type { StreamSink } from "./exchange.js";
+import type { Connection, StreamSink } from "./exchange.js";
 
 /** Events kept per stream for resumption. */
 const MAX_STORED_EVENTS = 1000;
@@ -36,8 +36,8 @@ export class EventStream {
     readonly resumable: boolean,
     /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. Default: when resumable. */
     private readonly priming?: () => boolean,
-    /** Called when the finished stream's last events and its end went out on `sink`, a live connection. */
-    private readonly onDelivered?: (stream: EventStream, sink: StreamSink) => void,
+    /** Called when the finished stream's last events and its end went out on a live connection. */
+    private readonly onDelivered?: (stream: EventStream, connection: Connection) => void,
   ) {}
 
   get attached(): boolean {
@@ -112,7 +112,7 @@ export class EventStream {
     const sink = this.sink;
     const live = this.attached;
     this.endSink();
-    if (live) this.onDelivered?.(this, sink!);
+    if (live) this.onDelivered?.(this, sink!.connection);
   }
 
   private endSink(): void {

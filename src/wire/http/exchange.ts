@@ -10,8 +10,16 @@ export interface StreamSink {
   end(): void;
   /** True once ended, destroyed or the client went away. */
   readonly closed: boolean;
-  /** True once the connection itself is gone (the client went away, or it was dropped): what was written may never have arrived. */
-  readonly lost: boolean;
+  /**
+   * The connection under the stream, which may outlive it (keep-alive). Asked later whether it
+   * went away: if it did, what was written on it may never have arrived.
+   */
+  readonly connection: Connection;
+}
+
+/** A client connection, as far as resumption cares: whether it is gone (`net.Socket` is one). */
+export interface Connection {
+  readonly destroyed: boolean;
 }
 
 /** What `readBody` reports instead of the text when the body exceeds the limit. */

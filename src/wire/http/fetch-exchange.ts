@@ -54,7 +54,8 @@ export class FetchExchange implements HttpExchange {
     this.answered = true;
     const encoder = new TextEncoder();
     let closed = false;
-    let lost = false;
+    // The stream is its own connection here: gone when the consumer cancels it or the mock drops it.
+    const connection = { destroyed: false };
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
       start: (c) => {
@@ -62,13 +63,13 @@ export class FetchExchange implements HttpExchange {
       },
       cancel: () => {
         closed = true;
-        lost = true;
+        connection.destroyed = true;
       },
     });
     this.destroyStream = () => {
       if (!closed) controller.error(new Error("connection dropped by the mock"));
       closed = true;
-      lost = true;
+      connection.destroyed = true;
     };
     this.resolveResponse(new Response(body, { status, headers }));
     return {
@@ -82,9 +83,7 @@ export class FetchExchange implements HttpExchange {
       get closed() {
         return closed;
       },
-      get lost() {
-        return lost;
-      },
+      connection,
     };
   }
 

@@ -10,7 +10,7 @@ import type { Session } from "../../engine/session.js";
 import { idKey } from "../../engine/session.js";
 import { versionHas } from "../../protocol/versions.js";
 import { EventStream } from "./event-stream.js";
-import type { StreamSink } from "./exchange.js";
+import type { Connection } from "./exchange.js";
 import type { PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
@@ -26,8 +26,8 @@ const DELIVERED_STREAMS_KEPT = 8;
 
 interface Delivery {
   stream: EventStream;
-  /** The connection that carried the stream's end. */
-  sink: StreamSink;
+  /** The connection that carried the stream's end (only it is kept, not the request and response). */
+  connection: Connection;
 }
 
 export interface HttpSessionOptions {
@@ -90,12 +90,12 @@ export class HttpSession {
   }
 
   /** A stream delivered whole: forgotten once DELIVERED_STREAMS_KEPT newer ones were delivered, if its connection is still open. */
-  private readonly forgetLater = (stream: EventStream, sink: StreamSink): void => {
+  private readonly forgetLater = (stream: EventStream, connection: Connection): void => {
     if (this.ended || !stream.resumable || this.deliveries.some((delivery) => delivery.stream === stream)) return;
-    this.deliveries.push({ stream, sink });
+    this.deliveries.push({ stream, connection });
     if (this.deliveries.length <= DELIVERED_STREAMS_KEPT) return;
     const oldest = this.deliveries.shift()!;
-    if (!oldest.sink.lost && this.streams.get(oldest.stream.id) === oldest.stream) this.streams.delete(oldest.stream.id);
+    if (!oldest.connection.destroyed && this.streams.get(oldest.stream.id) === oldest.stream) this.streams.delete(oldest.stream.id);
   };
 
   /** The POST `answer` is complete: server messages about its requests go on the GET stream from now on. */

@@ -1,7 +1,7 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
   readonly method: string;
@@ -104,7 +104,7 @@ class NodeStreamSink implements StreamSink {
   /** Whether anything (at least the headers) went out. */
   private started = false;
 
-  /** Held apart: node detaches the socket from a finished response, and `lost` is asked later. */
+  /** Held apart: node detaches the socket from a finished response. */
   private readonly socket: Socket | null;
 
   constructor(
@@ -120,8 +120,8 @@ class NodeStreamSink implements StreamSink {
     return this.ended || this.res.destroyed || this.exchange.dropped;
   }
 
-  get lost(): boolean {
-    return this.socket === null || this.socket.destroyed || this.exchange.dropped;
+  get connection(): Connection {
+    return this.socket ?? NO_CONNECTION;
   }
 
   write(chunk: string): void {
@@ -164,6 +164,8 @@ class NodeStreamSink implements StreamSink {
     return text;
   }
 }
+
+const NO_CONNECTION: Connection = Object.freeze({ destroyed: true });
 
 function flush(sink: NodeStreamSink): void {
   sink.flush();
