@@ -42,8 +42,14 @@ export class HttpSession {
   readonly standalone: EventStream;
   /** Every stream that can still be resumed, by id. */
   readonly streams = new Map<string, EventStream>();
-  /** POSTs whose requests still await an answer, by request id key. */
-  readonly answers = new Map<string, PostAnswer>();
+  /**
+   * The POST whose messages the engine is handling right now. Most answers are complete before
+   * the engine returns, so a POST joins `waiting` only once one of its requests waits: no map
+   * entry to add and remove per call.
+   */
+  private receiving?: PostAnswer;
+  /** POSTs with a request whose answer waits (a delay, a hang, a step function), by request id key. */
+  private readonly waiting = new Map<string, PostAnswer>();
   readonly preferSse: boolean;
   private nextStreamNumber = 0;
   /** The newest streams delivered whole, oldest first (see DELIVERED_STREAMS_KEPT). */
@@ -98,9 +104,27 @@ export class HttpSession {
     if (!oldest.connection.destroyed && this.streams.get(oldest.stream.id) === oldest.stream) this.streams.delete(oldest.stream.id);
   };
 
+  /** A POST's requests go to the engine: server messages about them go on its answer. */
+  openAnswer(answer: PostAnswer): void {
+    this.receiving = answer;
+  }
+
+  /** One of the POST's requests waits: its answer stays findable by its requests' keys until complete. */
+  keepAnswer(keys: readonly string[], answer: PostAnswer): void {
+    for (const key of keys) this.waiting.set(key, answer);
+    if (this.receiving === answer) this.receiving = undefined;
+  }
+
   /** The POST `answer` is complete: server messages about its requests go on the GET stream from now on. */
   forgetAnswer(keys: readonly string[], answer: PostAnswer): void {
-    for (const key of keys) if (this.answers.get(key) === answer) this.answers.delete(key);
+    if (this.receiving === answer) this.receiving = undefined;
+    else for (const key of keys) if (this.waiting.get(key) === answer) this.waiting.delete(key);
+  }
+
+  /** The unanswered POST that carried the request with this id key, if any. */
+  private answerFor(key: string): PostAnswer | undefined {
+    const receiving = this.receiving;
+    return receiving !== undefined && receiving.carries(key) ? receiving : this.waiting.get(key);
   }
 
   /** The client dropped the connection of a JSON answer: its requests end as `disconnected` (nothing can deliver them now). */
@@ -119,21 +143,24 @@ export class HttpSession {
   private route(message: JsonRpcMessage, options?: SendOptions): void {
     const text = JSON.stringify(message);
     if (options?.relatedRequestId !== undefined) {
-      const answer = this.answers.get(idKey(options.relatedRequestId));
+      const answer = this.answerFor(idKey(options.relatedRequestId));
       if (answer && answer.sendRelated(text)) return;
     }
     this.standalone.push(text);
   }
 
   private prepare(requestId: JsonRpcId, hints: StreamHints): void {
-    this.answers.get(idKey(requestId))?.applyHints(hints);
+    this.answerFor(idKey(requestId))?.applyHints(hints);
   }
 
   /** Ends every connection of the session. */
   private endStreams(): void {
     this.ended = true;
-    for (const answer of [...this.answers.values()]) answer.abandon();
-    this.answers.clear();
+    const unanswered = new Set(this.waiting.values());
+    if (this.receiving) unanswered.add(this.receiving);
+    this.receiving = undefined;
+    this.waiting.clear();
+    for (const answer of unanswered) answer.abandon();
     for (const stream of this.streams.values()) stream.finish();
   }
 }

@@ -28,7 +28,7 @@ export class PostAnswer {
   private replies?: string[];
   private pending: number;
   private done = false;
-  private watchingAbort = false;
+  private waits = false;
   private hints?: StreamHints;
   /** Headers every response to this POST carries (`mcp-session-id` on a successful initialize). */
   private headers?: Readonly<Record<string, string>>;
@@ -42,14 +42,18 @@ export class PostAnswer {
   ) {
     this.pending = keys.length;
     if (shape.opensSession) this.headers = { "mcp-session-id": session.id };
-    for (const key of keys) session.answers.set(key, this);
+    session.openAnswer(this);
+  }
+
+  /** Whether the request with this id key came in this POST. */
+  carries(key: string): boolean {
+    return this.keys.includes(key);
   }
 
   /** One request's outcome as `engine.receive` gave it: enacted now, or when the promise settles. */
   take(outcome: Outcome | Promise<Outcome>): void {
     if (!(outcome instanceof Promise)) return this.enact(outcome);
-    // Only an answer that waits can see its client leave first; an immediate one needs no listener.
-    this.watchAbort();
+    this.wait();
     void outcome.then((settled) => this.enact(settled));
   }
 
@@ -139,9 +143,11 @@ export class PostAnswer {
     return this.headers === undefined ? JSON_HEADERS : { ...this.headers, ...JSON_HEADERS };
   }
 
-  private watchAbort(): void {
-    if (this.watchingAbort) return;
-    this.watchingAbort = true;
+  /** A request of this POST waits: it stays findable, and (only now) the client leaving first matters. */
+  private wait(): void {
+    if (this.waits) return;
+    this.waits = true;
+    this.session.keepAnswer(this.keys, this);
     this.exchange.onAbort(() => {
       // A stream outlives its connection (the client may resume); a JSON answer cannot be delivered any more.
       if (this.stream || this.done) return;
