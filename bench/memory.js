@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { cpuMicros, fmtInt, fmtRate, fmtRatio, fmtRatioSpread, fmtUs, mean, median, percentile, permutations, quartiles, renderTable } from "./lib/common.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -155,33 +156,6 @@ const SIDES_SHARED_VALIDATOR = {
 const SIDE_NAMES = Object.keys(SIDES);
 
 // ---------------------------------------------------------------- helpers
-const median = (values) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-/** Lower and upper quartile (linear interpolation). */
-const quartiles = (values) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  const at = (q) => {
-    const pos = (sorted.length - 1) * q;
-    const lo = Math.floor(pos);
-    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
-  };
-  return sorted.length ? [at(0.25), at(0.75)] : [NaN, NaN];
-};
-const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-
-function permutations(items) {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
-}
 /** Round r runs the sides in the r-th order of all orders: each side is first, middle and last equally often. */
 const ORDERS = permutations(SIDE_NAMES);
 const orderFor = (round) => ORDERS[round % ORDERS.length];
@@ -362,25 +336,13 @@ async function benchMemory() {
 }
 
 // ---------------------------------------------------------------- the table
-const fmtInt = (n) => (Number.isFinite(n) ? (Math.round(n) || 0).toLocaleString("en-US") : "n/a");
-const fmtUs = (n) => `${fmtInt(n)} µs`;
-const fmtRate = (n) => `${fmtInt(n)}/s`;
-const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a");
 /** The median ratio with the quartiles of the per-round ratios: "1.55× (1.42–1.61)". */
-const fmtRatioSpread = (n, [q1, q3]) => `${fmtRatio(n)} (${q1.toFixed(2)}–${q3.toFixed(2)})`;
 /** "met" / "NOT met", and "borderline" when the middle half of the rounds straddles the target. */
 const verdictText = (met, [q1, q3], target, higherIsBetter) => {
   const straddles = higherIsBetter ? q1 < target && q3 >= target : q1 <= target && q3 > target;
   return `${met ? "met" : "NOT met"}${straddles ? " (borderline)" : ""}`;
 };
 const mib = (bytes) => `${Math.abs(bytes) < 52_429 ? "0.0" : (bytes / 1048576).toFixed(1)} MiB`;
-
-function renderTable(header, rows) {
-  const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((row) => String(row[c]).length)));
-  const line = (row) => `| ${row.map((cell, c) => String(cell).padEnd(widths[c])).join(" | ")} |`;
-  return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
-}
 
 const HEADER = ["Measure", "mcp-testkit (ours)", "SDK McpServer", "ours / SDK (IQR)", "ours / SDK, CPU time", "Target", "Status", "SDK Client alone*"];
 
