@@ -4,11 +4,11 @@
  * with the exact check names, statuses and exit codes; the human and --json forms; errors.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
 import { REPO, runCli, until, useCli } from "./support.js";
+import { freePort } from "../support/ports.js";
 
 useCli();
 
@@ -216,7 +216,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   });
 
   it("an address nobody listens on: exit 1, cannot reach", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const result = await runCli(["check", `http://127.0.0.1:${port}/mcp`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
@@ -227,7 +227,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     let server: ChildProcess;
     let url: string;
     beforeAll(async () => {
-      const port = await closedPort();
+      const port = await freePort();
       let output = "";
       server = spawn(everythingBin, ["streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
       server.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -251,14 +251,3 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   });
 });
 
-/** A port that was free a moment ago and has nothing listening on it. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

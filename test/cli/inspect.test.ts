@@ -4,11 +4,11 @@
  * usage (exit 2), a server that fails to start, an address nobody listens on, a silent server.
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mockMcp, type MockMcpServer } from "../../src/index.js";
 import { REPO, runCli, useCli } from "./support.js";
+import { freePort } from "../support/ports.js";
 
 useCli();
 
@@ -196,7 +196,7 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
   });
 
   it("an address nobody listens on: exit 1, cannot reach, with the network cause", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const result = await runCli(["inspect", `http://127.0.0.1:${port}/mcp`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
@@ -204,13 +204,3 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
   });
 });
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

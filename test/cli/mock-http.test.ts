@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, delay, EXAMPLES, exited, scratchFile, startCli, until, useCli, waitForLine } from "./support.js";
+import { freePort } from "../support/ports.js";
 
 useCli();
 
@@ -43,13 +44,6 @@ async function occupiedPort(): Promise<number> {
   return (blocker.address() as { port: number }).port;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe("mcp-testkit mock over Streamable HTTP", () => {
   it("prints its URL, serves an SDK client, prints one line per call and stops on SIGINT with the record written", async () => {

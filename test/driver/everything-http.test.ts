@@ -4,24 +4,14 @@
  * custom headers, and close ends the session.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConnectionClosedError, mcpConnect } from "../../src/driver/index.js";
 import { McpTestkitError } from "../../src/errors.js";
 import { eventually, everythingBin, isProcessGroupAlive, useDrivers } from "./support.js";
+import { freePort } from "../support/ports.js";
 
 const track = useDrivers();
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe("server-everything over Streamable HTTP", () => {
   let server: ChildProcess;
