@@ -3,29 +3,12 @@
  * adapter over the official SDK client (the marker plus `getTools()` and friends, as a driver from
  * another copy of mcp-testkit would look), and a helper that catches an assertion's failure.
  */
-import { afterEach } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { MockMcpServer } from "../../src/index.js";
+import { connect } from "../mock/support.js";
 
-const openClients = new Set<Client>();
-const openServers = new Set<MockMcpServer>();
-
-/** Registers the after-each cleanup in the calling test file. */
-export function useCleanup(): void {
-  afterEach(async () => {
-    for (const client of openClients) await client.close().catch(() => undefined);
-    for (const server of openServers) await server.close();
-    openClients.clear();
-    openServers.clear();
-  });
-}
-
-/** A mock served in memory, closed after the test. */
-export async function mock(options: MockMcpOptions = {}): Promise<MockMcpServer> {
-  const server = await mockMcp({ transport: "memory", ...options });
-  openServers.add(server);
-  return server;
-}
+// The same cleanup and in-memory mocks as the mock tests.
+export { mock, useCleanup } from "../mock/support.js";
 
 export interface SdkDriver {
   readonly [key: symbol]: unknown;
@@ -43,9 +26,7 @@ export interface SdkDriver {
  * symbols. Its results are marked as a driver's are, and `callTool` results know their tool.
  */
 export async function sdkDriver(server: MockMcpServer): Promise<SdkDriver> {
-  const client = new Client({ name: "matcher-test-client", version: "1.0.0" });
-  openClients.add(client);
-  await client.connect(await server.connectInMemory());
+  const client = await connect(server);
   return {
     [Symbol.for("mcp-testkit.driver")]: true,
     client,
