@@ -47,6 +47,7 @@ import {
   summarizeAgainst,
   verdictText,
   within,
+  runPlan,
   writeReport,
 } from "./lib/common.js";
 
@@ -293,26 +294,13 @@ async function main() {
   }
 
   // ---- run
-  const results = {};
-  const skipped = [];
   const plan = [
     ["setup", "setup", "per-test setup (spawn + initialize + tools/list + close)", benchSetup],
     ["calls", "sequential", "sequential calls", () => benchCalls(CONFIG.sequential)],
     ["calls", "parallel", "calls with 32 in flight", () => benchCalls(CONFIG.parallel)],
     ["exit", "exit", "time to process exit after close()", async () => Promise.all(MAIN.map(exitProbe))],
   ];
-  for (const [flag, key, title, run] of plan) {
-    if (!parts.has(flag)) continue;
-    if (timeLeft() <= 0) {
-      skipped.push(key);
-      console.log(`skipped ${title}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
-      continue;
-    }
-    const t0 = performance.now();
-    results[key] = await run();
-    const rounds = results[key].rounds ? `, ${results[key].rounds.length} rounds` : "";
-    console.log(`measured ${title} in ${((performance.now() - t0) / 1000).toFixed(1)}s${rounds}`);
-  }
+  const { results, skipped } = await runPlan(plan, { wanted: parts, timeLeft, capMs: CONFIG.totalCapMs, capLabel: "section" });
 
   // ---- tables
   const verdicts = {};

@@ -23,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { cpuMicros, fmtInt, fmtRate, fmtRatio, fmtRatioSpread, fmtUs, mean, median, percentile, permutations, quartiles, renderTable } from "./lib/common.js";
+import { cpuMicros, fmtInt, fmtRate, fmtRatio, fmtRatioSpread, fmtUs, mean, median, percentile, permutations, quartiles, renderTable, runPlan } from "./lib/common.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -439,8 +439,6 @@ if (env.loadAverageAtStart[0] > env.cpus * 0.75) {
 console.log(`${CONFIG.rounds} rounds per section; sides take turns in every order; ratios are per round (same load for both), then the median.\n`);
 console.log(`sanity: both servers answer echo with ${JSON.stringify(await checkEquivalence())}`);
 
-const results = {};
-const skipped = [];
 const plan = [
   ["setup", "setup", "per-test setup", () => benchSetup()],
   ["setup", "setupSharedValidator", "per-test setup, Clients sharing one validator", () => benchSetup(SIDES_SHARED_VALIDATOR, 10_000)],
@@ -448,18 +446,7 @@ const plan = [
   ["par", "parallel", "calls with 32 in flight", () => benchCalls(CONFIG.parallel)],
   ["mem", "memory", "memory per call", benchMemory],
 ];
-for (const [flag, key, title, run] of plan) {
-  if (!sections.has(flag)) continue;
-  if (timeLeft() <= 0) {
-    skipped.push(key);
-    console.log(`skipped ${title}: the run's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
-    continue;
-  }
-  const t0 = performance.now();
-  results[key] = await run();
-  const rounds = results[key].rounds ? `, ${results[key].rounds.length} rounds` : "";
-  console.log(`measured ${title} in ${((performance.now() - t0) / 1000).toFixed(1)}s${rounds}`);
-}
+const { results, skipped } = await runPlan(plan, { wanted: sections, timeLeft, capMs: CONFIG.totalCapMs, capLabel: "run" });
 
 const { rows, verdicts } = buildRows(results);
 const table = renderTable(HEADER, rows);

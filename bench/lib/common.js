@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
 
 export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const rootDir = path.resolve(benchDir, "..");
@@ -174,4 +175,26 @@ export function within(promise, ms, what) {
       timer.unref?.();
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs the parts of a section that were asked for, in order, each `[flag, key, title, run]`;
+ * a part not yet started once the time cap is spent is skipped (and listed), never cut short.
+ */
+export async function runPlan(plan, { wanted, timeLeft, capMs, capLabel = "section" }) {
+  const results = {};
+  const skipped = [];
+  for (const [flag, key, title, run] of plan) {
+    if (!wanted.has(flag)) continue;
+    if (timeLeft() <= 0) {
+      skipped.push(key);
+      console.log(`skipped ${title}: the ${capLabel}'s time cap (${capMs / 1000}s) is spent`);
+      continue;
+    }
+    const t0 = performance.now();
+    results[key] = await run();
+    const rounds = results[key].rounds ? `, ${results[key].rounds.length} rounds` : "";
+    console.log(`measured ${title} in ${((performance.now() - t0) / 1000).toFixed(1)}s${rounds}`);
+  }
+  return { results, skipped };
 }
