@@ -3,8 +3,6 @@
 /** PASS: the rule holds. WARN: a SHOULD is not met, or a MUST could not be judged. FAIL: a MUST is broken. SKIP: does not apply here. */
 export type CheckStatus = "PASS" | "WARN" | "FAIL" | "SKIP";
 
-export const STATUSES: readonly CheckStatus[] = ["PASS", "WARN", "FAIL", "SKIP"];
-
 export interface CheckOutcome {
   status: CheckStatus;
   /** One line: what was seen. */
