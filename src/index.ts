@@ -1,19 +1,80 @@
 /**
- * mcp-testkit: test MCP agents, clients and servers.
+ * mcp-testkit: test MCP agents, clients and servers. This module is the public API; the
+ * engine's own classes (Engine, Connection, outcomes) are internals and not exported.
  *
- * - `mockMcp(options)`: a scripted mock MCP server (tools with per-call steps and failures on
- *   demand, resources, prompts), its call record and assertions.
- * - `matches(actual, expected)`: the partial matcher that `assertCalled(..., { with })` uses.
- * - The validator and protocol vocabulary: also at `mcp-testkit/protocol`.
- * - The traffic recorder: also at `mcp-testkit/inspect`.
- * - The per-test kit: `mcp-testkit/testing`.
- * - The driver for real servers (`mcpShell`, `mcpConnect`, `mcpAttach`): also at `mcp-testkit/driver`.
- * - Vitest / Jest matchers: `mcp-testkit/vitest`, `mcp-testkit/jest`, `mcp-testkit/matchers`.
+ * Subpath modules: `mcp-testkit/protocol` (validator, vocabulary), `mcp-testkit/inspect`
+ * (recorder), `mcp-testkit/testing` (per-test kit), `mcp-testkit/driver` (real servers),
+ * `mcp-testkit/vitest` | `jest` | `matchers` (matchers). The first three are also re-exported here.
  */
-export { mockMcp, MockMcpServer, type MockMcpOptions, type RecordStats, type MockTransportKind, type MockEvents } from "./mock/mock-mcp.js";
-export * from "./engine/index.js";
-export { McpTestkitError } from "./errors.js";
+
+// ---- The mock server
+/** `mockMcp(options)` starts a scripted mock MCP server; `MockMcpServer` is what it returns. */
+export { mockMcp, MockMcpServer } from "./mock/mock-mcp.js";
+/** Options of `mockMcp()`, the transports it can serve on, and its record's drop counters. */
+export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock/mock-mcp.js";
+/** Every event `server.on()` can listen to, with the payload of each. */
+export type {
+  MockEvents,
+  MockEventName,
+  RequestOutcome,
+  RequestStartEvent,
+  RequestEndEvent,
+  SessionOpenEvent,
+  SessionCloseEvent,
+  StreamOpenEvent,
+  StreamCloseEvent,
+  StreamCloseReason,
+} from "./engine/events.js";
+/** The default page size of list methods, the default `serverInfo` and the record's default cap. */
+export { DEFAULT_PAGE_SIZE, DEFAULT_SERVER_INFO } from "./engine/engine.js";
+export { DEFAULT_RECORD_LIMIT } from "./engine/call-log.js";
+/** The handler types `server.mount()` takes. */
+export type { MountOptions, RouteHandler, WebHandler } from "./wire/http/router.js";
+/** The in-memory transport `server.connectInMemory()` returns (an SDK `Transport`). */
 export { MemoryTransport } from "./wire/memory.js";
+
+// ---- Scripts: steps, tool, resource and prompt specs
+/** Steps: what one tool call gets (`returns`, `throws`, `hang`, a function `(call) => step`, ...). */
+export type { Step, StepObject, StepFunction, ThrownError } from "./engine/steps.js";
+/** How a streaming wire carries a step's answer (`stream` on a step). */
+export type { StreamHints } from "./engine/outcome.js";
+/** What a step function receives: the call, and ways to talk back to the client while it runs. */
+export type { ToolCallContext } from "./engine/call-context.js";
+/** What the mock does with a call to a tool it does not have (`onUnknownTool`). */
+export type { UnknownToolPolicy } from "./engine/step-sources.js";
+/** Who is calling, as a wire read it (test id, context); the protocol version per request. */
+export type { RequestIdentity } from "./engine/request-context.js";
+/** The shapes `tools`, `resources` and `prompts` take in `mockMcp()` options and `setTool()` & co. */
+export type {
+  ToolSpec,
+  ToolDefinition,
+  ResourceSpec,
+  ResourceDefinition,
+  ResourceContent,
+  ResourceReadValue,
+  PromptSpec,
+  PromptDefinition,
+  PromptMessage,
+  PromptArgument,
+  CompletionSource,
+} from "./engine/catalog.js";
+/** A JSON-RPC error to throw from a resource reader or prompt function, answered as is. */
+export { RpcError } from "./engine/outcome.js";
+/** The client answered a server request (sampling, elicitation, roots) with an error. */
+export { ServerRequestError } from "./engine/connection.js";
+
+// ---- The record and assertions
+/** One tool call's record, its outcome, and the requests sent to the client during it. */
+export type { ToolCall, CallOutcome, Exchange } from "./engine/call-log.js";
+/** The partial matcher behind `assertCalled(..., { with })`, and where two values first differ. */
+export { matches, firstDifference, type Difference } from "./engine/match.js";
+/** What `assertCalled` throws, and its options. */
+export { AssertionError, type CalledOptions } from "./engine/assertions.js";
+export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
+/** The error mcp-testkit throws for a misuse (bad options, a call after close). */
+export { McpTestkitError } from "./errors.js";
+
+// ---- Protocol vocabulary and validator, recorder, driver (also at their subpaths)
 export * from "./protocol/index.js";
 export * from "./inspect/index.js";
 export * from "./driver/index.js";

@@ -5,9 +5,10 @@
  */
 import { LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
-import type { JsonRpcId } from "../protocol/jsonrpc.js";
+import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { Exchange, ToolCall } from "./call-log.js";
-import { ServerRequestError, type Session } from "./session.js";
+import { idKey, ServerRequestError, type Connection } from "./connection.js";
+import type { RequestIdentity } from "./request-context.js";
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +19,10 @@ export interface ToolCallContext {
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
   readonly requestId: JsonRpcId;
+  /** The protocol version the request spoke. */
   readonly protocolVersion: string;
+  /** Who is calling (test id, context), as the wire read it; empty when nothing said. */
+  readonly identity: RequestIdentity;
   /** The call's live record (its outcome is still `pending`). */
   readonly record: ToolCall;
   /** Aborted when the client cancels the call, the connection drops or the server closes. */
@@ -41,14 +45,91 @@ export interface ToolCallContext {
   ping(): Promise<void>;
 }
 
-export function createCallContext(call: ToolCall, session: Session, signal: AbortSignal): ToolCallContext {
-  const related = { relatedRequestId: call.requestId };
-  const progressToken = call.meta?.progressToken;
-  const request = async (method: string, params?: Json): Promise<Json> => {
+/**
+ * A call in progress, as its step function sees it. One object per call, its methods on the
+ * prototype; the abort signal is made only when something asks for it (a step that returns its
+ * answer at once never needs one), and from then on the call can be cancelled.
+ */
+export class LiveCall implements ToolCallContext {
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+  readonly index: number;
+  readonly sessionId: string;
+  readonly meta?: Record<string, unknown>;
+  readonly requestId: JsonRpcId;
+  // Private fields (#) stay out of JSON.stringify and spreads of the context.
+  readonly #connection: Connection;
+  #controller?: AbortController;
+  /** Set once the step sent the client anything (a notification or a request). */
+  spoke = false;
+
+  constructor(
+    readonly record: ToolCall,
+    connection: Connection,
+    readonly protocolVersion: string,
+    readonly identity: RequestIdentity,
+  ) {
+    this.tool = record.tool;
+    this.arguments = record.arguments;
+    this.index = record.index;
+    this.sessionId = record.sessionId;
+    this.meta = record.meta;
+    this.requestId = record.requestId;
+    this.#connection = connection;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellable().signal;
+  }
+
+  /** Makes the call cancellable (its controller joins the connection's in-flight requests). */
+  cancellable(): AbortController {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      this.#connection.inFlight.set(idKey(this.record.requestId), { controller: this.#controller, call: this.record });
+    }
+    return this.#controller;
+  }
+
+  /** Whether the call was cancelled or its connection closed. */
+  get aborted(): boolean {
+    return this.#controller?.signal.aborted ?? false;
+  }
+
+  /** The call is over: it leaves the in-flight requests (if it joined them). */
+  release(): void {
+    if (this.#controller === undefined) return;
+    const key = idKey(this.record.requestId);
+    if (this.#connection.inFlight.get(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const progressToken = this.record.meta?.progressToken;
+    // Progress must stop once the call is answered (the client forgets the token then).
+    if (progressToken === undefined || this.aborted || this.record.outcome !== "pending") return;
+    const params: Json = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && versionHas(this.protocolVersion, "progressMessage")) params.message = message;
+    this.send({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.aborted || !passesLevel(level, this.#connection.negotiated.logLevel)) return;
+    const params: Json = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send({ jsonrpc: "2.0", method: "notifications/message", params });
+  }
+
+  notify(method: string, params?: Json): void {
+    this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+  }
+
+  async request(method: string, params?: Json): Promise<Json> {
+    this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
-    call.exchanges.push(exchange);
+    this.record.exchanges.push(exchange);
     try {
-      exchange.result = await session.request(method, params, { ...related, signal });
+      exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: this.signal });
       return exchange.result;
     } catch (error) {
       if (error instanceof ServerRequestError) exchange.error = error.error;
@@ -56,42 +137,32 @@ export function createCallContext(call: ToolCall, session: Session, signal: Abor
     } finally {
       exchange.answeredAt = Date.now();
     }
-  };
-  return {
-    tool: call.tool,
-    arguments: call.arguments,
-    index: call.index,
-    sessionId: call.sessionId,
-    meta: call.meta,
-    requestId: call.requestId,
-    protocolVersion: session.protocolVersion,
-    record: call,
-    signal,
-    progress(progress, total, message) {
-      // Progress must stop once the call is answered (the client forgets the token then).
-      if (progressToken === undefined || signal.aborted || call.outcome !== "pending") return;
-      const params: Json = { progressToken, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined && versionHas(session.protocolVersion, "progressMessage")) params.message = message;
-      session.send({ jsonrpc: "2.0", method: "notifications/progress", params }, related);
-    },
-    log(level, data, logger) {
-      if (signal.aborted || !passesLevel(level, session.logLevel)) return;
-      const params: Json = { level, data };
-      if (logger !== undefined) params.logger = logger;
-      session.send({ jsonrpc: "2.0", method: "notifications/message", params }, related);
-    },
-    notify(method, params) {
-      session.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
-    },
-    request,
-    sample: (params) => request("sampling/createMessage", params),
-    elicit: (params) => request("elicitation/create", params),
-    listRoots: async () => ((await request("roots/list")).roots as Json[] | undefined) ?? [],
-    ping: async () => {
-      await request("ping");
-    },
-  };
+  }
+
+  sample(params: Json): Promise<Json> {
+    return this.request("sampling/createMessage", params);
+  }
+
+  elicit(params: Json): Promise<Json> {
+    return this.request("elicitation/create", params);
+  }
+
+  async listRoots(): Promise<Json[]> {
+    return ((await this.request("roots/list")).roots as Json[] | undefined) ?? [];
+  }
+
+  async ping(): Promise<void> {
+    await this.request("ping");
+  }
+
+  private send(message: JsonRpcMessage): void {
+    this.spoke = true;
+    this.#connection.send(message, this.related());
+  }
+
+  private related(): { relatedRequestId: JsonRpcId } {
+    return { relatedRequestId: this.record.requestId };
+  }
 }
 
 /** Whether a message at `level` gets through a client's minimum level (all pass when unset). */

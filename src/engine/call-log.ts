@@ -5,6 +5,7 @@
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { BoundedList } from "./bounded-list.js";
+import type { EventHub } from "./events.js";
 
 export type CallOutcome =
   | "result"
@@ -35,6 +36,8 @@ export interface ToolCall {
   startedAt: number;
   endedAt?: number;
   sessionId: string;
+  /** The protocol version the request spoke. */
+  protocolVersion: string;
   /** The request's `params._meta`, if any (progress token, trace ids, ...). */
   meta?: Record<string, unknown>;
   requestId: JsonRpcId;
@@ -48,8 +51,6 @@ export interface ToolCall {
 
 export const DEFAULT_RECORD_LIMIT = 10_000;
 
-type CallListener = (call: ToolCall) => void;
-
 export interface CallEnding {
   result?: unknown;
   error?: JsonRpcErrorObject;
@@ -59,10 +60,12 @@ export interface CallEnding {
 export class CallLog {
   private readonly entries: BoundedList<ToolCall>;
   private readonly counts = new Map<string, number>();
-  private readonly listeners = new Set<CallListener>();
-  private readonly endListeners = new Set<CallListener>();
 
-  constructor(limit: number = DEFAULT_RECORD_LIMIT) {
+  /** `events` hears `call:start` and `call:end`. */
+  constructor(
+    limit: number = DEFAULT_RECORD_LIMIT,
+    private readonly events?: EventHub,
+  ) {
     this.entries = new BoundedList(limit);
   }
 
@@ -75,7 +78,7 @@ export class CallLog {
 
   add(call: ToolCall): void {
     this.entries.push(call);
-    for (const listener of this.listeners) listener(call);
+    this.events?.emit("call:start", call);
   }
 
   /** Ends a call's record; a call that already ended (cancelled meanwhile) keeps its first ending. */
@@ -86,7 +89,7 @@ export class CallLog {
     if (ending.reason !== undefined) call.reason = ending.reason;
     if (ending.result !== undefined) call.response = { result: ending.result };
     else if (ending.error !== undefined) call.response = { error: ending.error };
-    for (const listener of this.endListeners) listener(call);
+    this.events?.emit("call:end", call);
     return true;
   }
 
@@ -105,17 +108,5 @@ export class CallLog {
   clear(): void {
     this.entries.clear();
     this.counts.clear();
-  }
-
-  /** Calls `listener` with each call as it starts (outcome `pending`). */
-  subscribe(listener: CallListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Calls `listener` with each call as it ends. */
-  subscribeEnd(listener: CallListener): () => void {
-    this.endListeners.add(listener);
-    return () => this.endListeners.delete(listener);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The mock's brain: a JSON-RPC message plus a session in, an outcome out. It knows no wire;
+ * The mock's brain: a JSON-RPC message plus its request context in, an outcome out. It knows no wire;
  * the wires in `src/wire/` enact its outcomes. Nothing a client sends can make it throw:
  * every bad input becomes a JSON-RPC error reply.
  */
@@ -12,14 +12,17 @@ import { BoundedList } from "./bounded-list.js";
 import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import type { EngineState, RequestHandler } from "./methods/context.js";
+import { EventHub, type RequestEndEvent, type RequestOutcome } from "./events.js";
+import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
 import { initialize, ping, setLevel } from "./methods/lifecycle.js";
 import { getPrompt, listPrompts } from "./methods/prompts.js";
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
 import { abortInFlight, callTool, listTools } from "./methods/tools.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
-import { idKey, Session } from "./session.js";
+import { Connection, idKey } from "./connection.js";
+import type { RequestContext, TransportFacts } from "./request-context.js";
+import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
 
 export interface EngineOptions extends CatalogOptions {
   /** Name and version sent on `initialize`. */
@@ -33,6 +36,11 @@ export interface EngineOptions extends CatalogOptions {
   pageSize?: number;
   /** How many tool calls and messages the record keeps, newest first kept (default 10,000 each). */
   recordLimit?: number;
+  /**
+   * A call to a tool the mock does not have: `"error"` (default, -32602 naming the tools),
+   * `"warn"` (the same plus a line on stderr) or a step function `(call) => step` that answers it.
+   */
+  onUnknownTool?: UnknownToolPolicy;
 }
 
 export const DEFAULT_SERVER_INFO = { name: "mcp-testkit", version: "0.1.0" };
@@ -54,7 +62,7 @@ const REQUEST_HANDLERS = new Map<string, RequestHandler>([
   ["completion/complete", complete],
 ]);
 
-/** A message as received, with the session it came from. */
+/** A message as received, with the connection (session) it came from. */
 export interface ReceivedMessage {
   message: JsonRpcMessage;
   sessionId: string;
@@ -64,8 +72,11 @@ export interface ReceivedMessage {
 export class Engine implements EngineState {
   readonly catalog: Catalog;
   readonly calls: CallLog;
+  readonly events = new EventHub();
   readonly received: BoundedList<ReceivedMessage>;
-  readonly sessions = new Set<Session>();
+  readonly connections = new Set<Connection>();
+  /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
+  readonly toolSources: ToolStepSource[];
   readonly pageSize: number;
   readonly serverInfo: Record<string, unknown>;
   readonly instructions?: string;
@@ -76,46 +87,51 @@ export class Engine implements EngineState {
     checkOptions(options);
     this.catalog = new Catalog(options);
     const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
-    this.calls = new CallLog(limit);
+    this.calls = new CallLog(limit, this.events);
     this.received = new BoundedList(limit);
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
     this.instructions = options.instructions;
     this.capabilities = options.capabilities;
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    checkUnknownToolPolicy(options.onUnknownTool);
+    this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool)];
   }
 
-  openSession(peer?: Peer, id: string = randomUUID()): Session {
-    const session = new Session(id, peer);
-    this.sessions.add(session);
-    return session;
+  /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
+  openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID()): Connection {
+    const connection = new Connection(id, peer, wire);
+    this.connections.add(connection);
+    this.events.emit("session:open", { sessionId: id, wire });
+    return connection;
   }
 
   /**
-   * Ends a session: its in-flight calls end with `outcome` (`disconnected` when the client went
+   * Ends a connection: its in-flight calls end with `outcome` (`disconnected` when the client went
    * away, `cancelled` when the server closed), and it gets no more notifications.
    */
-  closeSession(session: Session, outcome: "cancelled" | "disconnected", reason: string): void {
-    if (session.closed) return;
-    for (const key of [...session.inFlight.keys()]) abortInFlight(this.calls, session, key, outcome, reason);
-    session.close();
-    this.sessions.delete(session);
+  closeConnection(connection: Connection, outcome: "cancelled" | "disconnected", reason: string): void {
+    if (connection.closed) return;
+    for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    connection.close();
+    this.connections.delete(connection);
+    this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
-  /** Ends one in-flight request of a session (its call gets `outcome`), e.g. when its connection went away. */
-  abortRequest(session: Session, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
-    abortInFlight(this.calls, session, requestKey, outcome, reason);
+  /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */
+  abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
+    abortInFlight(this.calls, connection, requestKey, outcome, reason);
   }
 
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
-  receiveText(session: Session, text: string): Outcome | Promise<Outcome> {
+  receiveText(connection: Connection, text: string, context: RequestContext): Outcome | Promise<Outcome> {
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch (error) {
       return replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
     }
-    return this.receive(session, message);
+    return this.receive(connection, message, context);
   }
 
   /**
@@ -124,26 +140,26 @@ export class Engine implements EngineState {
    * (a delay, a hang, a step function); `await` takes both. Never throws: a bug of ours comes
    * back as a rejected promise, as it always did.
    */
-  receive(session: Session, message: unknown): Outcome | Promise<Outcome> {
+  receive(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
     try {
-      return this.dispatch(session, message);
+      return this.dispatch(connection, message, context);
     } catch (bug) {
       return Promise.reject(bug);
     }
   }
 
-  private dispatch(session: Session, message: unknown): Outcome | Promise<Outcome> {
+  private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
     if (!isObject(message)) {
       return replyError(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
     }
-    this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: session.id, receivedAt: Date.now() });
+    this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
     const id = readableId(message.id);
     if (message.jsonrpc !== "2.0") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
 
     if (!("method" in message)) {
       if (isResponse(message)) {
         // JSON-RPC never answers a response, even a malformed one: two peers would bounce errors forever.
-        if (message.id !== undefined && message.id !== null) session.settle(message);
+        if (message.id !== undefined && message.id !== null) connection.settle(message);
         return NO_REPLY;
       }
       return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });
@@ -154,35 +170,51 @@ export class Engine implements EngineState {
     }
 
     if (!("id" in message) || message.id === undefined) {
-      this.notification(session, message.method, (message.params as Record<string, unknown>) ?? {});
+      this.notification(connection, message.method, (message.params as Record<string, unknown>) ?? {});
       return NO_REPLY;
     }
     if (id === null) return replyError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' });
-    return this.request(session, message as unknown as JsonRpcRequest);
+    const request = message as unknown as JsonRpcRequest;
+    if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
+    return this.observedRequest(connection, request, context);
   }
 
-  private request(session: Session, request: JsonRpcRequest): Outcome | Promise<Outcome> {
+  private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
     const handler = REQUEST_HANDLERS.get(request.method);
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     let answer: Outcome | Promise<Outcome>;
     try {
-      answer = handler({ state: this, session, request, params: request.params ?? {} });
+      answer = handler({ state: this, connection, request, params: request.params ?? {}, context });
     } catch (thrown) {
       return handlerError(request, thrown);
     }
     return answer instanceof Promise ? answer.catch((thrown: unknown) => handlerError(request, thrown)) : answer;
   }
 
-  private notification(session: Session, method: string, params: Record<string, unknown>): void {
+  /** `request` with `request:start` and `request:end` around it (only when someone listens). */
+  private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
+    const start = { method: request.method, requestId: request.id, sessionId: connection.id, protocolVersion: context.protocolVersion, receivedAt: context.receivedAt };
+    this.events.emit("request:start", start);
+    const end = (outcome: Outcome): Outcome => {
+      const error = outcome.type === "reply" && "error" in outcome.message ? outcome.message.error : undefined;
+      const ended: RequestEndEvent = { ...start, outcome: requestOutcome(outcome), durationMs: Date.now() - context.receivedAt, ...(error && { error }) };
+      this.events.emit("request:end", ended);
+      return outcome;
+    };
+    const answer = this.request(connection, request, context);
+    return answer instanceof Promise ? answer.then(end) : end(answer);
+  }
+
+  private notification(connection: Connection, method: string, params: Record<string, unknown>): void {
     switch (method) {
       case "notifications/initialized":
-        session.initialized = true;
+        connection.negotiated.initialized = true;
         return;
       case "notifications/cancelled": {
         const requestId = readableId(params.requestId);
         if (requestId === null) return;
         const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
-        abortInFlight(this.calls, session, idKey(requestId), "cancelled", reason);
+        abortInFlight(this.calls, connection, idKey(requestId), "cancelled", reason);
         return;
       }
       default:
@@ -191,19 +223,21 @@ export class Engine implements EngineState {
     }
   }
 
-  /** Sends a notification to every session that initialized (and that `accepts`, if given). */
-  broadcast(method: string, params?: Record<string, unknown>, accepts?: (session: Session) => boolean): void {
+  /** Sends a notification to every connection that initialized (and that `accepts`, if given). */
+  broadcast(method: string, params?: Record<string, unknown>, accepts?: (connection: Connection) => boolean): void {
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    for (const session of this.sessions) if (session.initializeReceived && (accepts === undefined || accepts(session))) session.send(message);
+    for (const connection of this.connections) {
+      if (connection.negotiated.initializeReceived && (accepts === undefined || accepts(connection))) connection.send(message);
+    }
   }
 
   /** Tells every session subscribed to `uri` that it changed; for a template, every subscribed URI it matches. */
   notifyResourceUpdated(uri: string): void {
     const template = this.catalog.templates.get(uri)?.template;
-    for (const session of this.sessions) {
-      for (const subscribed of session.subscriptions) {
+    for (const connection of this.connections) {
+      for (const subscribed of connection.negotiated.subscriptions) {
         if (subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed))) {
-          session.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
+          connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
         }
       }
     }
@@ -217,7 +251,7 @@ export class Engine implements EngineState {
   }
 
   close(reason = "the mock server closed"): void {
-    for (const session of [...this.sessions]) this.closeSession(session, "cancelled", reason);
+    for (const connection of [...this.connections]) this.closeConnection(connection, "cancelled", reason);
   }
 }
 
@@ -239,6 +273,11 @@ function checkOptions(options: EngineOptions): void {
 function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
   return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+}
+
+function requestOutcome(outcome: Outcome): RequestOutcome {
+  if (outcome.type === "reply") return "error" in outcome.message ? "error" : "result";
+  return outcome.type;
 }
 
 function readableId(id: unknown): JsonRpcId | null {

@@ -1,6 +1,7 @@
 /** Waiting for an agent that runs in the background to make its calls. */
 import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
+import type { EventHub } from "./events.js";
 import { describeValue } from "./match.js";
 
 export interface WaitForCallsOptions {
@@ -12,13 +13,13 @@ export interface WaitForCallsOptions {
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
-export function waitForCalls(log: CallLog, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
+export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
   const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options;
   const current = () => (tool === undefined ? log.all() : log.forTool(tool));
   const ready = current();
   if (ready.length >= count) return Promise.resolve(ready);
   return new Promise((resolve, reject) => {
-    const stop = log.subscribe((call) => {
+    const stop = events.on("call:start", (call) => {
       if (tool !== undefined && call.tool !== tool) return;
       const calls = current();
       if (calls.length < count) return;

@@ -7,7 +7,9 @@ import { Engine, type EngineOptions } from "../engine/engine.js";
 import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
 import type { ToolCall } from "../engine/call-log.js";
 import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
-import type { Session } from "../engine/session.js";
+import type { Connection } from "../engine/connection.js";
+import { MOCK_EVENT_NAMES, type MockEvents } from "../engine/events.js";
+import { requestContext, wireFacts } from "../engine/request-context.js";
 import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
 import { McpTestkitError } from "../errors.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
@@ -18,32 +20,33 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
 import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
+import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
 import { StreamableHttpEndpoint, type StreamableHttpOptions } from "../wire/http/streamable-http.js";
+import type { ServedWire } from "../wire/served-wire.js";
+import type { StdioWireOptions } from "../wire/stdio.js";
 
-/**
- * A wire the mock is served on besides memory. It starts with the engine and stops with the
- * mock; `url` is where clients reach it, if it has an address.
- */
-export interface ServedWire {
-  readonly url?: string;
-  close(): Promise<void>;
-}
+/** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
+type WireStarter = (engine: Engine, options: MockMcpOptions, router: Router) => Promise<ServedWire>;
 
-export type WireStarter = (engine: Engine, options: MockMcpOptions, http: () => StreamableHttpEndpoint) => Promise<ServedWire>;
-
-/** Serves the mock's Streamable HTTP endpoint on its own port, at `path`. */
-const startHttpWire: WireStarter = async (_engine, options, http) => {
-  const path = options.path ?? "/mcp";
-  if (!path.startsWith("/")) throw new McpTestkitError(`"path" must start with "/", got ${JSON.stringify(path)}.`);
-  const listening = await listen(new Map([[path, http()]]), { port: options.port, host: options.host });
-  return { url: `${listening.origin}${path}`, close: () => listening.close() };
+/** Serves the mock's router (its MCP endpoint at `path`, and whatever is mounted beside it) on its own port. */
+const startHttpWire: WireStarter = async (_engine, options, router) => {
+  const listening = await listen(router, { port: options.port, host: options.host });
+  return { url: `${listening.origin}${mcpPath(options)}`, close: () => listening.close() };
 };
 
 /** The wires `transport` can name. Memory needs none: `connectInMemory()` and `handle()` always work. */
 const WIRES: Record<string, WireStarter | undefined> = {
   http: startHttpWire,
-  stdio: (engine, options, http) => import("../wire/stdio.js").then((wire) => wire.startStdioWire(engine, options, http)),
+  stdio: (engine, options) => import("../wire/stdio.js").then((wire) => wire.serveStdio(engine, (options as StdioMockOptions).stdio)),
 };
+
+function mcpPath(options: MockMcpOptions): string {
+  const path = options.path ?? "/mcp";
+  if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`"path" must start with "/", got ${JSON.stringify(path)}.`);
+  return path;
+}
+
+const DIRECT = wireFacts("direct");
 
 export type MockTransportKind = "http" | "memory" | "stdio";
 
@@ -64,12 +67,9 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
   http?: false;
 }
 
-/** Events a mock emits, for live output (the CLI prints each call) and observers. */
-export interface MockEvents {
-  /** A tool call arrived (its outcome is still `pending`). */
-  "call:start": ToolCall;
-  /** A tool call ended: answered, failed, cancelled or disconnected. */
-  "call:end": ToolCall;
+/** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */
+export interface StdioMockOptions extends MockMcpOptions {
+  stdio?: StdioWireOptions;
 }
 
 export interface RecordStats {
@@ -81,19 +81,22 @@ export interface RecordStats {
 export class MockMcpServer implements AsyncDisposable {
   private readonly engine: Engine;
   private readonly connections = new Set<MemoryTransport>();
-  private directSession?: Session;
+  private directConnection?: Connection;
   private wire?: ServedWire;
   private endpoint?: StreamableHttpEndpoint;
+  /** What the mock's port serves: the MCP endpoint at `path`, and whatever `mount()` adds. */
+  private readonly router = new Router();
   private closed = false;
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
+    this.router.mount(mcpPath(options), { handle: (exchange) => this.http.handle(exchange) });
   }
 
   /** @internal */
   async serveOn(start: WireStarter): Promise<void> {
-    this.wire = await start(this.engine, this.options, () => this.http);
+    this.wire = await start(this.engine, this.options, this.router);
   }
 
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
@@ -111,15 +114,31 @@ export class MockMcpServer implements AsyncDisposable {
    * (`app.use("/mcp", server.handler)`). Pass a body your framework parsed already as the third argument.
    */
   readonly handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
-    void this.http.handle(new NodeExchange(req, res, parsedBody));
+    const exchange = new NodeExchange(req, res, parsedBody);
+    // Mounted inside a framework, the path may be the framework's (Express strips its mount):
+    // anything not mounted beside the MCP endpoint is the MCP endpoint.
+    if (this.router.has(exchange.path)) this.router.handle(exchange);
+    else this.http.handle(exchange);
   };
 
   /** The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts. */
   readonly fetch = async (request: Request): Promise<Response> => {
     const exchange = new FetchExchange(request);
-    void this.http.handle(exchange);
+    const web = this.router.webHandlerFor(exchange.path);
+    if (web !== undefined) return web(request);
+    if (this.router.has(exchange.path)) this.router.handle(exchange);
+    else this.http.handle(exchange);
     return exchange.response;
   };
+
+  /**
+   * Serves another handler on the mock's port (and through `handler` / `fetch`) at `path`: a
+   * web-standard `(request) => response` function, exact path or, with `{ prefix: true }`,
+   * everything under it. Returns a function that unmounts it. The MCP endpoint's path is taken.
+   */
+  mount(path: string, handler: RouteHandler, options?: MountOptions): () => void {
+    return this.router.mount(path, handler, options);
+  }
 
   /**
    * Ends HTTP sessions as if they expired, so the client's next request gets 404 and it must
@@ -157,16 +176,11 @@ export class MockMcpServer implements AsyncDisposable {
    * while the mock handles the call, so keep them quick; an exception in one is not the mock's.
    */
   on<E extends keyof MockEvents>(event: E, listener: (payload: MockEvents[E]) => void): () => void {
-    const guarded = (call: ToolCall) => {
-      try {
-        listener(call);
-      } catch {
-        // A failing listener must not change what the client under test receives.
-      }
-    };
-    if (event === "call:start") return this.engine.calls.subscribe(guarded);
-    if (event === "call:end") return this.engine.calls.subscribeEnd(guarded);
-    throw new McpTestkitError(`Unknown event "${String(event)}"; events are "call:start" and "call:end".`);
+    if (!MOCK_EVENT_NAMES.includes(event)) {
+      throw new McpTestkitError(`Unknown event ${JSON.stringify(event)}; events are ${MOCK_EVENT_NAMES.map((name) => `"${name}"`).join(", ")}.`);
+    }
+    if (typeof listener !== "function") throw new McpTestkitError(`server.on(${JSON.stringify(event)}, listener): the listener must be a function.`);
+    return this.engine.events.on(event, listener);
   }
 
   /** Throws unless the tool was called (that many times, with those arguments); returns the matching calls. */
@@ -185,7 +199,7 @@ export class MockMcpServer implements AsyncDisposable {
 
   /** Resolves with the calls once there are at least `count` (of `tool`, if given). */
   waitForCalls(count: number, options?: WaitForCallsOptions): Promise<ToolCall[]> {
-    return waitForCalls(this.engine.calls, count, options);
+    return waitForCalls(this.engine.calls, this.engine.events, count, options);
   }
 
   /** A transport for an SDK `Client` in the same process; each one is its own session. */
@@ -202,8 +216,8 @@ export class MockMcpServer implements AsyncDisposable {
    */
   async handle(json: string): Promise<string | null> {
     this.assertOpen("handle");
-    this.directSession ??= this.engine.openSession(undefined, "direct");
-    const outcome = await this.engine.receiveText(this.directSession, json);
+    this.directConnection ??= this.engine.openConnection(undefined, "direct", "direct");
+    const outcome = await this.engine.receiveText(this.directConnection, json, requestContext(this.directConnection, DIRECT));
     if (outcome.type === "raw") return outcome.text;
     if (outcome.type !== "reply") return null;
     try {
@@ -263,7 +277,7 @@ export class MockMcpServer implements AsyncDisposable {
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.engine.broadcast("notifications/message", params, (session) => passesLevel(level, session.logLevel));
+    this.engine.broadcast("notifications/message", params, (connection) => passesLevel(level, connection.negotiated.logLevel));
   }
 
   /** Sends any notification to every connected client (over HTTP, on the GET stream). */

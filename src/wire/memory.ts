@@ -8,16 +8,19 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Engine } from "../engine/engine.js";
 import type { Outcome } from "../engine/outcome.js";
-import type { Session } from "../engine/session.js";
+import type { Connection } from "../engine/connection.js";
+import { requestContext, wireFacts } from "../engine/request-context.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { errorResponse, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+
+const MEMORY = wireFacts("memory");
 
 export class MemoryTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
-  private readonly session: Session;
+  private readonly connection: Connection;
   private started = false;
   private closed = false;
   /** Server messages sent before the client started listening, delivered on `start()`. */
@@ -27,12 +30,12 @@ export class MemoryTransport implements Transport {
     private readonly engine: Engine,
     private readonly onClosed?: (transport: MemoryTransport) => void,
   ) {
-    this.session = engine.openSession({ send: (message) => this.deliver(JSON.stringify(message)) });
+    this.connection = engine.openConnection({ send: (message) => this.deliver(JSON.stringify(message)) }, "memory");
   }
 
   /** The engine's id for this connection's session (`call.sessionId`). */
   get mockSessionId(): string {
-    return this.session.id;
+    return this.connection.id;
   }
 
   async start(): Promise<void> {
@@ -46,7 +49,7 @@ export class MemoryTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error("MemoryTransport is closed");
     const text = JSON.stringify(message);
-    const outcome = this.engine.receiveText(this.session, text);
+    const outcome = this.engine.receiveText(this.connection, text, requestContext(this.connection, MEMORY));
     if (outcome instanceof Promise) {
       outcome.then(
         (settled) => this.enact(settled),
@@ -90,7 +93,7 @@ export class MemoryTransport implements Transport {
   private shutDown(outcome: "cancelled" | "disconnected", reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.engine.closeSession(this.session, outcome, reason);
+    this.engine.closeConnection(this.connection, outcome, reason);
     this.onClosed?.(this);
     this.onclose?.();
   }

@@ -12,11 +12,12 @@
 import type { Readable, Writable } from "node:stream";
 import type { Engine } from "../engine/engine.js";
 import type { Outcome } from "../engine/outcome.js";
-import type { Session } from "../engine/session.js";
+import type { Connection } from "../engine/connection.js";
+import { requestContext, wireFacts } from "../engine/request-context.js";
 import { McpTestkitError } from "../errors.js";
-import type { MockMcpOptions, ServedWire, WireStarter } from "../mock/mock-mcp.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
+import type { ServedWire } from "./served-wire.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./stdio-lines.js";
 
 export { DEFAULT_MAX_LINE_BYTES } from "./stdio-lines.js";
@@ -41,20 +42,12 @@ export interface StdioWireOptions {
   onEnd?: (reason: StdioEndReason) => void;
 }
 
-/** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */
-export interface StdioMockOptions extends MockMcpOptions {
-  stdio?: StdioWireOptions;
-}
-
 export interface StdioWire extends ServedWire {
   /** The engine's id for the one session (`call.sessionId`). */
   readonly sessionId: string;
   /** Resolves when the wire ends: by itself (with the reason) or by `close()` (`"closed"`). */
   readonly ended: Promise<StdioEndReason | "closed">;
 }
-
-/** The `WireStarter` behind `transport: "stdio"`; streams and `onEnd` come from `options.stdio`. */
-export const startStdioWire: WireStarter = async (engine, options) => serveStdio(engine, (options as StdioMockOptions).stdio);
 
 /** Serves `engine` on a stream pair, starting now. */
 export function serveStdio(engine: Engine, options: StdioWireOptions = {}): StdioWire {
@@ -64,6 +57,8 @@ export function serveStdio(engine: Engine, options: StdioWireOptions = {}): Stdi
   }
   return new StdioConnection(engine, options, maxLineBytes);
 }
+
+const STDIO = wireFacts("stdio");
 
 const END_REASONS: Record<StdioEndReason, string> = {
   "input-ended": "the client closed the connection (stdin ended)",
@@ -79,7 +74,7 @@ class StdioConnection implements StdioWire {
   private readonly output: Writable;
   /** The process's own stdout is never ended: other code may still log to it after the mock. */
   private readonly endsOutput: boolean;
-  private readonly session: Session;
+  private readonly connection: Connection;
   private readonly splitter: LineSplitter;
   /** `ending`: the input ended; replies already worked out may still be written. */
   private state: "open" | "ending" | "closed" = "open";
@@ -93,7 +88,7 @@ class StdioConnection implements StdioWire {
     this.output = options.output ?? process.stdout;
     this.endsOutput = this.output !== process.stdout && this.output !== process.stderr;
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
-    this.session = engine.openSession({ send: (message) => this.writeLine(JSON.stringify(message)) });
+    this.connection = engine.openConnection({ send: (message) => this.writeLine(JSON.stringify(message)) }, "stdio");
     this.splitter = new LineSplitter(maxLineBytes, {
       line: (text) => this.receive(text),
       oversized: () =>
@@ -114,7 +109,7 @@ class StdioConnection implements StdioWire {
   }
 
   get sessionId(): string {
-    return this.session.id;
+    return this.connection.id;
   }
 
   async close(): Promise<void> {
@@ -143,7 +138,7 @@ class StdioConnection implements StdioWire {
 
   private receive(text: string): void {
     if (text.trim() === "") return;
-    Promise.resolve(this.engine.receiveText(this.session, text)).then(
+    Promise.resolve(this.engine.receiveText(this.connection, text, requestContext(this.connection, STDIO))).then(
       (outcome) => this.enact(outcome),
       (error: unknown) =>
         // The engine turns every bad input into a reply; this is for a bug of ours, so say so.
@@ -189,7 +184,7 @@ class StdioConnection implements StdioWire {
     this.input.on("error", ignore);
     // Stop reading, so the process's stdin no longer keeps the event loop alive.
     this.input.pause();
-    this.engine.closeSession(this.session, outcome, reason);
+    this.engine.closeConnection(this.connection, outcome, reason);
     if (this.endsOutput && !this.output.writableEnded) this.output.end();
     // Keep swallowing late stream errors (EPIPE after the client left) instead of crashing.
     this.output.off("error", this.onOutputError);

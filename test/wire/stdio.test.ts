@@ -11,7 +11,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpTestkitError, mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
-import type { StdioEndReason, StdioMockOptions, StdioWireOptions } from "../../src/wire/stdio.js";
+import type { StdioEndReason, StdioWireOptions } from "../../src/wire/stdio.js";
+import type { StdioMockOptions } from "../../src/mock/mock-mcp.js";
 import { CLI, collect, delay, EXAMPLES, exited, REPO, scenarioFile, scratchFile, startCli, until, useCli } from "../cli/support.js";
 
 useCli();

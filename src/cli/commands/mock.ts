@@ -9,7 +9,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
-import type { StdioMockOptions } from "../../wire/stdio.js";
+import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { describeCall } from "../call-line.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";

@@ -2,16 +2,16 @@
 import { ErrorCode } from "../../protocol/errors.js";
 import type { CompletionSource } from "../catalog.js";
 import { RpcError } from "../outcome.js";
-import { ok, type RequestHandler } from "./context.js";
+import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject } from "./params.js";
 
 /** The spec caps one completion answer at 100 values. */
 const MAX_VALUES = 100;
 
-export const complete: RequestHandler = async (context) => {
-  const { catalog } = context.state;
-  const ref = optionalObject(context.params, "ref", "completion/complete");
-  const argument = optionalObject(context.params, "argument", "completion/complete");
+export const complete: RequestHandler = async (input) => {
+  const { catalog } = input.state;
+  const ref = optionalObject(input.params, "ref", "completion/complete");
+  const argument = optionalObject(input.params, "argument", "completion/complete");
   if (!ref || !argument || typeof argument.name !== "string" || typeof argument.value !== "string") {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for completion/complete: needs "ref" and "argument" { name: string, value: string }');
   }
@@ -29,10 +29,10 @@ export const complete: RequestHandler = async (context) => {
   }
   const prefix = argument.value;
   const source = sources?.[argument.name];
-  const contextArgs = ((optionalObject(context.params, "context", "completion/complete")?.arguments as Record<string, string>) ?? {});
+  const contextArgs = ((optionalObject(input.params, "context", "completion/complete")?.arguments as Record<string, string>) ?? {});
   let values: string[] = [];
   if (typeof source === "function") values = await source(prefix, { arguments: contextArgs });
   else if (source) values = source.filter((value) => value.startsWith(prefix));
   const completion: Record<string, unknown> = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
-  return ok(context, { completion });
+  return ok(input, { completion });
 };

@@ -4,7 +4,7 @@ import { LoggingLevels, type LoggingLevel } from "../../protocol/methods.js";
 import { negotiateVersion, versionHas } from "../../protocol/versions.js";
 import { RpcError } from "../outcome.js";
 import { IMPLEMENTATION_FIELDS, shapeForVersion } from "../version-shape.js";
-import { ok, type HandlerContext, type RequestHandler } from "./context.js";
+import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 
 /** Everything the mock can do, so tools, resources and prompts added after connecting still work. */
@@ -19,30 +19,31 @@ export function capabilitiesFor(version: string): Record<string, unknown> {
   return capabilities;
 }
 
-export const initialize: RequestHandler = (context: HandlerContext) => {
-  const { state, session, params } = context;
+export const initialize: RequestHandler = (input: HandlerInput) => {
+  const { state, params } = input;
+  const negotiated = input.connection.negotiated;
   const requested = requireString(params, "protocolVersion", "initialize");
   const version = negotiateVersion(requested, state.protocolVersions);
-  session.protocolVersion = version;
-  session.initializeReceived = true;
-  session.clientInfo = params.clientInfo as Record<string, unknown> | undefined;
-  session.clientCapabilities = (params.capabilities as Record<string, unknown> | undefined) ?? {};
+  negotiated.protocolVersion = version;
+  negotiated.initializeReceived = true;
+  negotiated.clientInfo = params.clientInfo as Record<string, unknown> | undefined;
+  negotiated.clientCapabilities = (params.capabilities as Record<string, unknown> | undefined) ?? {};
   const result: Record<string, unknown> = {
     protocolVersion: version,
     capabilities: state.capabilities ?? capabilitiesFor(version),
     serverInfo: shapeForVersion(state.serverInfo, IMPLEMENTATION_FIELDS, version),
   };
   if (state.instructions !== undefined) result.instructions = state.instructions;
-  return ok(context, result);
+  return ok(input, result);
 };
 
-export const ping: RequestHandler = (context) => ok(context, {});
+export const ping: RequestHandler = (input) => ok(input, {});
 
-export const setLevel: RequestHandler = (context) => {
-  const level = requireString(context.params, "level", "logging/setLevel");
+export const setLevel: RequestHandler = (input) => {
+  const level = requireString(input.params, "level", "logging/setLevel");
   if (!(LoggingLevels as readonly string[]).includes(level)) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params for logging/setLevel: "level" must be one of ${LoggingLevels.join(", ")}, got ${JSON.stringify(level)}`);
   }
-  context.session.logLevel = level as LoggingLevel;
-  return ok(context, {});
+  input.connection.negotiated.logLevel = level as LoggingLevel;
+  return ok(input, {});
 };

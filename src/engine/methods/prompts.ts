@@ -4,21 +4,21 @@ import type { PromptMessage } from "../catalog.js";
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
-import { ok, type RequestHandler } from "./context.js";
+import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 
-export const listPrompts: RequestHandler = (context) => {
-  const { page, nextCursor } = paginate([...context.state.catalog.prompts.values()], context.params.cursor, context.state.pageSize);
-  const prompts = page.map((entry) => shapeForVersion(entry.listing, PROMPT_FIELDS, context.session.protocolVersion));
-  return ok(context, nextCursor === undefined ? { prompts } : { prompts, nextCursor });
+export const listPrompts: RequestHandler = (input) => {
+  const { page, nextCursor } = paginate([...input.state.catalog.prompts.values()], input.params.cursor, input.state.pageSize);
+  const prompts = page.map((entry) => shapeForVersion(entry.listing, PROMPT_FIELDS, input.context.protocolVersion));
+  return ok(input, nextCursor === undefined ? { prompts } : { prompts, nextCursor });
 };
 
-export const getPrompt: RequestHandler = async (context) => {
-  const name = requireString(context.params, "name", "prompts/get");
-  const args = (optionalObject(context.params, "arguments", "prompts/get") ?? {}) as Record<string, string>;
-  const prompt = context.state.catalog.prompts.get(name);
+export const getPrompt: RequestHandler = async (input) => {
+  const name = requireString(input.params, "name", "prompts/get");
+  const args = (optionalObject(input.params, "arguments", "prompts/get") ?? {}) as Record<string, string>;
+  const prompt = input.state.catalog.prompts.get(name);
   if (!prompt) {
-    throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...context.state.catalog.prompts.keys()] });
+    throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...input.state.catalog.prompts.keys()] });
   }
   const missing = (prompt.definition.arguments ?? []).filter((arg) => arg.required && args[arg.name] === undefined).map((arg) => arg.name);
   if (missing.length > 0) {
@@ -39,7 +39,7 @@ export const getPrompt: RequestHandler = async (context) => {
     })),
   };
   if (prompt.definition.description !== undefined) result.description = prompt.definition.description;
-  return ok(context, result);
+  return ok(input, result);
 };
 
 /** `{{name}}` in a static prompt text is replaced by that argument's value. */

@@ -4,31 +4,31 @@ import type { ResourceContent, ResourceDefinition, ResourceReadValue } from "../
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
-import { ok, type RequestHandler } from "./context.js";
+import { ok, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 
-export const listResources: RequestHandler = (context) => {
-  const { page, nextCursor } = paginate([...context.state.catalog.resources.values()], context.params.cursor, context.state.pageSize);
-  const resources = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, context.session.protocolVersion));
-  return ok(context, nextCursor === undefined ? { resources } : { resources, nextCursor });
+export const listResources: RequestHandler = (input) => {
+  const { page, nextCursor } = paginate([...input.state.catalog.resources.values()], input.params.cursor, input.state.pageSize);
+  const resources = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, input.context.protocolVersion));
+  return ok(input, nextCursor === undefined ? { resources } : { resources, nextCursor });
 };
 
-export const listResourceTemplates: RequestHandler = (context) => {
-  const { page, nextCursor } = paginate([...context.state.catalog.templates.values()], context.params.cursor, context.state.pageSize);
-  const resourceTemplates = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, context.session.protocolVersion));
-  return ok(context, nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor });
+export const listResourceTemplates: RequestHandler = (input) => {
+  const { page, nextCursor } = paginate([...input.state.catalog.templates.values()], input.params.cursor, input.state.pageSize);
+  const resourceTemplates = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, input.context.protocolVersion));
+  return ok(input, nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor });
 };
 
 function notFound(uri: string): RpcError {
   return new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }
 
-export const readResource: RequestHandler = async (context) => {
-  const uri = requireString(context.params, "uri", "resources/read");
-  const found = context.state.catalog.findResource(uri);
+export const readResource: RequestHandler = async (input) => {
+  const uri = requireString(input.params, "uri", "resources/read");
+  const found = input.state.catalog.findResource(uri);
   if (!found) throw notFound(uri);
   const contents = await readContents(uri, found.definition, found.variables);
-  return ok(context, { contents });
+  return ok(input, { contents });
 };
 
 async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>): Promise<Record<string, unknown>[]> {
@@ -61,15 +61,15 @@ function substitute(text: string, variables: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => variables[name] ?? whole);
 }
 
-export const subscribe: RequestHandler = (context) => {
-  const uri = requireString(context.params, "uri", "resources/subscribe");
-  if (!context.state.catalog.findResource(uri)) throw notFound(uri);
-  context.session.subscriptions.add(uri);
-  return ok(context, {});
+export const subscribe: RequestHandler = (input) => {
+  const uri = requireString(input.params, "uri", "resources/subscribe");
+  if (!input.state.catalog.findResource(uri)) throw notFound(uri);
+  input.connection.negotiated.subscriptions.add(uri);
+  return ok(input, {});
 };
 
-export const unsubscribe: RequestHandler = (context) => {
-  const uri = requireString(context.params, "uri", "resources/unsubscribe");
-  context.session.subscriptions.delete(uri);
-  return ok(context, {});
+export const unsubscribe: RequestHandler = (input) => {
+  const uri = requireString(input.params, "uri", "resources/unsubscribe");
+  input.connection.negotiated.subscriptions.delete(uri);
+  return ok(input, {});
 };

@@ -4,6 +4,8 @@
  * web-standard `Request → Response` (for fetch-style hosts and the off-network simulator).
  */
 
+import type { TransportFacts } from "../../engine/request-context.js";
+
 /** An open streaming response body (SSE). */
 export interface StreamSink {
   write(chunk: string): void;
@@ -25,10 +27,19 @@ export interface Connection {
 /** What `readBody` reports instead of the text when the body exceeds the limit. */
 export const BODY_TOO_LARGE = Symbol("body too large");
 
-export interface HttpExchange {
+/**
+ * An exchange is also the transport facts of the messages its body carries (the engine reads
+ * headers and query through it), so a POST costs no extra object.
+ */
+export interface HttpExchange extends TransportFacts {
+  readonly wire: "http";
   readonly method: string;
+  /** The request target's path, without the query. */
+  readonly path: string;
   /** Lower-case header name; the first value when repeated. */
   header(name: string): string | undefined;
+  /** The query parameters (parsed on first use). */
+  readonly query: URLSearchParams;
   /**
    * Reads the whole body and calls `then` with its text, or with `BODY_TOO_LARGE`. A callback,
    * not a promise: the common POST is answered inside the body's last event, with no microtask
@@ -42,4 +53,22 @@ export interface HttpExchange {
   destroy(): void;
   /** Called once if the client goes away before the response is complete. */
   onAbort(listener: () => void): void;
+  /** The request as a web-standard `Request` (body read, up to `limitBytes`; undefined past it). */
+  toRequest(limitBytes: number): Promise<Request | undefined>;
+}
+
+/** The path and the query of a request target such as "/mcp?testId=a" (or a full URL). */
+export function splitTarget(target: string): { path: string; search: string } {
+  let start = 0;
+  if (!target.startsWith("/")) {
+    // An absolute URL (fetch's Request.url): skip "scheme://authority".
+    const scheme = target.indexOf("://");
+    start = scheme === -1 ? 0 : target.indexOf("/", scheme + 3);
+    if (start === -1) return { path: "/", search: target.includes("?") ? target.slice(target.indexOf("?")) : "" };
+  }
+  const query = target.indexOf("?", start);
+  const hash = target.indexOf("#", start);
+  const end = query === -1 ? (hash === -1 ? target.length : hash) : query;
+  const search = query === -1 ? "" : target.slice(query, hash === -1 || hash < query ? target.length : hash);
+  return { path: target.slice(start, end) || "/", search };
 }

@@ -2,10 +2,13 @@
  * `HttpExchange` over a web-standard `Request`, producing a `Response`: for fetch-style hosts
  * (`server.fetch`) and for driving a mock without a socket.
  */
-import { BODY_TOO_LARGE, type HttpExchange, type StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, splitTarget, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class FetchExchange implements HttpExchange {
+  readonly wire = "http";
   readonly method: string;
+  private target?: { path: string; search: string };
+  private parsedQuery?: URLSearchParams;
   /** Resolves with the response once the endpoint decides it (headers known). */
   readonly response: Promise<Response>;
   private resolveResponse!: (response: Response) => void;
@@ -18,6 +21,14 @@ export class FetchExchange implements HttpExchange {
     request.signal?.addEventListener("abort", () => {
       for (const listener of this.abortListeners.splice(0)) listener();
     });
+  }
+
+  get path(): string {
+    return (this.target ??= splitTarget(this.request.url)).path;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams((this.target ??= splitTarget(this.request.url)).search));
   }
 
   header(name: string): string | undefined {
@@ -88,6 +99,11 @@ export class FetchExchange implements HttpExchange {
   }
 
   private destroyStream?: () => void;
+
+  async toRequest(limitBytes: number): Promise<Request | undefined> {
+    const declared = Number(this.request.headers.get("content-length"));
+    return declared > limitBytes ? undefined : this.request;
+  }
 
   destroy(): void {
     if (this.destroyStream) this.destroyStream();

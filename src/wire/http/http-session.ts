@@ -6,8 +6,7 @@
 import type { Engine } from "../../engine/engine.js";
 import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { SendOptions, StreamHints } from "../../engine/outcome.js";
-import type { Session } from "../../engine/session.js";
-import { idKey } from "../../engine/session.js";
+import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
 import { versionHas } from "../../protocol/versions.js";
 import { EventStream } from "./event-stream.js";
 import type { Connection } from "./exchange.js";
@@ -38,7 +37,7 @@ export interface HttpSessionOptions {
 }
 
 export class HttpSession {
-  readonly engineSession: Session;
+  readonly engineConnection: EngineConnection;
   readonly standalone: EventStream;
   /** Every stream that can still be resumed, by id. */
   readonly streams = new Map<string, EventStream>();
@@ -62,11 +61,12 @@ export class HttpSession {
     private readonly options: HttpSessionOptions,
   ) {
     this.preferSse = options.preferSse;
-    this.engineSession = engine.openSession(
+    this.engineConnection = engine.openConnection(
       {
         send: (message, options) => this.route(message, options),
         prepare: (requestId, hints) => this.prepare(requestId, hints),
       },
+      "http",
       id,
     );
     // The GET stream always carries event ids (resumable since 2025-03-26); priming only where the version has it.
@@ -76,7 +76,7 @@ export class HttpSession {
 
   /** Whether POST streams carry event ids and a priming event: 2025-11-25 and later. */
   resumable(): boolean {
-    return versionHas(this.engineSession.protocolVersion, "ssePriming");
+    return versionHas(this.engineConnection.negotiated.protocolVersion, "ssePriming");
   }
 
   newStream(): EventStream {
@@ -129,13 +129,13 @@ export class HttpSession {
 
   /** The client dropped the connection of a JSON answer: its requests end as `disconnected` (nothing can deliver them now). */
   abandonRequests(keys: readonly string[]): void {
-    for (const key of keys) this.engine.abortRequest(this.engineSession, key, "disconnected", "the client closed the HTTP connection before the answer");
+    for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "disconnected", "the client closed the HTTP connection before the answer");
   }
 
   /** Ends the session: its next request gets 404, its calls in flight end with `outcome`, its connections close. */
   end(outcome: "cancelled" | "disconnected", reason: string): void {
     this.options.onEnd(this);
-    this.engine.closeSession(this.engineSession, outcome, reason);
+    this.engine.closeConnection(this.engineConnection, outcome, reason);
     this.endStreams();
   }
 

@@ -1,10 +1,13 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { BODY_TOO_LARGE, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, splitTarget, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class NodeExchange implements HttpExchange {
+  readonly wire = "http";
   readonly method: string;
+  private target?: { path: string; search: string };
+  private parsedQuery?: URLSearchParams;
   /** Set by `destroy()`: nothing more is written, and the connection goes on the next tick (read by the stream sink). */
   dropped = false;
 
@@ -15,6 +18,14 @@ export class NodeExchange implements HttpExchange {
     private readonly parsedBody?: unknown,
   ) {
     this.method = req.method ?? "GET";
+  }
+
+  get path(): string {
+    return (this.target ??= splitTarget(this.req.url ?? "/")).path;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams((this.target ??= splitTarget(this.req.url ?? "/")).search));
   }
 
   header(name: string): string | undefined {
@@ -88,6 +99,19 @@ export class NodeExchange implements HttpExchange {
     this.res.on("close", () => {
       if (!this.res.writableFinished) listener();
     });
+  }
+
+  toRequest(limitBytes: number): Promise<Request | undefined> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(this.req.headers)) {
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      else if (value !== undefined) headers.set(name, value);
+    }
+    const url = `http://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+    if (this.method === "GET" || this.method === "HEAD") return Promise.resolve(new Request(url, { method: this.method, headers }));
+    return new Promise((resolve) =>
+      this.readBody(limitBytes, (body) => resolve(body === BODY_TOO_LARGE ? undefined : new Request(url, { method: this.method, headers, body }))),
+    );
   }
 }
 

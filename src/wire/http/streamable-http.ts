@@ -9,7 +9,8 @@ import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
-import { idKey } from "../../engine/session.js";
+import { idKey } from "../../engine/connection.js";
+import { requestContext } from "../../engine/request-context.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
@@ -155,7 +156,7 @@ export class StreamableHttpEndpoint {
       const session = this.openedSession(exchange);
       if (!session) return;
       const answer = new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST);
-      answer.take(this.engine.receive(session.engineSession, parsed));
+      answer.take(this.engine.receive(session.engineConnection, parsed, requestContext(session.engineConnection, exchange)));
       return;
     }
     this.postMessages(exchange, parsed);
@@ -178,7 +179,7 @@ export class StreamableHttpEndpoint {
       if (!found) return;
       session = found;
       // Both the version the request claims and the one the session negotiated must allow batches.
-      const refusing = batch ? [version, session.engineSession.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches")) : undefined;
+      const refusing = batch ? [version, session.engineConnection.negotiated.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches")) : undefined;
       if (refusing !== undefined) {
         return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only 2025-03-26)`);
       }
@@ -189,7 +190,7 @@ export class StreamableHttpEndpoint {
     if (requests.length === 0) return this.acknowledge(exchange, session, messages, batch);
     const answer = new PostAnswer(exchange, session, requests.map(requestKey), { batch, opensSession: initialize !== undefined });
     for (const message of messages) {
-      const outcome = this.engine.receive(session.engineSession, message);
+      const outcome = this.engine.receive(session.engineConnection, message, requestContext(session.engineConnection, exchange));
       // Only requests are answered; what the engine says about the other messages of a batch is dropped.
       if (isRequest(message)) answer.take(outcome);
     }
@@ -197,7 +198,8 @@ export class StreamableHttpEndpoint {
 
   /** Notifications and responses only: accepted with 202, or a JSON-RPC error for a malformed one. */
   private acknowledge(exchange: HttpExchange, session: HttpSession, messages: unknown[], batch: boolean): void {
-    void Promise.all(messages.map((message) => this.engine.receive(session.engineSession, message))).then((outcomes) => {
+    const connection = session.engineConnection;
+    void Promise.all(messages.map((message) => this.engine.receive(connection, message, requestContext(connection, exchange)))).then((outcomes) => {
       const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [JSON.stringify(outcome.message)] : []));
       if (errors.length === 0) exchange.respond(202, {});
       else exchange.respond(400, JSON_HEADERS, batch ? `[${errors.join(",")}]` : errors[0]);

@@ -1,13 +1,13 @@
 /**
- * One client's session with the mock: what it negotiated, what it subscribed to, which of its
- * requests are in flight (so they can be cancelled), and the requests the mock sent it that
- * await an answer.
+ * One client's connection to the mock: where server-initiated messages go (its peer), which of
+ * its requests are in flight (so they can be cancelled), and the requests the mock sent it that
+ * await an answer. What the client negotiated is kept apart, in `negotiated`.
  */
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
-import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
-import type { LoggingLevel } from "../protocol/methods.js";
 import type { ToolCall } from "./call-log.js";
+import { NegotiatedState } from "./negotiated.js";
 import type { Peer, SendOptions, StreamHints } from "./outcome.js";
+import type { TransportFacts } from "./request-context.js";
 
 export interface InFlightRequest {
   controller: AbortController;
@@ -35,16 +35,9 @@ export function idKey(id: JsonRpcId): string {
   return typeof id === "number" ? `n${id}` : `s${id}`;
 }
 
-export class Session {
-  protocolVersion = LATEST_PROTOCOL_VERSION;
-  /** Set once the client sent `initialize`. */
-  initializeReceived = false;
-  /** Set once the client sent `notifications/initialized`. */
-  initialized = false;
-  clientInfo?: Record<string, unknown>;
-  clientCapabilities: Record<string, unknown> = {};
-  logLevel?: LoggingLevel;
-  readonly subscriptions = new Set<string>();
+export class Connection {
+  /** What the client agreed on at `initialize` (a legacy-era session's state). */
+  readonly negotiated = new NegotiatedState();
   readonly inFlight = new Map<string, InFlightRequest>();
   private readonly pending = new Map<string, PendingServerRequest & { method: string }>();
   private nextServerRequestId = 0;
@@ -52,7 +45,9 @@ export class Session {
 
   constructor(
     readonly id: string,
-    private readonly peer?: Peer,
+    private readonly peer: Peer | undefined,
+    /** Which wire the client came in on. */
+    readonly wire: TransportFacts["wire"],
   ) {}
 
   /** Whether server-initiated messages can reach this client. */

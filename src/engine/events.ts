@@ -1,0 +1,154 @@
+/**
+ * One typed emitter for everything the mock can tell: calls, requests, sessions and (over HTTP)
+ * streams. The CLI's live lines, observers and metrics are all listeners of it. A listener runs
+ * synchronously; one that throws is contained and reported once, so it never changes what the
+ * client under test receives.
+ */
+import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
+import type { ToolCall } from "./call-log.js";
+import type { TransportFacts } from "./request-context.js";
+
+/** What a request ended with, as the client saw it. */
+export type RequestOutcome =
+  /** A result was sent. */
+  | "result"
+  /** A JSON-RPC error was sent. */
+  | "error"
+  /** Nothing was sent (cancelled, hung until the client left, or the connection closed). */
+  | "none"
+  /** The connection was dropped (a `disconnect` step). */
+  | "drop"
+  /** Raw bytes were written instead of a response (a `raw` step). */
+  | "raw";
+
+export interface SessionOpenEvent {
+  readonly sessionId: string;
+  readonly wire: TransportFacts["wire"];
+}
+
+export interface SessionCloseEvent extends SessionOpenEvent {
+  /** `disconnected` when the client went away, `cancelled` when the mock ended it. */
+  readonly outcome: "cancelled" | "disconnected";
+  readonly reason: string;
+}
+
+export interface RequestStartEvent {
+  readonly method: string;
+  readonly requestId: JsonRpcId;
+  readonly sessionId: string;
+  readonly protocolVersion: string;
+  readonly receivedAt: number;
+}
+
+export interface RequestEndEvent extends RequestStartEvent {
+  readonly outcome: RequestOutcome;
+  /** The JSON-RPC error sent, when the outcome is `error`. */
+  readonly error?: JsonRpcErrorObject;
+  /** From the wire's receipt of the request to its outcome. */
+  readonly durationMs: number;
+}
+
+/** Why an HTTP SSE stream closed. */
+export type StreamCloseReason =
+  /** Everything it had to carry was written and it ended. */
+  | "completed"
+  /** The client closed the connection. */
+  | "client_disconnected"
+  /** A step closed it early (`closeAfterEvents`), for the client to resume. */
+  | "closed_for_resumption"
+  /** Its session ended (DELETE, expiry, a dropped connection). */
+  | "session_closed"
+  /** The mock is closing. */
+  | "server_stopping";
+
+export interface StreamOpenEvent {
+  readonly sessionId: string;
+  readonly streamId: string;
+  /** `request`: the answer stream of a POST; `standalone`: the GET stream. */
+  readonly kind: "request" | "standalone";
+}
+
+export interface StreamCloseEvent extends StreamOpenEvent {
+  readonly reason: StreamCloseReason;
+}
+
+/** Every event a mock emits, by name. */
+export interface MockEvents {
+  /** A tool call arrived (its outcome is still `pending`). */
+  "call:start": ToolCall;
+  /** A tool call ended: answered, failed, cancelled or disconnected. */
+  "call:end": ToolCall;
+  /** A client connected (memory, stdio) or initialized an HTTP session. */
+  "session:open": SessionOpenEvent;
+  "session:close": SessionCloseEvent;
+  /** A request (not a notification) reached the engine. */
+  "request:start": RequestStartEvent;
+  /** A request was answered, or ended with no answer. Exactly once per `request:start`. */
+  "request:end": RequestEndEvent;
+  /** An SSE stream opened (HTTP only). */
+  "stream:open": StreamOpenEvent;
+  "stream:close": StreamCloseEvent;
+}
+
+export type MockEventName = keyof MockEvents;
+export const MOCK_EVENT_NAMES: readonly MockEventName[] = [
+  "call:start",
+  "call:end",
+  "session:open",
+  "session:close",
+  "request:start",
+  "request:end",
+  "stream:open",
+  "stream:close",
+];
+
+type Listener<T> = (payload: T) => void;
+type ListenerSets<Events> = { [E in keyof Events]?: Set<Listener<Events[E]>> };
+
+/** How a listener's throw is reported (once per listener). Default: a line on stderr. */
+export type ListenerErrorReporter = (event: string, error: unknown) => void;
+
+const reportToStderr: ListenerErrorReporter = (event, error) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.warn(`mcp-testkit: a "${event}" listener threw (${message}); the client was not affected. Later throws from this listener are not reported.`);
+};
+
+export class EventHub<Events extends object = MockEvents> {
+  private readonly sets: ListenerSets<Events> = {};
+  private readonly failed = new WeakSet<object>();
+
+  constructor(private readonly report: ListenerErrorReporter = reportToStderr) {}
+
+  /** Whether anyone listens: emitters skip building a payload nobody reads. */
+  has<E extends keyof Events>(event: E): boolean {
+    const set = this.sets[event];
+    return set !== undefined && set.size > 0;
+  }
+
+  /** Listens to `event`; returns a function that stops listening. */
+  on<E extends keyof Events>(event: E, listener: Listener<Events[E]>): () => void {
+    const set = (this.sets[event] ??= new Set()) as Set<Listener<Events[E]>>;
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+    };
+  }
+
+  emit<E extends keyof Events>(event: E, payload: Events[E]): void {
+    const set = this.sets[event];
+    if (set === undefined || set.size === 0) return;
+    for (const listener of set) {
+      try {
+        listener(payload);
+      } catch (error) {
+        if (this.failed.has(listener)) continue;
+        this.failed.add(listener);
+        try {
+          this.report(String(event), error);
+        } catch {
+          // A reporter that throws must not reach the client either.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/** What a method handler gets: the engine's state, the connection, the request and its context. */
+import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import type { Catalog } from "../catalog.js";
+import type { CallLog } from "../call-log.js";
+import type { Connection } from "../connection.js";
+import { replyWith, type Outcome } from "../outcome.js";
+import type { RequestContext } from "../request-context.js";
+import type { ToolStepSource } from "../step-sources.js";
+
+export interface EngineState {
+  readonly catalog: Catalog;
+  readonly calls: CallLog;
+  /** Asked in order for each tool call's step; the last always answers. */
+  readonly toolSources: readonly ToolStepSource[];
+  readonly pageSize: number;
+  readonly serverInfo: Record<string, unknown>;
+  readonly instructions?: string;
+  readonly capabilities?: Record<string, unknown>;
+  readonly protocolVersions: readonly string[];
+}
+
+export interface HandlerInput {
+  readonly state: EngineState;
+  /** The client's connection: where server requests go, what it negotiated. */
+  readonly connection: Connection;
+  readonly request: JsonRpcRequest;
+  readonly params: Record<string, unknown>;
+  /** This request's version, identity and transport facts. */
+  readonly context: RequestContext;
+}
+
+export type RequestHandler = (input: HandlerInput) => Outcome | Promise<Outcome>;
+
+export function ok(input: HandlerInput, result: Record<string, unknown>): Outcome {
+  return replyWith(input.request.id, result);
+}

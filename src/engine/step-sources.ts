@@ -1,0 +1,74 @@
+/**
+ * Step sources: where a `tools/call` gets its step. The engine asks an ordered list of sources
+ * and the first that answers wins, as msw walks its handlers: scenario fakes (when loaded), then
+ * the tool's own script, then the unknown-tool policy, which always answers. A new way to answer
+ * calls is a new source, not a branch in `tools/call`.
+ */
+import { ErrorCode } from "../protocol/errors.js";
+import { McpTestkitError } from "../errors.js";
+import type { Catalog } from "./catalog.js";
+import type { ToolCall } from "./call-log.js";
+import type { RequestContext } from "./request-context.js";
+import { typeLabel, type Step, type StepFunction } from "./steps.js";
+
+/** What a source found for a call: the step to run, and how to record its answer. */
+export interface StepChoice {
+  readonly step: Step;
+  /** The tool declares an `outputSchema` (so `returns` of an object also sends `structuredContent`). */
+  readonly hasOutputSchema: boolean;
+  /** Record a `throws` answer as `unknown-tool` instead of `protocol-error`. */
+  readonly unknownTool?: boolean;
+}
+
+/** A source of steps for tool calls: a choice, or `undefined` to let the next source answer. */
+export type ToolStepSource = (call: ToolCall, context: RequestContext) => StepChoice | undefined;
+
+/**
+ * What the mock does with a call to a tool it does not have (msw's `onUnhandledRequest`):
+ * - `"error"` (default): a -32602 error naming the tools it has;
+ * - `"warn"`: the same, plus a line on stderr, so a test run shows it;
+ * - a function `(call) => step`: answer it like a tool with that step function.
+ */
+export type UnknownToolPolicy = "error" | "warn" | StepFunction;
+
+/** The tool's own script, if the catalog has the tool. */
+export function scriptSource(catalog: Catalog): ToolStepSource {
+  return (call) => {
+    const tool = catalog.tools.get(call.tool);
+    if (tool === undefined) return undefined;
+    return { step: tool.script.next() ?? {}, hasOutputSchema: tool.hasOutputSchema };
+  };
+}
+
+/** The last source: answers every call per the unknown-tool policy. */
+export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy = "error", warn: (line: string) => void = console.warn): ToolStepSource {
+  if (typeof policy === "function") {
+    const choice: StepChoice = { step: policy, hasOutputSchema: false };
+    return () => choice;
+  }
+  return (call) => {
+    const available = [...catalog.tools.keys()];
+    if (policy === "warn") {
+      warn(`mcp-testkit: tools/call for unknown tool "${call.tool}" (tools: ${available.length === 0 ? "none" : available.join(", ")}); answered -32602. Add the tool, or set onUnknownTool.`);
+    }
+    return {
+      step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}`, data: { tool: call.tool, available } } },
+      hasOutputSchema: false,
+      unknownTool: true,
+    };
+  };
+}
+
+/** The first source's choice; the list must end with one that always answers. */
+export function chooseStep(sources: readonly ToolStepSource[], call: ToolCall, context: RequestContext): StepChoice {
+  for (const source of sources) {
+    const choice = source(call, context);
+    if (choice !== undefined) return choice;
+  }
+  throw new Error(`no step source answered tools/call for "${call.tool}" (the unknown-tool source must come last)`);
+}
+
+export function checkUnknownToolPolicy(policy: unknown): void {
+  if (policy === undefined || policy === "error" || policy === "warn" || typeof policy === "function") return;
+  throw new McpTestkitError(`"onUnknownTool" must be "error", "warn" or a function (call) => step, got ${typeLabel(policy)}.`);
+}

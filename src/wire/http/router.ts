@@ -1,0 +1,121 @@
+/**
+ * Routes HTTP requests by path: the MCP endpoint(s), and beside them any other handler (the
+ * control API, `/metrics`, a user's own). A handler is either exchange-level (the MCP endpoint,
+ * the fast path) or a web-standard `Request → Response` function. One router serves a
+ * standalone port (`listen`) as well as a mock mounted in the user's server.
+ */
+import { McpTestkitError } from "../../errors.js";
+import type { HttpExchange } from "./exchange.js";
+import { JSON_HEADERS } from "./post-answer.js";
+
+/** A handler that answers an exchange itself (it never throws; errors are answered). */
+export interface ExchangeHandler {
+  handle(exchange: HttpExchange): void;
+}
+
+/** A web-standard handler: a `Request` in, a `Response` out. */
+export type WebHandler = (request: Request) => Response | Promise<Response>;
+
+export type RouteHandler = ExchangeHandler | WebHandler;
+
+export interface MountOptions {
+  /** Also serve every path under `path` (`/__control` serves `/__control/journal`). Default false. */
+  prefix?: boolean;
+}
+
+interface Route {
+  readonly path: string;
+  readonly prefix: boolean;
+  readonly handler: ExchangeHandler;
+  /** Set for a web handler, so a web request reaches it without an exchange. */
+  readonly web?: WebHandler;
+}
+
+/** The largest body a web handler is given (the control API takes fixture files). */
+const WEB_BODY_LIMIT = 16 * 1024 * 1024;
+
+export class Router implements ExchangeHandler {
+  private readonly exact = new Map<string, Route>();
+  private prefixes: Route[] = [];
+
+  /**
+   * Mounts `handler` at `path` (exact, or a prefix); returns a function that unmounts it.
+   * A path that is taken already is refused.
+   */
+  mount(path: string, handler: RouteHandler, options: MountOptions = {}): () => void {
+    if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`A mount path must start with "/", got ${JSON.stringify(path)}.`);
+    const prefix = options.prefix ?? false;
+    const route: Route =
+      typeof handler === "function" ? { path, prefix, handler: webExchangeHandler(handler), web: handler } : { path, prefix, handler };
+    if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
+      throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
+    }
+    if (prefix) this.prefixes = [...this.prefixes, route].sort((a, b) => b.path.length - a.path.length);
+    else this.exact.set(path, route);
+    return () => {
+      if (this.exact.get(path) === route) this.exact.delete(path);
+      this.prefixes = this.prefixes.filter((taken) => taken !== route);
+    };
+  }
+
+  /** Every mounted path (prefix mounts end with `/*`). */
+  get paths(): string[] {
+    return [...this.exact.keys(), ...this.prefixes.map((route) => `${route.path}/*`)];
+  }
+
+  /** The route for `path`: an exact mount, else the longest prefix mount that contains it. */
+  private find(path: string): Route | undefined {
+    const exact = this.exact.get(path);
+    if (exact !== undefined) return exact;
+    for (const route of this.prefixes) if (path === route.path || path.startsWith(route.path.endsWith("/") ? route.path : `${route.path}/`)) return route;
+    return undefined;
+  }
+
+  /** Whether some handler is mounted for `path`. */
+  has(path: string): boolean {
+    return this.find(path) !== undefined;
+  }
+
+  /** Answers an exchange by its path; 404 (listing what is mounted) when nothing is there. */
+  handle(exchange: HttpExchange): void {
+    const route = this.find(exchange.path);
+    if (route === undefined) {
+      exchange.respond(404, { "content-type": "text/plain" }, `No MCP endpoint at ${exchange.path}; endpoints: ${this.paths.join(", ") || "none"}\n`);
+      return;
+    }
+    route.handler.handle(exchange);
+  }
+
+  /** A web request straight to a web handler mounted for its path, if one is; else undefined. */
+  webHandlerFor(path: string): WebHandler | undefined {
+    return this.find(path)?.web;
+  }
+}
+
+/** A web handler answering exchanges: the exchange becomes a `Request`, the `Response` is written back. */
+export function webExchangeHandler(handler: WebHandler): ExchangeHandler {
+  return {
+    handle(exchange) {
+      void answerWithWebHandler(exchange, handler);
+    },
+  };
+}
+
+async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler): Promise<void> {
+  try {
+    const request = await exchange.toRequest(WEB_BODY_LIMIT);
+    if (request === undefined) {
+      exchange.respond(413, JSON_HEADERS, JSON.stringify({ error: `the body exceeds ${WEB_BODY_LIMIT} bytes` }));
+      return;
+    }
+    const response = await handler(request);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== "content-length") headers[name] = value;
+    });
+    exchange.respond(response.status, headers, response.body === null ? undefined : await response.text());
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    exchange.respond(500, JSON_HEADERS, JSON.stringify({ error: `the handler mounted at ${exchange.path} failed: ${message}` }));
+  }
+}
