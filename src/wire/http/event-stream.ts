@@ -4,6 +4,7 @@
  * connection closed can resume with `Last-Event-ID` and get exactly the events it missed,
  * from this stream only. The HTTP connection carrying it (the sink) may come and go.
  */
+import type { StreamCloseReason } from "../../engine/events.js";
 import type { Connection, StreamSink } from "./exchange.js";
 
 /** Events kept per stream for resumption. */
@@ -16,6 +17,14 @@ interface StoredEvent {
 
 export function formatEvent(id: string | undefined, data: string): string {
   return `${id === undefined ? "" : `id: ${id}\n`}event: message\ndata: ${data}\n\n`;
+}
+
+/** Hears an event stream's connections open and close (the mock's `stream:*` events). */
+export interface StreamObserver {
+  opened(stream: EventStream): void;
+  closed(stream: EventStream, reason: StreamCloseReason): void;
+  /** Whether anyone listens for closes (a sink is watched for its client leaving only then). */
+  watchesClose(): boolean;
 }
 
 export class EventStream {
@@ -38,6 +47,7 @@ export class EventStream {
     private readonly priming?: () => boolean,
     /** Called when the finished stream's last events and its end went out on a live connection. */
     private readonly onDelivered?: (stream: EventStream, connection: Connection) => void,
+    private readonly observer?: StreamObserver,
   ) {}
 
   get attached(): boolean {
@@ -48,6 +58,7 @@ export class EventStream {
   attach(sink: StreamSink, afterSeq: number = this.delivered): void {
     this.sink = sink;
     this.writtenOnSink = 0;
+    if (this.observer !== undefined) this.observe(sink, this.observer);
     if (this.resumable && (this.priming?.() ?? true)) sink.write(`id: ${this.id}_${afterSeq}\n${this.retryMs === undefined ? "" : `retry: ${this.retryMs}\n`}data: \n\n`);
     for (const event of this.events) if (event.seq > afterSeq && this.sink === sink) this.writeToSink(event);
     if (this.finished) this.endFinished();
@@ -69,7 +80,7 @@ export class EventStream {
     this.closeAfterEvents = count;
     if (this.attached && this.writtenOnSink >= count && !this.finished) {
       this.closeAfterEvents = undefined;
-      this.endSink();
+      this.endSink("closed_for_resumption");
     }
   }
 
@@ -84,15 +95,28 @@ export class EventStream {
     if (this.attached) this.sink!.write(text);
   }
 
-  /** No more events will come: end the connection once everything is written. */
-  finish(): void {
+  /** No more events will come: end the connection once everything is written (`reason`: why, for observers). */
+  finish(reason: StreamCloseReason = "completed"): void {
     this.finished = true;
-    this.endFinished();
+    this.endFinished(reason);
   }
 
   /** Ends the current connection without finishing (the client may resume). */
   detach(): void {
-    this.endSink();
+    this.endSink("closed_for_resumption");
+  }
+
+  /** Reports this connection's opening, and its close by the client if anyone listens for that. */
+  private observe(sink: StreamSink, observer: StreamObserver): void {
+    observer.opened(this);
+    if (observer.watchesClose()) {
+      sink.watchClose?.(() => {
+        if (this.sink === sink) {
+          this.sink = undefined;
+          observer.closed(this, "client_disconnected");
+        }
+      });
+    }
   }
 
   private writeToSink(event: StoredEvent): void {
@@ -103,22 +127,25 @@ export class EventStream {
     if (this.closeAfterEvents !== undefined && this.writtenOnSink >= this.closeAfterEvents && !this.finished) {
       // Close once, as the step asked; later connections (resumptions) stay open.
       this.closeAfterEvents = undefined;
-      this.endSink();
+      this.endSink("closed_for_resumption");
     }
   }
 
   /** Ends the connection of a finished stream; a live one carried everything, so the stream was delivered. */
-  private endFinished(): void {
+  private endFinished(reason: StreamCloseReason = "completed"): void {
     const sink = this.sink;
     const live = this.attached;
-    this.endSink();
+    this.endSink(reason);
     if (live) this.onDelivered?.(this, sink!.connection);
   }
 
-  private endSink(): void {
+  private endSink(reason: StreamCloseReason): void {
     const sink = this.sink;
     this.sink = undefined;
-    sink?.end();
+    if (sink === undefined) return;
+    const wasOpen = !sink.closed;
+    sink.end();
+    if (this.observer !== undefined) this.observer.closed(this, wasOpen ? reason : "client_disconnected");
   }
 }
 

@@ -17,6 +17,8 @@ export interface StreamSink {
    * went away: if it did, what was written on it may never have arrived.
    */
   readonly connection: Connection;
+  /** Calls `listener` once if the client goes away before the stream ends (for observers). */
+  watchClose?(listener: () => void): void;
 }
 
 /** A client connection, as far as resumption cares: whether it is gone (`net.Socket` is one). */

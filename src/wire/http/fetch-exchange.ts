@@ -68,13 +68,16 @@ export class FetchExchange implements HttpExchange {
     // The stream is its own connection here: gone when the consumer cancels it or the mock drops it.
     const connection = { destroyed: false };
     let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let onCancel: (() => void) | undefined;
     const body = new ReadableStream<Uint8Array>({
       start: (c) => {
         controller = c;
       },
       cancel: () => {
+        const wasOpen = !closed;
         closed = true;
         connection.destroyed = true;
+        if (wasOpen) onCancel?.();
       },
     });
     this.destroyStream = () => {
@@ -95,6 +98,9 @@ export class FetchExchange implements HttpExchange {
         return closed;
       },
       connection,
+      watchClose: (listener) => {
+        onCancel = listener;
+      },
     };
   }
 

@@ -8,7 +8,8 @@ import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { SendOptions, StreamHints } from "../../engine/outcome.js";
 import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
 import { versionHas } from "../../protocol/versions.js";
-import { EventStream } from "./event-stream.js";
+import type { StreamCloseReason } from "../../engine/events.js";
+import { EventStream, type StreamObserver } from "./event-stream.js";
 import type { Connection } from "./exchange.js";
 import type { PostAnswer } from "./post-answer.js";
 
@@ -70,7 +71,7 @@ export class HttpSession {
       id,
     );
     // The GET stream always carries event ids (resumable since 2025-03-26); priming only where the version has it.
-    this.standalone = new EventStream("g", true, () => this.resumable());
+    this.standalone = new EventStream("g", true, () => this.resumable(), undefined, this.observer);
     this.streams.set("g", this.standalone);
   }
 
@@ -80,7 +81,7 @@ export class HttpSession {
   }
 
   newStream(): EventStream {
-    const stream = new EventStream(`p${this.nextStreamNumber++}`, this.resumable(), undefined, this.forgetLater);
+    const stream = new EventStream(`p${this.nextStreamNumber++}`, this.resumable(), undefined, this.forgetLater, this.observer);
     if (stream.resumable) {
       this.streams.set(stream.id, stream);
       if (this.streams.size > MAX_KEPT_STREAMS + 1) {
@@ -132,12 +133,28 @@ export class HttpSession {
     for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "disconnected", "the client closed the HTTP connection before the answer");
   }
 
-  /** Ends the session: its next request gets 404, its calls in flight end with `outcome`, its connections close. */
-  end(outcome: "cancelled" | "disconnected", reason: string): void {
+  /**
+   * Ends the session: its next request gets 404, its calls in flight end with `outcome`, its
+   * connections close (`streamReason` tells stream observers why).
+   */
+  end(outcome: "cancelled" | "disconnected", reason: string, streamReason: StreamCloseReason = "session_closed"): void {
     this.options.onEnd(this);
     this.engine.closeConnection(this.engineConnection, outcome, reason);
-    this.endStreams();
+    this.endStreams(streamReason);
   }
+
+  /** Tells the mock's `stream:open` / `stream:close` listeners, when there are any. */
+  private readonly observer: StreamObserver = {
+    opened: (stream) => {
+      const events = this.engine.events;
+      if (events.has("stream:open")) events.emit("stream:open", { sessionId: this.id, streamId: stream.id, kind: stream.id === "g" ? "standalone" : "request" });
+    },
+    closed: (stream, reason) => {
+      const events = this.engine.events;
+      if (events.has("stream:close")) events.emit("stream:close", { sessionId: this.id, streamId: stream.id, kind: stream.id === "g" ? "standalone" : "request", reason });
+    },
+    watchesClose: () => this.engine.events.has("stream:close"),
+  };
 
   /** Server messages about a request go on its POST's stream; the rest on the GET stream. */
   private route(message: JsonRpcMessage, options?: SendOptions): void {
@@ -154,13 +171,13 @@ export class HttpSession {
   }
 
   /** Ends every connection of the session. */
-  private endStreams(): void {
+  private endStreams(reason: StreamCloseReason): void {
     this.ended = true;
     const unanswered = new Set(this.waiting.values());
     if (this.receiving) unanswered.add(this.receiving);
     this.receiving = undefined;
     this.waiting.clear();
     for (const answer of unanswered) answer.abandon();
-    for (const stream of this.streams.values()) stream.finish();
+    for (const stream of this.streams.values()) stream.finish(reason);
   }
 }

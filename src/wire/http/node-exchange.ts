@@ -157,6 +157,12 @@ class NodeStreamSink implements StreamSink {
     }
   }
 
+  watchClose(listener: () => void): void {
+    this.res.once("close", () => {
+      if (!this.ended) listener();
+    });
+  }
+
   end(): void {
     // A dropped exchange is cut, not ended: what was written before the drop still leaves with the flush.
     if (!this.closed) this.res.end(this.take());

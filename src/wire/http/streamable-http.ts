@@ -93,7 +93,7 @@ export class StreamableHttpEndpoint {
 
   close(): void {
     this.closed = true;
-    for (const session of [...this.sessions.values()]) session.end("cancelled", "the mock server closed");
+    for (const session of [...this.sessions.values()]) session.end("cancelled", "the mock server closed", "server_stopping");
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
