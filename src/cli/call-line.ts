@@ -1,5 +1,6 @@
 /** The one line `mcp-testkit mock` prints for each tool call as it ends. */
 import type { ToolCall } from "../engine/call-log.js";
+import { clip } from "../util/text.js";
 
 const MAX_ARGUMENTS_CHARS = 160;
 
@@ -10,7 +11,7 @@ const MAX_ARGUMENTS_CHARS = 160;
 export function describeCall(call: ToolCall): string {
   const duration = call.endedAt === undefined ? "" : ` (${call.endedAt - call.startedAt} ms)`;
   const detail = outcomeDetail(call);
-  return `${call.tool} #${call.index} ${clip(JSON.stringify(call.arguments) ?? "{}")} → ${call.outcome}${detail}${duration}`;
+  return `${call.tool} #${call.index} ${clipLine(JSON.stringify(call.arguments) ?? "{}")} → ${call.outcome}${detail}${duration}`;
 }
 
 /** What follows the outcome: the error, the tool error's text, or why the call ended unanswered. */
@@ -19,10 +20,10 @@ function outcomeDetail(call: ToolCall): string {
     case "protocol-error":
     case "unknown-tool": {
       const error = call.response?.error;
-      return error ? ` ${error.code} ${clip(error.message)}` : "";
+      return error ? ` ${error.code} ${clipLine(error.message)}` : "";
     }
     case "tool-error":
-      return ` ${clip(JSON.stringify(firstText(call.response?.result) ?? ""))}`;
+      return ` ${clipLine(JSON.stringify(firstText(call.response?.result) ?? ""))}`;
     case "cancelled":
     case "disconnected":
       return call.reason ? `: ${call.reason}` : "";
@@ -37,7 +38,8 @@ function firstText(result: unknown): string | undefined {
   const block = content.find((item): item is { text: string } => typeof (item as { text?: unknown })?.text === "string");
   return block?.text;
 }
-
-function clip(text: string): string {
-  return text.length <= MAX_ARGUMENTS_CHARS ? text : `${text.slice(0, MAX_ARGUMENTS_CHARS - 1)}…`;
+ 
+/** Arguments and messages on a live line are cut to this many characters. */
+export function clipLine(text: string): string {
+  return clip(text, MAX_ARGUMENTS_CHARS);
 }

@@ -11,6 +11,7 @@ import { AssertionError } from "node:assert";
 import type { ToolCall } from "./call-log.js";
 import { McpTestkitError } from "../errors.js";
 import { describeValue, firstDifference } from "./match.js";
+import { plural } from "../util/text.js";
 
 export interface CalledOptions {
   /** Exactly this many calls (counting only calls that match `with`, when given). */
@@ -19,9 +20,7 @@ export interface CalledOptions {
   with?: Record<string, unknown>;
 }
 
-function plural(count: number, word = "time"): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+const times = (count: number): string => plural(count, "time");
 
 function callLine(call: ToolCall, withTool: boolean): string {
   return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${describeValue(call.arguments)}`;
@@ -58,8 +57,8 @@ export function assertCalled(all: readonly ToolCall[], tool: string, options: Ca
   const withText = options.with ? ` with ${describeValue(options.with)}` : "";
   if (options.times !== undefined) {
     if (matching.length !== options.times) {
-      const got = options.with ? `${plural(matching.length)} with matching arguments` : plural(matching.length);
-      fail(`Expected "${tool}" to be called ${plural(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}`, matching.length, options.times);
+      const got = options.with ? `${times(matching.length)} with matching arguments` : times(matching.length);
+      fail(`Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}`, matching.length, options.times);
     }
   } else if (matching.length === 0) {
     const got = own.length === 0 ? "it was never called" : "no call matched";
@@ -70,7 +69,7 @@ export function assertCalled(all: readonly ToolCall[], tool: string, options: Ca
 
 export function assertNotCalled(all: readonly ToolCall[], tool: string): void {
   const own = all.filter((call) => call.tool === tool);
-  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${plural(own.length)}.\n${callsSection(all, tool)}`, own.length, 0);
+  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${times(own.length)}.\n${callsSection(all, tool)}`, own.length, 0);
 }
 
 /** The tools were called in this order; other calls may come in between. */

@@ -193,7 +193,7 @@ export class Engine implements EngineState {
 
   /** `request` with `request:start` and `request:end` around it (only when someone listens). */
   private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const start = { method: request.method, requestId: request.id, sessionId: connection.id, protocolVersion: context.protocolVersion, receivedAt: context.receivedAt };
+    const start = { method: request.method, params: request.params, requestId: request.id, sessionId: connection.id, protocolVersion: context.protocolVersion, receivedAt: context.receivedAt };
     this.events.emit("request:start", start);
     const end = (outcome: Outcome): Outcome => {
       const error = outcome.type === "reply" && "error" in outcome.message ? outcome.message.error : undefined;

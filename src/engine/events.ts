@@ -34,6 +34,8 @@ export interface SessionCloseEvent extends SessionOpenEvent {
 
 export interface RequestStartEvent {
   readonly method: string;
+  /** The request's params as sent (for people and the journal; never a metric label). */
+  readonly params?: Record<string, unknown>;
   readonly requestId: JsonRpcId;
   readonly sessionId: string;
   readonly protocolVersion: string;

@@ -4,6 +4,7 @@
  * and an object made by one copy must still pass the other copy's matchers. `Symbol.for` keys
  * are shared by every copy in the process.
  */
+import { clip } from "../util/text.js";
 
 /** Marks an mcp-testkit driver (`mcpShell`, `mcpConnect`, `mcpAttach`). */
 export const DRIVER_MARKER: unique symbol = Symbol.for("mcp-testkit.driver");
@@ -126,9 +127,7 @@ function isThenable(value: unknown): boolean {
   return isObject(value) && typeof value.then === "function";
 }
 
-function shorten(text: string, max = 60): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
+const shorten = (text: string): string => clip(text, 60);
 
 /** A short description of a received value of the wrong kind, for "…; received <this>". */
 export function describeReceived(value: unknown): string {

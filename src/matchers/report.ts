@@ -7,6 +7,7 @@
  * Jest and a test can compare them exactly.
  */
 import { describeValue } from "../engine/match.js";
+import { clip } from "../util/text.js";
 
 /** What a matcher returns; Vitest and Jest both take this shape. */
 export interface McpMatcherResult {
@@ -49,7 +50,7 @@ export function quote(text: string): string {
 }
 
 export function shorten(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return clip(text, max);
 }
 
 /** A value for a message: JSON-like, RegExps and asymmetric matchers as themselves, shortened. */
@@ -57,9 +58,7 @@ export function show(value: unknown): string {
   return shorten(describeValue(value));
 }
 
-export function plural(count: number, word: string, words = `${word}s`): string {
-  return `${count} ${count === 1 ? word : words}`;
-}
+export { plural } from "../util/text.js";
 
 const LISTED = 50;
 

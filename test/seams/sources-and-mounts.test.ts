@@ -63,7 +63,7 @@ describe("what a step function sees of its request", () => {
 
   it("a step function's context is plain to serialize (no connection internals)", async () => {
     let text = "";
-    const server = await mock({ tools: { t: (call) => ((text = JSON.stringify({ tool: call.tool, args: call.arguments, ...call })), { returns: "ok" }) } });
+    const server = await mock({ tools: { t: (call) => ((text = JSON.stringify({ args: call.arguments, ...call })), { returns: "ok" }) } });
     const client = await connect(server);
     await client.callTool({ name: "t", arguments: { q: 1 } });
     expect(JSON.parse(text)).toMatchObject({ tool: "t", args: { q: 1 }, index: 0, protocolVersion: "2025-11-25" });

@@ -9,6 +9,7 @@ import { RequestFailedError, RequestTimeoutError, type McpDriver } from "../../d
 import { ErrorCode } from "../../protocol/errors.js";
 import { LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { plainMessage, type Target } from "../target/target.js";
+import { clip } from "../../util/text.js";
 
 export type Json = Record<string, unknown>;
 
@@ -159,10 +160,4 @@ export function describeReply(reply: Reply): string {
   }
 }
 
-export function clip(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
-}
-
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
+export { clip, plural } from "../../util/text.js";

@@ -4,6 +4,7 @@
  * The answer is read whether it is one JSON body or an SSE stream, up to the response to the
  * request sent, within a timeout.
  */
+import { clip } from "../../util/text.js";
 
 type Json = Record<string, unknown>;
 
@@ -131,6 +132,3 @@ function isJson(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function clip(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
-}

@@ -10,9 +10,10 @@ import { dirname, resolve } from "node:path";
 import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
-import { describeCall } from "../call-line.js";
+import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
+import { plural } from "../../util/text.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
@@ -77,7 +78,7 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGTERM", onSignal);
   try {
     const server = await serve(file, scenario, stdio, { port, host: values.host, path: values.path }, stop);
-    server.on("call:end", (call) => say(describeCall(call)));
+    printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${file} over stdio` : `mcp-testkit mock: serving ${file} at ${server.url}`);
     say(`  ${describeCatalog(scenario)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
@@ -86,7 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     say(`mcp-testkit mock: stopped (${why})`);
     if (values.record !== undefined) {
       await writeRecord(values.record, server);
-      say(`mcp-testkit mock: wrote ${count(server.calls.length, "call")} and ${count(server.messages.length, "message")} to ${values.record}`);
+      say(`mcp-testkit mock: wrote ${plural(server.calls.length, "call")} and ${plural(server.messages.length, "message")} to ${values.record}`);
     }
     return EXIT_OK;
   } finally {
@@ -162,12 +163,9 @@ async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
 function describeCatalog(scenario: Scenario): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
   const tools = names("tools");
-  return [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, count(names("resources").length, "resource"), count(names("prompts").length, "prompt")].join("; ");
+  return [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(names("resources").length, "resource"), plural(names("prompts").length, "prompt")].join("; ");
 }
 
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? "" : "s"}`;
-}
 
 function withoutPrefix(message: string): string {
   return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;

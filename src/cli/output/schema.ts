@@ -3,6 +3,7 @@
  * for people: one line per property with its type, whether it is required, its default and
  * description; nested objects indented. `--json` prints the schemas themselves.
  */
+import { clip } from "../../util/text.js";
 
 type Schema = Record<string, unknown>;
 
@@ -61,6 +62,4 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-export function clip(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
-}
+export { clip } from "../../util/text.js";
