@@ -4,7 +4,7 @@
  * without end; `dropped` says how many calls fell off.
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
-import { BoundedList } from "./bounded-list.js";
+import { RingBuffer } from "../util/ring-buffer.js";
 import type { EventHub } from "./events.js";
 
 export type CallOutcome =
@@ -58,7 +58,7 @@ export interface CallEnding {
 }
 
 export class CallLog {
-  private readonly entries: BoundedList<ToolCall>;
+  private readonly entries: RingBuffer<ToolCall>;
   private readonly counts = new Map<string, number>();
 
   /** `events` hears `call:start` and `call:end`. */
@@ -66,7 +66,7 @@ export class CallLog {
     limit: number = DEFAULT_RECORD_LIMIT,
     private readonly events?: EventHub,
   ) {
-    this.entries = new BoundedList(limit);
+    this.entries = new RingBuffer(limit);
   }
 
   /** The per-tool index the next call to `tool` gets (counts survive the cap). */
@@ -94,7 +94,7 @@ export class CallLog {
   }
 
   all(): ToolCall[] {
-    return this.entries.all();
+    return this.entries.toArray();
   }
 
   forTool(tool: string): ToolCall[] {

@@ -8,7 +8,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { isObject, isResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../protocol/jsonrpc.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
-import { BoundedList } from "./bounded-list.js";
+import { RingBuffer } from "../util/ring-buffer.js";
 import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
@@ -73,7 +73,7 @@ export class Engine implements EngineState {
   readonly catalog: Catalog;
   readonly calls: CallLog;
   readonly events = new EventHub();
-  readonly received: BoundedList<ReceivedMessage>;
+  readonly received: RingBuffer<ReceivedMessage>;
   readonly connections = new Set<Connection>();
   /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
   readonly toolSources: ToolStepSource[];
@@ -88,7 +88,7 @@ export class Engine implements EngineState {
     this.catalog = new Catalog(options);
     const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
     this.calls = new CallLog(limit, this.events);
-    this.received = new BoundedList(limit);
+    this.received = new RingBuffer(limit);
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
     this.instructions = options.instructions;

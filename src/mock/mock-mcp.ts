@@ -164,7 +164,7 @@ export class MockMcpServer implements AsyncDisposable {
 
   /** Every JSON-RPC message received: requests, notifications and answers to server requests. */
   get messages(): JsonRpcMessage[] {
-    return this.engine.received.all().map((entry) => entry.message);
+    return this.engine.received.toArray().map((entry) => entry.message);
   }
 
   get recordStats(): RecordStats {

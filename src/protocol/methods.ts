@@ -1,4 +1,5 @@
 /** MCP method names, by who sends them. One list, so the engine, validator and recorder agree. */
+import type { Feature } from "./versions.js";
 
 export const ClientRequestMethods = [
   "initialize",
@@ -35,6 +36,22 @@ export const ServerNotificationMethods = [
   "notifications/prompts/list_changed",
   "notifications/elicitation/complete",
 ] as const;
+
+/** Task methods (2025-11-25): either side may run tasks, so both send these. */
+export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
+export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
+
+/** The feature a method needs, for methods that not every revision has (the rest are in all). */
+const METHOD_FEATURES: Readonly<Record<string, Feature>> = Object.freeze({
+  "elicitation/create": "elicitation",
+  "notifications/elicitation/complete": "elicitationUrlMode",
+  ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, "tasks" as const])),
+});
+
+/** The feature a method needs, if not every revision has it. */
+export function featureOfMethod(method: string): Feature | undefined {
+  return Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method] : undefined;
+}
 
 export type ClientRequestMethod = (typeof ClientRequestMethods)[number];
 export type ClientNotificationMethod = (typeof ClientNotificationMethods)[number];

@@ -1,21 +1,23 @@
 /**
- * Which methods each side may send, per protocol version. The lists come from `methods.ts`; the
- * task methods (2025-11-25) are added here until that list carries them, and methods that only
- * some revisions have are tied to their feature.
+ * Which methods each side may send, per protocol version. The lists and the feature each method
+ * needs come from `methods.ts`.
  */
 import {
   ClientNotificationMethods,
   ClientRequestMethods,
+  featureOfMethod,
   ServerNotificationMethods,
   ServerRequestMethods,
+  TaskNotificationMethods,
+  TaskRequestMethods,
 } from "../methods.js";
-import { versionHas, type Feature, type ProtocolVersion } from "../versions.js";
+import { versionHas, type ProtocolVersion } from "../versions.js";
 import type { MessageDirection } from "./problem.js";
 
 export type MethodKind = "request" | "notification";
 
-const taskRequests = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
-const taskNotifications = ["notifications/tasks/status"];
+const taskRequests = TaskRequestMethods;
+const taskNotifications = TaskNotificationMethods;
 
 /** Both sides send task requests and status notifications (either side can run tasks). */
 const sentBy: Record<MessageDirection, Record<MethodKind, readonly string[]>> = {
@@ -35,20 +37,11 @@ const sentBySet: Record<MessageDirection, Record<MethodKind, ReadonlySet<string>
   "server-to-client": { request: new Set(sentBy["server-to-client"].request), notification: new Set(sentBy["server-to-client"].notification) },
 };
 
-const methodFeatures: Record<string, Feature> = {
-  "elicitation/create": "elicitation",
-  "notifications/elicitation/complete": "elicitationUrlMode",
-  ...Object.fromEntries([...taskRequests, ...taskNotifications].map((method) => [method, "tasks" as const])),
-};
-
 export function oppositeDirection(direction: MessageDirection): MessageDirection {
   return direction === "client-to-server" ? "server-to-client" : "client-to-server";
 }
 
-/** The feature a method needs, if not every revision has it. */
-export function featureOfMethod(method: string): Feature | undefined {
-  return Object.hasOwn(methodFeatures, method) ? methodFeatures[method] : undefined;
-}
+export { featureOfMethod };
 
 /** The methods of a kind that a side may send in a version (for "expected one of" lists). */
 export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {
