@@ -245,7 +245,7 @@ export function parseFakes(input: FormatInput): FormatOutput {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = formatPath(issue.path);
-        out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path} `}${describeIssue(issue)}`});
+        out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }
       return;
     }
