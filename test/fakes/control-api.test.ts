@@ -11,7 +11,7 @@ const pingBlock = { scope: "shared", tools: [{ name: "ping", calls: [{ anyArgs: 
 async function send(fakes: ReturnType<typeof createFakes>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const request = new Request(`${BASE}${path}`, { method, headers: { "content-type": "application/json", ...headers }, ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }) });
   const response = await fakes.handleControl(request);
-  return { status: response.status, json: await response.json(), headers: response.headers };
+  return { status: response.status, json: (await response.json()) as any, headers: response.headers };
 }
 
 describe("POST /__mcp-testkit/fixtures", () => {
@@ -165,6 +165,6 @@ describe("over a real HTTP server", () => {
     expect([added.status, await added.json()]).toEqual([200, { added: 0, mcpFakesAdded: 1, warnings: [] }]);
     fakes.answer({ tool: "create_ticket", arguments: { title: "Refund" }, identity: { testId: "tickets › retry on timeout" } });
     const journal = await fetch(`${url}/__mcp-testkit/journal?testId=${encodeURIComponent("tickets › retry on timeout")}`);
-    expect((await journal.json())[0].response.mcpFake).toEqual({ outcome: "answered", entryId: "control-api#1:first-try" });
+    expect(((await journal.json()) as Array<{ response: { mcpFake: unknown } }>)[0].response.mcpFake).toEqual({ outcome: "answered", entryId: "control-api#1:first-try" });
   });
 });
