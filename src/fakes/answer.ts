@@ -1,0 +1,79 @@
+/**
+ * How one tools/call is decided by the fakes of its mount: the most specific level that
+ * declares the tool answers with its first unused matching entry, or fails; an undeclared tool
+ * under deny fails; anything else passes to the next step source.
+ */
+import { argsDifference, argsEqual, closestArgs } from "./args-match.js";
+import { evictedError, exhaustedError, mismatchError, notDeclaredError, type DeclaredEntry, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
+import type { McpFakeOutcome } from "./journal.js";
+import type { LevelBlocks, MountFakes } from "./store.js";
+import type { FakeCallResult, FakeEntry, FakeToolEntries } from "./types.js";
+
+export type FakeDecision =
+  | { kind: "answer"; entryId: string; result: FakeCallResult }
+  | { kind: "error"; code: McpFakeErrorCode; outcome: McpFakeOutcome; jsonRpcError: FakeJsonRpcError }
+  | { kind: "pass" };
+
+export interface DecideInput {
+  tool: string;
+  arguments: Record<string, unknown>;
+  testId: string | null;
+  context: string | null;
+  undeclared: "allow" | "deny" | null;
+  mount: string;
+}
+
+const NO_BLOCKS: LevelBlocks = [[], [], [], []];
+
+/** The tool's entries at the most specific level that declares it, with that level's tool definitions. */
+export function declaringLevel(levels: LevelBlocks, tool: string): FakeToolEntries[] | undefined {
+  for (const blocks of levels) {
+    const tools = blocks.flatMap((block) => block.tools.get(tool) ?? []);
+    if (tools.length > 0) return tools;
+  }
+  return undefined;
+}
+
+function underDeny(levels: LevelBlocks, override: "allow" | "deny" | null): boolean {
+  if (override !== null) return override === "deny";
+  // Only scoped blocks can say deny (a shared one is refused at load).
+  return levels.slice(0, 3).some((blocks) => blocks.some((block) => block.deny));
+}
+
+function declaredTools(levels: LevelBlocks): string[] {
+  const names = new Set<string>();
+  for (const blocks of levels) for (const block of blocks) for (const name of block.tools.keys()) names.add(name);
+  return [...names];
+}
+
+function describeEntry(entry: FakeEntry, consumed: boolean): DeclaredEntry {
+  return entry.args === null ? { id: entry.id, anyArgs: true, consumed } : { id: entry.id, args: entry.args, consumed };
+}
+
+function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeDecision {
+  return { kind: "error", code: jsonRpcError.data.mcpTestkit.code, outcome, jsonRpcError };
+}
+
+export function decide(mount: MountFakes | undefined, input: DecideInput): FakeDecision {
+  const { tool, arguments: args, testId, context, undeclared } = input;
+  const base: FailureContext = { tool, testId, context, mount: input.mount };
+  const levels = mount ? mount.levels(testId, context) : NO_BLOCKS;
+  const tools = declaringLevel(levels, tool);
+  if (!tools || !mount) {
+    return underDeny(levels, undeclared) ? fail(notDeclaredError(base, declaredTools(levels)), "not_declared") : { kind: "pass" };
+  }
+  const state = mount.consumption;
+  if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
+  const entries = tools.flatMap((t) => t.entries);
+  const matching = entries.filter((entry) => entry.args === null || argsEqual(args, entry.args));
+  const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
+  if (unused) {
+    state.markUsed(testId, unused.id);
+    return { kind: "answer", entryId: unused.id, result: structuredClone(unused.result) };
+  }
+  if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
+  const closest = closestArgs(args, entries);
+  const difference = closest?.args ? (argsDifference(args, closest.args) ?? null) : null;
+  const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
+  return fail(mismatchError(base, args, declared, difference), "mismatch");
+}

@@ -1,0 +1,80 @@
+/**
+ * Argument matching as the document (and Mastra's tool mocks) define it: object key order is
+ * ignored, array order matters, values are never converted (1 is not "1"), and keys must be
+ * the same on both sides.
+ */
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function pathSegment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+const show = (value: unknown): string => (value === undefined ? "nothing" : JSON.stringify(value));
+
+/**
+ * The first place where `received` and `declared` part, as `$.city: expected "Seattle",
+ * received "seattle"`, or undefined when they are equal. Recursion follows the declared value,
+ * whose depth is bounded by the fixture file.
+ */
+export function argsDifference(received: unknown, declared: unknown, path = "$"): string | undefined {
+  if (Array.isArray(declared)) {
+    if (!Array.isArray(received)) return `${path}: expected ${show(declared)}, received ${show(received)}`;
+    if (received.length !== declared.length) return `${path}: expected an array of ${declared.length}, received an array of ${received.length}`;
+    for (let i = 0; i < declared.length; i++) {
+      const difference = argsDifference(received[i], declared[i], `${path}[${i}]`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  if (isObject(declared)) {
+    if (!isObject(received)) return `${path}: expected ${show(declared)}, received ${show(received)}`;
+    for (const key of Object.keys(declared)) {
+      const difference = argsDifference(received[key], declared[key], `${path}${pathSegment(key)}`);
+      if (difference) return difference;
+    }
+    for (const key of Object.keys(received)) {
+      if (!Object.hasOwn(declared, key)) return `${path}${pathSegment(key)}: not declared, received ${show(received[key])}`;
+    }
+    return undefined;
+  }
+  return received === declared ? undefined : `${path}: expected ${show(declared)}, received ${show(received)}`;
+}
+
+export function argsEqual(received: unknown, declared: unknown): boolean {
+  return argsDifference(received, declared) === undefined;
+}
+
+/** How many leaf values of `declared` are equal at the same place in `received`: the closeness of an entry. */
+export function sharedLeaves(received: unknown, declared: unknown): number {
+  if (Array.isArray(declared)) {
+    if (!Array.isArray(received)) return 0;
+    let count = 0;
+    for (let i = 0; i < declared.length; i++) count += sharedLeaves(received[i], declared[i]);
+    return count;
+  }
+  if (isObject(declared)) {
+    if (!isObject(received)) return 0;
+    let count = 0;
+    for (const key of Object.keys(declared)) if (Object.hasOwn(received, key)) count += sharedLeaves(received[key], declared[key]);
+    return count;
+  }
+  return argsEqual(received, declared) ? 1 : 0;
+}
+
+/** The declared arguments closest to `received` (most shared leaf values; the first on a tie). */
+export function closestArgs<T extends { args: Record<string, unknown> | null }>(received: unknown, entries: readonly T[]): T | undefined {
+  let best: T | undefined;
+  let bestScore = -1;
+  for (const entry of entries) {
+    if (entry.args === null) continue;
+    const score = sharedLeaves(received, entry.args);
+    if (score > bestScore) {
+      best = entry;
+      bestScore = score;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,257 @@
+/**
+ * The `mcpFakes` format: validates one block or an array of blocks with zod and turns each
+ * zod issue into a problem that names the file, the block, the path, what was expected and,
+ * for an unknown key, the key that was probably meant.
+ */
+import { z } from "zod";
+import { closestName } from "./did-you-mean.js";
+import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
+import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
+import { DEFAULT_MOUNT, type FakeCallResult, type FakeScope } from "./types.js";
+
+const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools"];
+const SCOPE_KEYS = ["testId", "context"];
+const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
+const CALL_KEYS = ["id", "args", "anyArgs", "result", "error"];
+
+const plainObject = (what: string) =>
+  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+    error: `expected ${what}`,
+  });
+
+const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, not an empty string` });
+
+function checkContentItems(items: unknown[], ctx: z.RefinementCtx, path: (string | number)[]): void {
+  items.forEach((item, i) => {
+    const ok = typeof item === "object" && item !== null && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string";
+    if (!ok) ctx.addIssue({ code: "custom", path: [...path, i], message: 'expected a content block, an object with a string "type" (for example { "type": "text", "text": "..." })' });
+  });
+}
+
+function checkResult(result: unknown, ctx: z.RefinementCtx): void {
+  if (typeof result === "string") return;
+  if (Array.isArray(result)) return checkContentItems(result, ctx, ["result"]);
+  if (typeof result !== "object" || result === null) {
+    ctx.addIssue({ code: "custom", path: ["result"], message: `expected a string, an array of content blocks or an object, received ${result === null ? "null" : typeof result}` });
+    return;
+  }
+  const object = result as Record<string, unknown>;
+  if (!isFullResult(object)) return;
+  // A full result: a content array and only the keys of a CallToolResult.
+  const extra = Object.keys(object).filter((key) => !fullResultKeys().includes(key));
+  if (extra.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["result"], message: `a full result (an object with ${fullResultKeys().join(", ")}) may have no other keys, found ${extra.map((k) => `"${k}"`).join(", ")}; to send an object as structuredContent, leave out those four keys` });
+  }
+  if (!Array.isArray(object.content)) ctx.addIssue({ code: "custom", path: ["result", "content"], message: "a full result needs a content array" });
+  else checkContentItems(object.content, ctx, ["result", "content"]);
+  if (object.isError !== undefined && typeof object.isError !== "boolean") ctx.addIssue({ code: "custom", path: ["result", "isError"], message: "expected true or false" });
+  for (const key of ["structuredContent", "_meta"]) {
+    const value = object[key];
+    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) ctx.addIssue({ code: "custom", path: ["result", key], message: "expected an object" });
+  }
+}
+
+const callSchema = z
+  .strictObject({
+    id: nonEmptyString("a string naming the entry").optional(),
+    args: plainObject("an object of argument values (the tool's arguments, matched exactly)").optional(),
+    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
+    result: z.unknown().optional(),
+    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
+  })
+  .superRefine((call, ctx) => {
+    const hasArgs = call.args !== undefined;
+    const hasAny = call.anyArgs !== undefined;
+    if (hasArgs === hasAny) ctx.addIssue({ code: "custom", path: [], message: hasArgs ? 'has both "args" and "anyArgs"; expected exactly one of them' : 'has neither "args" nor "anyArgs"; expected exactly one of them' });
+    const hasResult = call.result !== undefined;
+    const hasError = call.error !== undefined;
+    if (hasResult === hasError) ctx.addIssue({ code: "custom", path: [], message: hasResult ? 'has both "result" and "error"; expected exactly one of them' : 'has neither "result" nor "error"; expected exactly one of them' });
+    if (hasResult) checkResult(call.result, ctx);
+  });
+
+const toolSchema = z.strictObject({
+  name: nonEmptyString("the tool's name, a string"),
+  description: z.string({ error: "expected a string" }).optional(),
+  inputSchema: plainObject("a JSON Schema object").optional(),
+  calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
+});
+
+const scopeSchema = z.unknown().superRefine((scope, ctx) => {
+  const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
+  if (scope === undefined) return ctx.addIssue({ code: "custom", message: `is missing; every block needs a scope, or a fake written for one test would answer every test (${expected})` });
+  if (scope === "shared") return;
+  if (typeof scope !== "object" || scope === null || Array.isArray(scope)) return ctx.addIssue({ code: "custom", message: `${expected}, received ${JSON.stringify(scope)}` });
+  const fields = scope as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !SCOPE_KEYS.includes(key));
+  if (unknown.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: unknown, input: fields, message: "" });
+  if (fields.testId === undefined && fields.context === undefined) return ctx.addIssue({ code: "custom", message: `${expected}; this scope has neither` });
+  for (const key of SCOPE_KEYS) {
+    const value = fields[key];
+    if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
+  }
+});
+
+const blockSchema = z
+  .strictObject({
+    scope: scopeSchema,
+    mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
+    undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
+    tools: z.array(toolSchema, { error: "expected an array of tools" }),
+  })
+  .superRefine((block, ctx) => {
+    if (block.scope === "shared" && block.undeclaredTools === "deny") {
+      ctx.addIssue({ code: "custom", path: ["undeclaredTools"], params: { rule: "mcp-fakes/shared-deny" }, message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context' });
+    }
+    const seen = new Set<string>();
+    block.tools.forEach((tool, i) => {
+      if (seen.has(tool.name)) ctx.addIssue({ code: "custom", path: ["tools", i, "name"], params: { rule: "mcp-fakes/duplicate-tool" }, message: `"${tool.name}" is declared twice in this block; put all its calls in one tool` });
+      seen.add(tool.name);
+    });
+  });
+
+/** One block, validated and normalized; ids are given by the caller's naming. */
+export interface ParsedBlock {
+  /** Position in the array form, or null for the single-object form. */
+  position: number | null;
+  blockId: string;
+  mount: string;
+  scope: FakeScope;
+  deny: boolean;
+  tools: Array<{ name: string; description?: string; inputSchema?: Record<string, unknown>; calls: Array<{ id: string; index: number; args: Record<string, unknown> | null; result: FakeCallResult }> }>;
+}
+
+export interface FormatInput {
+  /** The `mcpFakes` value. */
+  value: unknown;
+  /** The file name, or null for code and the control API. */
+  file: string | null;
+  /** How the caller names the block at `position` going to `mount` (see ids.ts). */
+  blockIdFor: (position: number | null, mount: string) => string;
+  /** Words for messages when there is no file: "code", "the control API". */
+  origin: string;
+}
+
+export interface FormatOutput {
+  blocks: ParsedBlock[];
+  problems: FakeLoadProblem[];
+  warnings: FakeLoadWarning[];
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const key of path) text += typeof key === "number" ? `[${key}]` : text === "" ? String(key) : `.${String(key)}`;
+  return text;
+}
+
+function keysFor(path: readonly PropertyKey[]): { known: string[]; noun: string } {
+  const last = path[path.length - 1];
+  if (path.length === 0) return { known: BLOCK_KEYS, noun: "a block" };
+  if (last === "scope") return { known: SCOPE_KEYS, noun: "a scope" };
+  if (path[path.length - 2] === "tools") return { known: TOOL_KEYS, noun: "a tool" };
+  return { known: CALL_KEYS, noun: "a call" };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") {
+    const { known, noun } = keysFor(issue.path);
+    return issue.keys
+      .map((key) => {
+        const guess = closestName(key, known);
+        return `unknown key "${key}"${guess ? `; did you mean "${guess}"?` : ""} ${noun[0].toUpperCase()}${noun.slice(1)} has: ${known.join(", ")}`;
+      })
+      .join("; ");
+  }
+  return issue.message.replace(/^Invalid input: /, "");
+}
+
+function ruleOf(issue: z.core.$ZodIssue): FakeLoadRule {
+  const declared = (issue as { params?: { rule?: FakeLoadRule } }).params?.rule;
+  if (declared) return declared;
+  if (issue.code === "unrecognized_keys") return "mcp-fakes/unknown-key";
+  if (issue.path[0] === "scope") return "mcp-fakes/bad-scope";
+  if (issue.path[2] === "calls" && issue.path.length >= 4) return "mcp-fakes/bad-entry";
+  return "mcp-fakes/bad-block";
+}
+
+function rawEntryId(raw: unknown, path: readonly PropertyKey[], blockId: string): string | null {
+  if (path[0] !== "tools" || path[2] !== "calls" || typeof path[3] !== "number") return null;
+  const tool = (raw as { tools?: Array<{ name?: unknown; calls?: Array<{ id?: unknown }> }> }).tools?.[path[1] as number];
+  const id = tool?.calls?.[path[3]]?.id;
+  if (typeof id === "string" && id !== "") return `${blockId}:${id}`;
+  return `${blockId}:${typeof tool?.name === "string" ? tool.name : `tools[${String(path[1])}]`}#${path[3]}`;
+}
+
+function mountOf(raw: unknown): string {
+  const mount = typeof raw === "object" && raw !== null ? (raw as { mount?: unknown }).mount : undefined;
+  return typeof mount === "string" && mount.startsWith("/") ? mount : DEFAULT_MOUNT;
+}
+
+function normalize(block: z.infer<typeof blockSchema>, position: number | null, blockId: string, mount: string): ParsedBlock {
+  return {
+    position,
+    blockId,
+    mount,
+    scope: block.scope as FakeScope,
+    deny: block.undeclaredTools === "deny",
+    tools: block.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description !== undefined && { description: tool.description }),
+      ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
+      calls: tool.calls.map((call, index) => ({
+        id: `${blockId}:${call.id ?? `${tool.name}#${index}`}`,
+        index,
+        args: call.args ?? null,
+        result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result),
+      })),
+    })),
+  };
+}
+
+function shadowWarnings(block: ParsedBlock, file: string | null): FakeLoadWarning[] {
+  const warnings: FakeLoadWarning[] = [];
+  for (const tool of block.tools) {
+    const firstAny = tool.calls.find((call) => call.args === null);
+    if (!firstAny) continue;
+    for (const call of tool.calls) {
+      if (call.index > firstAny.index && call.args !== null) {
+        warnings.push({ file, blockId: block.blockId, entryId: call.id, message: `${call.id} is shadowed: an args entry after the anyArgs entry ${firstAny.id} for tool "${tool.name}" cannot match until ${firstAny.id} is used; put args entries before anyArgs entries` });
+      }
+    }
+  }
+  return warnings;
+}
+
+/** Validates and normalizes an `mcpFakes` value (one block or an array of blocks). */
+export function parseFakes(input: FormatInput): FormatOutput {
+  const { value, file, blockIdFor, origin } = input;
+  const where = file ?? origin;
+  const isArray = Array.isArray(value);
+  const raws: unknown[] = isArray ? value : [value];
+  const out: FormatOutput = { blocks: [], problems: [], warnings: [] };
+  if (isArray && raws.length === 0) {
+    out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId: null, entryId: null, message: `${where}: mcpFakes is an empty array; expected one block or a non-empty array of blocks` });
+    return out;
+  }
+  raws.forEach((raw, i) => {
+    const position = isArray ? i : null;
+    const mount = mountOf(raw);
+    const blockId = blockIdFor(position, mount);
+    const label = `${where}, block ${isArray ? `${i} ` : ""}(${blockId})`;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId, entryId: null, message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}` });
+      return;
+    }
+    const parsed = blockSchema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = formatPath(issue.path);
+        out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
+      }
+      return;
+    }
+    const block = normalize(parsed.data, position, blockId, mount);
+    out.blocks.push(block);
+    out.warnings.push(...shadowWarnings(block, file));
+  });
+  return out;
+}

@@ -1,0 +1,74 @@
+/** The errors a load of fakes throws: one per problem, or one that lists them all. */
+import { McpTestkitError } from "../errors.js";
+
+/** Names of the load checks, stable for tests and tools. */
+export type FakeLoadRule =
+  | "mcp-fakes/bad-json"
+  | "mcp-fakes/bad-file"
+  | "mcp-fakes/bad-block"
+  | "mcp-fakes/bad-scope"
+  | "mcp-fakes/shared-deny"
+  | "mcp-fakes/unknown-key"
+  | "mcp-fakes/bad-entry"
+  | "mcp-fakes/duplicate-tool"
+  | "mcp-fakes/duplicate-id";
+
+export interface FakeLoadProblem {
+  rule: FakeLoadRule;
+  /** The file name, or null for blocks from code and the control API. */
+  file: string | null;
+  blockId: string | null;
+  entryId: string | null;
+  message: string;
+}
+
+/** A shadowed-entry warning: the load succeeds, the entry cannot match until an earlier one is used. */
+export interface FakeLoadWarning {
+  file: string | null;
+  blockId: string;
+  entryId: string;
+  message: string;
+}
+
+export class FixtureLoadError extends McpTestkitError {
+  override name = "FixtureLoadError";
+  readonly rule: FakeLoadRule;
+  readonly file: string | null;
+  readonly blockId: string | null;
+  readonly entryId: string | null;
+  /** The message without the mcp-testkit prefix, as `toJSON()` gives it. */
+  readonly detail: string;
+
+  constructor(problem: FakeLoadProblem) {
+    super(problem.message);
+    this.rule = problem.rule;
+    this.file = problem.file;
+    this.blockId = problem.blockId;
+    this.entryId = problem.entryId;
+    this.detail = problem.message;
+  }
+
+  toJSON(): FakeLoadProblem & { name: string } {
+    return { name: this.name, rule: this.rule, file: this.file, blockId: this.blockId, entryId: this.entryId, message: this.detail };
+  }
+}
+
+/** Several problems in one input: `errors` holds each, `warnings` the shadowed entries of the same input. */
+export class McpFakesAddError extends FixtureLoadError {
+  override name = "McpFakesAddError";
+  readonly errors: FixtureLoadError[];
+  readonly warnings: FakeLoadWarning[];
+
+  constructor(problems: FakeLoadProblem[], warnings: FakeLoadWarning[]) {
+    const first = problems[0];
+    const lines = problems.map((problem, i) => `  ${i + 1}. ${problem.message}`).join("\n");
+    super({ ...first, message: `${problems.length} problems in MCP fakes; nothing was added:\n${lines}` });
+    this.errors = problems.map((problem) => new FixtureLoadError(problem));
+    this.warnings = warnings;
+  }
+}
+
+/** One problem throws a FixtureLoadError; several throw a McpFakesAddError listing them all. */
+export function loadFailure(problems: FakeLoadProblem[], warnings: FakeLoadWarning[]): FixtureLoadError {
+  return problems.length === 1 ? new FixtureLoadError(problems[0]) : new McpFakesAddError(problems, warnings);
+}
