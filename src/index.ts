@@ -33,6 +33,16 @@ export type { MountOptions, RouteHandler, WebHandler } from "./wire/http/router.
 /** The in-memory transport `server.connectInMemory()` returns (an SDK `Transport`). */
 export { MemoryTransport } from "./wire/memory.js";
 
+// ---- Scenario fakes (the mcpFakes fixture format)
+/** What `fixtures` takes, and the options of a mock's fakes. */
+export type { FixturesOption, FakesBindingOptions as FakesOptions } from "./mock/fakes-binding.js";
+/** A mock's fakes (`server.fakes`): inspection, `assertConsumed`, the journal, failure counts. */
+export type { Fakes, LoadResult, FakesLogger, JournalEntry, JournalQuery, FakesListing, InspectQuery, McpFakeOutcome } from "./fakes/index.js";
+/** Load errors (`rule`, `file`, `blockId`, `entryId`) and the fake errors' codes. */
+export { FixtureLoadError, McpFakesAddError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR } from "./fakes/index.js";
+/** The fixture format's types. */
+export type { McpFakeBlock, McpFakeTool, McpFakeCall, McpFakeResult, FakeScope, McpFakeErrorCode } from "./fakes/index.js";
+
 // ---- Scripts: steps, tool, resource and prompt specs
 /** Steps: what one tool call gets (`returns`, `throws`, `hang`, a function `(call) => step`, ...). */
 export type { Step, StepObject, StepFunction, ThrownError } from "./engine/steps.js";

@@ -4,6 +4,7 @@
  * without end; `dropped` says how many calls fell off.
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
+import type { RequestIdentity } from "./request-context.js";
 import { RingBuffer } from "../util/ring-buffer.js";
 import type { EventHub } from "./events.js";
 
@@ -38,6 +39,10 @@ export interface ToolCall {
   sessionId: string;
   /** The protocol version the request spoke. */
   protocolVersion: string;
+  /** Who called (test id, context, undeclared policy), when the request said. */
+  identity?: RequestIdentity;
+  /** The scenario fake that answered, by entry id (or the fake failure's code), when fakes answered. */
+  fake?: string;
   /** The request's `params._meta`, if any (progress token, trace ids, ...). */
   meta?: Record<string, unknown>;
   requestId: JsonRpcId;

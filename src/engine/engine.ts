@@ -22,7 +22,7 @@ import { abortInFlight, callTool, listTools } from "./methods/tools.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
 import { Connection, idKey } from "./connection.js";
 import type { RequestContext, TransportFacts } from "./request-context.js";
-import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
+import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
 
 export interface EngineOptions extends CatalogOptions {
   /** Name and version sent on `initialize`. */
@@ -77,6 +77,7 @@ export class Engine implements EngineState {
   readonly connections = new Set<Connection>();
   /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
   readonly toolSources: ToolStepSource[];
+  readonly toolListSources: ToolListSource[] = [];
   readonly pageSize: number;
   readonly serverInfo: Record<string, unknown>;
   readonly instructions?: string;
@@ -193,11 +194,22 @@ export class Engine implements EngineState {
 
   /** `request` with `request:start` and `request:end` around it (only when someone listens). */
   private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const start = { method: request.method, params: request.params, requestId: request.id, sessionId: connection.id, protocolVersion: context.protocolVersion, receivedAt: context.receivedAt };
+    const start = {
+      method: request.method,
+      params: request.params,
+      requestId: request.id,
+      sessionId: connection.id,
+      protocolVersion: context.protocolVersion,
+      identity: context.identity,
+      mount: context.mount,
+      receivedAt: context.receivedAt,
+    };
     this.events.emit("request:start", start);
     const end = (outcome: Outcome): Outcome => {
-      const error = outcome.type === "reply" && "error" in outcome.message ? outcome.message.error : undefined;
-      const ended: RequestEndEvent = { ...start, outcome: requestOutcome(outcome), durationMs: Date.now() - context.receivedAt, ...(error && { error }) };
+      const reply = outcome.type === "reply" ? outcome.message : undefined;
+      const error = reply !== undefined && "error" in reply ? reply.error : undefined;
+      const result = reply !== undefined && "result" in reply ? reply.result : undefined;
+      const ended: RequestEndEvent = { ...start, outcome: requestOutcome(outcome), durationMs: Date.now() - context.receivedAt, ...(error && { error }), ...(result !== undefined && { result }) };
       this.events.emit("request:end", ended);
       return outcome;
     };

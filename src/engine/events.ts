@@ -6,7 +6,7 @@
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
-import type { TransportFacts } from "./request-context.js";
+import type { RequestIdentity, TransportFacts } from "./request-context.js";
 
 /** What a request ended with, as the client saw it. */
 export type RequestOutcome =
@@ -39,6 +39,10 @@ export interface RequestStartEvent {
   readonly requestId: JsonRpcId;
   readonly sessionId: string;
   readonly protocolVersion: string;
+  /** Who asked (test id, context), as the wire read it; never a metric label. */
+  readonly identity: RequestIdentity;
+  /** The MCP endpoint's path, when the mock serves several. */
+  readonly mount?: string;
   readonly receivedAt: number;
 }
 
@@ -46,6 +50,8 @@ export interface RequestEndEvent extends RequestStartEvent {
   readonly outcome: RequestOutcome;
   /** The JSON-RPC error sent, when the outcome is `error`. */
   readonly error?: JsonRpcErrorObject;
+  /** The result sent, when the outcome is `result`. */
+  readonly result?: unknown;
   /** From the wire's receipt of the request to its outcome. */
   readonly durationMs: number;
 }

@@ -33,6 +33,8 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** `Date.now()` when the wire received the message. */
   readonly receivedAt: number;
+  /** The path of the MCP endpoint the request came to, when the mock serves several (fakes are per mount). */
+  readonly mount?: string;
 }
 
 /** What a wire may say about a message; the rest comes from the connection. */
@@ -40,6 +42,7 @@ export interface RequestFacts {
   readonly protocolVersion?: string;
   readonly identity?: RequestIdentity;
   readonly signal?: AbortSignal;
+  readonly mount?: string;
 }
 
 export const NO_IDENTITY: RequestIdentity = Object.freeze({});
@@ -66,5 +69,6 @@ export function requestContext(connection: Connection, transport: TransportFacts
     transport,
     signal: facts?.signal,
     receivedAt: Date.now(),
+    mount: facts?.mount,
   };
 }

@@ -7,7 +7,7 @@
 import { ErrorCode } from "../protocol/errors.js";
 import { McpTestkitError } from "../errors.js";
 import type { Catalog } from "./catalog.js";
-import type { ToolCall } from "./call-log.js";
+import type { CallOutcome, ToolCall } from "./call-log.js";
 import type { RequestContext } from "./request-context.js";
 import { typeLabel, type Step, type StepFunction } from "./steps.js";
 
@@ -16,8 +16,11 @@ export interface StepChoice {
   readonly step: Step;
   /** The tool declares an `outputSchema` (so `returns` of an object also sends `structuredContent`). */
   readonly hasOutputSchema: boolean;
-  /** Record a `throws` answer as `unknown-tool` instead of `protocol-error`. */
-  readonly unknownTool?: boolean;
+  /**
+   * How to record the answer when it is not the step's own kind: `unknown-tool` for the
+   * unknown-tool policy's error, `tool-error` for a raw `result` with `isError` (a fake's error).
+   */
+  readonly recordAs?: CallOutcome;
 }
 
 /** A source of steps for tool calls: a choice, or `undefined` to let the next source answer. */
@@ -54,10 +57,13 @@ export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy = 
     return {
       step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}`, data: { tool: call.tool, available } } },
       hasOutputSchema: false,
-      unknownTool: true,
+      recordAs: "unknown-tool",
     };
   };
 }
+
+/** Tools listed besides the catalog's for a request (fakes' tools, per mount and identity). */
+export type ToolListSource = (context: RequestContext) => ReadonlyArray<{ readonly name: string }>;
 
 /** The first source's choice; the list must end with one that always answers. */
 export function chooseStep(sources: readonly ToolStepSource[], call: ToolCall, context: RequestContext): StepChoice {

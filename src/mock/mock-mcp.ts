@@ -23,6 +23,9 @@ import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
 import { StreamableHttpEndpoint, type StreamableHttpOptions } from "../wire/http/streamable-http.js";
 import type { ServedWire } from "../wire/served-wire.js";
+import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, type Fakes, type LoadResult } from "../fakes/index.js";
+import type { McpFakeBlock } from "../fakes/types.js";
+import { FakesBinding, type FakesBindingOptions, type FixturesOption } from "./fakes-binding.js";
 import type { StdioWireOptions } from "../wire/stdio.js";
 
 /** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
@@ -65,6 +68,14 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
   path?: string;
   /** mcp-stub's spelling of `transport: "memory"`: `http: false`. */
   http?: false;
+  /**
+   * Scenario fakes (the `mcpFakes` fixture format): a fixtures directory or file (relative to
+   * the working directory), several, or `mcpFakes` blocks inline. Fakes answer `tools/call`
+   * before the tools' own scripts.
+   */
+  fixtures?: FixturesOption;
+  /** How the fakes keep state and where their `MCP-FAKE:` lines go (default stderr). */
+  fakesOptions?: FakesBindingOptions;
 }
 
 /** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */
@@ -86,12 +97,56 @@ export class MockMcpServer implements AsyncDisposable {
   private endpoint?: StreamableHttpEndpoint;
   /** What the mock's port serves: the MCP endpoint at `path`, and whatever `mount()` adds. */
   private readonly router = new Router();
+  /** MCP endpoints at the other paths that fakes' blocks name (`mount`), sharing this engine. */
+  private readonly fakeEndpoints = new Map<string, StreamableHttpEndpoint>();
+  private fakesBinding?: FakesBinding;
   private closed = false;
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
     this.router.mount(mcpPath(options), { handle: (exchange) => this.http.handle(exchange) });
+    const control = (request: Request) => this.handleControl(request);
+    this.router.mount(CONTROL_PREFIX, control, { prefix: true });
+    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true });
+    if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
+  }
+
+  /** The fakes, made on first use: a mock without fixtures pays nothing for them. */
+  private get binding(): FakesBinding {
+    this.fakesBinding ??= new FakesBinding(this.engine, mcpPath(this.options), (path) => this.serveFakeMount(path), this.options.fakesOptions);
+    return this.fakesBinding;
+  }
+
+  /** The control API (`/__mcp-testkit/…`, alias `/__aimock/…`): fixtures, journal, fakes listing, reset. */
+  private async handleControl(request: Request): Promise<Response> {
+    const binding = this.binding;
+    const response = await binding.fakes.handleControl(request);
+    binding.announceMounts();
+    return response;
+  }
+
+  /** Serves an MCP endpoint at a path a fake block names, unless something is mounted there. */
+  private serveFakeMount(path: string): void {
+    if (this.fakeEndpoints.has(path) || this.router.has(path)) return;
+    const endpoint = new StreamableHttpEndpoint(this.engine, this.options, { mount: path });
+    if (this.closed) endpoint.close();
+    this.fakeEndpoints.set(path, endpoint);
+    this.router.mount(path, endpoint);
+  }
+
+  /**
+   * The scenario fakes of this mock: `inspect()` lists blocks and used entries, `assertConsumed()`
+   * checks a test used every entry, `journal` holds every request, `failureCounts()` counts fake
+   * failures by code.
+   */
+  get fakes(): Fakes {
+    return this.binding.fakes;
+  }
+
+  /** Adds `mcpFakes` blocks from code (entry ids `code#n:…`); throws a FixtureLoadError, adding nothing, on any problem. */
+  loadFakes(blocks: McpFakeBlock | readonly McpFakeBlock[]): LoadResult {
+    return this.binding.load(blocks);
   }
 
   /** @internal */
@@ -102,7 +157,7 @@ export class MockMcpServer implements AsyncDisposable {
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
   private get http(): StreamableHttpEndpoint {
     if (!this.endpoint) {
-      this.endpoint = new StreamableHttpEndpoint(this.engine, this.options);
+      this.endpoint = new StreamableHttpEndpoint(this.engine, this.options, { mount: mcpPath(this.options) });
       // First used after close(): it answers 503 like an endpoint that was open at close.
       if (this.closed) this.endpoint.close();
     }
@@ -145,7 +200,9 @@ export class MockMcpServer implements AsyncDisposable {
    * initialize again. Without an id, every session. Returns how many ended.
    */
   expireSession(sessionId?: string): number {
-    return this.endpoint?.expireSession(sessionId) ?? 0;
+    let ended = this.endpoint?.expireSession(sessionId) ?? 0;
+    for (const endpoint of this.fakeEndpoints.values()) ended += endpoint.expireSession(sessionId);
+    return ended;
   }
 
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
@@ -288,6 +345,7 @@ export class MockMcpServer implements AsyncDisposable {
   /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */
   reset(): void {
     this.engine.reset();
+    this.fakesBinding?.fakes.reset();
   }
 
   /** Closes every connection (pending calls end as `cancelled`) and stops the server. */
@@ -296,6 +354,7 @@ export class MockMcpServer implements AsyncDisposable {
     this.closed = true;
     for (const connection of [...this.connections]) connection.closeFromServer("the mock server closed");
     this.endpoint?.close();
+    for (const endpoint of this.fakeEndpoints.values()) endpoint.close();
     this.engine.close();
     await this.wire?.close();
   }

@@ -5,13 +5,15 @@ import type { CallLog } from "../call-log.js";
 import type { Connection } from "../connection.js";
 import { replyWith, type Outcome } from "../outcome.js";
 import type { RequestContext } from "../request-context.js";
-import type { ToolStepSource } from "../step-sources.js";
+import type { ToolListSource, ToolStepSource } from "../step-sources.js";
 
 export interface EngineState {
   readonly catalog: Catalog;
   readonly calls: CallLog;
   /** Asked in order for each tool call's step; the last always answers. */
   readonly toolSources: readonly ToolStepSource[];
+  /** Tools listed besides the catalog's (fakes), asked on every `tools/list`. */
+  readonly toolListSources: readonly ToolListSource[];
   readonly pageSize: number;
   readonly serverInfo: Record<string, unknown>;
   readonly instructions?: string;

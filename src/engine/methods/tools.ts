@@ -11,7 +11,7 @@ import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
 import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
 import { paginate } from "../pagination.js";
-import type { RequestContext } from "../request-context.js";
+import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { answerKind, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
@@ -20,9 +20,17 @@ import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 
 export const listTools: RequestHandler = (input) => {
-  const { page, nextCursor } = paginate([...input.state.catalog.tools.values()], input.params.cursor, input.state.pageSize);
+  const { catalog, toolListSources, pageSize } = input.state;
+  let listings: Array<Record<string, unknown>> = [];
+  for (const tool of catalog.tools.values()) listings.push(tool.listing);
+  // Tools from other sources (fakes) are listed after the catalog's; a registered definition wins.
+  for (const source of toolListSources) {
+    const extra = source(input.context).filter((tool) => !catalog.tools.has(tool.name) && !listings.some((listed) => listed.name === tool.name));
+    if (extra.length > 0) listings = listings.concat(extra as ReadonlyArray<Record<string, unknown>>);
+  }
+  const { page, nextCursor } = paginate(listings, input.params.cursor, pageSize);
   const version = input.context.protocolVersion;
-  const tools = page.map((tool) => shapeForVersion(tool.listing, TOOL_FIELDS, version));
+  const tools = page.map((listing) => shapeForVersion(listing, TOOL_FIELDS, version));
   return ok(input, nextCursor === undefined ? { tools } : { tools, nextCursor });
 };
 
@@ -45,6 +53,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     exchanges: [],
   };
   if (meta !== undefined) call.meta = meta;
+  if (context.identity !== NO_IDENTITY) call.identity = context.identity;
   state.calls.add(call);
 
   const choice = chooseStep(state.toolSources, call, context);
@@ -191,10 +200,10 @@ class RunningCall {
         const thrown = typeof step.throws === "string" ? { message: step.throws } : step.throws!;
         const error: JsonRpcErrorObject = { code: thrown.code ?? DEFAULT_THROW_CODE, message: thrown.message };
         if (thrown.data !== undefined) error.data = jsonOnly(thrown.data);
-        return this.fail(error, this.choice.unknownTool ? "unknown-tool" : "protocol-error");
+        return this.fail(error, this.choice.recordAs ?? "protocol-error");
       }
       case "result":
-        return this.succeed(jsonOnly(step.result), "result");
+        return this.succeed(jsonOnly(step.result), this.choice.recordAs ?? "result");
       case "hang":
         // Handled before answering (runWaiting); never reached for a checked step.
         return NO_REPLY;

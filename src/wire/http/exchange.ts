@@ -42,6 +42,10 @@ export interface HttpExchange extends TransportFacts {
   header(name: string): string | undefined;
   /** The query parameters (parsed on first use). */
   readonly query: URLSearchParams;
+  /** Whether the request target has a query at all (cheap, parses nothing). */
+  readonly hasQuery: boolean;
+  /** Every header with all its values (node's `headersDistinct`), so a repeated header shows. */
+  readonly distinctHeaders: Record<string, string[] | undefined> | Headers;
   /**
    * Reads the whole body and calls `then` with its text, or with `BODY_TOO_LARGE`. A callback,
    * not a promise: the common POST is answered inside the body's last event, with no microtask

@@ -31,6 +31,15 @@ export class FetchExchange implements HttpExchange {
     return (this.parsedQuery ??= new URLSearchParams((this.target ??= splitTarget(this.request.url)).search));
   }
 
+  get hasQuery(): boolean {
+    return this.request.url.includes("?");
+  }
+
+  /** A web `Headers` joins repeated values, so a repeat cannot be told apart on this path. */
+  get distinctHeaders(): Headers {
+    return this.request.headers;
+  }
+
   header(name: string): string | undefined {
     return this.request.headers.get(name) ?? undefined;
   }

@@ -7,6 +7,7 @@ import type { Engine } from "../../engine/engine.js";
 import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { SendOptions, StreamHints } from "../../engine/outcome.js";
 import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
+import type { RequestIdentity } from "../../engine/request-context.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
@@ -39,6 +40,8 @@ export interface HttpSessionOptions {
 
 export class HttpSession {
   readonly engineConnection: EngineConnection;
+  /** The identity (test id, context, undeclared) its `initialize` sent, for the requests that send none. */
+  identity?: RequestIdentity;
   readonly standalone: EventStream;
   /** Every stream that can still be resumed, by id. */
   readonly streams = new Map<string, EventStream>();

@@ -28,6 +28,14 @@ export class NodeExchange implements HttpExchange {
     return (this.parsedQuery ??= new URLSearchParams((this.target ??= splitTarget(this.req.url ?? "/")).search));
   }
 
+  get hasQuery(): boolean {
+    return (this.req.url ?? "").includes("?");
+  }
+
+  get distinctHeaders(): Record<string, string[] | undefined> {
+    return this.req.headersDistinct;
+  }
+
   header(name: string): string | undefined {
     const value = this.req.headers[name];
     return Array.isArray(value) ? value[0] : value;

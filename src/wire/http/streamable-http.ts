@@ -10,7 +10,9 @@ import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
-import { requestContext } from "../../engine/request-context.js";
+import { NO_IDENTITY, requestContext, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
+import type { FakeIdentity } from "../../fakes/types.js";
+import { readRequestIdentity, storedIdentity } from "./identity.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
@@ -29,6 +31,12 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   dnsRebindingProtection?: boolean;
   /** The host the mock listens on, if it listens (e.g. "0.0.0.0": reached by other names, so no Host check by default). */
   host?: string;
+}
+
+/** What an endpoint needs to know of where it is mounted. */
+export interface EndpointPlacement {
+  /** The path it is served at (requests' `mount`, for fakes). */
+  readonly mount?: string;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -59,10 +67,15 @@ export class StreamableHttpEndpoint {
     this.sessions.delete(session.id);
   };
 
+  /** The request facts of a request that sends no identity (shared, so the common POST allocates none). */
+  private readonly plainFacts: RequestFacts;
+
   constructor(
     private readonly engine: Engine,
     private readonly options: StreamableHttpOptions = {},
+    placement: EndpointPlacement = {},
   ) {
+    this.plainFacts = { mount: placement.mount };
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (options.dnsRebindingProtection ?? (options.host === undefined || isLoopbackHost(options.host))) this.guard = new OriginGuard(options);
   }
@@ -155,11 +168,24 @@ export class StreamableHttpEndpoint {
     if (isPlainRequest(parsed)) {
       const session = this.openedSession(exchange);
       if (!session) return;
+      const facts = this.factsFor(exchange, session.identity);
+      if (!facts) return;
       const answer = new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST);
-      answer.take(this.engine.receive(session.engineConnection, parsed, requestContext(session.engineConnection, exchange)));
+      answer.take(this.engine.receive(session.engineConnection, parsed, requestContext(session.engineConnection, exchange, facts)));
       return;
     }
     this.postMessages(exchange, parsed);
+  }
+
+  /** The request facts (identity, mount) of a POST, or undefined when its identity earned a 400 (answered). */
+  private factsFor(exchange: HttpExchange, stored: RequestIdentity | undefined, onSent?: (sent: FakeIdentity) => void): RequestFacts | undefined {
+    const reading = readRequestIdentity(exchange, stored);
+    if (reading.kind === "http-error") {
+      exchange.respond(reading.status, JSON_HEADERS, reading.body);
+      return undefined;
+    }
+    onSent?.(reading.sent);
+    return reading.identity === NO_IDENTITY ? this.plainFacts : { mount: this.plainFacts.mount, identity: reading.identity };
   }
 
   /** Any POST body: a batch, `initialize`, notifications and responses, or a request. */
@@ -169,9 +195,15 @@ export class StreamableHttpEndpoint {
     const initialize = messages.find(isInitialize);
 
     let session: HttpSession;
+    let facts: RequestFacts | undefined;
     if (initialize !== undefined) {
       if (messages.length > 1) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch");
+      // The identity an initialize sends is the session's from then on (a later request may override a field).
+      let sent: FakeIdentity = {};
+      facts = this.factsFor(exchange, undefined, (fields) => (sent = fields));
+      if (!facts) return;
       session = this.openSession();
+      session.identity = storedIdentity(undefined, sent);
     } else {
       const version = this.headerVersion(exchange);
       if (version === undefined) return;
@@ -183,23 +215,25 @@ export class StreamableHttpEndpoint {
       if (refusing !== undefined) {
         return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only 2025-03-26)`);
       }
+      facts = this.factsFor(exchange, session.identity);
+      if (!facts) return;
     }
     if (batch && messages.length === 0) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: an empty batch");
 
     const requests = messages.filter(isRequest);
-    if (requests.length === 0) return this.acknowledge(exchange, session, messages, batch);
+    if (requests.length === 0) return this.acknowledge(exchange, session, messages, batch, facts);
     const answer = new PostAnswer(exchange, session, requests.map(requestKey), { batch, opensSession: initialize !== undefined });
     for (const message of messages) {
-      const outcome = this.engine.receive(session.engineConnection, message, requestContext(session.engineConnection, exchange));
+      const outcome = this.engine.receive(session.engineConnection, message, requestContext(session.engineConnection, exchange, facts));
       // Only requests are answered; what the engine says about the other messages of a batch is dropped.
       if (isRequest(message)) answer.take(outcome);
     }
   }
 
   /** Notifications and responses only: accepted with 202, or a JSON-RPC error for a malformed one. */
-  private acknowledge(exchange: HttpExchange, session: HttpSession, messages: unknown[], batch: boolean): void {
+  private acknowledge(exchange: HttpExchange, session: HttpSession, messages: unknown[], batch: boolean, facts: RequestFacts): void {
     const connection = session.engineConnection;
-    void Promise.all(messages.map((message) => this.engine.receive(connection, message, requestContext(connection, exchange)))).then((outcomes) => {
+    void Promise.all(messages.map((message) => this.engine.receive(connection, message, requestContext(connection, exchange, facts)))).then((outcomes) => {
       const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [JSON.stringify(outcome.message)] : []));
       if (errors.length === 0) exchange.respond(202, {});
       else exchange.respond(400, JSON_HEADERS, batch ? `[${errors.join(",")}]` : errors[0]);

@@ -1,0 +1,128 @@
+/**
+ * Scenario fakes (seed 003) plugged into a mock: the first step source of `tools/call`, a
+ * source of `tools/list` entries, the journal of every request, and the mount paths the
+ * fakes' blocks name. The fakes themselves (src/fakes) know nothing of the engine.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { statSync } from "node:fs";
+import type { Engine } from "../engine/engine.js";
+import type { RequestContext, RequestIdentity } from "../engine/request-context.js";
+import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-sources.js";
+import { McpTestkitError } from "../errors.js";
+import { createFakes, type Fakes, type FakesLogger, type LoadResult } from "../fakes/index.js";
+import type { FakeIdentity, McpFakeBlock } from "../fakes/types.js";
+
+/** Where fakes come from in `mockMcp({ fixtures })`: paths (files or directories) or blocks. */
+export type FixturesOption = string | McpFakeBlock | ReadonlyArray<string | McpFakeBlock>;
+
+export interface FakesBindingOptions {
+  /** Test ids whose used entries each mount remembers (default 500; 0: no cap). */
+  testIdsMax?: number;
+  /** Journal entries kept (default 1000). */
+  journalMax?: number;
+  /** Where `MCP-FAKE:` lines go (default: stderr). */
+  logger?: FakesLogger;
+}
+
+const logToStderr: FakesLogger = (_level, line) => console.error(line);
+
+export class FakesBinding {
+  readonly fakes: Fakes;
+  /** Requests the fakes journaled themselves (tools/call they answered or refused), by session and id. */
+  private readonly journaledByFakes = new Set<string>();
+
+  constructor(
+    private readonly engine: Engine,
+    /** The mock's own MCP path: requests on memory, stdio and `handle()` come to it. */
+    private readonly defaultMount: string,
+    /** Called with each mount path a loaded block names, so the mock can serve it. */
+    private readonly onMount: (path: string) => void,
+    options: FakesBindingOptions = {},
+  ) {
+    this.fakes = createFakes({
+      fakeTestIdsMax: options.testIdsMax,
+      journalMax: options.journalMax,
+      logger: options.logger ?? logToStderr,
+      health: () => ({ tools: engine.catalog.tools.size, sessions: engine.connections.size }),
+    });
+    engine.toolSources.unshift(this.stepSource);
+    engine.toolListSources.push(this.listSource);
+    engine.events.on("request:end", (event) => {
+      const key = `${event.sessionId}\u0000${String(event.requestId)}`;
+      if (this.journaledByFakes.delete(key)) return;
+      this.fakes.journal.record({
+        mount: event.mount ?? this.defaultMount,
+        sessionId: event.sessionId,
+        testId: event.identity.testId ?? null,
+        context: event.identity.context ?? null,
+        method: event.method,
+        request: { id: event.requestId, params: event.params },
+        response: event.error !== undefined ? { error: event.error } : { result: event.result },
+      });
+    });
+  }
+
+  /** Loads fixtures given as the `fixtures` option: files and directories (relative to the working directory) or blocks. */
+  loadOption(option: FixturesOption): LoadResult {
+    const items = Array.isArray(option) ? option : [option];
+    const totals: LoadResult = { warnings: [], added: 0 };
+    for (const item of items) {
+      const result = typeof item === "string" ? this.loadPath(item) : this.fakes.load(item);
+      totals.warnings.push(...result.warnings);
+      totals.added += result.added;
+    }
+    this.announceMounts();
+    return totals;
+  }
+
+  /** Blocks from code (ids `code#n`). */
+  load(blocks: McpFakeBlock | readonly McpFakeBlock[]): LoadResult {
+    const result = this.fakes.load(blocks);
+    this.announceMounts();
+    return result;
+  }
+
+  /** Every mount a block names gets served (fakes added through the control API too, on their next call). */
+  announceMounts(): void {
+    for (const mount of this.fakes.store.mounts.keys()) if (mount !== this.defaultMount) this.onMount(mount);
+  }
+
+  private loadPath(path: string): LoadResult {
+    const full = isAbsolute(path) ? path : resolve(path);
+    let directory: boolean;
+    try {
+      directory = statSync(full).isDirectory();
+    } catch {
+      throw new McpTestkitError(`fixtures: ${JSON.stringify(path)} is neither a file nor a directory (looked at ${full}).`);
+    }
+    return directory ? this.fakes.loadDir(full) : this.fakes.loadFile(full, path);
+  }
+
+  private readonly stepSource: ToolStepSource = (call, context) => {
+    const answer = this.fakes.answer({
+      tool: call.tool,
+      arguments: call.arguments,
+      identity: fakeIdentity(context.identity),
+      mount: context.mount ?? this.defaultMount,
+      sessionId: call.sessionId,
+      requestId: call.requestId,
+    });
+    if (answer.kind === "pass") return undefined;
+    this.journaledByFakes.add(`${call.sessionId}\u0000${String(call.requestId)}`);
+    if (answer.kind === "answer") {
+      call.fake = answer.entryId;
+      const choice: StepChoice = { step: { result: answer.result }, hasOutputSchema: false, recordAs: answer.result.isError ? "tool-error" : "result" };
+      return choice;
+    }
+    call.fake = answer.code;
+    const { code, message, data } = answer.jsonRpcError;
+    return { step: { throws: { code, message, data } }, hasOutputSchema: false };
+  };
+
+  private readonly listSource: ToolListSource = (context: RequestContext) =>
+    this.fakes.listTools({ mount: context.mount ?? this.defaultMount, identity: fakeIdentity(context.identity) });
+}
+
+function fakeIdentity(identity: RequestIdentity): FakeIdentity {
+  return identity;
+}
