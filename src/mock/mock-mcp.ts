@@ -10,6 +10,7 @@ import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
 import type { Session } from "../engine/session.js";
 import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
 import { McpTestkitError } from "../errors.js";
+import { checkMockOptions } from "./option-checks.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import { passesLevel } from "../engine/call-context.js";
@@ -296,6 +297,7 @@ export class MockMcpServer implements AsyncDisposable {
 }
 
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
+  checkMockOptions(options);
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
   const server = new MockMcpServer(options);
   if (transport === "memory") return server;
