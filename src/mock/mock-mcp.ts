@@ -79,7 +79,8 @@ export interface RecordStats {
   droppedMessages: number;
 }
 
-export class MockMcpServer implements AsyncDisposable {
+/** `Url` is `string` for a mock served over HTTP and `undefined` for memory or stdio (see `mockMcp()`'s overloads). */
+export class MockMcpServer<Url extends string | undefined = string | undefined> implements AsyncDisposable {
   private readonly engine: Engine;
   private readonly connections = new Set<MemoryTransport>();
   private directSession?: Session;
@@ -131,8 +132,8 @@ export class MockMcpServer implements AsyncDisposable {
   }
 
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
-  get url(): string | undefined {
-    return this.wire?.url;
+  get url(): Url {
+    return this.wire?.url as Url;
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */
@@ -296,6 +297,13 @@ export class MockMcpServer implements AsyncDisposable {
   }
 }
 
+/** Options whose wire has no URL: memory (`transport: "memory"` or `http: false`) or stdio. */
+export type UrlLessMockOptions = MockMcpOptions & ({ transport: "memory" | "stdio" } | { http: false });
+
+// The overloads type `server.url` by the wire: HTTP (the default) has one, memory and stdio have none.
+export async function mockMcp(options: UrlLessMockOptions): Promise<MockMcpServer<undefined>>;
+export async function mockMcp(options?: MockMcpOptions & { transport?: "http"; http?: undefined }): Promise<MockMcpServer<string>>;
+export async function mockMcp(options?: MockMcpOptions): Promise<MockMcpServer>;
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
   checkMockOptions(options);
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
