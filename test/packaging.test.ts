@@ -131,8 +131,7 @@ describe("the packed package", () => {
     mkdirSync(join(project, "__tests__"), { recursive: true });
     writeFileSync(
       join(project, "__tests__", "mock.test.js"),
-      `import "mcp-testkit/jest";
-      import { mockMcp } from "mcp-testkit";
+      `import { mockMcp } from "mcp-testkit"; // the matchers come from setupFilesAfterEnv
       test("a mock under Jest", async () => {
         const server = await mockMcp({ transport: "memory", tools: { hi: { returns: "hello" } } });
         try {
@@ -144,6 +143,9 @@ describe("the packed package", () => {
         }
       });`,
     );
+    // The README's Jest setup: ESM tests under --experimental-vm-modules, matchers from setupFilesAfterEnv.
+    const manifestPath = join(project, "package.json");
+    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, "utf8")), jest: { setupFilesAfterEnv: ["mcp-testkit/jest"] } }));
     const jest = join(project, "node_modules", "jest", "bin", "jest.js");
     const { stdout } = await run(process.execPath, ["--experimental-vm-modules", jest, "--json", "--no-watchman", "--cacheDirectory", join(scratch, "jest-cache")], {
       cwd: project,

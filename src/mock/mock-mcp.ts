@@ -185,7 +185,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     assertCalledInOrder(this.engine.calls.all(), tools);
   }
 
-  /** Resolves with the calls once there are at least `count` (of `tool`, if given). */
+  /** Resolves once `count` calls (of `tool`) have started, or with `ended: true` have ended. */
   waitForCalls(count: number, options?: WaitForCallsOptions): Promise<ToolCall[]> {
     return waitForCalls(this.engine.calls, count, options);
   }
