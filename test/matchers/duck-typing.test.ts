@@ -31,6 +31,7 @@ describe("a second copy of the matchers", () => {
     cpSync(new URL("engine/match.ts", src), join(copyDir, "engine", "match.ts"));
     cpSync(new URL("errors.ts", src), join(copyDir, "errors.ts"));
     cpSync(new URL("engine/assertions.ts", src), join(copyDir, "engine", "assertions.ts"));
+    cpSync(new URL("text/", src), join(copyDir, "text"), { recursive: true });
     copy = (await import(pathToFileURL(join(copyDir, "matchers", "matchers.ts")).href)) as typeof copy;
   });
 
