@@ -23,11 +23,17 @@
  * any failed check (in client mode also on a warning, a client that exits non-zero or times
  * out, as the suite itself counts them).
  *
+ * The suite is not a dependency of this package (it needs Node 22, and its dependencies warned
+ * EBADENGINE on every `npm install` on Node 20): the first run installs
+ * @modelcontextprotocol/conformance@<SUITE_VERSION> into node_modules/.cache/mcp-testkit-conformance
+ * with npm under Node 22, and later runs reuse it. CONFORMANCE_SUITE=<path to its dist/index.js>
+ * uses another copy.
+ *
  * CONFORMANCE_PROGRAMMATIC=1 serves the scenario with mockMcp() from dist/index.js instead of
  * the CLI (the fallback used when dist/cli/main.js has no `mock` command).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, createWriteStream } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, createWriteStream, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -41,7 +47,10 @@ const CLIENT_FILE = "examples/conformance/client.js";
 const CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
 const CLI = join(ROOT, "dist/cli/main.js");
 const LIBRARY = join(ROOT, "dist/index.js");
-const SUITE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const SUITE_VERSION = "0.1.16";
+const SUITE_DIR = join(ROOT, "node_modules/.cache/mcp-testkit-conformance");
+const SUITE_PACKAGE = join(SUITE_DIR, "node_modules/@modelcontextprotocol/conformance");
+const SUITE = process.env.CONFORMANCE_SUITE ?? join(SUITE_PACKAGE, "dist/index.js");
 const URL_TIMEOUT_MS = 30_000;
 
 const { values: args } = parseArgs({
@@ -199,6 +208,37 @@ function node22() {
   return node22Command;
 }
 
+/** The installed suite's version, or undefined when there is none. */
+function installedSuiteVersion() {
+  const manifest = join(SUITE_PACKAGE, "package.json");
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
+}
+
+/**
+ * Installs the pinned suite into its own folder, once, with npm running on Node 22 (the suite's
+ * engines want it; so npm neither warns nor installs for the wrong Node). npm's own CLI script is
+ * the one running this script (`npm_execpath`), or the one next to this Node.
+ */
+function installSuiteIfMissing() {
+  if (process.env.CONFORMANCE_SUITE) {
+    if (!existsSync(SUITE)) fail(`CONFORMANCE_SUITE=${SUITE} does not exist`);
+    return;
+  }
+  const version = installedSuiteVersion();
+  if (version === SUITE_VERSION && existsSync(SUITE)) return;
+  say(`${version ? `found conformance ${version}, not ${SUITE_VERSION}` : "first run"}: installing @modelcontextprotocol/conformance@${SUITE_VERSION} into ${relative(ROOT, SUITE_DIR)}`);
+  mkdirSync(SUITE_DIR, { recursive: true });
+  // A package.json of its own, so npm installs here and not into the project above it.
+  writeFileSync(join(SUITE_DIR, "package.json"), `${JSON.stringify({ name: "mcp-testkit-conformance-suite", private: true }, null, 2)}\n`);
+  const npmCli = [process.env.npm_execpath, join(dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js")].find((path) => path && path.endsWith(".js") && existsSync(path));
+  const installArgs = ["install", "--prefix", SUITE_DIR, "--no-audit", "--no-fund", "--loglevel", "error", `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
+  const [command, ...prefix] = npmCli ? [...node22(), npmCli] : ["npm"];
+  const result = spawnSync(command, [...prefix, ...installArgs], { cwd: SUITE_DIR, stdio: "inherit", timeout: 600_000 });
+  if (result.status !== 0 || !existsSync(SUITE)) {
+    fail(`could not install @modelcontextprotocol/conformance@${SUITE_VERSION} (npm exited ${result.status ?? result.signal}); is the npm registry reachable? Or set CONFORMANCE_SUITE to its dist/index.js`);
+  }
+}
+
 /** Quotes a word for the shell the suite runs `--command` with (it splits on spaces, then joins them again). */
 function shellWord(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -270,7 +310,7 @@ const serverRuns =
       : (args.suite === "all" ? ["active", "pending"] : [args.suite]).map((suite) => ({ label: suite, selection: ["--suite", suite] }));
 const clientScenarios = args.mode === "server" ? [] : scenarioIsClient ? [args.scenario] : args.scenario ? [] : CLIENT_SCENARIOS;
 
-if (!existsSync(SUITE)) fail("@modelcontextprotocol/conformance is not installed: run npm install");
+installSuiteIfMissing();
 buildIfNeeded();
 
 const workDir = mkdtempSync(join(tmpdir(), "mcp-testkit-conformance-"));

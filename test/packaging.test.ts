@@ -1,10 +1,12 @@
 /**
- * The package as users get it: `npm pack` the built project, unpack it into a fresh
- * `"type": "module"` project, and import every public entry point and run the bin from there.
- * Catches a missing file in "files", a wrong "exports" path or a bin without its shebang.
+ * The package as users get it: copy the repository's files (as a fresh clone has them: no
+ * `dist`), `npm pack` there (its `prepack` builds), unpack the tarball into a fresh
+ * `"type": "module"` project, and import every public entry point, `require()` it, run the bin
+ * and a Jest test from there. Catches a missing build, a missing file in "files", a wrong
+ * "exports" path, a bin without its shebang and source maps that point at files not shipped.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,14 +15,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown>; dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, Record<string, string>>; dependencies: Record<string, string> };
+let scratch: string;
 let project: string;
+let installed: string;
+let packed: string[];
 
 beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), "mcp-testkit-pack-"));
-  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", project], { cwd: root, timeout: 60_000 });
+  scratch = mkdtempSync(join(tmpdir(), "mcp-testkit-pack-"));
+  // A fresh clone: the files git knows (tracked, or new and not ignored), so no dist/.
+  const clone = join(scratch, "clone");
+  const { stdout: files } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of files.split("\0").filter(Boolean)) {
+    if (existsSync(join(root, file))) cpSync(join(root, file), join(clone, file), { recursive: true });
+  }
+  symlinkSync(join(root, "node_modules"), join(clone, "node_modules"));
+  project = join(scratch, "consumer");
+  mkdirSync(project);
+  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", project], { cwd: clone, timeout: 120_000 });
   const tarball = join(project, stdout.trim().split("\n").pop()!);
-  const installed = join(project, "node_modules", "mcp-testkit");
+  const { stdout: listing } = await run("tar", ["-tzf", tarball], { timeout: 30_000 });
+  packed = listing.trim().split("\n").map((entry) => entry.replace(/^package\//, ""));
+  installed = join(project, "node_modules", "mcp-testkit");
   mkdirSync(installed, { recursive: true });
   await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"], { timeout: 30_000 });
   // The package's dependencies come from this checkout, as npm would have installed them.
@@ -29,9 +45,9 @@ beforeAll(async () => {
     symlinkSync(join(root, "node_modules", entry), join(project, "node_modules", entry));
   }
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
-}, 90_000);
+}, 180_000);
 
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const expectedExports: Record<string, string[]> = {
   ".": ["mockMcp", "matches", "recordTraffic", "validateMessage", "mcpShell", "mcpConnect", "McpTestkitError"],
@@ -74,4 +90,69 @@ describe("the packed package", () => {
     expect(stdout).toMatch(/Usage: mcp-testkit <command>/);
     expect(stdout).toMatch(/\bmock\b/);
   });
+
+  it("is built by prepack, with a LICENSE, and without tests", () => {
+    expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "LICENSE", "README.md", "package.json", "examples/scenarios/weather.ts"]));
+    expect(packed.filter((file) => /\.test(-d)?\.ts$/.test(file) || file.startsWith("test/"))).toEqual([]);
+    expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mcp-testkit contributors\n/);
+  });
+
+  it("ships every file its source maps and declaration maps point at", () => {
+    const maps = packed.filter((file) => file.endsWith(".map"));
+    expect(maps.length).toBeGreaterThan(0);
+    const missing = maps.flatMap((map) => {
+      const { sources } = JSON.parse(readFileSync(join(installed, map), "utf8")) as { sources: string[] };
+      return sources.map((source) => join(dirname(map), source)).filter((source) => !packed.includes(source));
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("ships examples that import the package by name, not the repository's sources", () => {
+    const examples = packed.filter((file) => file.startsWith("examples/") && /\.(ts|js|mjs)$/.test(file));
+    const relative = examples.filter((file) => /from ["'](\.\.\/)+(src|dist)\//.test(readFileSync(join(installed, file), "utf8")));
+    expect(relative).toEqual([]);
+    expect(readFileSync(join(installed, "examples/scenarios/weather.ts"), "utf8")).toContain('from "mcp-testkit"');
+  });
+
+  it("every export has a default condition, so require() finds it", () => {
+    for (const [entry, conditions] of Object.entries(manifest.exports)) {
+      if (typeof conditions === "object") expect(conditions, entry).toHaveProperty("default");
+    }
+  });
+
+  it.runIf(process.features.require_module)("loads with require() where Node can load ESM from CommonJS", async () => {
+    const script = `const { mockMcp } = require("mcp-testkit"); const { mcpTestKit } = require("mcp-testkit/testing");
+      console.log(typeof mockMcp, typeof mcpTestKit);`;
+    const { stdout } = await run(process.execPath, ["-e", script], { cwd: project, timeout: 30_000 });
+    expect(stdout.trim()).toBe("function function");
+  });
+
+  it("runs a Jest test set up as the README says", async () => {
+    mkdirSync(join(project, "__tests__"), { recursive: true });
+    writeFileSync(
+      join(project, "__tests__", "mock.test.js"),
+      `import { mockMcp } from "mcp-testkit"; // the matchers come from setupFilesAfterEnv
+      test("a mock under Jest", async () => {
+        const server = await mockMcp({ transport: "memory", tools: { hi: { returns: "hello" } } });
+        try {
+          const reply = JSON.parse(await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hi" } })));
+          expect(reply.result).toBeSuccessful();
+          expect(server).toHaveBeenCalledTool("hi");
+        } finally {
+          await server.close();
+        }
+      });`,
+    );
+    // The README's Jest setup: ESM tests under --experimental-vm-modules, matchers from setupFilesAfterEnv.
+    const manifestPath = join(project, "package.json");
+    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, "utf8")), jest: { setupFilesAfterEnv: ["mcp-testkit/jest"] } }));
+    const jest = join(project, "node_modules", "jest", "bin", "jest.js");
+    const { stdout } = await run(process.execPath, ["--experimental-vm-modules", jest, "--json", "--no-watchman", "--cacheDirectory", join(scratch, "jest-cache")], {
+      cwd: project,
+      timeout: 90_000,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const report = JSON.parse(stdout) as { numPassedTests: number; numFailedTests: number };
+    expect(report).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
+  }, 120_000);
 });

@@ -1,10 +1,13 @@
 /**
- * The README's TypeScript examples are real code: each ```ts block is written to a module and
- * run here (imports of "mcp-testkit" point at the sources). A block marked ```ts no-test is
- * skipped; a block that uses vitest's describe/it runs under a tiny stand-in that calls its
- * hooks and tests in order.
+ * The README's TypeScript examples are real code: each ```ts block is type-checked as a user's
+ * project would check it (`tsc --strict`, imports of "mcp-testkit" resolved to the sources), then
+ * written to a module and run here. A block marked ```ts no-test is type-checked but not run
+ * (it needs an agent of yours); a block that uses vitest's describe/it runs under a tiny stand-in
+ * that calls its hooks and tests in order.
  */
+import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,9 +15,10 @@ import { afterAll, describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "node_modules", ".cache", "readme-blocks");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const blocks = [...readme.matchAll(/```([^\n]*)\n([\s\S]*?)```/g)]
-  .filter((match) => match[1]!.trim() === "ts")
-  .map((match, index) => ({ index, code: match[2]! }));
+const tsBlocks = [...readme.matchAll(/```([^\n]*)\n([\s\S]*?)```/g)]
+  .filter((match) => /^ts( no-test)?$/.test(match[1]!.trim()))
+  .map((match) => ({ code: match[2]!, runs: match[1]!.trim() === "ts" }));
+const blocks = tsBlocks.filter((block) => block.runs).map((block, index) => ({ index, code: block.code }));
 
 const modulePaths: Record<string, string> = {
   "mcp-testkit": join(root, "src/index.ts"),
@@ -33,10 +37,28 @@ function rewriteImports(code: string): string {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+/** Things a no-test block uses that a reader supplies (their agent). */
+const READER_SUPPLIED = "declare function runMyAgent(url: string): Promise<void>;\n";
+
 describe("README examples", () => {
   it("has examples to run", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(8);
   });
+
+  it("type-checks every TypeScript example under tsc --strict", async () => {
+    const checkDir = join(outDir, "typecheck");
+    mkdirSync(checkDir, { recursive: true });
+    tsBlocks.forEach((block, i) => writeFileSync(join(checkDir, `block-${i + 1}.ts`), (block.runs ? "" : READER_SUPPLIED) + block.code));
+    // The repository's settings (strict, NodeNext, lib esnext.disposable for `await using`, and
+    // paths that resolve "mcp-testkit" to the sources), applied to the blocks alone.
+    writeFileSync(join(checkDir, "tsconfig.json"), JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions: { noEmit: true, strict: true }, include: ["block-*.ts"] }));
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const result = await promisify(execFile)(process.execPath, [tsc, "-p", join(checkDir, "tsconfig.json")], { cwd: checkDir, timeout: 120_000 }).then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(result).toBe("");
+  }, 150_000);
 
   for (const block of blocks) {
     const firstLine = block.code.split("\n").find((line) => line.trim() && !line.startsWith("import")) ?? "";

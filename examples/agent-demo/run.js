@@ -2,7 +2,7 @@
 // whose tools fail on chosen calls. It prints each call the mock served and its outcome, then
 // checks the record the way a test would.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mockMcp } from "../../dist/index.js";
+import { mockMcp } from "mcp-testkit";
 
 const server = await mockMcp({
   transport: "memory",

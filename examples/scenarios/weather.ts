@@ -2,7 +2,7 @@
 // steps can be functions that answer from the call's arguments.
 //   mcp-testkit mock examples/scenarios/weather.ts
 //   mcp-testkit mock --stdio examples/scenarios/weather.ts
-import type { MockMcpOptions, ToolCallContext } from "../../src/index.js";
+import type { MockMcpOptions, ToolCallContext } from "mcp-testkit";
 
 const TEMPERATURES: Record<string, number> = { Paris: 21, Oslo: 4, Lagos: 31 };
 

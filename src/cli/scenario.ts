@@ -7,6 +7,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CommandError } from "./command.js";
+import { jsonErrorOffset, lineAndColumn } from "./json-position.js";
 
 const JS_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
 const TS_EXTENSIONS = new Set([".ts", ".mts", ".cts"]);
@@ -42,26 +43,32 @@ async function checkReadable(file: string, path: string): Promise<void> {
 }
 
 async function readJson(file: string, path: string): Promise<unknown> {
-  const text = await readFile(path, "utf8");
+  // Editors on Windows may save a byte order mark, which JSON.parse refuses.
+  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   try {
     return JSON.parse(text);
   } catch (error) {
+    const { reason, excerpt } = describeJsonError((error as Error).message, text);
     throw new CommandError(
-      `Scenario file "${file}" is not valid JSON: ${describeJsonError((error as Error).message, text)}. ` +
-        `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.`,
+      `Scenario file "${file}" is not valid JSON: ${reason}. ` +
+        `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.${excerpt}`,
     );
   }
 }
 
-/** Node's `... in JSON at position 41` becomes `... at line 3, column 7`. */
-function describeJsonError(message: string, text: string): string {
-  const match = / in JSON at position (\d+)/.exec(message);
-  if (!match) return message;
-  const position = Number(match[1]);
-  const before = text.slice(0, position);
-  const line = before.split("\n").length;
-  const column = position - before.lastIndexOf("\n");
-  return `${message.slice(0, match.index)} at line ${line}, column ${column}`;
+/** Node's message without the text it quotes or its offset, the line and column instead, and that line with a caret. */
+function describeJsonError(message: string, text: string): { reason: string; excerpt: string } {
+  const reason = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, [\s\S]*is not valid JSON$/, "");
+  const offset = jsonErrorOffset(text);
+  if (offset === undefined) return { reason, excerpt: "" };
+  const { line, column } = lineAndColumn(text, offset);
+  const lineText = text.split("\n")[line - 1]!.replace(/\r$/, "");
+  // A minified file is one long line: show the part around the error.
+  const from = Math.max(0, column - 1 - 60);
+  return {
+    reason: `${reason} at line ${line}, column ${column}`,
+    excerpt: `\n  ${line} | ${lineText.slice(from, from + 120)}\n  ${" ".repeat(String(line).length)} | ${" ".repeat(column - 1 - from)}^`,
+  };
 }
 
 async function importModule(file: string, path: string, typescript: boolean): Promise<unknown> {

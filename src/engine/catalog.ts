@@ -4,7 +4,8 @@
  * option fails at `mockMcp()` (or `setTool()`) with a message that names it.
  */
 import { McpTestkitError } from "../errors.js";
-import { checkStep, isStepKey, Script, typeLabel, type Step } from "./steps.js";
+import { checkJsonSchema, checkKeys, checkResourceUri, checkValueKinds, unknownKeysMessage, type ValueKind } from "./spec-checks.js";
+import { checkStep, isStepKey, Script, STEP_KEYS, typeLabel, type Step } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
 
 type Json = Record<string, unknown>;
@@ -24,7 +25,17 @@ export interface ToolDefinition {
 /** A tool: one step, a list of steps, or a full definition. */
 export type ToolSpec = Step | Step[] | ToolDefinition;
 
-const TOOL_DEFINITION_KEYS = new Set(["title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "responses"]);
+const TOOL_DEFINITION_KINDS: Record<keyof ToolDefinition, ValueKind | undefined> = {
+  title: "string",
+  description: "string",
+  inputSchema: "object",
+  outputSchema: "object",
+  annotations: "object",
+  icons: "object list",
+  _meta: "object",
+  responses: undefined, // checked step by step below
+};
+const TOOL_DEFINITION_KEYS = new Set(Object.keys(TOOL_DEFINITION_KINDS));
 
 /** A value a resource read may give: a text, or one or more contents. */
 export type ResourceReadValue = string | ResourceContent | ResourceContent[];
@@ -119,6 +130,10 @@ function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function quoteAll(keys: Iterable<string>): string {
+  return [...keys].map((key) => `"${key}"`).join(", ");
+}
+
 function defined(entries: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
@@ -131,17 +146,26 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   if (typeof spec === "function" || Array.isArray(spec)) definition = { responses: spec };
   else if (isRecord(spec) && Object.keys(spec).some((key) => TOOL_DEFINITION_KEYS.has(key))) {
     const stray = Object.keys(spec).filter((key) => !TOOL_DEFINITION_KEYS.has(key));
-    if (stray.length > 0) {
-      const hint = stray.every(isStepKey) ? ' Put steps under "responses".' : "";
-      throw new McpTestkitError(`Tool "${name}" mixes a definition with ${stray.map((k) => `"${k}"`).join(", ")}.${hint}`);
+    if (stray.length > 0 && stray.every(isStepKey)) {
+      throw new McpTestkitError(`Tool "${name}" mixes a definition with ${stray.map((k) => `"${k}"`).join(", ")}. Put steps under "responses".`);
     }
+    checkKeys(spec, TOOL_DEFINITION_KEYS, `Tool "${name}"`, `A tool definition takes ${quoteAll(TOOL_DEFINITION_KEYS)}`);
     definition = spec as ToolDefinition;
-  } else definition = { responses: spec as Step };
-
-  for (const key of ["inputSchema", "outputSchema", "annotations"] as const) {
-    if (definition[key] !== undefined && !isRecord(definition[key])) {
-      throw new McpTestkitError(`Tool "${name}": "${key}" must be an object, got ${typeLabel(definition[key])}.`);
+  } else {
+    // Neither a definition nor a step: a typo of either, so suggest from both vocabularies.
+    const unknown = isRecord(spec) ? Object.keys(spec).filter((key) => !isStepKey(key)) : [];
+    if (unknown.length > 0) {
+      throw new McpTestkitError(
+        unknownKeysMessage(`Tool "${name}"`, unknown, [...TOOL_DEFINITION_KEYS, ...STEP_KEYS],
+          `A tool is a step (${quoteAll(STEP_KEYS)}), a list of steps, or a definition (${quoteAll(TOOL_DEFINITION_KEYS)})`),
+      );
     }
+    definition = { responses: spec as Step };
+  }
+
+  checkValueKinds(definition as Json, TOOL_DEFINITION_KINDS, `Tool "${name}"`);
+  for (const key of ["inputSchema", "outputSchema"] as const) {
+    if (definition[key] !== undefined) checkJsonSchema(definition[key], key, `Tool "${name}"`);
   }
   const responses = definition.responses;
   const steps: Step[] = responses === undefined ? [{}] : Array.isArray(responses) ? responses : [responses];
@@ -165,12 +189,43 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   };
 }
 
-function resourceDefinition(uri: string, spec: ResourceSpec): ResourceDefinition {
+const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind> = {
+  name: "string",
+  title: "string",
+  description: "string",
+  mimeType: "string",
+  size: "number",
+  annotations: "object",
+  icons: "object list",
+  _meta: "object",
+  text: "string",
+  blob: "bytes or base64 string",
+  read: "function",
+  complete: "object",
+};
+
+function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean): ResourceDefinition {
+  if (typeof uri !== "string") throw new McpTestkitError(`A resource URI must be a string, got ${typeLabel(uri)}.`);
+  checkResourceUri(uri, isTemplate);
   if (typeof spec === "string") return { text: spec, mimeType: "text/plain" };
   if (!isRecord(spec)) throw new McpTestkitError(`Resource "${uri}" must be a text or a definition object, got ${typeLabel(spec)}.`);
+  const where = `Resource "${uri}"`;
+  checkKeys(spec, Object.keys(RESOURCE_DEFINITION_KINDS), where);
+  checkValueKinds(spec as Json, RESOURCE_DEFINITION_KINDS, where);
   if (spec.text !== undefined && spec.blob !== undefined) throw new McpTestkitError(`Resource "${uri}" gives both "text" and "blob"; give one.`);
-  if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
+  if (spec.complete !== undefined) {
+    if (!isTemplate) throw new McpTestkitError(`${where}: "complete" works only on a URI template (a URI with {variables}), whose variables it completes.`);
+    checkCompletions(spec.complete, where);
+  }
   return spec;
+}
+
+/** `complete` maps each variable or argument to a list of values or a function. */
+function checkCompletions(complete: unknown, where: string): void {
+  for (const [name, source] of Object.entries(complete as object)) {
+    const ok = typeof source === "function" || (Array.isArray(source) && source.every((value) => typeof value === "string"));
+    if (!ok) throw new McpTestkitError(`${where}: "complete.${name}" must be a list of strings or a function (value, context) => strings, got ${typeLabel(source)}.`);
+  }
 }
 
 function resourceListing(definition: ResourceDefinition, identity: Json, fallbackName: string): Json {
@@ -192,25 +247,45 @@ export function isUriTemplate(uri: string): boolean {
 }
 
 export function normalizeResource(uri: string, spec: ResourceSpec): ResourceEntry {
-  const definition = resourceDefinition(uri, spec);
+  const definition = resourceDefinition(uri, spec, false);
   return { uri, definition, listing: resourceListing(definition, { uri }, uri) };
 }
 
 export function normalizeTemplate(uriTemplate: string, spec: ResourceSpec): TemplateEntry {
-  const definition = resourceDefinition(uriTemplate, spec);
+  const definition = resourceDefinition(uriTemplate, spec, true);
   const listing = resourceListing(definition, { uriTemplate }, uriTemplate);
   delete listing.size;
   return { uriTemplate, template: new UriTemplate(uriTemplate), definition, listing };
 }
 
+const PROMPT_DEFINITION_KINDS: Record<keyof PromptDefinition, ValueKind | undefined> = {
+  title: "string",
+  description: "string",
+  arguments: "object list",
+  icons: "object list",
+  _meta: "object",
+  messages: undefined, // a list or a function: checked below
+  complete: "object",
+};
+const PROMPT_ARGUMENT_KEYS: readonly (keyof PromptArgument)[] = ["name", "title", "description", "required"];
+const PROMPT_MESSAGE_KEYS: readonly (keyof PromptMessage)[] = ["role", "content"];
+
 export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
   const definition: PromptDefinition = typeof spec === "string" ? { messages: [{ role: "user", content: spec }] } : spec;
   if (!isRecord(definition)) throw new McpTestkitError(`Prompt "${name}" must be a text or a definition object, got ${typeLabel(spec)}.`);
-  if (definition.arguments !== undefined) {
-    if (!Array.isArray(definition.arguments) || definition.arguments.some((arg) => !isRecord(arg) || typeof arg.name !== "string")) {
-      throw new McpTestkitError(`Prompt "${name}": "arguments" must be a list of { name, description?, required? }.`);
-    }
+  const where = `Prompt "${name}"`;
+  checkKeys(definition, Object.keys(PROMPT_DEFINITION_KINDS), where);
+  checkValueKinds(definition as Json, PROMPT_DEFINITION_KINDS, where);
+  (definition.arguments as PromptArgument[] | undefined)?.forEach((arg, i) => {
+    checkKeys(arg, PROMPT_ARGUMENT_KEYS, `${where} argument ${i + 1}`);
+    checkValueKinds(arg as unknown as Json, { name: "string", title: "string", description: "string", required: "boolean" }, `${where} argument ${i + 1}`);
+    if (typeof arg.name !== "string") throw new McpTestkitError(`${where}: "arguments" must be a list of { name, description?, required? }; argument ${i + 1} has no "name".`);
+  });
+  if (Array.isArray(definition.messages)) definition.messages.forEach((message, i) => checkPromptMessage(message, `${where} message ${i + 1}`));
+  else if (definition.messages !== undefined && typeof definition.messages !== "function") {
+    throw new McpTestkitError(`${where}: "messages" must be a list of { role, content } or a function (args) => messages, got ${typeLabel(definition.messages)}.`);
   }
+  if (definition.complete !== undefined) checkCompletions(definition.complete, where);
   return {
     name,
     definition,
@@ -223,6 +298,17 @@ export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
       _meta: definition._meta,
     }),
   };
+}
+
+function checkPromptMessage(message: unknown, where: string): void {
+  if (!isRecord(message)) throw new McpTestkitError(`${where} must be { role: "user" | "assistant", content }, got ${typeLabel(message)}.`);
+  checkKeys(message, PROMPT_MESSAGE_KEYS, where);
+  if (message.role !== "user" && message.role !== "assistant") {
+    throw new McpTestkitError(`${where}: "role" must be "user" or "assistant", got ${typeLabel(message.role)}.`);
+  }
+  if (typeof message.content !== "string" && !isRecord(message.content)) {
+    throw new McpTestkitError(`${where}: "content" must be a text or a content block such as { type: "text", text }, got ${typeLabel(message.content)}.`);
+  }
 }
 
 export interface CatalogOptions {

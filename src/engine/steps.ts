@@ -7,6 +7,9 @@
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
 import type { StreamHints } from "./outcome.js";
+import { checkKeys, checkValueKinds, typeLabel } from "./spec-checks.js";
+
+export { typeLabel };
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -50,7 +53,7 @@ export type Step = StepObject | StepFunction;
 
 /** Exactly one of these says what kind of answer a step gives. */
 const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw"] as const;
-const STEP_KEYS = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream"]);
+export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream"]);
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
@@ -70,19 +73,13 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   if (typeof step !== "object" || step === null || Array.isArray(step)) {
     throw new McpTestkitError(`${where} must be a step object or a function (call) => step, got ${typeLabel(step)}.`);
   }
-  const keys = Object.keys(step);
-  const unknown = keys.filter((key) => !STEP_KEYS.has(key));
-  if (unknown.length > 0) {
-    throw new McpTestkitError(
-      `${where} has unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `"${k}"`).join(", ")}; ` +
-        `a step takes ${[...STEP_KEYS].map((k) => `"${k}"`).join(", ")}.`,
-    );
-  }
+  checkKeys(step, STEP_KEYS, where, `A step takes ${[...STEP_KEYS].map((k) => `"${k}"`).join(", ")}`);
   const record = step as Record<string, unknown>;
   const answers = ANSWER_KEYS.filter((key) => record[key] !== undefined && record[key] !== false);
   if (answers.length > 1) {
     throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
   }
+  checkValueKinds(record, { hang: "boolean", disconnect: "boolean", structuredContent: "object" }, where);
   if (record.structuredContent !== undefined && record.content === undefined) {
     throw new McpTestkitError(`${where} has "structuredContent" without "content"; send both, or use "returns".`);
   }
@@ -127,13 +124,6 @@ function checkThrows(value: unknown, where: string): void {
     if (code === undefined || Number.isInteger(code)) return;
   }
   throw new McpTestkitError(`${where}: "throws" must be a message string or { code?: integer, message: string, data? }, got ${typeLabel(value)}.`);
-}
-
-export function typeLabel(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
 
 /**

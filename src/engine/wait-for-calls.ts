@@ -1,4 +1,4 @@
-/** Waiting for an agent that runs in the background to make its calls. */
+/** Waiting for an agent that runs in the background to make its calls (or to see them answered). */
 import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
@@ -9,30 +9,42 @@ export interface WaitForCallsOptions {
   tool?: string;
   /** Give up after this long (default 5000 ms). */
   timeoutMs?: number;
+  /**
+   * Count only calls that have ended (answered, failed, cancelled or disconnected) instead of
+   * calls that have started. A call starts when the request arrives, before its step runs, so
+   * without this a slow or hanging step is still `pending` when the wait resolves.
+   */
+  ended?: boolean;
 }
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
+/** Resolves with the calls (of `tool`; only the ended ones with `ended`) once there are at least `count`. */
 export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
-  const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options;
-  const current = () => (tool === undefined ? log.all() : log.forTool(tool));
+  const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS, ended = false } = options;
+  const current = () => {
+    const calls = tool === undefined ? log.all() : log.forTool(tool);
+    return ended ? calls.filter((call) => call.outcome !== "pending") : calls;
+  };
   const ready = current();
   if (ready.length >= count) return Promise.resolve(ready);
   return new Promise((resolve, reject) => {
-    const stop = events.on("call:start", (call) => {
+    const onCall = (call: ToolCall) => {
       if (tool !== undefined && call.tool !== tool) return;
       const calls = current();
       if (calls.length < count) return;
       clearTimeout(timer);
       stop();
       resolve(calls);
-    });
+    };
+    const stop = events.on(ended ? "call:end" : "call:start", onCall);
     const timer = setTimeout(() => {
       stop();
       const calls = log.all();
-      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${describeValue(call.arguments)}`).join("\n");
+      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${describeValue(call.arguments)} → ${call.outcome}`).join("\n");
       const what = tool === undefined ? "tool calls" : `calls to "${tool}"`;
-      reject(new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}; got ${current().length}.\n${listing}` }));
+      const got = ended ? `${current().length} ended` : `got ${current().length}`;
+      reject(new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.\n${listing}` }));
     }, timeoutMs);
   });
 }

@@ -4,7 +4,7 @@
  * for an unknown key, the key that was probably meant.
  */
 import { z } from "zod";
-import { closestName } from "./did-you-mean.js";
+import { closest as closestName } from "../util/closest.js";
 import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakeCallResult, type FakeScope } from "./types.js";

@@ -9,6 +9,8 @@
 import { describeValue } from "../engine/match.js";
 import { clip } from "../util/text.js";
 
+export { closest, suggestion } from "../util/closest.js";
+
 /** What a matcher returns; Vitest and Jest both take this shape. */
 export interface McpMatcherResult {
   pass: boolean;
@@ -67,42 +69,6 @@ export function listing(labels: readonly string[], noun: string): string {
   if (labels.length === 0) return `it has no ${noun}`;
   const shown = labels.slice(0, LISTED).join(", ");
   return `it has: ${shown}${labels.length > LISTED ? `, … and ${labels.length - LISTED} more` : ""}`;
-}
-
-/** The candidate closest to `wanted`, when it is close enough to be a likely typo. */
-export function closest(wanted: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  const wantedLower = wanted.toLowerCase();
-  for (const candidate of candidates) {
-    if (candidate === wanted) continue;
-    const distance = candidate.toLowerCase() === wantedLower ? 0 : editDistance(wantedLower, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const allowed = Math.max(1, Math.floor(wanted.length / 3));
-  return bestDistance <= allowed ? best : undefined;
-}
-
-/** "; did you mean "x"?" or "". */
-export function suggestion(wanted: string, candidates: readonly string[]): string {
-  const near = closest(wanted, candidates);
-  return near === undefined ? "" : `; did you mean ${quote(near)}?`;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 8) return Math.abs(a.length - b.length);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -12,6 +12,7 @@ import { MOCK_EVENT_NAMES, type MockEvents } from "../engine/events.js";
 import { requestContext, wireFacts } from "../engine/request-context.js";
 import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
 import { McpTestkitError } from "../errors.js";
+import { checkMockOptions } from "./option-checks.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import { passesLevel } from "../engine/call-context.js";
@@ -89,7 +90,8 @@ export interface RecordStats {
   droppedMessages: number;
 }
 
-export class MockMcpServer implements AsyncDisposable {
+/** `Url` is `string` for a mock served over HTTP and `undefined` for memory or stdio (see `mockMcp()`'s overloads). */
+export class MockMcpServer<Url extends string | undefined = string | undefined> implements AsyncDisposable {
   private readonly engine: Engine;
   private readonly connections = new Set<MemoryTransport>();
   private directConnection?: Connection;
@@ -107,8 +109,8 @@ export class MockMcpServer implements AsyncDisposable {
     this.engine = new Engine(options);
     this.router.mount(mcpPath(options), { handle: (exchange) => this.http.handle(exchange) });
     const control = (request: Request) => this.handleControl(request);
-    this.router.mount(CONTROL_PREFIX, control, { prefix: true });
-    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true });
+    this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true });
+    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true });
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 
@@ -206,8 +208,8 @@ export class MockMcpServer implements AsyncDisposable {
   }
 
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
-  get url(): string | undefined {
-    return this.wire?.url;
+  get url(): Url {
+    return this.wire?.url as Url;
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */
@@ -254,7 +256,7 @@ export class MockMcpServer implements AsyncDisposable {
     assertCalledInOrder(this.engine.calls.all(), tools);
   }
 
-  /** Resolves with the calls once there are at least `count` (of `tool`, if given). */
+  /** Resolves once `count` calls (of `tool`) have started, or with `ended: true` have ended. */
   waitForCalls(count: number, options?: WaitForCallsOptions): Promise<ToolCall[]> {
     return waitForCalls(this.engine.calls, this.engine.events, count, options);
   }
@@ -368,7 +370,15 @@ export class MockMcpServer implements AsyncDisposable {
   }
 }
 
+/** Options whose wire has no URL: memory (`transport: "memory"` or `http: false`) or stdio. */
+export type UrlLessMockOptions = MockMcpOptions & ({ transport: "memory" | "stdio" } | { http: false });
+
+// The overloads type `server.url` by the wire: HTTP (the default) has one, memory and stdio have none.
+export async function mockMcp(options: UrlLessMockOptions): Promise<MockMcpServer<undefined>>;
+export async function mockMcp(options?: MockMcpOptions & { transport?: "http"; http?: undefined }): Promise<MockMcpServer<string>>;
+export async function mockMcp(options?: MockMcpOptions): Promise<MockMcpServer>;
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
+  checkMockOptions(options);
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
   const server = new MockMcpServer(options);
   if (transport === "memory") return server;

@@ -36,9 +36,18 @@ describe("mcp-testkit call over stdio (server-everything)", () => {
     expect(printed).toEqual({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
   });
 
-  it("a tool error (isError: true) exits 1 with its text", async () => {
-    const result = await runCli(["call", everything, "no-such-tool"]);
-    expect(result).toMatchObject({ code: 1, stdout: "", stderr: 'mcp-testkit call: tool "no-such-tool" returned an error (isError: true):\nMCP error -32602: Tool no-such-tool not found\n' });
+  it("an unknown tool exits 1 listing the server's tools and the closest name", async () => {
+    const result = await runCli(["call", everything, "ecko", "--args", '{"message":"hi"}']);
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toMatch(/^mcp-testkit call: the server has no tool "ecko"; did you mean "echo"\? Its tools: .*\becho\b.*\bget-sum\b.*\. Run mcp-testkit inspect ".*mcp-server-everything\\?" stdio" to see each tool's arguments\.\n$/);
+    const far = await runCli(["call", everything, "no-such-tool"]);
+    expect(far.stderr).toMatch(/^mcp-testkit call: the server has no tool "no-such-tool"\. Its tools: /);
+  });
+
+  it("missing required arguments exit 1 with the tool's input schema", async () => {
+    const result = await runCli(["call", everything, "get-sum", "--args", '{"a":2}']);
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toMatch(/^mcp-testkit call: tool "get-sum" needs the argument "b", missing from --args\. Its input schema:\n  a: number — .*\n  b: number — .*\nFor example: --args '\{"a":2,"b":"…"\}'\n$/);
   });
 
   it("--read reads a resource; --prompt gets a prompt with its arguments", async () => {
@@ -92,6 +101,20 @@ describe("mcp-testkit call over Streamable HTTP (our mock)", () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "disk full" }], isError: true });
     expect(result.stderr).toBe('mcp-testkit call: tool "fail" returned an error (isError: true)\n');
+  });
+
+  it("a call that times out names the --timeout flag", async () => {
+    const slow = await mockMcp({ tools: { wait: { hang: true } } });
+    try {
+      const result = await runCli(["call", slow.url, "wait", "--timeout", "300"]);
+      expect(result).toMatchObject({ code: 1, stdout: "" });
+      expect(result.stderr).toMatch(/^mcp-testkit call: .*tools\/call.* got no response within 300 ms.* If the server is just slow, raise --timeout \(it was 300 ms\)\.\n/);
+      expect(result.stderr).not.toContain("requestTimeout");
+      // The driver cancelled the call as it gave up.
+      expect((await slow.waitForCalls(1, { ended: true })).map((call) => call.outcome)).toEqual(["cancelled"]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("reads a resource", async () => {

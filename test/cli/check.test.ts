@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
-import { REPO, runCli, until, useCli } from "./support.js";
+import { readFileSync } from "node:fs";
+import { REPO, runCli, scratchFile, until, useCli } from "./support.js";
 import { freePort } from "../support/ports.js";
 
 useCli();
@@ -45,6 +46,11 @@ function statuses(ids: string[], except: Record<string, string> = {}): Record<st
 
 const statusesOf = (report: Json) => Object.fromEntries((report.checks as Json[]).map((check) => [check.id, check.status]));
 const detailOf = (report: Json, id: string) => (report.checks as Json[]).find((check) => check.id === id)!.detail as string;
+
+async function checkJsonWith(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; report: Json; stderr: string }> {
+  const result = await runCli(["check", ...args, "--json"], { timeoutMs });
+  return { code: result.code, report: JSON.parse(result.stdout) as Json, stderr: result.stderr };
+}
 
 async function checkJson(target: string, timeoutMs = 15_000): Promise<{ code: number | null; report: Json; stderr: string }> {
   const result = await runCli(["check", target, "--json"], { timeoutMs });
@@ -205,14 +211,66 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(server.expireSession()).toBe(0);
   });
 
-  it("a mock without DNS-rebinding protection gets a WARN for the foreign Origin", async () => {
+  it("a mock without DNS-rebinding protection FAILs the foreign Origin check (a MUST)", async () => {
     const server = await startMock({ dnsRebindingProtection: false });
     const { code, report } = await checkJson(server.url!);
-    expect(statusesOf(report)).toEqual(statuses(HTTP, { "http-origin": "WARN" }));
+    expect(statusesOf(report)).toEqual(statuses(HTTP, { "http-origin": "FAIL" }));
     expect(detailOf(report, "http-origin")).toBe(
       "initialize from Origin http://mcp-testkit-foreign-origin.invalid got 200; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)",
     );
-    expect(code).toBe(0);
+    expect(code).toBe(1);
+  });
+
+  it("--only and --skip choose checks by number or id; the numbers stay those of the full list", async () => {
+    const server = await startMock({});
+    const only = await checkJsonWith([server.url!, "--only", "1,ping", "--only", String(HTTP.indexOf("http-origin") + 1)]);
+    expect((only.report.checks as Json[]).map((check) => [check.number, check.id])).toEqual([
+      [1, "initialize"],
+      [HTTP.indexOf("ping") + 1, "ping"],
+      [HTTP.indexOf("http-origin") + 1, "http-origin"],
+    ]);
+    expect(only.report.summary).toEqual({ total: 3, pass: 3, warn: 0, fail: 0, skip: 0 });
+    const skipped = await checkJsonWith([server.url!, "--skip", "http-origin,2"]);
+    expect(Object.keys(statusesOf(skipped.report))).toEqual(HTTP.filter((id) => id !== "http-origin" && id !== "version-latest"));
+    expect(skipped.code).toBe(0);
+  });
+
+  it("--only with an unknown id or number is a usage error naming the closest id", async () => {
+    const typo = await runCli(["check", "http://127.0.0.1:9/mcp", "--only", "unknown-methd"]);
+    expect(typo).toMatchObject({ code: 2, stdout: "" });
+    expect(typo.stderr).toMatch(/^mcp-testkit check: --only unknown-methd: no check has that id; did you mean "unknown-method"\? \(for a Streamable HTTP server: initialize, version-latest, /);
+    const number = await runCli(["check", broken(), "--skip", "99"]);
+    expect(number).toMatchObject({ code: 2, stderr: expect.stringContaining(`mcp-testkit check: --skip 99: there are checks 1 to ${STDIO.length} for a stdio server`) });
+    const none = await runCli(["check", broken(), "--only", "ping", "--skip", "ping"]);
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining("mcp-testkit check: --only and --skip leave no check to run") });
+  });
+
+  it("--junit writes a JUnit XML report: FAIL as <failure>, SKIP as <skipped>, WARN passing with system-out", async () => {
+    const server = await startMock({ dnsRebindingProtection: false });
+    const file = scratchFile("check-results.xml");
+    const result = await runCli(["check", server.url!, "--junit", file], { timeoutMs: 15_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("FAIL  A foreign Origin gets 403");
+    const xml = readFileSync(file, "utf8");
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="' + HTTP.length + '" failures="1" errors="0" skipped="0" time="')).toBe(true);
+    expect(xml).toContain(`<property name="target" value="${server.url}"/>`);
+    expect(xml).toContain('<testcase classname="mcp-testkit.check.http" name="1. initialize: ');
+    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check\.http" name="\d+\. http-origin: A foreign Origin gets 403">\n {6}<failure message="initialize from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200; servers MUST validate Origin/);
+    expect(xml.match(/<testcase /g)).toHaveLength(HTTP.length);
+    expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
+  });
+
+  it("--junit marks skipped and warned checks, next to --json", async () => {
+    const file = scratchFile("broken.xml");
+    const result = await runCli(["check", broken(), "--json", "--junit", file]);
+    const report = JSON.parse(result.stdout) as Json;
+    const xml = readFileSync(file, "utf8");
+    const warned = (report.checks as Json[]).filter((check) => check.status === "WARN");
+    const skippedChecks = (report.checks as Json[]).filter((check) => check.status === "SKIP");
+    expect(warned.length + skippedChecks.length).toBeGreaterThan(0);
+    for (const check of warned) expect(xml).toContain(`name="${check.number}. ${check.id}: ${check.title}">\n      <system-out>WARN: `);
+    for (const check of skippedChecks) expect(xml).toContain(`name="${check.number}. ${check.id}: ${check.title}">\n      <skipped message="`);
+    expect(xml).toContain(`skipped="${skippedChecks.length}"`);
   });
 
   it("an address nobody listens on: exit 1, cannot reach", async () => {
@@ -242,9 +300,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
       await exited;
     });
 
-    it("fails 404-after-DELETE (it answers 400) and warns about Origin", async () => {
+    it("fails 404-after-DELETE (it answers 400) and the foreign Origin check", async () => {
       const { code, report } = await checkJson(url);
-      expect(statusesOf(report)).toEqual(statuses(HTTP, { "invalid-cursor": "WARN", "http-delete-session": "FAIL", "http-origin": "WARN" }));
+      expect(statusesOf(report)).toEqual(statuses(HTTP, { "invalid-cursor": "WARN", "http-delete-session": "FAIL", "http-origin": "FAIL" }));
       expect(detailOf(report, "http-delete-session")).toMatch(/^DELETE got 200, but then a ping with that session id got 400 .*; an ended session MUST get 404$/);
       expect(code).toBe(1);
     });

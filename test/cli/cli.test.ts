@@ -111,8 +111,29 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     await failsWith(
       file,
       `Scenario file "${file}" is not valid JSON: Expected double-quoted property name at line 4, column 3. ` +
-        "A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.",
+        "A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.\n" +
+        "  4 |   }\n" +
+        "    |   ^",
     );
+  });
+
+  // Node 20 gives no position for these ("Unexpected token ','"): the line and column are worked out.
+  it.each([
+    ["a missing value", `{\n  "tools": {\n    "a": { "returns": , }\n  }\n}\n`, "Unexpected token ','", 3, 23],
+    ["a bare word", `{ "tools": {\n  "a": yes } }`, "Unexpected token 'y'", 2, 8],
+    ["an unfinished file", `{ "tools": {`, "Expected property name or '}'", 1, 13],
+  ])("invalid JSON with %s still names the line and column", async (_label, text, reason, line, column) => {
+    const file = scratchFile(`bad-${line}-${column}.json`, text);
+    const result = await runCli(["mock", "--stdio", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`is not valid JSON: ${reason} at line ${line}, column ${column}. `);
+  });
+
+  it("a misspelt top-level key, with the closest option", async () => {
+    const file = scenarioFile("tool.json", { tool: { search: { returns: "x" } } });
+    const result = await runCli(["mock", "--stdio", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`mcp-testkit mock: Scenario "${file}" was rejected: mockMcp() options has unknown key "tool"; did you mean "tools"? mockMcp() takes "tools", `);
   });
 
   it("JSON that is not an object", async () => {

@@ -5,7 +5,9 @@
  */
 import { AssertionError } from "node:assert";
 import { describe, expect, it } from "vitest";
-import { matches, firstDifference, AssertionError as ExportedAssertionError, type MockMcpServer } from "../../src/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { matches, firstDifference, mockMcp, AssertionError as ExportedAssertionError, type MockMcpServer } from "../../src/index.js";
 import { connect, delay, mock, useCleanup } from "./support.js";
 
 useCleanup();
@@ -237,6 +239,39 @@ describe("waitForCalls", () => {
     expect(call.outcome).toBe("pending");
   });
 
+  it("with ended: true, resolves when the calls end, over a real HTTP connection", async () => {
+    const server = await mockMcp({ tools: { slow: { delayMs: 150, returns: "done" }, hangs: { hang: true } } });
+    const client = new Client({ name: "agent", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      void client.callTool({ name: "slow" });
+      void client.callTool({ name: "slow" });
+      const started = await server.waitForCalls(2, { timeoutMs: 2_000 });
+      expect(started.map((call) => call.outcome)).toEqual(["pending", "pending"]);
+      const ended = await server.waitForCalls(2, { ended: true, timeoutMs: 2_000 });
+      expect(ended.map((call) => [call.outcome, call.response])).toEqual([
+        ["result", { result: { content: [{ type: "text", text: "done" }] } }],
+        ["result", { result: { content: [{ type: "text", text: "done" }] } }],
+      ]);
+
+      // A cancelled call has ended too; a hanging one has not, and the timeout says so.
+      const abort = new AbortController();
+      const cancelled = client.callTool({ name: "hangs" }, undefined, { signal: abort.signal }).catch(() => "aborted");
+      void client.callTool({ name: "hangs" }).catch(() => undefined);
+      await server.waitForCalls(2, { tool: "hangs", timeoutMs: 2_000 });
+      abort.abort("the agent gave up");
+      expect(await cancelled).toBe("aborted");
+      const [call] = await server.waitForCalls(1, { tool: "hangs", ended: true, timeoutMs: 2_000 });
+      expect(call!.outcome).toBe("cancelled");
+      await expect(server.waitForCalls(2, { tool: "hangs", ended: true, timeoutMs: 50 })).rejects.toThrow(
+        /^Timed out after 50 ms waiting for 2 calls to "hangs" to end; 1 ended\.\nCalls:\n(.|\n)*  hangs #0 \{\} → cancelled\n  hangs #1 \{\} → pending$/,
+      );
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   it("times out with an AssertionError listing the calls there were", async () => {
     const server = await afterCalls([["search_issues", { query: "bug" }], ["get_issue", { id: 3 }]]);
     const started = Date.now();
@@ -247,7 +282,7 @@ describe("waitForCalls", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(error).toBeInstanceOf(AssertionError);
     expect((error as Error).message).toBe(
-      'Timed out after 30 ms waiting for 2 calls to "search_issues"; got 1.\nCalls:\n  search_issues #0 {"query":"bug"}\n  get_issue #0 {"id":3}',
+      'Timed out after 30 ms waiting for 2 calls to "search_issues"; got 1.\nCalls:\n  search_issues #0 {"query":"bug"} → result\n  get_issue #0 {"id":3} → result',
     );
     const none = await afterCalls([]);
     await expect(none.waitForCalls(1, { timeoutMs: 10 })).rejects.toThrow("Timed out after 10 ms waiting for 1 tool calls; got 0.\nNo tool was called.");

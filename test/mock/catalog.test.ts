@@ -237,7 +237,7 @@ describe("resources", () => {
     const { mockMcp } = await import("../../src/index.js");
     await expect(mockMcp({ resources: { "a://b": { text: "x", blob: "eA==" } } })).rejects.toThrow('[mcp-testkit] Resource "a://b" gives both "text" and "blob"; give one.');
     await expect(mockMcp({ resources: { "a://b": 5 as never } })).rejects.toThrow('[mcp-testkit] Resource "a://b" must be a text or a definition object, got number 5.');
-    await expect(mockMcp({ resources: { "a://b": { read: "text" as never } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "read" must be a function.');
+    await expect(mockMcp({ resources: { "a://b": { read: "text" as never } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "read" must be a function, got "text".');
   });
 });
 

@@ -423,7 +423,7 @@ describe("function steps", () => {
     expect(await message("number")).toBe('MCP error -32603: Step function for tool "number" threw: [mcp-testkit] The step function of tool "number" must be a step object or a function (call) => step, got number 42.');
     expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" threw: [mcp-testkit] The step function of tool "nothing" must be a step object or a function (call) => step, got undefined undefined.');
     expect(await message("typo")).toBe(
-      `MCP error -32603: Step function for tool "typo" threw: [mcp-testkit] The step function of tool "typo" has unknown key "retruns"; a step takes ${STEP_KEYS}.`,
+      `MCP error -32603: Step function for tool "typo" threw: [mcp-testkit] The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
     );
     expect(await message("two")).toBe('MCP error -32603: Step function for tool "two" threw: [mcp-testkit] The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.');
     expect(await message("fn")).toBe('MCP error -32603: Step function for tool "fn" threw: a step function must return a step object, not another function');
@@ -513,8 +513,20 @@ describe("scripts", () => {
 });
 
 describe("invalid steps are refused at mockMcp()", () => {
+  const DEFINITION_KEYS = '"title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "responses"';
+  const SCHEMA_TYPES = '"string", "number", "integer", "boolean", "object", "array", "null"';
   const cases: [string, unknown, string][] = [
-    ["an unknown key", { t: { retruns: "x" } }, `[mcp-testkit] Tool "t"'s step has unknown key "retruns"; a step takes ${STEP_KEYS}.`],
+    ["an unknown key", { t: { retruns: "x" } }, `[mcp-testkit] Tool "t" has unknown key "retruns"; did you mean "returns"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`],
+    ["an unknown key in a list of steps", { t: [{ returns: "x" }, { retruns: "x" }] }, `[mcp-testkit] Tool "t" step 2 has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`],
+    ["a misspelt definition key alone", { t: { descripton: "d" } }, `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`],
+    ["a misspelt definition key", { t: { descripton: "d", responses: { returns: 1 } } }, `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool definition takes ${DEFINITION_KEYS}.`],
+    ["hang as text", { t: { hang: "yes" } }, `[mcp-testkit] Tool "t"'s step: "hang" must be true or false, got "yes".`],
+    ["disconnect as a number", { t: [{ disconnect: 1 }] }, `[mcp-testkit] Tool "t"'s step: "disconnect" must be true or false, got number 1.`],
+    ["structuredContent that is a list", { t: { content: [], structuredContent: [1] } }, `[mcp-testkit] Tool "t"'s step: "structuredContent" must be an object, got an array.`],
+    ["a description that is not text", { t: { description: 5 } }, `[mcp-testkit] Tool "t": "description" must be a string, got number 5.`],
+    ["a misspelt JSON Schema type", { t: { inputSchema: { type: "object", properties: { city: { type: "strin" } } } } }, `[mcp-testkit] Tool "t": inputSchema.properties.city.type is "strin", which is not a JSON Schema type; did you mean "string"? Types are ${SCHEMA_TYPES}.`],
+    ["a nested unknown JSON Schema type", { t: { outputSchema: { type: "object", properties: { list: { type: "array", items: { type: ["number", "float"] } } } } } }, `[mcp-testkit] Tool "t": outputSchema.properties.list.items.type is "float", which is not a JSON Schema type. Types are ${SCHEMA_TYPES}.`],
+    ["required that is not a list", { t: { inputSchema: { type: "object", required: "city" } } }, `[mcp-testkit] Tool "t": inputSchema.required must be a list of property names, got "city".`],
     ["two answers", { t: { returns: "x", throws: "y" } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "throws"; a step gives one answer.`],
     ["a negative delay", { t: { delayMs: -1 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of milliseconds, 0 or more, got number -1.`],
     ["a delay as text", { t: { delayMs: "100" } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of milliseconds, 0 or more, got "100".`],
@@ -532,7 +544,7 @@ describe("invalid steps are refused at mockMcp()", () => {
     ["a step that is a number", { t: [{ returns: 1 }, 5] }, `[mcp-testkit] Tool "t" step 2 must be a step object or a function (call) => step, got number 5.`],
     ["a null step", { t: null }, `[mcp-testkit] Tool "t"'s step must be a step object or a function (call) => step, got null.`],
     ["a definition mixed with steps", { t: { description: "d", returns: "x" } }, `[mcp-testkit] Tool "t" mixes a definition with "returns". Put steps under "responses".`],
-    ["a definition with a stray key", { t: { description: "d", colour: "red" } }, `[mcp-testkit] Tool "t" mixes a definition with "colour".`],
+    ["a definition with a stray key", { t: { description: "d", colour: "red" } }, `[mcp-testkit] Tool "t" has unknown key "colour". A tool definition takes ${DEFINITION_KEYS}.`],
     ["an inputSchema that is not an object", { t: { inputSchema: "object" } }, `[mcp-testkit] Tool "t": "inputSchema" must be an object, got "object".`],
     ["a bad step inside responses", { t: { description: "d", responses: [{ returns: 1 }, { hang: true, disconnect: true }] } }, `[mcp-testkit] Tool "t" step 2 gives "hang" and "disconnect"; a step gives one answer.`],
   ];

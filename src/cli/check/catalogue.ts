@@ -233,7 +233,7 @@ export const CHECKS: readonly CheckDefinition[] = [
       const answer = await rawPost(ctx.target.value, headers, initialize("mcp-testkit-origin", ctx.version), { timeoutMs: ctx.timeoutMs, waitForId: "mcp-testkit-origin" });
       await endRawSession(ctx, answer);
       if (answer.status === 403) return pass(`initialize from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}`);
-      return warn(`initialize from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)`);
+      return fail(`initialize from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)`);
     },
   },
   {

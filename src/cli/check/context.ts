@@ -96,7 +96,7 @@ export class CheckContext {
       return { kind: "result", result: await this.driver.request(method, params) };
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined) return { kind: "error", code: error.code, message: error.serverMessage ?? "" };
-      if (error instanceof RequestTimeoutError) return { kind: "timeout", message: `no answer within ${error.timeoutMs} ms` };
+      if (error instanceof RequestTimeoutError) return { kind: "timeout", message: `no answer within ${error.timeoutMs} ms (raise --timeout if the server is just slow)` };
       return { kind: "failed", message: plainMessage(error).split("\n")[0]! };
     }
   }

@@ -16,6 +16,8 @@ export interface RunHooks {
   /** Called before each check runs (for the spinner). */
   onStart?: (check: CheckDefinition, number: number) => void;
   onResult?: (result: CheckResult) => void;
+  /** The ids of the checks to run (`--only` / `--skip`); the others are left out of the report. Default: all. */
+  selected?: ReadonlySet<string>;
 }
 
 export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promise<CheckReport> {
@@ -23,6 +25,7 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
   const checks = checksFor(ctx.target.kind);
   for (const [index, check] of checks.entries()) {
     const number = index + 1;
+    if (hooks.selected && !hooks.selected.has(check.id)) continue;
     hooks.onStart?.(check, number);
     let outcome;
     if (check.needsSession && ctx.init === undefined) {

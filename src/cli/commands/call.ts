@@ -5,6 +5,7 @@
  * (or `{ "error": … }`) as JSON.
  */
 import { RequestFailedError, type McpDriver, type ToolCallResult } from "../../driver/index.js";
+import { checkToolCall } from "../call-preflight.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress } from "../output/progress.js";
 import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
@@ -26,8 +27,11 @@ Options:
   --prompt <name>      Get this prompt instead of calling a tool
 ${TARGET_HELP}
 
-Exit codes: 0 done; 1 a tool or JSON-RPC error, or the server could not be started or
-reached; 2 bad usage.
+Before calling a tool it checks the server's tools/list: an unknown tool name gets the list
+of tools and the closest name, and --args missing a required argument gets the input schema.
+
+Exit codes: 0 done; 1 a tool or JSON-RPC error, an unknown tool or missing arguments, or the
+server could not be started or reached; 2 bad usage.
 
 Examples:
   mcp-testkit call "node server.js" echo --args '{"message":"hi"}'
@@ -57,6 +61,8 @@ export async function run(argv: string[]): Promise<number> {
   const progress = createProgress();
   return withConnectedDriver("call", target, progress, async (driver) => {
     progress.step(action.kind === "tool" ? `calling ${action.name}` : action.kind === "read" ? `reading ${action.uri}` : `getting prompt ${action.name}`);
+    // An unknown tool or a missing argument is the user's mistake: say so before the server does.
+    if (action.kind === "tool") await checkToolCall(driver, action.name, action.args, target.value);
     let result: Json;
     try {
       result = await perform(driver, action);

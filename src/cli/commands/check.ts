@@ -4,13 +4,16 @@
  * Streamable HTTP transport rules), each with its spec reference and PASS / WARN / FAIL / SKIP
  * and one line of detail. Exit 1 on any FAIL. `--json` prints the structured report.
  */
+import { writeFile } from "node:fs/promises";
 import { ProtocolError } from "../../driver/index.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
-import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
+import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
 import { CheckContext } from "../check/context.js";
 import { formatHeader, formatResult, formatSummary, useColor } from "../check/report.js";
+import { formatJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
+import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
 import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable } from "../target/target.js";
 
@@ -41,6 +44,11 @@ Only URLs (Streamable HTTP):
 ${listed("http")}
 
 Options:
+  --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
+                       comma-separated or repeated, e.g. --only 1,ping,http-origin
+  --skip <checks>      Run all but these checks (same form)
+  --junit <file>       Also write the report as JUnit XML, for CI (FAIL is a failure, SKIP
+                       skipped, WARN passes with its detail in system-out)
 ${TARGET_HELP}
 
 Exit codes: 0 no check failed; 1 a check failed, or the server could not be started or
@@ -48,9 +56,15 @@ reached; 2 bad usage.
 
 Examples:
   mcp-testkit check "node build/server.js"
-  mcp-testkit check http://127.0.0.1:3000/mcp --json > report.json`;
+  mcp-testkit check http://127.0.0.1:3000/mcp --json > report.json
+  mcp-testkit check "node build/server.js" --skip stdin-close --junit check-results.xml`;
 
-const OPTIONS = { ...TARGET_OPTIONS } as const;
+const OPTIONS = {
+  ...TARGET_OPTIONS,
+  only: { type: "string", multiple: true },
+  skip: { type: "string", multiple: true },
+  junit: { type: "string" },
+} as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
@@ -58,7 +72,10 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit check "node server.js --port 1"`);
   }
   const target = parseTarget(positionals[0], values);
+  const selected = selectChecks(checksFor(target.kind), { only: values.only, skip: values.skip }, target.kind);
+  if (values.junit === "") throw new UsageError("--junit needs a file name, such as --junit check-results.xml");
   const json = values.json === true;
+  const startedAt = Date.now();
   const progress = createProgress();
   const ctx = new CheckContext(target, openDriver(target, { onStdoutLine: (line) => ctx.strayStdout.push(line) }));
   const color = !json && useColor();
@@ -81,6 +98,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion, serverInfo: ctx.init?.serverInfo as Record<string, unknown> | undefined }));
     const total = checksFor(target.kind).length;
     const report = await runChecks(ctx, {
+      selected,
       onStart: (check, number) => progress.step(`${number}/${total} ${check.title}`),
       onResult: (result) => {
         if (!json) progress.print(formatResult(result, total, color));
@@ -89,6 +107,7 @@ export async function run(argv: string[]): Promise<number> {
     progress.stop();
     if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${formatSummary(report)}\n`);
+    if (values.junit !== undefined) await writeJunit(values.junit, formatJunit(report, (Date.now() - startedAt) / 1000));
     return report.ok ? EXIT_OK : EXIT_FAILURE;
   } finally {
     progress.stop();
@@ -104,4 +123,12 @@ function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefine
     if (typeof content.result === "object" && content.result !== null) return content.result as Record<string, unknown>;
   }
   return undefined;
+}
+
+async function writeJunit(file: string, xml: string): Promise<void> {
+  try {
+    await writeFile(file, xml);
+  } catch (error) {
+    throw new CommandError(`cannot write the JUnit report to "${file}": ${(error as Error).message}`);
+  }
 }

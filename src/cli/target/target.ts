@@ -123,10 +123,20 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
   return undefined;
 }
 
-/** A driver error's message without the `[mcp-testkit]` prefix (the CLI names itself already). */
+/**
+ * A driver error's message without the `[mcp-testkit]` prefix (the CLI names itself already);
+ * a timeout's advice names the `--timeout` flag instead of the library's options.
+ */
 export function plainMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;
+  let message = error instanceof Error ? error.message : String(error);
+  if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
+  if (error instanceof RequestTimeoutError) {
+    const [first = "", ...rest] = message.split("\n");
+    const advice = `If the server is just slow, raise --timeout (it was ${error.timeoutMs} ms).`;
+    const head = first.replace(/ ?If the server is just slow, raise requestTimeout[^.]*\./, "").trimEnd();
+    message = [`${head} ${advice}`, ...rest].join("\n");
+  }
+  return message;
 }
 
 /** ` (connect ECONNREFUSED 127.0.0.1:9)`: the network cause behind "fetch failed", if any. */

@@ -21,11 +21,14 @@ export type RouteHandler = ExchangeHandler | WebHandler;
 export interface MountOptions {
   /** Also serve every path under `path` (`/__control` serves `/__control/journal`). Default false. */
   prefix?: boolean;
+  /** Left out of the list of paths a 404 shows (the control API: not an endpoint to connect to). */
+  unlisted?: boolean;
 }
 
 interface Route {
   readonly path: string;
   readonly prefix: boolean;
+  readonly unlisted: boolean;
   readonly handler: ExchangeHandler;
   /** Set for a web handler, so a web request reaches it without an exchange. */
   readonly web?: WebHandler;
@@ -45,8 +48,9 @@ export class Router implements ExchangeHandler {
   mount(path: string, handler: RouteHandler, options: MountOptions = {}): () => void {
     if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`A mount path must start with "/", got ${JSON.stringify(path)}.`);
     const prefix = options.prefix ?? false;
+    const unlisted = options.unlisted ?? false;
     const route: Route =
-      typeof handler === "function" ? { path, prefix, handler: webExchangeHandler(handler), web: handler } : { path, prefix, handler };
+      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler), web: handler } : { path, prefix, unlisted, handler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
     }
@@ -58,9 +62,10 @@ export class Router implements ExchangeHandler {
     };
   }
 
-  /** Every mounted path (prefix mounts end with `/*`). */
+  /** Every mounted path but the unlisted ones (prefix mounts end with `/*`). */
   get paths(): string[] {
-    return [...this.exact.keys(), ...this.prefixes.map((route) => `${route.path}/*`)];
+    const listed = (route: Route) => !route.unlisted;
+    return [...[...this.exact.values()].filter(listed).map((route) => route.path), ...this.prefixes.filter(listed).map((route) => `${route.path}/*`)];
   }
 
   /** The route for `path`: an exact mount, else the longest prefix mount that contains it. */
