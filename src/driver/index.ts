@@ -16,6 +16,7 @@ export {
   McpDriver,
   type DriverConnection,
   type ListOptions,
+  type CloseOptions,
   type WaitForNotificationOptions,
   type CompletionReference,
 } from "./driver.js";
@@ -54,7 +55,9 @@ export {
   ProcessExitedWithError,
   type ProcessContext,
 } from "./errors.js";
-export { JsonRpcFailure, type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
+/** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
+export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
+export { type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
 export {
   DRIVER_MARKER,
   TOOL_CALL_RESULT_MARKER,

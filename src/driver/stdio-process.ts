@@ -10,7 +10,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MESSAGE_PREFIX } from "../errors.js";
 import type { JsonTextExtra, JsonTextTransport } from "../inspect/json-text.js";
 import { BoundedJournal } from "../inspect/journal.js";
-import type { ProcessContext } from "./errors.js";
+import { ProtocolError, type ProcessContext } from "./errors.js";
+import type { ErrorClassifier } from "./transport-errors.js";
 import { killProcessTree, spawnsProcessGroup, trackProcessTree, untrackProcessTree } from "./process-tree.js";
 
 export interface StdioProcessOptions {
@@ -56,6 +57,14 @@ const keptLineLength = 2000;
 const maxLineLength = 64 * 1024 * 1024;
 /** After the process exits, how long its pipes may stay open (a grandchild holding them) before we stop waiting. */
 const pipeGraceMs = 200;
+/**
+ * After stdout ends, how long the process may take to exit before the end of stdout alone ends
+ * the conversation (a server that closed stdout but runs on would otherwise be noticed only at
+ * each request's timeout). A process that is exiting is reported as an exit, not as this.
+ */
+const stdoutEndGraceMs = 200;
+/** How much of a non-JSON line a protocol error keeps (the line may be up to `maxLineLength`). */
+const keptErrorLineLength = 64 * 1024;
 /** After SIGTERM to the tree at a close timeout, how long before SIGKILL. */
 const termGraceMs = 500;
 
@@ -87,6 +96,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   /** Messages and errors read before `start()`, delivered by it. */
   private backlog: Array<() => void> = [];
   private closedFired = false;
+  /** True once the server's stdout has ended: no answer can come after it. */
+  stdoutEnded = false;
   private drained: Promise<void> | undefined;
   private stdinClosed = false;
   /** Messages written to stdin while it is corked, to leave together (see `write`). */
@@ -135,6 +146,7 @@ export class StdioProcessTransport implements JsonTextTransport {
     this.child.stdin!.on("error", () => undefined);
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => this.readStdout(chunk));
+    this.child.stdout!.on("end", () => this.stdoutEnd());
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (chunk: string) => this.readStderr(chunk));
   }
@@ -173,6 +185,17 @@ export class StdioProcessTransport implements JsonTextTransport {
       stderr: this.stderr,
     };
   }
+
+  /** This transport's errors that are the server breaking the protocol: lines on stdout that are not JSON. */
+  readonly classifyError: ErrorClassifier = (error) => {
+    if (!(error instanceof NonJsonOutputError)) return undefined;
+    return () =>
+      new ProtocolError(
+        `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(shorten(error.line, 300))}. ` +
+          `On stdio, stdout carries only protocol messages: log to stderr instead, or pass allowDebugLogging: true to print such lines.`,
+        { line: shorten(error.line, keptErrorLineLength), process: this.context() },
+      );
+  };
 
   async start(): Promise<void> {
     if (this.started) throw new Error("StdioProcessTransport already started");
@@ -287,9 +310,21 @@ export class StdioProcessTransport implements JsonTextTransport {
     this.resolveExited(exit);
   }
 
+  /** The end of stdout is the end of the conversation, even if the process runs on. */
+  private stdoutEnd(): void {
+    this.stdoutEnded = true;
+    if (this.exitInfo !== undefined) return; // the exit path reports it
+    setTimeout(() => {
+      // Deferred past the poll phase, so that an exit already signalled is seen first.
+      setImmediate(() => {
+        if (this.exitInfo === undefined) this.fireClosed();
+      });
+    }, stdoutEndGraceMs).unref();
+  }
+
   private fireClosed(): void {
     if (this.closedFired) return;
-    if (this.exitInfo === undefined) return; // 'close' without 'exit' cannot happen; be safe anyway
+    if (this.exitInfo === undefined && !this.stdoutEnded) return; // 'close' without 'exit' cannot happen; be safe anyway
     this.closedFired = true;
     const last = this.takePending();
     if (last.trim() !== "") this.readLine(last);
