@@ -125,7 +125,7 @@ export class StdioProcessTransport implements JsonTextTransport {
     };
     this.child =
       options.shellCommand !== undefined
-        ? spawn(options.shellCommand, { ...spawnOptions, shell: true })
+        ? spawn(execInPlace(options.shellCommand), { ...spawnOptions, shell: true })
         : spawn(options.command!, [...(options.args ?? [])], { ...spawnOptions, shell: false });
     if (this.child.pid !== undefined) trackProcessTree(this.child.pid);
 
@@ -395,6 +395,24 @@ export class StdioProcessTransport implements JsonTextTransport {
     else this.backlog.push(action);
   }
 }
+
+/**
+ * A simple command line (one command, no operators, redirections or expansions) run as
+ * `exec command`, so the shell becomes the server instead of waiting as its parent. A shell left
+ * in between holds the server's stdout open (it would never end when the server closes it), and
+ * costs a process. Anything else is run as written.
+ */
+export function execInPlace(command: string): string {
+  if (process.platform === "win32") return command;
+  const unquoted = command.replace(/'[^']*'|"(?:[^"\\$`]|\\.)*"/g, "''");
+  if (/[;&|<>()$`\\\n*?[\]{}~#!]/.test(unquoted)) return command;
+  const first = unquoted.trim().split(/\s+/)[0] ?? "";
+  if (first === "" || first.includes("=") || shellWords.has(first)) return command;
+  return `exec ${command}`;
+}
+
+/** Keywords and builtins that must not follow `exec`. */
+const shellWords = new Set(["exec", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "function", "cd", "export", "set", "unset", "source", ".", "eval", "time", "command", "builtin", "trap", "ulimit", "umask", "alias", "read", "wait", "exit", "return", "shift", "test", "true", "false", "echo", "printf", "local", "readonly"]);
 
 function shorten(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
