@@ -50,29 +50,25 @@ export class ServerRequestAnswers {
           );
         }
         return { roots: this.roots };
-      case "sampling/createMessage": {
-        const onSampling = this.options.onSampling;
-        if (!onSampling) {
-          throw new RpcError(
-            ErrorCode.MethodNotFound,
-            "mcp-testkit: this client does not answer sampling/createMessage; pass onSampling: (params) => ({ role: \"assistant\", content: { type: \"text\", text: \"...\" }, model: \"test-model\" }) to the driver to answer it.",
-          );
-        }
-        return (await onSampling(params as never, context)) as JsonObject;
-      }
-      case "elicitation/create": {
-        const onElicitation = this.options.onElicitation;
-        if (!onElicitation) {
-          throw new RpcError(
-            ErrorCode.MethodNotFound,
-            "mcp-testkit: this client does not answer elicitation/create; pass onElicitation: (params) => ({ action: \"accept\", content: { ... } }) to the driver to answer it.",
-          );
-        }
-        return (await onElicitation(params as never, context)) as JsonObject;
-      }
+      case "sampling/createMessage":
+        return await this.answerWith(this.options.onSampling, method, `onSampling: (params) => ({ role: "assistant", content: { type: "text", text: "..." }, model: "test-model" })`, params, context);
+      case "elicitation/create":
+        return await this.answerWith(this.options.onElicitation, method, `onElicitation: (params) => ({ action: "accept", content: { ... } })`, params, context);
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: this client has no handler for ${JSON.stringify(method)}.`);
     }
+  }
+
+  /** The test's handler answers; without one, an error that names the option to pass. */
+  private async answerWith(
+    handler: ((params: never, context: ServerRequestContext) => unknown) | undefined,
+    method: string,
+    option: string,
+    params: JsonObject | undefined,
+    context: ServerRequestContext,
+  ): Promise<JsonObject> {
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: this client does not answer ${method}; pass ${option} to the driver to answer it.`);
+    return (await handler(params as never, context)) as JsonObject;
   }
 }
 
