@@ -7,7 +7,9 @@
  *   `getPrompts` (all pages), `hasTool` / `hasResource` / `hasResourceTemplate` / `hasPrompt`,
  *   `callTool`, `readResource`, `getPrompt`, `complete`, `setLoggingLevel`, `subscribeResource`,
  *   `ping`, `request`, `notify`, `setRoots`, notifications (`notifications`, `waitForNotification`,
- *   `onNotification`), the traffic `recorder`, `problems`, `close(timeoutMs)`, `await using`.
+ *   `onNotification`), the traffic `recorder`, `problems`, `protocolErrors` / `protocolErrorCount`,
+ *   `close(timeoutMs | { timeoutMs, allowFailure })`, `closeError`, `exitCode` / `exitSignal`, and
+ *   `await using` (which never throws: a bad exit goes to `closeError` and one stderr line).
  * - Results with helpers (`ToolCallResult`, `ReadResourceResult`, `GetPromptResult`) and errors
  *   with context (`ProtocolError`, `ToolCallError`, `ProcessFailedToStart`, ...).
  */
