@@ -42,7 +42,7 @@ import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
-import { describeErrorObject, RpcSession, type CallOptions, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
+import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 
@@ -85,6 +85,8 @@ export class McpDriver implements AsyncDisposable {
   private readonly answers: ServerRequestAnswers;
   private readonly lifetime: ConnectionLifetime;
   private readonly process: StdioProcessTransport | undefined;
+  /** The errors for JSON-RPC error answers to the calls that have their own error class. */
+  private readonly failures: ReturnType<typeof callFailures>;
 
   constructor(connection: DriverConnection, options: DriverOptions = {}) {
     checkOptions(options);
@@ -94,6 +96,7 @@ export class McpDriver implements AsyncDisposable {
     this.requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     const processContext = (): ProcessContext | undefined => this.process?.context();
     this.answers = new ServerRequestAnswers(options);
+    this.failures = callFailures(processContext);
     this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext);
     this.inbox = new NotificationInbox(options.maxRecords ?? 10_000, this.requestTimeout, processContext);
     this.session = new RpcSession(
@@ -288,7 +291,8 @@ export class McpDriver implements AsyncDisposable {
       {
         ...options,
         label: `tools/call "${name}"`,
-        errorFor: this.failureAs(ToolCallError, `Tool "${name}" failed: the server answered tools/call with`, "tools/call", { toolName: name }),
+        subject: name,
+        errorFor: this.failures.tool,
       },
     );
     return new ToolCallResult(result, name);
@@ -296,7 +300,7 @@ export class McpDriver implements AsyncDisposable {
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     this.assertOpen("readResource");
-    const result = await this.send("resources/read", { uri }, { ...options, label: `resources/read ${JSON.stringify(uri)}`, errorFor: this.resourceFailure("resources/read", uri) });
+    const result = await this.send("resources/read", { uri }, { ...options, label: `resources/read ${JSON.stringify(uri)}`, subject: uri, errorFor: this.failures.resource });
     return new ReadResourceResult(result, uri);
   }
 
@@ -308,7 +312,8 @@ export class McpDriver implements AsyncDisposable {
       {
         ...options,
         label: `prompts/get "${name}"`,
-        errorFor: this.failureAs(PromptCallError, `Prompt "${name}" failed: the server answered prompts/get with`, "prompts/get", { promptName: name }),
+        subject: name,
+        errorFor: this.failures.prompt,
       },
     );
     return new GetPromptResult(result, name);
@@ -334,12 +339,12 @@ export class McpDriver implements AsyncDisposable {
   /** Asks for `notifications/resources/updated` about a resource (see `waitForNotification`). */
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
     this.assertOpen("subscribeResource");
-    await this.send("resources/subscribe", { uri }, { ...options, errorFor: this.resourceFailure("resources/subscribe", uri) });
+    await this.send("resources/subscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
     this.assertOpen("unsubscribeResource");
-    await this.send("resources/unsubscribe", { uri }, { ...options, errorFor: this.resourceFailure("resources/unsubscribe", uri) });
+    await this.send("resources/unsubscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
@@ -469,28 +474,6 @@ export class McpDriver implements AsyncDisposable {
     return this.lists.get<T>(kind, options.refresh === true);
   }
 
-  /** Turns a JSON-RPC error answer into `ErrorClass`, with the call's own fields (`toolName`, `uri`, ...). */
-  private failureAs<Fields extends object>(
-    ErrorClass: new (message: string, details: Fields & { method: string; code: number; serverMessage: string; data: unknown; process: ProcessContext | undefined }) => McpDriverError,
-    prefix: string,
-    method: string,
-    fields: Fields,
-  ) {
-    return (error: JsonRpcErrorObject): McpDriverError =>
-      new ErrorClass(`${prefix} JSON-RPC error ${describeErrorObject(error)}`, {
-        ...fields,
-        code: error.code,
-        serverMessage: error.message,
-        data: error.data,
-        method,
-        process: this.process?.context(),
-      });
-  }
-
-  private resourceFailure(method: string, uri: string) {
-    return this.failureAs(ResourceCallError, `${method} ${JSON.stringify(uri)} failed: the server answered with`, method, { uri });
-  }
-
   private requireProcess(what: string): StdioProcessTransport {
     if (this.process === undefined) {
       throw new McpTestkitError(`${what}() needs a spawned server (mcpShell); this driver is connected to ${this.target} (${this.kind}).`);
@@ -504,6 +487,18 @@ export class McpDriver implements AsyncDisposable {
 }
 
 Object.defineProperty(McpDriver.prototype, DRIVER_MARKER, { value: true, enumerable: false });
+
+/** One `errorFor` per call kind, shared by all its calls (each reads its request's `subject`). */
+function callFailures(processContext: () => ProcessContext | undefined) {
+  const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
+  const tool: ErrorFor = (error, { method, subject }) =>
+    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), toolName: subject! });
+  const prompt: ErrorFor = (error, { method, subject }) =>
+    new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), promptName: subject! });
+  const resource: ErrorFor = (error, { method, subject }) =>
+    new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), uri: subject! });
+  return { tool, prompt, resource };
+}
 
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {

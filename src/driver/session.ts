@@ -44,8 +44,13 @@ export interface ProgressParams {
 export interface RequestSpec extends CallOptions {
   /** How the request is named in errors, e.g. `tools/call "echo"`. */
   label?: string;
-  /** Turns a JSON-RPC error response into the error to throw. */
-  errorFor?: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  /** What the request is about (a tool's name, a URI), for `errorFor`. */
+  subject?: string;
+  /**
+   * Turns a JSON-RPC error response into the error to throw. One function serves every request
+   * of its kind (it reads the request's `subject`), so a call makes no closure of its own.
+   */
+  errorFor?: ErrorFor;
   /** False for `initialize`, which the spec says must never be cancelled. */
   cancellable?: boolean;
 }
@@ -67,6 +72,15 @@ export interface ReceivedNotification {
   /** Schema problems the validator found in it (empty when valid). */
   problems: readonly MessageProblem[];
 }
+
+/** What `errorFor` knows about the request that failed. */
+export interface FailedRequest {
+  method: string;
+  label: string;
+  subject: string | undefined;
+}
+
+export type ErrorFor = (error: JsonRpcErrorObject, request: FailedRequest) => McpDriverError;
 
 export interface SessionHooks {
   /** Answers a server request; throw an `RpcError` (or any error) to answer with an error. */
@@ -98,7 +112,8 @@ interface PendingRequest {
   deadline: number;
   cancellable: boolean;
   onProgress: ((progress: ProgressParams) => void) | undefined;
-  errorFor: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  subject: string | undefined;
+  errorFor: ErrorFor;
   resolve: (result: JsonObject) => void;
   reject: (error: Error) => void;
   detach: () => void;
@@ -220,6 +235,7 @@ export class RpcSession {
         deadline: Infinity,
         cancellable: spec.cancellable ?? true,
         onProgress: spec.onProgress,
+        subject: spec.subject,
         errorFor: spec.errorFor ?? defaultErrorFor,
         resolve,
         reject,
@@ -474,7 +490,7 @@ export class RpcSession {
       return;
     }
     if ("error" in message && isObject(message.error)) {
-      request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request.label));
+      request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request));
       return;
     }
     request.resolve(message.result as JsonObject);
@@ -547,7 +563,7 @@ function isEnvelopeProblem(problem: MessageProblem): boolean {
   return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
 }
 
-function defaultErrorFor(error: JsonRpcErrorObject, label: string): McpDriverError {
+function defaultErrorFor(error: JsonRpcErrorObject, { label }: FailedRequest): McpDriverError {
   return new RequestFailedError(`The server answered ${label} with JSON-RPC error ${describeErrorObject(error)}`, {
     code: error.code,
     serverMessage: error.message,

@@ -381,7 +381,9 @@ export class StdioProcessTransport implements JsonTextTransport {
     }
     // The line goes along, so a recorder can copy the message from it rather than deep-clone it (see inspect/json-text.ts).
     const extra: JsonTextExtra = { jsonText: line };
-    this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));
+    // Once started (every message but those read before start), no closure per message.
+    if (this.started) this.onmessage?.(message as JSONRPCMessage, extra);
+    else this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));
   }
 
   private readStderr(chunk: string): void {
