@@ -20,7 +20,7 @@ export function mcpShell(shellCommand: string, options: McpShellOptions = {}): M
   }
   checkOptions(options);
   const process = new StdioProcessTransport({ shellCommand, ...processOptions(options) });
-  return new McpDriver({ kind: "stdio", target: shellCommand, transport: process, process }, options);
+  return new McpDriver({ kind: "stdio", target: shellCommand, transport: process, process, classifyError: process.classifyError }, options);
 }
 
 /**
@@ -80,7 +80,7 @@ export class MCPStdinSubprocess extends McpDriver {
     }
     checkOptions(options);
     const process = new StdioProcessTransport({ command: options.command, args: options.args ?? [], ...processOptions(options) });
-    super({ kind: "stdio", target: process.shellCommand, transport: process, process }, options);
+    super({ kind: "stdio", target: process.shellCommand, transport: process, process, classifyError: process.classifyError }, options);
   }
 }
 

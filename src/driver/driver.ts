@@ -3,6 +3,14 @@
  * MCP as a good client does: it answers the server's requests, follows `list_changed`, pages
  * through lists, cancels what times out, and turns whatever the server got wrong into an error
  * that names the method, the JSON path and what was expected.
+ *
+ * `McpDriver` is a facade; each job is a part of its own:
+ * - `RpcSession` (session.ts): JSON-RPC requests, responses, timeouts, the traffic record;
+ * - `Negotiation` (negotiation.ts): the handshake every call waits for;
+ * - `ListCache` (list-cache.ts): the four lists, every page, until `list_changed`;
+ * - `NotificationInbox` (inbox.ts): notifications kept, waited for, listened to;
+ * - `ServerRequestAnswers` (server-requests.ts): roots, sampling, elicitation, ping;
+ * - `ConnectionLifetime` (lifetime.ts): the process or connection, its end, and its errors.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
@@ -21,38 +29,25 @@ import type {
   Implementation,
 } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
-import { BoundedJournal } from "../inspect/journal.js";
 import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
-import { ErrorCode } from "../protocol/errors.js";
-import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
-import {
-  ConnectionClosedError,
-  McpDriverError,
-  ProcessDidNotExit,
-  ProcessExitedWithError,
-  ProcessExitWhileWaitingForResponse,
-  ProcessFailedToStart,
-  PromptCallError,
-  ProtocolError,
-  ResourceCallError,
-  ToolCallError,
-} from "./errors.js";
+import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
+import type { ListKind } from "../protocol/list-kinds.js";
+import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
+import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
+import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
+import { ListCache } from "./list-cache.js";
 import { DRIVER_MARKER } from "./markers.js";
-import { DEFAULT_CLIENT_INFO, DEFAULT_CLOSE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
+import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
+import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
-import {
-  describeErrorObject,
-  formatProblems,
-  JsonRpcFailure,
-  RpcSession,
-  type CallOptions,
-  type JsonObject,
-  type ReceivedNotification,
-  type ServerRequestContext,
-} from "./session.js";
+import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
+import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
+import { sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
+
+export type { WaitForNotificationOptions } from "./inbox.js";
+export type { CloseOptions } from "./lifetime.js";
 
 /** How the driver reaches its server. */
 export interface DriverConnection {
@@ -64,6 +59,8 @@ export interface DriverConnection {
   process?: StdioProcessTransport;
   /** Closes the wire (ends an HTTP session). Without it the transport's `close()` is called. */
   closeWire?: () => Promise<void>;
+  /** Which of the transport's errors mean the server broke the protocol (default: the SDK transports'). */
+  classifyError?: ErrorClassifier;
 }
 
 export interface ListOptions {
@@ -71,42 +68,7 @@ export interface ListOptions {
   refresh?: boolean;
 }
 
-export interface WaitForNotificationOptions {
-  /** How long to wait, in ms (default: the driver's `requestTimeout`). */
-  timeoutMs?: number;
-  /** Only notifications whose params pass this test count. */
-  where?: (params: JsonObject | undefined) => boolean;
-}
-
 export type CompletionReference = PromptReference | ResourceTemplateReference;
-
-type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
-
-const listMethods: Record<ListKind, { method: string; key: string }> = {
-  tools: { method: "tools/list", key: "tools" },
-  resources: { method: "resources/list", key: "resources" },
-  resourceTemplates: { method: "resources/templates/list", key: "resourceTemplates" },
-  prompts: { method: "prompts/list", key: "prompts" },
-};
-
-const listChangedKinds: Record<string, ListKind[]> = {
-  "notifications/tools/list_changed": ["tools"],
-  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
-  "notifications/prompts/list_changed": ["prompts"],
-};
-
-/** A server that keeps answering with new cursors is stopped here rather than looping forever. */
-const maxPages = 10_000;
-
-interface NotificationWaiter {
-  method: string;
-  where: WaitForNotificationOptions["where"];
-  count: number;
-  found: ReceivedNotification[];
-  resolve: (found: ReceivedNotification[]) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
 
 export class McpDriver implements AsyncDisposable {
   declare readonly [DRIVER_MARKER]: true;
@@ -117,40 +79,43 @@ export class McpDriver implements AsyncDisposable {
   readonly requestTimeout: number;
 
   private readonly session: RpcSession;
+  private readonly negotiation: Negotiation;
+  private readonly lists: ListCache;
+  private readonly inbox: NotificationInbox;
+  private readonly answers: ServerRequestAnswers;
+  private readonly lifetime: ConnectionLifetime;
   private readonly process: StdioProcessTransport | undefined;
-  private readonly closeWire: (() => Promise<void>) | undefined;
-  private readonly options: DriverOptions;
-  private roots: Root[] | undefined;
-  private declaredCapabilities: ClientCapabilities | undefined;
-  private initializing: Promise<InitializeResult> | undefined;
-  private initializeResult: InitializeResult | undefined;
-  private closing: Promise<void> | undefined;
-  private readonly received: BoundedJournal<ReceivedNotification>;
-  private readonly waiters = new Set<NotificationWaiter>();
-  private readonly listeners = new Map<string, Set<(notification: ReceivedNotification) => void>>();
-  private readonly lists = new Map<ListKind, { generation: number; items: Promise<unknown[]> }>();
-  private readonly generations: Record<ListKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
+  /** The errors for JSON-RPC error answers to the calls that have their own error class. */
+  private readonly failures: ReturnType<typeof callFailures>;
 
   constructor(connection: DriverConnection, options: DriverOptions = {}) {
     checkOptions(options);
     this.kind = connection.kind;
     this.target = connection.target;
     this.process = connection.process;
-    this.closeWire = connection.closeWire;
-    this.options = options;
     this.requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    this.roots = options.roots === undefined ? undefined : [...options.roots];
-    this.received = new BoundedJournal(options.maxRecords ?? 10_000);
+    const processContext = (): ProcessContext | undefined => this.process?.context();
+    this.answers = new ServerRequestAnswers(options);
+    this.failures = callFailures(processContext);
+    this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext);
+    this.inbox = new NotificationInbox(options.maxRecords ?? 10_000, this.requestTimeout, processContext);
     this.session = new RpcSession(
       connection.transport,
       {
-        handleRequest: (method, params, context) => this.answerServerRequest(method, params, context),
-        handleNotification: (notification) => this.receiveNotification(notification),
-        closedError: (method, id, label) => this.closedError(method, id, label),
-        processContext: () => this.process?.context(),
+        handleRequest: (method, params, context) => this.answers.answer(method, params, context),
+        handleNotification: (notification) => {
+          this.lists.notice(notification.method);
+          this.inbox.receive(notification);
+        },
+        closedError: (method, id, label) => this.lifetime.closedError(method, id, label),
+        processContext,
+        classifyError: connection.classifyError ?? sdkTransportErrors,
+        requestMeta: () => this.negotiation.requestMeta(),
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );
+    this.negotiation = new InitializeNegotiation(this.session, options, () => this.answers.impliedCapabilities(), processContext);
+    this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined);
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────
@@ -163,32 +128,28 @@ export class McpDriver implements AsyncDisposable {
    */
   async initialize(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
     this.assertOpen("initialize");
-    this.initializing ??= this.handshake(params).catch((error: unknown) => {
-      this.initializing = undefined;
-      throw error;
-    });
-    return await this.initializing;
+    return await this.negotiation.negotiate(params);
   }
 
   isInitialized(): boolean {
-    return this.initializeResult !== undefined;
+    return this.negotiation.result !== undefined;
   }
 
   getInitializeResult(): InitializeResult | undefined {
-    return this.initializeResult;
+    return this.negotiation.result;
   }
 
   /** The negotiated protocol version, once initialized. */
   get protocolVersion(): string | undefined {
-    return this.initializeResult?.protocolVersion;
+    return this.negotiation.result?.protocolVersion;
   }
 
   get serverInfo(): Implementation | undefined {
-    return this.initializeResult?.serverInfo;
+    return this.negotiation.result?.serverInfo;
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.initializeResult?.capabilities;
+    return this.negotiation.result?.capabilities;
   }
 
   /** The Streamable HTTP session id (`Mcp-Session-Id`), once the server has given one. */
@@ -198,43 +159,49 @@ export class McpDriver implements AsyncDisposable {
 
   /** The capabilities this client declared (or will declare) in `initialize`. */
   get clientCapabilities(): ClientCapabilities {
-    return this.declaredCapabilities ?? this.impliedCapabilities();
+    return this.negotiation.clientCapabilities;
   }
 
   async supportsTools(): Promise<boolean> {
-    return (await this.ensureInitialized("supportsTools")).capabilities.tools !== undefined;
+    return (await this.ready("supportsTools")).capabilities.tools !== undefined;
   }
 
   async supportsResources(): Promise<boolean> {
-    return (await this.ensureInitialized("supportsResources")).capabilities.resources !== undefined;
+    return (await this.ready("supportsResources")).capabilities.resources !== undefined;
   }
 
   async supportsPrompts(): Promise<boolean> {
-    return (await this.ensureInitialized("supportsPrompts")).capabilities.prompts !== undefined;
+    return (await this.ready("supportsPrompts")).capabilities.prompts !== undefined;
   }
 
   /**
    * Ends the session. For a spawned server: closes its stdin and waits up to `timeoutMs` for it to
    * exit. Still running then → its whole process tree is killed and `ProcessDidNotExit` is thrown;
-   * a non-zero exit code (or a signal we did not send) → `ProcessExitedWithError`. Either way no
-   * process is left behind. For HTTP the session is ended (DELETE) and the connection closed.
-   * Requests still in flight are rejected. Calling it again returns the same promise.
+   * a non-zero exit code (or a signal we did not send) → `ProcessExitedWithError`; with
+   * `{ allowFailure: true }` neither throws (see `closeError`, `exitCode`). Either way no process
+   * is left behind. For HTTP the session is ended (DELETE) and the connection closed. Requests
+   * still in flight are rejected. Calling it again closes nothing more.
    */
-  close(timeoutMs: number = DEFAULT_CLOSE_TIMEOUT): Promise<void> {
-    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
+  close(options: number | CloseOptions = {}): Promise<void> {
+    const { timeoutMs = DEFAULT_CLOSE_TIMEOUT, allowFailure = false } = typeof options === "number" ? { timeoutMs: options } : options;
+    if (!(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
       return Promise.reject(new McpTestkitError(`close(timeoutMs): expected a number of ms >= 0, got ${String(timeoutMs)}.`));
     }
-    this.closing ??= this.shutDown(timeoutMs);
-    return this.closing;
+    return this.lifetime.close({ timeoutMs, allowFailure }, () => this.inbox.close());
   }
 
-  /** For `await using`: closes (and never leaves a process behind). After an explicit `close()`, it only waits for it. */
+  /**
+   * For `await using`: closes, and never leaves a process behind. It never throws either: a
+   * server that ends badly is kept in `closeError` and said on stderr, so that it cannot hide the
+   * test's own failure. Call `close()` in the test to fail it on a bad exit.
+   */
   async [Symbol.asyncDispose](): Promise<void> {
-    if (this.closing) {
-      await this.closing.catch(() => undefined);
-      return;
-    }
-    await this.close();
+    await this.lifetime.dispose(DEFAULT_CLOSE_TIMEOUT, () => this.inbox.close());
+  }
+
+  /** What `close()` (or the disposal) found wrong with how the server ended: a non-zero exit, a signal, a kill at the timeout. */
+  get closeError(): McpDriverError | undefined {
+    return this.lifetime.closeError;
   }
 
   /** Resolves with the server's exit code (128 + the signal number if a signal ended it). Stdio only. */
@@ -256,6 +223,11 @@ export class McpDriver implements AsyncDisposable {
   /** The exit code once the spawned server has exited (null if a signal ended it); undefined while it runs. */
   get exitCode(): number | null | undefined {
     return this.process?.exit?.code;
+  }
+
+  /** The signal that ended the spawned server (null if it exited by itself); undefined while it runs. */
+  get exitSignal(): NodeJS.Signals | null | undefined {
+    return this.process?.exit?.signal;
   }
 
   /** The last lines the spawned server wrote to stderr. */
@@ -312,48 +284,36 @@ export class McpDriver implements AsyncDisposable {
    * result (`isError: true`) does not throw: check `result.isError` or call `expectSuccess()`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallResult> {
-    const initialized = this.ensureInitialized("callTool");
-    // Once initialized (every call but the first), the call goes out without waiting a tick.
-    if (initialized instanceof Promise) await initialized;
-    const result = await this.session.request(
+    this.assertOpen("callTool");
+    const result = await this.send(
       "tools/call",
       { name, arguments: args },
       {
         ...options,
         label: `tools/call "${name}"`,
-        errorFor: (error) =>
-          new ToolCallError(`Tool "${name}" failed: the server answered tools/call with JSON-RPC error ${describeErrorObject(error)}`, {
-            ...errorFields(error),
-            method: "tools/call",
-            toolName: name,
-            process: this.process?.context(),
-          }),
+        subject: name,
+        errorFor: this.failures.tool,
       },
     );
     return new ToolCallResult(result, name);
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    await this.ensureInitialized("readResource");
-    const result = await this.session.request("resources/read", { uri }, { ...options, label: `resources/read ${JSON.stringify(uri)}`, errorFor: this.resourceError("resources/read", uri) });
+    this.assertOpen("readResource");
+    const result = await this.send("resources/read", { uri }, { ...options, label: `resources/read ${JSON.stringify(uri)}`, subject: uri, errorFor: this.failures.resource });
     return new ReadResourceResult(result, uri);
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    await this.ensureInitialized("getPrompt");
-    const result = await this.session.request(
+    this.assertOpen("getPrompt");
+    const result = await this.send(
       "prompts/get",
       { name, arguments: args },
       {
         ...options,
         label: `prompts/get "${name}"`,
-        errorFor: (error) =>
-          new PromptCallError(`Prompt "${name}" failed: the server answered prompts/get with JSON-RPC error ${describeErrorObject(error)}`, {
-            ...errorFields(error),
-            method: "prompts/get",
-            promptName: name,
-            process: this.process?.context(),
-          }),
+        subject: name,
+        errorFor: this.failures.prompt,
       },
     );
     return new GetPromptResult(result, name);
@@ -366,30 +326,30 @@ export class McpDriver implements AsyncDisposable {
     context?: { arguments?: Record<string, string> },
     options: CallOptions = {},
   ): Promise<CompleteResult> {
-    await this.ensureInitialized("complete");
+    this.assertOpen("complete");
     const params: JsonObject = { ref, argument, ...(context === undefined ? {} : { context }) };
-    return (await this.session.request("completion/complete", params, options)) as CompleteResult;
+    return (await this.send("completion/complete", params, options)) as CompleteResult;
   }
 
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
-    await this.ensureInitialized("setLoggingLevel");
-    await this.session.request("logging/setLevel", { level }, options);
+    this.assertOpen("setLoggingLevel");
+    await this.send("logging/setLevel", { level }, options);
   }
 
   /** Asks for `notifications/resources/updated` about a resource (see `waitForNotification`). */
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    await this.ensureInitialized("subscribeResource");
-    await this.session.request("resources/subscribe", { uri }, { ...options, errorFor: this.resourceError("resources/subscribe", uri) });
+    this.assertOpen("subscribeResource");
+    await this.send("resources/subscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    await this.ensureInitialized("unsubscribeResource");
-    await this.session.request("resources/unsubscribe", { uri }, { ...options, errorFor: this.resourceError("resources/unsubscribe", uri) });
+    this.assertOpen("unsubscribeResource");
+    await this.send("resources/unsubscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.ensureInitialized("ping");
-    await this.session.request("ping", undefined, options);
+    this.assertOpen("ping");
+    await this.send("ping", undefined, options);
   }
 
   /**
@@ -410,24 +370,20 @@ export class McpDriver implements AsyncDisposable {
   /** Replaces the roots and tells the server (`notifications/roots/list_changed`) if initialized. */
   async setRoots(roots: Root[]): Promise<void> {
     this.assertOpen("setRoots");
-    checkRoots(roots);
-    if (this.roots === undefined && this.declaredCapabilities !== undefined) {
-      throw new McpTestkitError("setRoots(): this client did not declare the roots capability in initialize; pass roots: [] to the driver to declare it.");
-    }
-    this.roots = [...roots];
-    if (this.initializeResult) await this.session.notify("notifications/roots/list_changed");
+    this.answers.setRoots(roots, this.negotiation.started);
+    if (this.negotiation.result) await this.session.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────
 
   /** Every notification from the server since the start (or `clearNotifications()`), oldest first. */
   get notifications(): ReceivedNotification[] {
-    return this.received.toArray();
+    return this.inbox.all;
   }
 
   /** Forgets the notifications received so far (waits then only see newer ones). */
   clearNotifications(): void {
-    this.received.clear();
+    this.inbox.clear();
   }
 
   /**
@@ -441,40 +397,12 @@ export class McpDriver implements AsyncDisposable {
   /** Resolves with the first `count` notifications of `method` (passing `where`), waiting for them if needed. */
   async waitForNotifications(method: string, count: number, options: WaitForNotificationOptions = {}): Promise<ReceivedNotification[]> {
     this.assertOpen("waitForNotifications");
-    const where = options.where;
-    const matches = (notification: ReceivedNotification) => notification.method === method && (where === undefined || where(notification.params));
-    const found = this.notifications.filter(matches).slice(0, count);
-    if (found.length >= count) return found;
-    const timeoutMs = options.timeoutMs ?? this.requestTimeout;
-    return await new Promise<ReceivedNotification[]>((resolve, reject) => {
-      const waiter: NotificationWaiter = {
-        method,
-        where,
-        count,
-        found,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(
-            new McpDriverError(
-              `Waited ${timeoutMs} ms for ${count === 1 ? "a" : `${count}`} ${method} notification${count === 1 ? "" : "s"}${where ? " matching `where`" : ""}; ` +
-                `got ${waiter.found.length}. Notifications received: ${this.describeNotifications()}.`,
-              { method, process: this.process?.context() },
-            ),
-          );
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-    });
+    return await this.inbox.waitFor(method, count, options);
   }
 
   /** Calls `listener` for each notification of `method` (`"*"` for all) from now on; returns an unsubscribe function. */
   onNotification(method: string, listener: (notification: ReceivedNotification) => void): () => void {
-    let set = this.listeners.get(method);
-    if (!set) this.listeners.set(method, (set = new Set()));
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.inbox.listen(method, listener);
   }
 
   // ── Traffic and validation ────────────────────────────────────────────────────────────────
@@ -494,9 +422,18 @@ export class McpDriver implements AsyncDisposable {
     return this.session.recorder.problems.filter((problem) => problem.direction === "incoming");
   }
 
-  /** Protocol failures seen (output that is not JSON-RPC, responses to no request), oldest first. */
+  /**
+   * Protocol failures seen (output that is not JSON-RPC, responses to no request), oldest first.
+   * The first ones are kept (a server writing garbage in a loop must not fill the memory);
+   * `protocolErrorCount` counts them all.
+   */
   get protocolErrors(): ProtocolError[] {
     return [...this.session.protocolErrors];
+  }
+
+  /** How many protocol failures were seen, kept or not. */
+  get protocolErrorCount(): number {
+    return this.session.protocolErrorCount;
   }
 
   /** Throws the first protocol failure, or a `ProtocolError` listing every schema problem in what the server sent. */
@@ -514,224 +451,27 @@ export class McpDriver implements AsyncDisposable {
 
   // ── Internals ─────────────────────────────────────────────────────────────────────────────
 
-  private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
-    const { protocolVersion, capabilities, clientInfo, ...rest } = params;
-    const declared = mergeCapabilities(this.impliedCapabilities(), capabilities);
-    const request: JsonObject = {
-      ...rest,
-      protocolVersion: protocolVersion ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-      capabilities: declared,
-      clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
-    };
-    this.declaredCapabilities = declared;
-    const result = (await this.session.request("initialize", request, { cancellable: false })) as InitializeResult;
-    const version = result.protocolVersion;
-    if (!isSupportedVersion(version)) {
-      throw new ProtocolError(
-        `The server answered initialize with protocolVersion ${JSON.stringify(version)}, which mcp-testkit does not speak ` +
-          `(it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}; it asked for ${String(request.protocolVersion)}). ` +
-          `The spec says the client should then disconnect: close() the driver.`,
-        { method: "initialize", process: this.process?.context() },
-      );
-    }
-    const transport = await this.session.connectedTransport();
-    transport?.setProtocolVersion(version);
-    this.initializeResult = result;
-    await this.session.notify("notifications/initialized");
-    return result;
-  }
-
-  private impliedCapabilities(): ClientCapabilities {
-    const capabilities: ClientCapabilities = {};
-    if (this.roots !== undefined) capabilities.roots = { listChanged: true };
-    if (this.options.onSampling) capabilities.sampling = {};
-    if (this.options.onElicitation) capabilities.elicitation = {};
-    return mergeCapabilities(capabilities, this.options.capabilities);
-  }
-
-  /** Throws if the driver is closed or broken; initializes it if needed (only then is there a promise). */
-  private ensureInitialized(what: string): InitializeResult | Promise<InitializeResult> {
+  /** The handshake's answer, after the checks every call makes (open, not broken). */
+  private ready(what: string): InitializeResult | Promise<InitializeResult> {
     this.assertOpen(what);
     this.session.throwIfBroken();
-    return this.initializeResult ?? this.initialize();
+    return this.negotiation.ready();
+  }
+
+  /**
+   * Every MCP request but `request()`'s goes out here, once the handshake is done. Once it is
+   * (every call but the first), the request goes out without waiting a tick.
+   */
+  private send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
+    this.session.throwIfBroken();
+    const ready = this.negotiation.ready();
+    if (ready instanceof Promise) return ready.then(() => this.session.request(method, params, spec));
+    return this.session.request(method, params, spec);
   }
 
   private list<T>(kind: ListKind, options: ListOptions): Promise<T[]> {
     this.assertOpen(`get${kind[0]!.toUpperCase()}${kind.slice(1)}`);
-    const cached = this.lists.get(kind);
-    if (!options.refresh && cached && cached.generation === this.generations[kind]) return cached.items as Promise<T[]>;
-    const entry = { generation: this.generations[kind], items: this.fetchAll(kind) };
-    this.lists.set(kind, entry);
-    entry.items.catch(() => {
-      if (this.lists.get(kind) === entry) this.lists.delete(kind);
-    });
-    return entry.items as Promise<T[]>;
-  }
-
-  private async fetchAll(kind: ListKind): Promise<unknown[]> {
-    await this.ensureInitialized(`get${kind[0]!.toUpperCase()}${kind.slice(1)}`);
-    const { method, key } = listMethods[kind];
-    const items: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; page <= maxPages; page++) {
-      const label = cursor === undefined ? method : `${method} (page ${page})`;
-      const result = await this.session.request(method, cursor === undefined ? undefined : { cursor }, { label });
-      items.push(...((result[key] as unknown[] | undefined) ?? []));
-      const next = result.nextCursor;
-      if (next === undefined) return items;
-      if (typeof next !== "string" || cursors.has(next)) {
-        throw new ProtocolError(
-          `${method}: the server returned nextCursor ${JSON.stringify(next)} ${typeof next === "string" ? "a second time" : "(not a string)"}, so the pages would never end.`,
-          { method, process: this.process?.context() },
-        );
-      }
-      cursors.add(next);
-      cursor = next;
-    }
-    throw new ProtocolError(`${method}: the server was still returning a nextCursor after ${maxPages} pages.`, { method, process: this.process?.context() });
-  }
-
-  private resourceError(method: string, uri: string) {
-    return (error: JsonRpcErrorObject) =>
-      new ResourceCallError(`${method} ${JSON.stringify(uri)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, {
-        ...errorFields(error),
-        method,
-        uri,
-        process: this.process?.context(),
-      });
-  }
-
-  private async answerServerRequest(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject> {
-    switch (method) {
-      case "ping":
-        return {};
-      case "roots/list":
-        if (this.roots === undefined) {
-          throw new JsonRpcFailure(
-            ErrorCode.MethodNotFound,
-            "mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.",
-          );
-        }
-        return { roots: this.roots };
-      case "sampling/createMessage": {
-        const onSampling = this.options.onSampling;
-        if (!onSampling) {
-          throw new JsonRpcFailure(
-            ErrorCode.MethodNotFound,
-            "mcp-testkit: this client does not answer sampling/createMessage; pass onSampling: (params) => ({ role: \"assistant\", content: { type: \"text\", text: \"...\" }, model: \"test-model\" }) to the driver to answer it.",
-          );
-        }
-        return (await onSampling(params as never, context)) as JsonObject;
-      }
-      case "elicitation/create": {
-        const onElicitation = this.options.onElicitation;
-        if (!onElicitation) {
-          throw new JsonRpcFailure(
-            ErrorCode.MethodNotFound,
-            "mcp-testkit: this client does not answer elicitation/create; pass onElicitation: (params) => ({ action: \"accept\", content: { ... } }) to the driver to answer it.",
-          );
-        }
-        return (await onElicitation(params as never, context)) as JsonObject;
-      }
-      default:
-        throw new JsonRpcFailure(ErrorCode.MethodNotFound, `mcp-testkit: this client has no handler for ${JSON.stringify(method)}.`);
-    }
-  }
-
-  private receiveNotification(notification: ReceivedNotification): void {
-    this.received.push(notification);
-    for (const kind of listChangedKinds[notification.method] ?? []) this.generations[kind]++;
-    for (const waiter of [...this.waiters]) {
-      if (waiter.method !== notification.method) continue;
-      let matched: boolean;
-      try {
-        matched = waiter.where === undefined || waiter.where(notification.params);
-      } catch (error) {
-        this.waiters.delete(waiter);
-        clearTimeout(waiter.timer);
-        waiter.reject(error as Error);
-        continue;
-      }
-      if (!matched) continue;
-      waiter.found.push(notification);
-      if (waiter.found.length >= waiter.count) {
-        this.waiters.delete(waiter);
-        clearTimeout(waiter.timer);
-        waiter.resolve(waiter.found);
-      }
-    }
-    for (const key of [notification.method, "*"]) {
-      for (const listener of this.listeners.get(key) ?? []) {
-        try {
-          listener(notification);
-        } catch {
-          // A throwing listener must not stop the others or the session.
-        }
-      }
-    }
-  }
-
-  private closedError(method: string, id: JsonRpcId, label: string): McpDriverError {
-    const process = this.process;
-    if (process === undefined) {
-      return new ConnectionClosedError(`The connection to ${this.target} closed before ${label} (id ${id}) was answered.`, { method, id });
-    }
-    const context = process.context();
-    if (process.spawnError) {
-      return new ProcessFailedToStart(`Could not start the server: ${process.spawnError.message}.`, { method, id, process: context, cause: process.spawnError });
-    }
-    if (this.initializeResult === undefined) {
-      return new ProcessFailedToStart(
-        `The server process exited before answering ${label}: it failed to start (or exited at once). Its stderr below may say why.`,
-        { method, id, process: context },
-      );
-    }
-    return new ProcessExitWhileWaitingForResponse(`The server process exited before answering ${label} (id ${id}).`, { method, id, process: context });
-  }
-
-  private async shutDown(timeoutMs: number): Promise<void> {
-    this.session.close(
-      (method, id, label) =>
-        new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),
-    );
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new ConnectionClosedError(`close() was called while waiting for a ${waiter.method} notification.`, { method: waiter.method }));
-    }
-    this.waiters.clear();
-
-    const process = this.process;
-    if (process) return this.shutDownProcess(process, timeoutMs);
-    const wire = this.closeWire ?? (async () => (await this.session.connectedTransport())?.close());
-    await withTimeout(wire(), timeoutMs).catch(() => undefined);
-  }
-
-  private async shutDownProcess(process: StdioProcessTransport, timeoutMs: number): Promise<void> {
-    const outcome = await process.shutdown(timeoutMs);
-    if (process.spawnError) return; // initialize already said why; there is nothing to end
-    const context = process.context();
-    if (!outcome.graceful) {
-      throw new ProcessDidNotExit(
-        `The server was still running ${timeoutMs} ms after its stdin was closed, so mcp-testkit killed its whole process tree. ` +
-          `A stdio server should exit when its stdin closes (MCP lifecycle, shutdown); or pass a longer timeout to close().`,
-        { timeoutMs, process: context },
-      );
-    }
-    const { code, signal } = outcome.exit;
-    if (code !== null && code !== 0) {
-      throw new ProcessExitedWithError(`The server process exited with code ${code}.`, { process: context });
-    }
-    if (signal !== null && !process.killedByUs) {
-      throw new ProcessExitedWithError(`The server process was ended by ${signal}.`, { process: context });
-    }
-  }
-
-  private describeNotifications(): string {
-    const counts = new Map<string, number>();
-    for (const { method } of this.received.toArray()) counts.set(method, (counts.get(method) ?? 0) + 1);
-    if (counts.size === 0) return "none";
-    return [...counts].map(([method, count]) => `${method} ×${count}`).join(", ");
+    return this.lists.get<T>(kind, options.refresh === true);
   }
 
   private requireProcess(what: string): StdioProcessTransport {
@@ -742,37 +482,22 @@ export class McpDriver implements AsyncDisposable {
   }
 
   private assertOpen(what: string): void {
-    if (this.closing) throw new McpTestkitError(`${what}() was called after close(); this driver is closed: create a new one.`);
+    if (this.lifetime.isClosing) throw new McpTestkitError(`${what}() was called after close(); this driver is closed: create a new one.`);
   }
 }
 
 Object.defineProperty(McpDriver.prototype, DRIVER_MARKER, { value: true, enumerable: false });
 
-function errorFields(error: JsonRpcErrorObject) {
-  return { code: error.code, serverMessage: error.message, data: error.data };
-}
-
-function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabilities | undefined): ClientCapabilities {
-  if (extra === undefined) return base;
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(extra)) {
-    const current = merged[key];
-    merged[key] = isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : value;
-  }
-  return merged as ClientCapabilities;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** One `errorFor` per call kind, shared by all its calls (each reads its request's `subject`). */
+function callFailures(processContext: () => ProcessContext | undefined) {
+  const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
+  const tool: ErrorFor = (error, { method, subject }) =>
+    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), toolName: subject! });
+  const prompt: ErrorFor = (error, { method, subject }) =>
+    new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), promptName: subject! });
+  const resource: ErrorFor = (error, { method, subject }) =>
+    new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), uri: subject! });
+  return { tool, prompt, resource };
 }
 
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
@@ -788,10 +513,3 @@ export function checkOptions(options: DriverOptions): void {
     }
   }
 }
-
-function checkRoots(roots: unknown): void {
-  if (!Array.isArray(roots) || roots.some((root) => !isPlainObject(root) || typeof root.uri !== "string")) {
-    throw new McpTestkitError(`roots must be an array of { uri: string, name?: string }, got ${JSON.stringify(roots)}.`);
-  }
-}
-

@@ -7,7 +7,9 @@
  *   `getPrompts` (all pages), `hasTool` / `hasResource` / `hasResourceTemplate` / `hasPrompt`,
  *   `callTool`, `readResource`, `getPrompt`, `complete`, `setLoggingLevel`, `subscribeResource`,
  *   `ping`, `request`, `notify`, `setRoots`, notifications (`notifications`, `waitForNotification`,
- *   `onNotification`), the traffic `recorder`, `problems`, `close(timeoutMs)`, `await using`.
+ *   `onNotification`), the traffic `recorder`, `problems`, `protocolErrors` / `protocolErrorCount`,
+ *   `close(timeoutMs | { timeoutMs, allowFailure })`, `closeError`, `exitCode` / `exitSignal`, and
+ *   `await using` (which never throws: a bad exit goes to `closeError` and one stderr line).
  * - Results with helpers (`ToolCallResult`, `ReadResourceResult`, `GetPromptResult`) and errors
  *   with context (`ProtocolError`, `ToolCallError`, `ProcessFailedToStart`, ...).
  */
@@ -16,6 +18,7 @@ export {
   McpDriver,
   type DriverConnection,
   type ListOptions,
+  type CloseOptions,
   type WaitForNotificationOptions,
   type CompletionReference,
 } from "./driver.js";
@@ -54,7 +57,9 @@ export {
   ProcessExitedWithError,
   type ProcessContext,
 } from "./errors.js";
-export { JsonRpcFailure, type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
+/** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
+export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
+export { type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
 export {
   DRIVER_MARKER,
   TOOL_CALL_RESULT_MARKER,

@@ -13,10 +13,11 @@ import { RecordingTransport } from "../inspect/recording-transport.js";
 import type { MessageProblem } from "../inspect/types.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
+import { RpcError } from "../protocol/rpc-error.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import { Deadlines } from "./deadlines.js";
-import { NonJsonOutputError } from "./stdio-process.js";
+import type { ErrorClassifier } from "./transport-errors.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -43,8 +44,13 @@ export interface ProgressParams {
 export interface RequestSpec extends CallOptions {
   /** How the request is named in errors, e.g. `tools/call "echo"`. */
   label?: string;
-  /** Turns a JSON-RPC error response into the error to throw. */
-  errorFor?: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  /** What the request is about (a tool's name, a URI), for `errorFor`. */
+  subject?: string;
+  /**
+   * Turns a JSON-RPC error response into the error to throw. One function serves every request
+   * of its kind (it reads the request's `subject`), so a call makes no closure of its own.
+   */
+  errorFor?: ErrorFor;
   /** False for `initialize`, which the spec says must never be cancelled. */
   cancellable?: boolean;
 }
@@ -67,26 +73,27 @@ export interface ReceivedNotification {
   problems: readonly MessageProblem[];
 }
 
-/** Throw from a server-request handler to answer with this JSON-RPC error. */
-export class JsonRpcFailure extends Error {
-  override name = "JsonRpcFailure";
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
+/** What `errorFor` knows about the request that failed. */
+export interface FailedRequest {
+  method: string;
+  label: string;
+  subject: string | undefined;
 }
 
+export type ErrorFor = (error: JsonRpcErrorObject, request: FailedRequest) => McpDriverError;
+
 export interface SessionHooks {
-  /** Answers a server request; throw a `JsonRpcFailure` (or any error) to answer with an error. */
+  /** Answers a server request; throw an `RpcError` (or any error) to answer with an error. */
   handleRequest(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject>;
   handleNotification(notification: ReceivedNotification): void;
   /** The error for a request in flight when the connection closes. */
   closedError(method: string, id: JsonRpcId, label: string): McpDriverError;
   /** The spawned process, to give errors their context. */
   processContext(): ProcessContext | undefined;
+  /** Which transport errors are the server breaking the protocol (the transport's own knowledge). */
+  classifyError: ErrorClassifier;
+  /** What the negotiated era adds to every request's `_meta` (none before 2026-07-28). */
+  requestMeta(): JsonObject | undefined;
 }
 
 export interface SessionOptions {
@@ -105,7 +112,8 @@ interface PendingRequest {
   deadline: number;
   cancellable: boolean;
   onProgress: ((progress: ProgressParams) => void) | undefined;
-  errorFor: (error: JsonRpcErrorObject, label: string) => McpDriverError;
+  subject: string | undefined;
+  errorFor: ErrorFor;
   resolve: (result: JsonObject) => void;
   reject: (error: Error) => void;
   detach: () => void;
@@ -113,11 +121,18 @@ interface PendingRequest {
 
 /** Ids of requests we gave up on, so their late responses are expected rather than protocol errors. */
 const rememberedCancellations = 1000;
+/**
+ * Protocol failures kept; the rest are counted. Each carries the process's last output lines, so
+ * a server writing garbage in a loop would otherwise fill the memory (one error per line).
+ */
+export const keptProtocolErrors = 100;
 
 export class RpcSession {
   readonly recorder: TrafficRecorder;
-  /** Every protocol failure seen, oldest first. The first one fails every later request. */
+  /** The first protocol failures seen (at most `keptProtocolErrors`). The first one fails every later request. */
   readonly protocolErrors: ProtocolError[] = [];
+  /** Every protocol failure seen, kept or not. */
+  protocolErrorCount = 0;
   private transport: RecordingTransport | undefined;
   /** The transport once it has started (and did not fail to). */
   private startedTransport: RecordingTransport | undefined;
@@ -181,7 +196,7 @@ export class RpcSession {
   request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
     // The usual case, a session up and well: the request goes out now, with nothing to wait for.
     const transport = this.startedTransport;
-    if (transport !== undefined && !this.closed && this.protocolErrors.length === 0) return this.sendRequest(transport, method, params, spec);
+    if (transport !== undefined && !this.closed && this.protocolErrorCount === 0) return this.sendRequest(transport, method, params, spec);
     return this.requestOnceStarted(method, params, spec);
   }
 
@@ -208,11 +223,7 @@ export class RpcSession {
   private sendRequest(transport: RecordingTransport, method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const id = this.nextId++;
     const label = spec.label ?? method;
-    let sentParams = params;
-    if (spec.onProgress) {
-      const meta = isObject(params?._meta) ? params._meta : {};
-      sentParams = { ...params, _meta: { ...meta, progressToken: id } };
-    }
+    const sentParams = this.withMeta(params, spec.onProgress ? id : undefined);
     const message = sentParams === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params: sentParams };
 
     const result = new Promise<JsonObject>((resolve, reject) => {
@@ -224,6 +235,7 @@ export class RpcSession {
         deadline: Infinity,
         cancellable: spec.cancellable ?? true,
         onProgress: spec.onProgress,
+        subject: spec.subject,
         errorFor: spec.errorFor ?? defaultErrorFor,
         resolve,
         reject,
@@ -235,6 +247,17 @@ export class RpcSession {
     });
     transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
     return result;
+  }
+
+  /**
+   * The one place a request's `_meta` is made: the era's own fields (a protocol version per
+   * request, later) and a progress token. Params the caller gave are never changed in place.
+   */
+  private withMeta(params: JsonObject | undefined, progressToken: JsonRpcId | undefined): JsonObject | undefined {
+    const eraMeta = this.hooks.requestMeta();
+    if (eraMeta === undefined && progressToken === undefined) return params;
+    const given = isObject(params?._meta) ? params._meta : {};
+    return { ...params, _meta: { ...eraMeta, ...given, ...(progressToken === undefined ? {} : { progressToken }) } };
   }
 
   /** Aborting the signal gives up on the request (and cancels it on the server). */
@@ -365,25 +388,23 @@ export class RpcSession {
     if (this.pending.size === 0) this.timeouts.idle();
   }
 
+  /** A transport error: a protocol failure if the transport says so; other errors are in the recorder. */
   private transportError(error: Error): void {
-    if (error instanceof NonJsonOutputError) {
-      this.fail(
-        new ProtocolError(
-          `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(shorten(error.line, 300))}. ` +
-            `On stdio, stdout carries only protocol messages: log to stderr instead, or pass allowDebugLogging: true to print such lines.`,
-          { line: error.line, process: this.hooks.processContext() },
-        ),
-      );
-    } else if (error.name === "ZodError") {
-      // The SDK's HTTP transport refuses messages that are not JSON-RPC with a raw schema error.
-      this.fail(new ProtocolError(`The server sent a message that is not valid JSON-RPC (the transport refused it).`, { cause: error }));
-    }
-    // Other transport errors (an SSE stream reconnecting, a failed POST) are in the recorder and
-    // reach the request concerned through its failed send.
+    const protocolError = this.hooks.classifyError(error);
+    if (protocolError !== undefined) this.fail(protocolError);
   }
 
-  private fail(error: ProtocolError): void {
-    this.protocolErrors.push(error);
+  /** A protocol failure (or the maker of one): kept while few, counted always; it fails every request in flight. */
+  private fail(failure: ProtocolError | (() => ProtocolError)): void {
+    this.protocolErrorCount++;
+    if (this.protocolErrors.length < keptProtocolErrors) {
+      const error = typeof failure === "function" ? failure() : failure;
+      // Formatting the stack now drops the frames V8 keeps until then, and with them the
+      // objects (this session among them) that a kept error would otherwise hold alive.
+      void error.stack;
+      this.protocolErrors.push(error);
+    }
+    if (this.pending.size === 0) return;
     const first = this.protocolErrors[0]!;
     for (const request of [...this.pending.values()]) {
       this.settle(request);
@@ -402,7 +423,7 @@ export class RpcSession {
   private receiveBatch(batch: unknown[], problems: MessageProblem[]): void {
     // Problems at "$" concern the batch itself (empty, or a version without batches).
     if (batch.length === 0 || problems.some((problem) => problem.path === "$")) {
-      return this.fail(this.invalidMessage("a JSON-RPC batch it may not send", batch, problems));
+      return this.fail(() => this.invalidMessage("a JSON-RPC batch it may not send", batch, problems));
     }
     batch.forEach((item, index) => {
       const prefix = `$[${index}]`;
@@ -415,19 +436,19 @@ export class RpcSession {
 
   private receiveOne(message: unknown, problems: MessageProblem[]): void {
     if (!isObject(message)) {
-      return this.fail(this.invalidMessage("a message that is not a JSON object", message, problems));
+      return this.fail(() => this.invalidMessage("a message that is not a JSON object", message, problems));
     }
     if ("method" in message) {
       const envelope = problems.filter(isEnvelopeProblem);
       if (envelope.length > 0 || typeof message.method !== "string") {
-        return this.fail(this.invalidMessage("an invalid request or notification", message, envelope));
+        return this.fail(() => this.invalidMessage("an invalid request or notification", message, envelope));
       }
       const params = isObject(message.params) ? message.params : undefined;
       if (message.id === undefined) return this.receiveNotification(message.method, params, problems);
       return void this.answer(message.id as JsonRpcId, message.method, params, problems);
     }
     if ("result" in message || "error" in message) return this.receiveResponse(message, problems);
-    return this.fail(this.invalidMessage("a message that is neither a request, a notification nor a response", message, problems));
+    return this.fail(() => this.invalidMessage("a message that is neither a request, a notification nor a response", message, problems));
   }
 
   private receiveResponse(message: JsonObject, problems: MessageProblem[]): void {
@@ -438,7 +459,8 @@ export class RpcSession {
       if (id === null && "error" in message && !("result" in message)) {
         const error = isObject(message.error) ? message.error : {};
         return this.fail(
-          new ProtocolError(
+          () =>
+            new ProtocolError(
             `The server answered with an error that has a null id (it could not read a request we sent): ` +
               `${String(error.code)} ${JSON.stringify(error.message)}. Requests in flight: ${this.describeInFlight()}.`,
             { problems, process: this.hooks.processContext() },
@@ -446,7 +468,8 @@ export class RpcSession {
         );
       }
       return this.fail(
-        new ProtocolError(
+        () =>
+          new ProtocolError(
           `The server sent a response with id ${JSON.stringify(id)}${typeof id === "string" ? " (a string)" : ""}, which matches no request in flight. ` +
             `Requests in flight: ${this.describeInFlight()}. A response must carry the id of its request, unchanged.`,
           { problems, process: this.hooks.processContext() },
@@ -467,7 +490,7 @@ export class RpcSession {
       return;
     }
     if ("error" in message && isObject(message.error)) {
-      request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request.label));
+      request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request));
       return;
     }
     request.resolve(message.result as JsonObject);
@@ -540,7 +563,7 @@ function isEnvelopeProblem(problem: MessageProblem): boolean {
   return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
 }
 
-function defaultErrorFor(error: JsonRpcErrorObject, label: string): McpDriverError {
+function defaultErrorFor(error: JsonRpcErrorObject, { label }: FailedRequest): McpDriverError {
   return new RequestFailedError(`The server answered ${label} with JSON-RPC error ${describeErrorObject(error)}`, {
     code: error.code,
     serverMessage: error.message,
@@ -558,7 +581,7 @@ export function describeErrorObject(error: JsonRpcErrorObject): string {
 const codeNames = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));
 
 function toJsonRpcError(error: unknown): JsonRpcErrorObject {
-  if (error instanceof JsonRpcFailure) return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  if (error instanceof RpcError) return error.toObject();
   const code = isObject(error) && Number.isInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
   const message = error instanceof Error ? error.message : String(error);
   return { code, message };

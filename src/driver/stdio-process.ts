@@ -10,7 +10,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MESSAGE_PREFIX } from "../errors.js";
 import type { JsonTextExtra, JsonTextTransport } from "../inspect/json-text.js";
 import { BoundedJournal } from "../inspect/journal.js";
-import type { ProcessContext } from "./errors.js";
+import { ProtocolError, type ProcessContext } from "./errors.js";
+import type { ErrorClassifier } from "./transport-errors.js";
 import { killProcessTree, spawnsProcessGroup, trackProcessTree, untrackProcessTree } from "./process-tree.js";
 
 export interface StdioProcessOptions {
@@ -56,6 +57,14 @@ const keptLineLength = 2000;
 const maxLineLength = 64 * 1024 * 1024;
 /** After the process exits, how long its pipes may stay open (a grandchild holding them) before we stop waiting. */
 const pipeGraceMs = 200;
+/**
+ * After stdout ends, how long the process may take to exit before the end of stdout alone ends
+ * the conversation (a server that closed stdout but runs on would otherwise be noticed only at
+ * each request's timeout). A process that is exiting is reported as an exit, not as this.
+ */
+const stdoutEndGraceMs = 200;
+/** How much of a non-JSON line a protocol error keeps (the line may be up to `maxLineLength`). */
+const keptErrorLineLength = 64 * 1024;
 /** After SIGTERM to the tree at a close timeout, how long before SIGKILL. */
 const termGraceMs = 500;
 
@@ -87,6 +96,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   /** Messages and errors read before `start()`, delivered by it. */
   private backlog: Array<() => void> = [];
   private closedFired = false;
+  /** True once the server's stdout has ended: no answer can come after it. */
+  stdoutEnded = false;
   private drained: Promise<void> | undefined;
   private stdinClosed = false;
   /** Messages written to stdin while it is corked, to leave together (see `write`). */
@@ -114,7 +125,7 @@ export class StdioProcessTransport implements JsonTextTransport {
     };
     this.child =
       options.shellCommand !== undefined
-        ? spawn(options.shellCommand, { ...spawnOptions, shell: true })
+        ? spawn(execInPlace(options.shellCommand), { ...spawnOptions, shell: true })
         : spawn(options.command!, [...(options.args ?? [])], { ...spawnOptions, shell: false });
     if (this.child.pid !== undefined) trackProcessTree(this.child.pid);
 
@@ -135,6 +146,7 @@ export class StdioProcessTransport implements JsonTextTransport {
     this.child.stdin!.on("error", () => undefined);
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => this.readStdout(chunk));
+    this.child.stdout!.on("end", () => this.stdoutEnd());
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (chunk: string) => this.readStderr(chunk));
   }
@@ -173,6 +185,17 @@ export class StdioProcessTransport implements JsonTextTransport {
       stderr: this.stderr,
     };
   }
+
+  /** This transport's errors that are the server breaking the protocol: lines on stdout that are not JSON. */
+  readonly classifyError: ErrorClassifier = (error) => {
+    if (!(error instanceof NonJsonOutputError)) return undefined;
+    return () =>
+      new ProtocolError(
+        `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(shorten(error.line, 300))}. ` +
+          `On stdio, stdout carries only protocol messages: log to stderr instead, or pass allowDebugLogging: true to print such lines.`,
+        { line: shorten(error.line, keptErrorLineLength), process: this.context() },
+      );
+  };
 
   async start(): Promise<void> {
     if (this.started) throw new Error("StdioProcessTransport already started");
@@ -287,9 +310,21 @@ export class StdioProcessTransport implements JsonTextTransport {
     this.resolveExited(exit);
   }
 
+  /** The end of stdout is the end of the conversation, even if the process runs on. */
+  private stdoutEnd(): void {
+    this.stdoutEnded = true;
+    if (this.exitInfo !== undefined) return; // the exit path reports it
+    setTimeout(() => {
+      // Deferred past the poll phase, so that an exit already signalled is seen first.
+      setImmediate(() => {
+        if (this.exitInfo === undefined) this.fireClosed();
+      });
+    }, stdoutEndGraceMs).unref();
+  }
+
   private fireClosed(): void {
     if (this.closedFired) return;
-    if (this.exitInfo === undefined) return; // 'close' without 'exit' cannot happen; be safe anyway
+    if (this.exitInfo === undefined && !this.stdoutEnded) return; // 'close' without 'exit' cannot happen; be safe anyway
     this.closedFired = true;
     const last = this.takePending();
     if (last.trim() !== "") this.readLine(last);
@@ -346,7 +381,9 @@ export class StdioProcessTransport implements JsonTextTransport {
     }
     // The line goes along, so a recorder can copy the message from it rather than deep-clone it (see inspect/json-text.ts).
     const extra: JsonTextExtra = { jsonText: line };
-    this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));
+    // Once started (every message but those read before start), no closure per message.
+    if (this.started) this.onmessage?.(message as JSONRPCMessage, extra);
+    else this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));
   }
 
   private readStderr(chunk: string): void {
@@ -360,6 +397,24 @@ export class StdioProcessTransport implements JsonTextTransport {
     else this.backlog.push(action);
   }
 }
+
+/**
+ * A simple command line (one command, no operators, redirections or expansions) run as
+ * `exec command`, so the shell becomes the server instead of waiting as its parent. A shell left
+ * in between holds the server's stdout open (it would never end when the server closes it), and
+ * costs a process. Anything else is run as written.
+ */
+export function execInPlace(command: string): string {
+  if (process.platform === "win32") return command;
+  const unquoted = command.replace(/'[^']*'|"(?:[^"\\$`]|\\.)*"/g, "''");
+  if (/[;&|<>()$`\\\n*?[\]{}~#!]/.test(unquoted)) return command;
+  const first = unquoted.trim().split(/\s+/)[0] ?? "";
+  if (first === "" || first.includes("=") || shellWords.has(first)) return command;
+  return `exec ${command}`;
+}
+
+/** Keywords and builtins that must not follow `exec`. */
+const shellWords = new Set(["exec", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "function", "cd", "export", "set", "unset", "source", ".", "eval", "time", "command", "builtin", "trap", "ulimit", "umask", "alias", "read", "wait", "exit", "return", "shift", "test", "true", "false", "echo", "printf", "local", "readonly"]);
 
 function shorten(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;

@@ -28,20 +28,7 @@ export function replyError(id: JsonRpcId | null, error: JsonRpcErrorObject): Out
   return { type: "reply", message: errorResponse(id, error) };
 }
 
-/** A JSON-RPC error raised inside a method handler; the engine turns it into an error reply. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-
-  toObject(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
-}
+export { RpcError } from "../protocol/rpc-error.js";
 
 /** Options that travel with a server-initiated message, so a wire can pick its stream. */
 export interface SendOptions {

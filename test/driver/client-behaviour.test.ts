@@ -4,7 +4,7 @@
  * and refreshing them on list_changed.
  */
 import { describe, expect, it } from "vitest";
-import { mcpShell, ProtocolError, type McpDriver } from "../../src/driver/index.js";
+import { JsonRpcFailure, mcpShell, ProtocolError, RpcError, type McpDriver } from "../../src/driver/index.js";
 import { useDrivers, zoo } from "./support.js";
 
 const track = useDrivers();
@@ -86,6 +86,24 @@ describe("answering server requests", () => {
     );
     const answer = await ask(app, "sampling/createMessage", { messages: [], maxTokens: 5 });
     expect(answer.error).toEqual({ code: -32603, message: "no model in this test" });
+    await app.close();
+  });
+
+  it("a handler that throws an RpcError answers with its code, message and data (JsonRpcFailure is the same class)", async () => {
+    expect(JsonRpcFailure).toBe(RpcError);
+    const app = track(
+      mcpShell(zoo("asks-client"), {
+        onSampling: () => {
+          throw new RpcError(-32001, "the user declined", { reason: "test" });
+        },
+        onElicitation: () => {
+          throw new JsonRpcFailure(-32002, "no form today");
+        },
+      }),
+    );
+    expect((await ask(app, "sampling/createMessage", { messages: [], maxTokens: 5 })).error).toEqual({ code: -32001, message: "the user declined", data: { reason: "test" } });
+    const elicitation = await ask(app, "elicitation/create", { message: "name?", requestedSchema: { type: "object", properties: {} } });
+    expect(elicitation.error).toEqual({ code: -32002, message: "no form today" });
     await app.close();
   });
 

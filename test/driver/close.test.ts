@@ -3,7 +3,7 @@
  * timeout is killed with its whole process tree and close throws; a non-zero exit throws; and
  * nothing is ever left running.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, mcpShell, ProcessDidNotExit, ProcessExitedWithError } from "../../src/driver/index.js";
 import { McpTestkitError } from "../../src/errors.js";
 import { eventually, expectNoProcessLeft, isAlive, useDrivers, zoo } from "./support.js";
@@ -112,5 +112,90 @@ describe("await using", () => {
     };
     await expect(run()).rejects.toThrow("test body failed");
     await expectNoProcessLeft(pid);
+  });
+
+  it("a server that exits non-zero does not bury the block's own failure under a SuppressedError", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    let app: ReturnType<typeof mcpShell> | undefined;
+    let written: string[];
+    try {
+      const run = async () => {
+        await using driver = mcpShell(zoo("exits-nonzero-on-close"));
+        app = driver;
+        await driver.ping();
+        expect(1, "the test's own assertion").toBe(2);
+      };
+      const error = (await run().catch((e: unknown) => e)) as Error;
+      // The assertion's own error, not a SuppressedError wrapping it and the close failure.
+      expect(error.name).toBe("AssertionError");
+      expect(error.message).toContain("the test's own assertion");
+    } finally {
+      written = stderr.mock.calls.map(([text]) => String(text));
+      stderr.mockRestore();
+    }
+    expect(app!.closeError).toBeInstanceOf(ProcessExitedWithError);
+    expect(app!.exitCode).toBe(4);
+    const said = written.filter((text) => text.includes("while disposing"));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("The server process exited with code 4");
+    expect(said[0]).toContain("close({ allowFailure: true })");
+    await expectNoProcessLeft(app!.pid);
+  });
+
+  it("disposal never throws, even when the block passes: the bad exit is in closeError and said on stderr", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    let app: ReturnType<typeof mcpShell> | undefined;
+    let written: string[];
+    try {
+      await (async () => {
+        await using driver = mcpShell(zoo("exits-nonzero-on-close"));
+        app = driver;
+        await driver.ping();
+      })();
+    } finally {
+      written = stderr.mock.calls.map(([text]) => String(text));
+      stderr.mockRestore();
+    }
+    expect(app!.closeError).toBeInstanceOf(ProcessExitedWithError);
+    expect(app!.closeError!.message).toContain("exited with code 4");
+    expect(written.some((text) => text.includes("while disposing"))).toBe(true);
+    await expectNoProcessLeft(app!.pid);
+  });
+});
+
+describe("a test that expects the server to end badly", () => {
+  it("close({ allowFailure: true }) resolves on a non-zero exit; the exit is on the driver, and disposal stays quiet", async () => {
+    const stderr = vi.spyOn(process.stderr, "write");
+    let app: ReturnType<typeof mcpShell> | undefined;
+    await (async () => {
+      await using driver = mcpShell(zoo("exits-nonzero-on-close"));
+      app = driver;
+      await driver.ping();
+      await expect(driver.close({ allowFailure: true })).resolves.toBeUndefined();
+      expect(driver.exitCode).toBe(4);
+      expect(driver.exitSignal).toBeNull();
+      expect(driver.closeError).toBeInstanceOf(ProcessExitedWithError);
+      // close() without allowFailure still reports it: the same close, the same failure.
+      await expect(driver.close()).rejects.toBe(driver.closeError);
+    })();
+    const written = stderr.mock.calls.map(([text]) => String(text));
+    stderr.mockRestore();
+    expect(written.some((text) => text.includes("while disposing"))).toBe(false);
+    await expectNoProcessLeft(app!.pid);
+  });
+
+  it("close({ timeoutMs, allowFailure: true }) on a server that will not exit kills it and resolves", async () => {
+    const app = track(mcpShell(zoo("ignores-stdin-close")));
+    await app.initialize();
+    await expect(app.close({ timeoutMs: 200, allowFailure: true })).resolves.toBeUndefined();
+    expect(app.closeError).toBeInstanceOf(ProcessDidNotExit);
+    expect(app.exitSignal).not.toBeNull();
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("close() with a bad timeout says what it expected", async () => {
+    const app = track(mcpShell(zoo("no-response")));
+    await expect(app.close({ timeoutMs: -1 })).rejects.toThrow(/close\(timeoutMs\): expected a number of ms >= 0, got -1/);
+    await app.close();
   });
 });

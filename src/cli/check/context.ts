@@ -7,6 +7,8 @@
 import type { InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { RequestFailedError, RequestTimeoutError, type McpDriver } from "../../driver/index.js";
 import { ErrorCode } from "../../protocol/errors.js";
+import { LIST_KINDS, type ListKind, type ListKindSpec } from "../../protocol/list-kinds.js";
+import { itemsOf, walkPages, type PageWalkEnd } from "../../protocol/pagination.js";
 import { LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { plainMessage, type Target } from "../target/target.js";
 import { clip } from "../../util/text.js";
@@ -23,27 +25,14 @@ export const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 export const INVALID_PARAMS = ErrorCode.InvalidParams;
 export const PARSE_ERROR = ErrorCode.ParseError;
 
-export type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
+export type { ListKind };
 
-export interface ListSpec {
-  kind: ListKind;
-  method: string;
-  /** The result's array field. */
-  key: string;
-  /** The server capability that promises the method. */
-  capability: "tools" | "resources" | "prompts";
+export interface ListSpec extends ListKindSpec {
   /** What makes two items the same item. */
   identity: (item: Json) => unknown;
-  /** "tool", "resource", ... */
-  noun: string;
 }
 
-export const LISTS: readonly ListSpec[] = [
-  { kind: "tools", method: "tools/list", key: "tools", capability: "tools", identity: (item) => item.name, noun: "tool" },
-  { kind: "resources", method: "resources/list", key: "resources", capability: "resources", identity: (item) => item.uri, noun: "resource" },
-  { kind: "resourceTemplates", method: "resources/templates/list", key: "resourceTemplates", capability: "resources", identity: (item) => item.uriTemplate, noun: "resource template" },
-  { kind: "prompts", method: "prompts/list", key: "prompts", capability: "prompts", identity: (item) => item.name, noun: "prompt" },
-];
+export const LISTS: readonly ListSpec[] = LIST_KINDS.map((spec) => ({ ...spec, identity: (item: Json) => item[spec.identityKey] }));
 
 export interface ListOutcome {
   spec: ListSpec;
@@ -117,33 +106,33 @@ export class CheckContext {
 
   private async fetchList(spec: ListSpec): Promise<ListOutcome> {
     const advertised = this.capability(spec.capability) !== undefined;
-    const first = await this.ask(spec.method);
-    const outcome: ListOutcome = { spec, advertised, first, pages: [], items: [] };
-    let reply = first;
-    const cursors = new Set<string>();
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      if (reply.kind !== "result") {
-        if (page > 1) outcome.pageFailure = { page, reply };
-        return outcome;
-      }
-      outcome.pages.push(reply.result);
-      const items = reply.result[spec.key];
-      if (Array.isArray(items)) outcome.items.push(...(items as Json[]));
-      const next = reply.result.nextCursor;
-      if (next === undefined) return outcome;
-      if (typeof next !== "string") {
-        outcome.cursorProblem = `${spec.method} page ${page}: nextCursor ${JSON.stringify(next)} is not a string`;
-        return outcome;
-      }
-      if (cursors.has(next)) {
-        outcome.cursorProblem = `${spec.method} page ${page}: nextCursor ${JSON.stringify(next)} came back again, so the pages never end`;
-        return outcome;
-      }
-      cursors.add(next);
-      reply = await this.ask(spec.method, { cursor: next });
-    }
-    outcome.cursorProblem = `${spec.method}: still a nextCursor after ${MAX_PAGES} pages`;
+    let first: Reply | undefined;
+    let pageFailure: ListOutcome["pageFailure"];
+    const { pages, end } = await walkPages(async (cursor, page) => {
+      const reply = await this.ask(spec.method, cursor === undefined ? undefined : { cursor });
+      first ??= reply;
+      if (reply.kind === "result") return reply.result;
+      if (page > 1) pageFailure = { page, reply };
+      return undefined;
+    }, MAX_PAGES);
+    const outcome: ListOutcome = { spec, advertised, first: first!, pages, items: itemsOf(pages, spec.key) as Json[] };
+    if (pageFailure) outcome.pageFailure = pageFailure;
+    const problem = describeCursorProblem(spec.method, end);
+    if (problem !== undefined) outcome.cursorProblem = problem;
     return outcome;
+  }
+}
+
+function describeCursorProblem(method: string, end: PageWalkEnd): string | undefined {
+  switch (end.kind) {
+    case "not-a-string":
+      return `${method} page ${end.page}: nextCursor ${JSON.stringify(end.cursor)} is not a string`;
+    case "repeated":
+      return `${method} page ${end.page}: nextCursor ${JSON.stringify(end.cursor)} came back again, so the pages never end`;
+    case "too-many":
+      return `${method}: still a nextCursor after ${end.maxPages} pages`;
+    default:
+      return undefined;
   }
 }
 

@@ -1,0 +1,137 @@
+/**
+ * The notification inbox: every notification the server sent (a bounded journal), waits for
+ * some (each with its timeout), and listeners by method. A listener or `where` test that throws
+ * is contained: it must not stop the others or the session.
+ */
+import { BoundedJournal } from "../inspect/journal.js";
+import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./errors.js";
+import type { JsonObject, ReceivedNotification } from "./session.js";
+
+export interface WaitForNotificationOptions {
+  /** How long to wait, in ms (default: the driver's `requestTimeout`). */
+  timeoutMs?: number;
+  /** Only notifications whose params pass this test count. */
+  where?: (params: JsonObject | undefined) => boolean;
+}
+
+interface Waiter {
+  method: string;
+  where: WaitForNotificationOptions["where"];
+  count: number;
+  found: ReceivedNotification[];
+  resolve: (found: ReceivedNotification[]) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class NotificationInbox {
+  private readonly received: BoundedJournal<ReceivedNotification>;
+  private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Map<string, Set<(notification: ReceivedNotification) => void>>();
+
+  constructor(
+    maxRecords: number,
+    private readonly defaultTimeoutMs: number,
+    private readonly processContext: () => ProcessContext | undefined,
+  ) {
+    this.received = new BoundedJournal(maxRecords);
+  }
+
+  get all(): ReceivedNotification[] {
+    return this.received.toArray();
+  }
+
+  clear(): void {
+    this.received.clear();
+  }
+
+  /** Resolves with the first `count` notifications of `method` (passing `where`), waiting for them if needed. */
+  waitFor(method: string, count: number, options: WaitForNotificationOptions): Promise<ReceivedNotification[]> {
+    const where = options.where;
+    const matches = (notification: ReceivedNotification) => notification.method === method && (where === undefined || where(notification.params));
+    const found = this.all.filter(matches).slice(0, count);
+    if (found.length >= count) return Promise.resolve(found);
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    return new Promise<ReceivedNotification[]>((resolve, reject) => {
+      const waiter: Waiter = {
+        method,
+        where,
+        count,
+        found,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(
+            new McpDriverError(
+              `Waited ${timeoutMs} ms for ${count === 1 ? "a" : `${count}`} ${method} notification${count === 1 ? "" : "s"}${where ? " matching `where`" : ""}; ` +
+                `got ${waiter.found.length}. Notifications received: ${this.describe()}.`,
+              { method, process: this.processContext() },
+            ),
+          );
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Calls `listener` for each notification of `method` (`"*"` for all); returns an unsubscribe function. */
+  listen(method: string, listener: (notification: ReceivedNotification) => void): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  receive(notification: ReceivedNotification): void {
+    this.received.push(notification);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.method !== notification.method) continue;
+      let matched: boolean;
+      try {
+        matched = waiter.where === undefined || waiter.where(notification.params);
+      } catch (error) {
+        this.settle(waiter);
+        waiter.reject(error as Error);
+        continue;
+      }
+      if (!matched) continue;
+      waiter.found.push(notification);
+      if (waiter.found.length >= waiter.count) {
+        this.settle(waiter);
+        waiter.resolve(waiter.found);
+      }
+    }
+    for (const key of [notification.method, "*"]) {
+      for (const listener of this.listeners.get(key) ?? []) {
+        try {
+          listener(notification);
+        } catch {
+          // A throwing listener must not stop the others or the session.
+        }
+      }
+    }
+  }
+
+  /** The driver closed: every wait fails now rather than at its timeout. */
+  close(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new ConnectionClosedError(`close() was called while waiting for a ${waiter.method} notification.`, { method: waiter.method }));
+    }
+    this.waiters.clear();
+  }
+
+  /** `notifications/message ×3, notifications/progress ×1`, or `none`. */
+  describe(): string {
+    const counts = new Map<string, number>();
+    for (const { method } of this.received.toArray()) counts.set(method, (counts.get(method) ?? 0) + 1);
+    if (counts.size === 0) return "none";
+    return [...counts].map(([method, count]) => `${method} ×${count}`).join(", ");
+  }
+
+  private settle(waiter: Waiter): void {
+    this.waiters.delete(waiter);
+    clearTimeout(waiter.timer);
+  }
+}

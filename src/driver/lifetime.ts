@@ -1,0 +1,146 @@
+/**
+ * The process and connection lifetime: which error a request gets when the wire goes away
+ * (the process failed to start, exited, closed its stdout, or the connection closed), and how
+ * the driver ends (close stdin and wait, or end the HTTP session). `close()` reports a server that
+ * ended badly by throwing; disposal (`await using`) never throws, so that it cannot bury the
+ * test's own failure under a `SuppressedError`: it keeps what went wrong in `closeError` and
+ * prints one line.
+ */
+import { MESSAGE_PREFIX } from "../errors.js";
+import type { JsonRpcId } from "../protocol/jsonrpc.js";
+import {
+  ConnectionClosedError,
+  McpDriverError,
+  ProcessDidNotExit,
+  ProcessExitedWithError,
+  ProcessExitWhileWaitingForResponse,
+  ProcessFailedToStart,
+} from "./errors.js";
+import type { RpcSession } from "./session.js";
+import type { StdioProcessTransport } from "./stdio-process.js";
+
+export interface CloseOptions {
+  /** How long a spawned server may take to exit after its stdin closes, in ms (default 5000). */
+  timeoutMs?: number;
+  /**
+   * The test expects the server to end badly (a non-zero exit, a signal, or not exiting and so
+   * being killed): `close()` resolves anyway. What happened is on `exitCode`, `exitSignal` and
+   * `closeError`.
+   */
+  allowFailure?: boolean;
+}
+
+export class ConnectionLifetime {
+  /** What close() (or the disposal) found wrong with how the server ended. */
+  closeError: McpDriverError | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly session: RpcSession,
+    private readonly target: string,
+    readonly process: StdioProcessTransport | undefined,
+    private readonly closeWire: (() => Promise<void>) | undefined,
+    /** Whether the handshake was answered (a process gone before it "failed to start"). */
+    private readonly initialized: () => boolean,
+  ) {}
+
+  get isClosing(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** The error for a request in flight when the wire goes away by itself. */
+  closedError(method: string, id: JsonRpcId, label: string): McpDriverError {
+    const process = this.process;
+    if (process === undefined) {
+      return new ConnectionClosedError(`The connection to ${this.target} closed before ${label} (id ${id}) was answered.`, { method, id });
+    }
+    const context = process.context();
+    if (process.spawnError) {
+      return new ProcessFailedToStart(`Could not start the server: ${process.spawnError.message}.`, { method, id, process: context, cause: process.spawnError });
+    }
+    if (process.exit === undefined && process.stdoutEnded) {
+      return new ConnectionClosedError(
+        `The server closed its stdout before answering ${label} (id ${id}), but its process is still running. ` +
+          `On stdio the answers come on stdout, so none can come any more: a server must keep stdout open until it exits. ` +
+          `close() the driver to end the process.`,
+        { method, id, process: context },
+      );
+    }
+    if (!this.initialized()) {
+      return new ProcessFailedToStart(
+        `The server process exited before answering ${label}: it failed to start (or exited at once). Its stderr below may say why.`,
+        { method, id, process: context },
+      );
+    }
+    return new ProcessExitWhileWaitingForResponse(`The server process exited before answering ${label} (id ${id}).`, { method, id, process: context });
+  }
+
+  /** Ends the session once (a second call gets the same promise); `allowFailure` only changes whether this call throws. */
+  close(options: Required<CloseOptions>, beforeClose: () => void): Promise<void> {
+    this.closing ??= this.shutDown(options.timeoutMs, beforeClose);
+    return options.allowFailure ? this.closing.catch(() => undefined) : this.closing;
+  }
+
+  /** For `await using`: closes (or waits for the close under way), and never throws. */
+  async dispose(timeoutMs: number, beforeClose: () => void): Promise<void> {
+    const explicit = this.closing !== undefined;
+    this.closing ??= this.shutDown(timeoutMs, beforeClose);
+    try {
+      await this.closing;
+    } catch (error) {
+      // An explicit close() already told the test; otherwise say it once, where people look.
+      if (!explicit) process.stderr.write(`${MESSAGE_PREFIX} while disposing of the driver for ${this.target}: ${firstLine(error)} (see driver.closeError; disposal does not throw, so that it cannot hide a test's own failure: call close() to fail the test on it, or close({ allowFailure: true }) when it is expected)\n`);
+    }
+  }
+
+  private async shutDown(timeoutMs: number, beforeClose: () => void): Promise<void> {
+    this.session.close(
+      (method, id, label) =>
+        new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),
+    );
+    beforeClose();
+    const process = this.process;
+    if (process) {
+      const failure = await this.endProcess(process, timeoutMs);
+      if (failure) {
+        this.closeError = failure;
+        throw failure;
+      }
+      return;
+    }
+    const wire = this.closeWire ?? (async () => (await this.session.connectedTransport())?.close());
+    await withTimeout(wire(), timeoutMs).catch(() => undefined);
+  }
+
+  /** Closes stdin and waits; returns what was wrong with how the process ended, if anything. */
+  private async endProcess(process: StdioProcessTransport, timeoutMs: number): Promise<McpDriverError | undefined> {
+    const outcome = await process.shutdown(timeoutMs);
+    if (process.spawnError) return undefined; // initialize already said why; there is nothing to end
+    const context = process.context();
+    if (!outcome.graceful) {
+      return new ProcessDidNotExit(
+        `The server was still running ${timeoutMs} ms after its stdin was closed, so mcp-testkit killed its whole process tree. ` +
+          `A stdio server should exit when its stdin closes (MCP lifecycle, shutdown); or pass a longer timeout to close().`,
+        { timeoutMs, process: context },
+      );
+    }
+    const { code, signal } = outcome.exit;
+    if (code !== null && code !== 0) return new ProcessExitedWithError(`The server process exited with code ${code}.`, { process: context });
+    if (signal !== null && !process.killedByUs) return new ProcessExitedWithError(`The server process was ended by ${signal}.`, { process: context });
+    return undefined;
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(`${MESSAGE_PREFIX} `, "").split("\n")[0]!;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

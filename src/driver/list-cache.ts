@@ -1,0 +1,67 @@
+/**
+ * The four lists, each fetched once across all its pages and kept until the server says it
+ * changed (`list_changed` bumps the list's generation, so an answer fetched before the change is
+ * not kept). A fetch that fails is forgotten, so the next call asks again.
+ */
+import { LIST_KINDS, listKind, type ListKind } from "../protocol/list-kinds.js";
+import { itemsOf, walkPages, type PageWalkEnd } from "../protocol/pagination.js";
+import { ProtocolError, type ProcessContext } from "./errors.js";
+import type { JsonObject, RequestSpec } from "./session.js";
+
+/** A server that keeps answering with new cursors is stopped here rather than looping forever. */
+const maxPages = 10_000;
+
+export type PageRequest = (method: string, params: JsonObject | undefined, spec: RequestSpec) => Promise<JsonObject>;
+
+export class ListCache {
+  private readonly lists = new Map<ListKind, { generation: number; items: Promise<unknown[]> }>();
+  private readonly generations: Record<ListKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
+  private readonly changedBy = new Map<string, ListKind[]>();
+
+  constructor(
+    /** Sends one page's request (once the session is ready). */
+    private readonly request: PageRequest,
+    private readonly processContext: () => ProcessContext | undefined,
+  ) {
+    for (const { kind, listChanged } of LIST_KINDS) this.changedBy.set(listChanged, [...(this.changedBy.get(listChanged) ?? []), kind]);
+  }
+
+  get<T>(kind: ListKind, refresh: boolean): Promise<T[]> {
+    const cached = this.lists.get(kind);
+    if (!refresh && cached && cached.generation === this.generations[kind]) return cached.items as Promise<T[]>;
+    const entry = { generation: this.generations[kind], items: this.fetchAll(kind) };
+    this.lists.set(kind, entry);
+    entry.items.catch(() => {
+      if (this.lists.get(kind) === entry) this.lists.delete(kind);
+    });
+    return entry.items as Promise<T[]>;
+  }
+
+  /** A notification: a `list_changed` makes the lists it names stale. */
+  notice(method: string): void {
+    for (const kind of this.changedBy.get(method) ?? []) this.generations[kind]++;
+  }
+
+  private async fetchAll(kind: ListKind): Promise<unknown[]> {
+    const { method, key } = listKind(kind);
+    const { pages, end } = await walkPages(
+      (cursor, page) => this.request(method, cursor === undefined ? undefined : { cursor }, { label: cursor === undefined ? method : `${method} (page ${page})` }),
+      maxPages,
+    );
+    if (end.kind !== "done") throw new ProtocolError(describePagingFailure(method, end), { method, process: this.processContext() });
+    return itemsOf(pages, key);
+  }
+}
+
+function describePagingFailure(method: string, end: Exclude<PageWalkEnd, { kind: "done" }>): string {
+  switch (end.kind) {
+    case "too-many":
+      return `${method}: the server was still returning a nextCursor after ${end.maxPages} pages.`;
+    case "not-a-string":
+      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} (not a string), so the pages would never end.`;
+    case "repeated":
+      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} a second time, so the pages would never end.`;
+    case "stopped":
+      return `${method}: paging stopped at page ${end.page}.`;
+  }
+}

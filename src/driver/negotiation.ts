@@ -1,0 +1,108 @@
+/**
+ * The handshake, as one replaceable part. Today's eras open with `initialize` (and
+ * `notifications/initialized`); 2026-07-28 asks `server/discover` instead and sends its version
+ * in every request's `_meta`. The driver only asks a `Negotiation` for the server's answer
+ * (`ready`, which starts the handshake the first time) and for the `_meta` a request carries, so
+ * another handshake is another class, not a change in thirteen places.
+ */
+import type { ClientCapabilities, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { ProtocolError, type ProcessContext } from "./errors.js";
+import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams } from "./options.js";
+import type { JsonObject, RpcSession } from "./session.js";
+
+export interface Negotiation {
+  /** The server's answer, once the handshake is done. */
+  readonly result: InitializeResult | undefined;
+  /** The capabilities declared in the handshake (once started), else those the options imply. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** Whether the handshake has started (capabilities declared). */
+  readonly started: boolean;
+  /** Runs the handshake (once; again after a failure) with `params` over the defaults. */
+  negotiate(params?: Partial<InitializeParams>): Promise<InitializeResult>;
+  /** The answer if there is one (no promise, so a call goes out at once), else the handshake. */
+  ready(): InitializeResult | Promise<InitializeResult>;
+  /** What every request adds to its `_meta` in this era (none for `initialize` eras). */
+  requestMeta(): JsonObject | undefined;
+}
+
+/** The legacy-era handshake: `initialize`, a version check, `notifications/initialized`. */
+export class InitializeNegotiation implements Negotiation {
+  result: InitializeResult | undefined;
+  private declared: ClientCapabilities | undefined;
+  private pending: Promise<InitializeResult> | undefined;
+
+  constructor(
+    private readonly session: RpcSession,
+    private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo">,
+    /** The capabilities the driver's options imply (they may change until the handshake). */
+    private readonly implied: () => ClientCapabilities,
+    private readonly processContext: () => ProcessContext | undefined,
+  ) {}
+
+  get clientCapabilities(): ClientCapabilities {
+    return this.declared ?? this.implied();
+  }
+
+  get started(): boolean {
+    return this.declared !== undefined;
+  }
+
+  negotiate(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
+    this.pending ??= this.handshake(params).catch((error: unknown) => {
+      this.pending = undefined;
+      throw error;
+    });
+    return this.pending;
+  }
+
+  ready(): InitializeResult | Promise<InitializeResult> {
+    return this.result ?? this.negotiate();
+  }
+
+  requestMeta(): undefined {
+    return undefined;
+  }
+
+  private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
+    const { protocolVersion, capabilities, clientInfo, ...rest } = params;
+    const declared = mergeCapabilities(this.implied(), capabilities);
+    const request: JsonObject = {
+      ...rest,
+      protocolVersion: protocolVersion ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      capabilities: declared,
+      clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    };
+    this.declared = declared;
+    const result = (await this.session.request("initialize", request, { cancellable: false })) as InitializeResult;
+    const version = result.protocolVersion;
+    if (!isSupportedVersion(version)) {
+      throw new ProtocolError(
+        `The server answered initialize with protocolVersion ${JSON.stringify(version)}, which mcp-testkit does not speak ` +
+          `(it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}; it asked for ${String(request.protocolVersion)}). ` +
+          `The spec says the client should then disconnect: close() the driver.`,
+        { method: "initialize", process: this.processContext() },
+      );
+    }
+    const transport = await this.session.connectedTransport();
+    transport?.setProtocolVersion(version);
+    this.result = result;
+    await this.session.notify("notifications/initialized");
+    return result;
+  }
+}
+
+/** `base` with `extra` over it, one level deep (`{ roots: { listChanged } }` merges with `{ roots: {...} }`). */
+export function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabilities | undefined): ClientCapabilities {
+  if (extra === undefined) return base;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = merged[key];
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : value;
+  }
+  return merged as ClientCapabilities;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

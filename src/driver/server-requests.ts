@@ -1,0 +1,79 @@
+/**
+ * The client's answers to the server's own requests: `ping`, `roots/list` (the roots the driver
+ * was given, changed by `setRoots`), `sampling/createMessage` and `elicitation/create` (the
+ * test's handlers). What the client can answer is also what it declares: the capabilities
+ * follow from the same options.
+ */
+import type { ClientCapabilities, Root } from "@modelcontextprotocol/sdk/types.js";
+import { McpTestkitError } from "../errors.js";
+import { ErrorCode } from "../protocol/errors.js";
+import { RpcError } from "../protocol/rpc-error.js";
+import { isPlainObject, mergeCapabilities } from "./negotiation.js";
+import type { DriverOptions } from "./options.js";
+import type { JsonObject, ServerRequestContext } from "./session.js";
+
+export class ServerRequestAnswers {
+  private roots: Root[] | undefined;
+
+  constructor(private readonly options: Pick<DriverOptions, "roots" | "onSampling" | "onElicitation" | "capabilities">) {
+    this.roots = options.roots === undefined ? undefined : [...options.roots];
+  }
+
+  /** The capabilities these answers imply, with the options' own `capabilities` over them. */
+  impliedCapabilities(): ClientCapabilities {
+    const capabilities: ClientCapabilities = {};
+    if (this.roots !== undefined) capabilities.roots = { listChanged: true };
+    if (this.options.onSampling) capabilities.sampling = {};
+    if (this.options.onElicitation) capabilities.elicitation = {};
+    return mergeCapabilities(capabilities, this.options.capabilities);
+  }
+
+  /** Replaces the roots; refused once a handshake declared no roots capability. */
+  setRoots(roots: Root[], declared: boolean): void {
+    checkRoots(roots);
+    if (this.roots === undefined && declared) {
+      throw new McpTestkitError("setRoots(): this client did not declare the roots capability in initialize; pass roots: [] to the driver to declare it.");
+    }
+    this.roots = [...roots];
+  }
+
+  /** The result for a server request; throws an `RpcError` to answer with an error. */
+  async answer(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject> {
+    switch (method) {
+      case "ping":
+        return {};
+      case "roots/list":
+        if (this.roots === undefined) {
+          throw new RpcError(
+            ErrorCode.MethodNotFound,
+            "mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.",
+          );
+        }
+        return { roots: this.roots };
+      case "sampling/createMessage":
+        return await this.answerWith(this.options.onSampling, method, `onSampling: (params) => ({ role: "assistant", content: { type: "text", text: "..." }, model: "test-model" })`, params, context);
+      case "elicitation/create":
+        return await this.answerWith(this.options.onElicitation, method, `onElicitation: (params) => ({ action: "accept", content: { ... } })`, params, context);
+      default:
+        throw new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: this client has no handler for ${JSON.stringify(method)}.`);
+    }
+  }
+
+  /** The test's handler answers; without one, an error that names the option to pass. */
+  private async answerWith(
+    handler: ((params: never, context: ServerRequestContext) => unknown) | undefined,
+    method: string,
+    option: string,
+    params: JsonObject | undefined,
+    context: ServerRequestContext,
+  ): Promise<JsonObject> {
+    if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: this client does not answer ${method}; pass ${option} to the driver to answer it.`);
+    return (await handler(params as never, context)) as JsonObject;
+  }
+}
+
+export function checkRoots(roots: unknown): void {
+  if (!Array.isArray(roots) || roots.some((root) => !isPlainObject(root) || typeof root.uri !== "string")) {
+    throw new McpTestkitError(`roots must be an array of { uri: string, name?: string }, got ${JSON.stringify(roots)}.`);
+  }
+}
