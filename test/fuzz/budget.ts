@@ -1,0 +1,31 @@
+/**
+ * How long the fuzz suite runs. `npm test` runs each property a bounded number of times; `npm run
+ * fuzz` raises the count with FUZZ_RUNS (and the time cap with FUZZ_SECONDS). Every property also
+ * stops at its time cap, so a slow machine shortens a run instead of failing it; a failure prints
+ * its seed and path, and FUZZ_SEED replays it.
+ */
+import type { Parameters } from "fast-check";
+
+const runsOverride = Number(process.env.FUZZ_RUNS ?? "") || undefined;
+const secondsOverride = Number(process.env.FUZZ_SECONDS ?? "") || undefined;
+const seed = Number(process.env.FUZZ_SEED ?? "") || undefined;
+
+/** True under `npm run fuzz`: tests size their time-outs by it. */
+export const LONG_RUN = runsOverride !== undefined;
+
+/** Parameters for one property: `runs` in the bounded run, FUZZ_RUNS in the long one, capped by time either way. */
+export function budget<T>(runs: number, seconds: number): Parameters<T> {
+  const capSeconds = secondsOverride ?? (LONG_RUN ? 120 : seconds);
+  return {
+    numRuns: runsOverride ?? runs,
+    interruptAfterTimeLimit: capSeconds * 1000,
+    // Running out of time is the cap doing its job, not a failure.
+    markInterruptAsFailure: false,
+    ...(seed === undefined ? {} : { seed }),
+  };
+}
+
+/** The vitest time-out for a property with a time cap of `seconds`: the cap, plus room for its last run and shrinking. */
+export function testTimeout(seconds: number): number {
+  return ((secondsOverride ?? (LONG_RUN ? 120 : seconds)) + 30) * 1000;
+}
