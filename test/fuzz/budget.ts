@@ -4,8 +4,6 @@
  * stops at its time cap, so a slow machine shortens a run instead of failing it; a failure prints
  * its seed and path, and FUZZ_SEED replays it.
  */
-import type { Parameters } from "fast-check";
-
 const runsOverride = Number(process.env.FUZZ_RUNS ?? "") || undefined;
 const secondsOverride = Number(process.env.FUZZ_SECONDS ?? "") || undefined;
 const seed = Number(process.env.FUZZ_SEED ?? "") || undefined;
@@ -13,8 +11,15 @@ const seed = Number(process.env.FUZZ_SEED ?? "") || undefined;
 /** True under `npm run fuzz`: tests size their time-outs by it. */
 export const LONG_RUN = runsOverride !== undefined;
 
+export interface Budget {
+  numRuns: number;
+  interruptAfterTimeLimit: number;
+  markInterruptAsFailure: boolean;
+  seed?: number;
+}
+
 /** Parameters for one property: `runs` in the bounded run, FUZZ_RUNS in the long one, capped by time either way. */
-export function budget<T>(runs: number, seconds: number): Parameters<T> {
+export function budget(runs: number, seconds: number): Budget {
   const capSeconds = secondsOverride ?? (LONG_RUN ? 120 : seconds);
   return {
     numRuns: runsOverride ?? runs,
