@@ -13,7 +13,10 @@ type Json = Record<string, unknown>;
 
 export interface ToolCallContext {
   readonly tool: string;
+  /** Always an object: `{}` when the client sent none, or sent something else (that value is in `rawArguments`). */
   readonly arguments: Record<string, unknown>;
+  /** Only when the client sent `arguments` that are not an object: that value, as sent. */
+  readonly rawArguments?: unknown;
   readonly index: number;
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
@@ -60,6 +63,7 @@ export function createCallContext(call: ToolCall, session: Session, signal: Abor
   return {
     tool: call.tool,
     arguments: call.arguments,
+    ...(Object.hasOwn(call, "rawArguments") ? { rawArguments: call.rawArguments } : {}),
     index: call.index,
     sessionId: call.sessionId,
     meta: call.meta,

@@ -10,7 +10,7 @@ import { answerKind, checkStep, type Step, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { ok, type HandlerContext, type RequestHandler } from "./context.js";
-import { optionalObject, requireString } from "./params.js";
+import { optionalObject, rawArgumentsOf, requireString, toolArguments } from "./params.js";
 
 export const listTools: RequestHandler = (context) => {
   const { page, nextCursor } = paginate([...context.state.catalog.tools.values()], context.params.cursor, context.state.pageSize);
@@ -24,7 +24,7 @@ const DEFAULT_THROW_CODE = ErrorCode.InternalError;
 export const callTool: RequestHandler = (context: HandlerContext): Outcome | Promise<Outcome> => {
   const { state, session, request, params } = context;
   const name = requireString(params, "name", "tools/call");
-  const args = params.arguments === undefined ? {} : (params.arguments as Record<string, unknown>);
+  const args = toolArguments(params.arguments);
   const meta = optionalObject(params, "_meta", "tools/call");
   const call: ToolCall = {
     tool: name,
@@ -35,6 +35,7 @@ export const callTool: RequestHandler = (context: HandlerContext): Outcome | Pro
     sessionId: session.id,
     requestId: request.id,
     exchanges: [],
+    ...rawArgumentsOf(params.arguments),
   };
   if (meta !== undefined) call.meta = meta;
   state.calls.add(call);
