@@ -641,7 +641,8 @@ export class McpDriver implements AsyncDisposable {
 
   private receiveNotification(notification: ReceivedNotification): void {
     this.received.push(notification);
-    for (const kind of listChangedKinds[notification.method] ?? []) this.generations[kind]++;
+    // Own entries only: a server's notification named "constructor" must not reach Object.prototype.
+    for (const kind of (Object.hasOwn(listChangedKinds, notification.method) ? listChangedKinds[notification.method] : undefined) ?? []) this.generations[kind]++;
     for (const waiter of [...this.waiters]) {
       if (waiter.method !== notification.method) continue;
       let matched: boolean;
