@@ -7,7 +7,7 @@ import { fc, it } from "@fast-check/vitest";
 import { mockMcp } from "../../src/index.js";
 import { buildUri, hostileText, uriRecipe, wellFormedRequest } from "./arbitraries.js";
 import { ANSWER_BOUND_MS, timed, within } from "./bounds.js";
-import { budget, testTimeout } from "./budget.js";
+import { budget, LONG_RUN, testTimeout } from "./budget.js";
 import { expectValidAnswer, fuzzScenario, negotiatedVersion, RECORD_LIMIT } from "./scenario.js";
 
 function parsedOrText(text: string): unknown {
@@ -77,4 +77,21 @@ describe("fuzz: handle()", () => {
     },
     testTimeout(6),
   );
+
+  it("a long stream of hostile messages on one mock keeps its record within recordLimit and its heap within a bound", { timeout: testTimeout(10) }, async () => {
+    const server = await mockMcp(fuzzScenario());
+    const count = LONG_RUN ? 50_000 : 5_000;
+    const texts = fc.sample(hostileText, { numRuns: count, seed: 42 });
+    const heapBefore = process.memoryUsage().heapUsed;
+    try {
+      for (const text of texts) await within(server.handle(text), ANSWER_BOUND_MS, "handle()");
+      expect(server.calls.length).toBeLessThanOrEqual(RECORD_LIMIT);
+      expect(server.messages.length).toBe(RECORD_LIMIT);
+      expect(server.recordStats.droppedMessages).toBeGreaterThan(0);
+      // Without --expose-gc the heap is only roughly measurable; an unbounded record of this stream would be far above.
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
+    } finally {
+      await server.close();
+    }
+  });
 });
