@@ -76,11 +76,12 @@ export interface UriRecipe {
 
 export const uriRecipe = (maxRepeat: number): fc.Arbitrary<UriRecipe> =>
   fc.record({
-    prefix: fc.oneof({ weight: 3, arbitrary: fc.constantFrom("search://q", "search://q?term=x") }, fc.constantFrom("repo://", "repo://o/", "file:///", "notes://", "")),
-    pattern: fc.array(fc.constantFrom(...URI_PIECES), { minLength: 1, maxLength: 4 }).map((pieces) => pieces.join("")),
+    // Weighted toward what a query expression splits on, where backtracking used to hide.
+    prefix: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("search://q", "search://q?term=x") }, fc.constantFrom("repo://", "repo://o/", "file:///", "notes://", "")),
+    pattern: fc.array(fc.oneof({ weight: 2, arbitrary: fc.constantFrom("?", "?a=", "a=", "&b=") }, fc.constantFrom(...URI_PIECES)), { minLength: 1, maxLength: 4 }).map((pieces) => pieces.join("")),
     // Mostly long: the cost of matching shows at length.
     repeat: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: maxRepeat / 4, max: maxRepeat }) }, fc.integer({ min: 1, max: 50 })),
-    tail: fc.constantFrom("", "#", "&", "&x", "/", "?"),
+    tail: fc.oneof({ weight: 2, arbitrary: fc.constantFrom("#", "&") }, fc.constantFrom("", "&x", "/", "?")),
   });
 
 export const buildUri = ({ prefix, pattern, repeat, tail }: UriRecipe): string => prefix + pattern.repeat(repeat) + tail;
@@ -171,4 +172,23 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: hostileMessage.map((message) => JSON.stringify(message) ?? "null") },
   fc.string({ maxLength: 40 }),
   fc.constantFrom("", "{", "[", "[]", "{}", "null", '{"__proto__":{"jsonrpc":"2.0"}}', "\u0000", "\ufeff{}"),
+);
+
+/** A request with one hostile name where the method takes a client's name, the rest of it valid. */
+export const nameInPlace: fc.Arbitrary<Record<string, unknown>> = hostileName().chain((name) =>
+  fc
+    .constantFrom<Record<string, unknown>[]>(
+      [{ method: "tools/call", params: { name, arguments: {} } }],
+      [{ method: "tools/call", params: { name: "echo", arguments: { [name]: 1 } } }],
+      [{ method: "prompts/get", params: { name } }],
+      [{ method: "prompts/get", params: { name: "greet", arguments: { name: "Ada", [name]: "x" } } }],
+      [{ method: "completion/complete", params: { ref: { type: "ref/prompt", name: "greet" }, argument: { name, value: "" } } }],
+      [{ method: "completion/complete", params: { ref: { type: "ref/resource", uri: "repo://{owner}/{name}" }, argument: { name, value: "" } } }],
+      [{ method: "completion/complete", params: { ref: { type: "ref/prompt", name }, argument: { name: "name", value: "" } } }],
+      [{ method: "resources/read", params: { uri: name } }],
+      [{ method: "resources/read", params: { uri: `search://q?${name}=1` } }],
+      [{ method: "logging/setLevel", params: { level: name } }],
+      [{ method: name }],
+    )
+    .map(([request]) => ({ jsonrpc: "2.0", id: 1, ...JSON.parse(JSON.stringify(request!)) })),
 );

@@ -5,7 +5,7 @@
 import { describe, expect } from "vitest";
 import { fc, it } from "@fast-check/vitest";
 import { mockMcp } from "../../src/index.js";
-import { buildUri, hostileText, uriRecipe, wellFormedRequest } from "./arbitraries.js";
+import { buildUri, hostileText, nameInPlace, uriRecipe, wellFormedRequest } from "./arbitraries.js";
 import { ANSWER_BOUND_MS, timed, within } from "./bounds.js";
 import { budget, LONG_RUN, testTimeout } from "./budget.js";
 import { expectValidAnswer, fuzzScenario, negotiatedVersion, RECORD_LIMIT } from "./scenario.js";
@@ -61,7 +61,20 @@ describe("fuzz: handle()", () => {
     testTimeout(5),
   );
 
-  it.prop([uriRecipe(40_000)], budget(40, 6))(
+  it.prop([nameInPlace], budget(200, 3))(
+    "a hostile name wherever a method takes a client's name gets a result the schema accepts, or an ordinary JSON-RPC error",
+    async (request) => {
+      const server = await mockMcp(fuzzScenario());
+      try {
+        expectValidAnswer(request, await within(server.handle(JSON.stringify(request)), ANSWER_BOUND_MS, String(request.method)), "2025-11-25");
+      } finally {
+        await server.close();
+      }
+    },
+    testTimeout(3),
+  );
+
+  it.prop([uriRecipe(40_000)], budget(100, 8))(
     "a long URI is read, or refused, without blocking the event loop",
     async (recipe) => {
       const uri = buildUri(recipe);
@@ -75,7 +88,7 @@ describe("fuzz: handle()", () => {
         await server.close();
       }
     },
-    testTimeout(6),
+    testTimeout(8),
   );
 
   it("a long stream of hostile messages on one mock keeps its record within recordLimit and its heap within a bound", { timeout: testTimeout(10) }, async () => {
