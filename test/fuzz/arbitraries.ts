@@ -4,6 +4,7 @@
  * the characters URI template matching cares about.
  */
 import { fc } from "@fast-check/vitest";
+import { ClientRequestMethods } from "../../src/protocol/index.js";
 
 /** Names a plain object answers without owning them. */
 export const PROTOTYPE_NAMES = [
@@ -29,23 +30,8 @@ export const KNOWN = {
   promptArguments: ["name", "tone"],
 };
 
-export const METHODS = [
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "notifications/initialized",
-  "notifications/cancelled",
-] as const;
+/** Every request a client may send, and the notifications the engine acts on. */
+export const METHODS = [...ClientRequestMethods, "notifications/initialized", "notifications/cancelled"] as const;
 
 const json = fc.jsonValue({ maxDepth: 2 });
 
@@ -131,11 +117,9 @@ export function shapedParams(method: string): fc.Arbitrary<Record<string, unknow
   })() as fc.Arbitrary<Record<string, unknown>>;
 }
 
-const REQUEST_METHODS = METHODS.filter((method) => !method.startsWith("notifications/"));
-
 /** A request whose envelope is right, so the hostility is all in its params. */
 export const wellFormedRequest: fc.Arbitrary<Record<string, unknown>> = fc
-  .tuple(fc.constantFrom(...REQUEST_METHODS), fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.string({ maxLength: 6 })))
+  .tuple(fc.constantFrom(...ClientRequestMethods), fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.string({ maxLength: 6 })))
   .chain(([method, id]) => shapedParams(method).map((params) => ({ jsonrpc: "2.0", id, method, params })));
 
 /** A JSON-RPC id, or something that is not one. */
