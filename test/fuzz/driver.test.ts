@@ -5,12 +5,12 @@
  * too, and nothing escapes as an uncaught exception (vitest fails a run on one).
  */
 import { fileURLToPath } from "node:url";
-import { describe, expect } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { fc, it } from "@fast-check/vitest";
 import { mcpShell } from "../../src/driver/index.js";
 import { PROTOTYPE_NAMES } from "./arbitraries.js";
 import { within } from "./bounds.js";
-import { budget, testTimeout } from "./budget.js";
+import { budget, LONG_RUN, testTimeout } from "./budget.js";
 
 const SERVER = fileURLToPath(new URL("./servers/hostile-stdio.mjs", import.meta.url));
 const REQUEST_TIMEOUT_MS = 400;
@@ -29,10 +29,17 @@ const action = fc.oneof(
   fc.record({ do: fc.constant("exit"), code: fc.constantFrom(0, 1) }),
 );
 
+/** Hostile servers tried: the long run stops at its time cap before FUZZ_RUNS here, so it says how far it got. */
+let tried = 0;
+afterAll(() => {
+  if (LONG_RUN) console.log(`fuzz: the driver met ${tried} hostile servers`);
+});
+
 describe("fuzz: the driver against hostile stdio servers", () => {
   it.prop([fc.array(action, { minLength: 1, maxLength: 4 })], budget(12, 10))(
     "every call settles with a result or an Error within its deadline, and close() settles",
     async (script) => {
+      tried++;
       const driver = mcpShell(`node ${JSON.stringify(SERVER)}`, { env: { HOSTILE_SCRIPT: JSON.stringify(script) }, requestTimeout: REQUEST_TIMEOUT_MS });
       try {
         const calls = [() => driver.initialize(), () => driver.callTool("anything", { a: 1 }), () => driver.ping()];
