@@ -14,7 +14,10 @@ type Json = Record<string, unknown>;
 
 export interface ToolCallContext {
   readonly tool: string;
+  /** Always an object: `{}` when the client sent none, or sent something else (that value is in `rawArguments`). */
   readonly arguments: Record<string, unknown>;
+  /** Only when the client sent `arguments` that are not an object: that value, as sent. */
+  readonly rawArguments?: unknown;
   readonly index: number;
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
@@ -53,6 +56,8 @@ export interface ToolCallContext {
 export class LiveCall implements ToolCallContext {
   readonly tool: string;
   readonly arguments: Record<string, unknown>;
+  // Declared only: an own property exactly when the client sent non-object arguments.
+  declare readonly rawArguments?: unknown;
   readonly index: number;
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
@@ -71,6 +76,7 @@ export class LiveCall implements ToolCallContext {
   ) {
     this.tool = record.tool;
     this.arguments = record.arguments;
+    if (Object.hasOwn(record, "rawArguments")) (this as { rawArguments?: unknown }).rawArguments = record.rawArguments;
     this.index = record.index;
     this.sessionId = record.sessionId;
     this.meta = record.meta;

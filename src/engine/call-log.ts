@@ -29,8 +29,10 @@ export interface Exchange {
 
 export interface ToolCall {
   tool: string;
-  /** The arguments exactly as the client sent them (`{}` when it sent none). */
+  /** The arguments exactly as the client sent them (`{}` when it sent none, or sent something that is not an object). */
   arguments: Record<string, unknown>;
+  /** Only when the client sent `arguments` that are not an object (`null`, a string, an array...): that value, as sent. */
+  rawArguments?: unknown;
   /** 0 for the first call to this tool, 1 for the second, and so on. */
   index: number;
   outcome: CallOutcome;

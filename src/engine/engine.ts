@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
-import { isObject, isResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from "../protocol/jsonrpc.js";
+import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
@@ -150,34 +151,28 @@ export class Engine implements EngineState {
   }
 
   private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
-    if (!isObject(message)) {
-      return replyError(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
-    }
-    this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
-    const id = readableId(message.id);
-    if (message.jsonrpc !== "2.0") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
-
-    if (!("method" in message)) {
-      if (isResponse(message)) {
+    const envelope = readEnvelope(message);
+    if (isObject(message)) this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
+    switch (envelope.kind) {
+      case "invalid":
+        return replyError(envelope.id, { code: ErrorCode.InvalidRequest, message: envelope.problem });
+      case "response": {
         // JSON-RPC never answers a response, even a malformed one: two peers would bounce errors forever.
-        if (message.id !== undefined && message.id !== null) connection.settle(message);
+        const response = message as unknown as JsonRpcResponse;
+        if (response.id !== undefined && response.id !== null) connection.settle(response);
         return NO_REPLY;
       }
-      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });
+      case "notification": {
+        const notification = message as unknown as JsonRpcNotification;
+        this.notification(connection, notification.method, notification.params ?? {});
+        return NO_REPLY;
+      }
+      case "request": {
+        const request = message as unknown as JsonRpcRequest;
+        if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
+        return this.observedRequest(connection, request, context);
+      }
     }
-    if (typeof message.method !== "string") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' });
-    if (message.params !== undefined && !isObject(message.params)) {
-      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "params" must be an object' });
-    }
-
-    if (!("id" in message) || message.id === undefined) {
-      this.notification(connection, message.method, (message.params as Record<string, unknown>) ?? {});
-      return NO_REPLY;
-    }
-    if (id === null) return replyError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' });
-    const request = message as unknown as JsonRpcRequest;
-    if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
-    return this.observedRequest(connection, request, context);
   }
 
   private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
@@ -290,8 +285,4 @@ function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
 function requestOutcome(outcome: Outcome): RequestOutcome {
   if (outcome.type === "reply") return "error" in outcome.message ? "error" : "result";
   return outcome.type;
-}
-
-function readableId(id: unknown): JsonRpcId | null {
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }

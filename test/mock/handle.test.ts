@@ -291,8 +291,8 @@ describe("hostile inputs", () => {
     });
     // Nothing leaked onto Object.prototype.
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
-    // The calls were recorded as sent, and the mock still answers normally.
-    expect(server.callsTo("fn").map((call) => call.arguments)).toEqual([null, "city=Paris"]);
+    // The calls were recorded as sent (non-object arguments in rawArguments, steps saw {}), and the mock still answers normally.
+    expect(server.callsTo("fn").map((call) => [call.arguments, call.rawArguments])).toEqual([[{}, null], [{}, "city=Paris"]]);
     expect(server.callsTo("fn").map((call) => call.outcome)).toEqual(["result", "result"]);
     expect((await request(server, "tools/call", { name: "t" })).result).toEqual({ content: [{ type: "text", text: "ok" }] });
     const client = await connect(server);

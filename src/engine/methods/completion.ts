@@ -2,6 +2,7 @@
 import { ErrorCode } from "../../protocol/errors.js";
 import type { CompletionSource } from "../catalog.js";
 import { RpcError } from "../outcome.js";
+import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject } from "./params.js";
 
@@ -28,8 +29,8 @@ export const complete: RequestHandler = async (input) => {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for completion/complete: "ref" must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');
   }
   const prefix = argument.value;
-  const source = sources?.[argument.name];
-  const contextArgs = ((optionalObject(input.params, "context", "completion/complete")?.arguments as Record<string, string>) ?? {});
+  const source = ownEntry(sources, argument.name);
+  const contextArgs = (optionalObject(optionalObject(input.params, "context", "completion/complete") ?? {}, "arguments", "completion/complete context") ?? {}) as Record<string, string>;
   let values: string[] = [];
   if (typeof source === "function") values = await source(prefix, { arguments: contextArgs });
   else if (source) values = source.filter((value) => value.startsWith(prefix));

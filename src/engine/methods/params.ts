@@ -18,3 +18,17 @@ export function optionalObject(params: Record<string, unknown>, field: string, m
   }
   return value as Record<string, unknown>;
 }
+
+/**
+ * `tools/call` arguments as step functions and matchers see them: always an object. A client
+ * that sends `null`, a string or an array gets the tool's answer as usual (the mock stays as
+ * lenient as it is about schemas), steps read `call.arguments.city` safely, and the value as
+ * sent is kept on the call record as `rawArguments`  for tests to assert on.
+ */
+export function toolArguments(value: unknown): Record<string, unknown> {
+  return isArgumentsObject(value) ? value : {};
+}
+
+function isArgumentsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -4,6 +4,7 @@ import type { PromptMessage } from "../catalog.js";
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
+import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 
@@ -20,7 +21,7 @@ export const getPrompt: RequestHandler = async (input) => {
   if (!prompt) {
     throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...input.state.catalog.prompts.keys()] });
   }
-  const missing = (prompt.definition.arguments ?? []).filter((arg) => arg.required && args[arg.name] === undefined).map((arg) => arg.name);
+  const missing = (prompt.definition.arguments ?? []).filter((arg) => arg.required && ownEntry(args, arg.name) === undefined).map((arg) => arg.name);
   if (missing.length > 0) {
     throw new RpcError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { missing });
   }
@@ -44,5 +45,8 @@ export const getPrompt: RequestHandler = async (input) => {
 
 /** `{{name}}` in a static prompt text is replaced by that argument's value. */
 function fillArguments(text: string, args: Record<string, string>): string {
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (args[name] !== undefined ? String(args[name]) : whole));
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+    const value = ownEntry(args, name);
+    return value !== undefined ? String(value) : whole;
+  });
 }

@@ -4,6 +4,7 @@ import type { ResourceContent, ResourceDefinition, ResourceReadValue } from "../
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
+import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 
@@ -58,7 +59,7 @@ function contentFor(uri: string, definition: ResourceDefinition, item: ResourceC
 
 /** Fills `{name}` in a template's static text with the values read from the URI. */
 function substitute(text: string, variables: Record<string, string>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => variables[name] ?? whole);
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => ownEntry(variables, name) ?? whole);
 }
 
 export const subscribe: RequestHandler = (input) => {

@@ -17,7 +17,7 @@ import { answerKind, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
-import { optionalObject, requireString } from "./params.js";
+import { optionalObject, requireString, toolArguments } from "./params.js";
 
 export const listTools: RequestHandler = (input) => {
   const { catalog, toolListSources, pageSize } = input.state;
@@ -39,7 +39,7 @@ const DEFAULT_THROW_CODE = ErrorCode.InternalError;
 export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise<Outcome> => {
   const { state, connection, request, params, context } = input;
   const name = requireString(params, "name", "tools/call");
-  const args = params.arguments === undefined ? {} : (params.arguments as Record<string, unknown>);
+  const args = toolArguments(params.arguments);
   const meta = optionalObject(params, "_meta", "tools/call");
   const call: ToolCall = {
     tool: name,
@@ -53,6 +53,8 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     exchanges: [],
   };
   if (meta !== undefined) call.meta = meta;
+  // Arguments that are not an object reach steps as {}; the record keeps what was sent.
+  if (args !== params.arguments && params.arguments !== undefined) call.rawArguments = params.arguments;
   if (context.identity !== NO_IDENTITY) call.identity = context.identity;
   state.calls.add(call);
 

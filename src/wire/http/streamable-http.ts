@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { readEnvelope, type Envelope } from "../../protocol/read-envelope.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
 import { NO_IDENTITY, requestContext, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
@@ -45,17 +46,14 @@ function errorBody(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
 }
 
-/** A lone request other than `initialize`: the POST a client sends for nearly every call. */
-function isPlainRequest(message: unknown): message is JsonRpcRequest {
-  return isRequest(message) && message.method !== "initialize";
-}
-
+/** A well-formed initialize (a malformed one opens no session: it is answered 400 or as a batch member). */
 function isInitialize(message: unknown): message is JsonRpcRequest {
-  return isRequest(message) && message.method === "initialize";
+  return isRequest(message) && message.method === "initialize" && readEnvelope(message).kind === "request";
 }
 
-function requestKey(request: JsonRpcRequest): string {
-  return idKey(request.id);
+/** The key a batch member is answered under: its id's, or (an invalid member, which has no usable id) its place. */
+function memberKey(message: unknown, index: number, envelope: Envelope): string {
+  return envelope.kind === "invalid" ? `invalid:${index}` : idKey((message as JsonRpcRequest).id);
 }
 
 export class StreamableHttpEndpoint {
@@ -164,17 +162,24 @@ export class StreamableHttpEndpoint {
     } catch (error) {
       return this.reject(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
-    // The common case goes straight to its answer; `postMessages` would take the same steps for it.
-    if (isPlainRequest(parsed)) {
+    if (Array.isArray(parsed)) return this.postMessages(exchange, parsed, true);
+    const envelope = readEnvelope(parsed);
+    // Input the server cannot accept gets an HTTP error status (the spec's MUST), never 200.
+    if (envelope.kind === "invalid") {
+      exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id: envelope.id, error: { code: ErrorCode.InvalidRequest, message: envelope.problem } }));
+      return;
+    }
+    // The common case, one request other than initialize, goes straight to its answer; `postMessages` would take the same steps for it.
+    if (envelope.kind === "request" && !isInitialize(parsed)) {
       const session = this.openedSession(exchange);
       if (!session) return;
       const facts = this.factsFor(exchange, session.identity);
       if (!facts) return;
-      const answer = new PostAnswer(exchange, session, [requestKey(parsed)], SINGLE_REQUEST);
+      const answer = new PostAnswer(exchange, session, [idKey((parsed as JsonRpcRequest).id)], SINGLE_REQUEST);
       answer.take(this.engine.receive(session.engineConnection, parsed, requestContext(session.engineConnection, exchange, facts)));
       return;
     }
-    this.postMessages(exchange, parsed);
+    this.postMessages(exchange, [parsed], false);
   }
 
   /** The request facts (identity, mount) of a POST, or undefined when its identity earned a 400 (answered). */
@@ -189,9 +194,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** Any POST body: a batch, `initialize`, notifications and responses, or a request. */
-  private postMessages(exchange: HttpExchange, parsed: unknown): void {
-    const batch = Array.isArray(parsed);
-    const messages: unknown[] = batch ? (parsed as unknown[]) : [parsed];
+  private postMessages(exchange: HttpExchange, messages: unknown[], batch: boolean): void {
     const initialize = messages.find(isInitialize);
 
     let session: HttpSession;
@@ -220,14 +223,17 @@ export class StreamableHttpEndpoint {
     }
     if (batch && messages.length === 0) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: an empty batch");
 
-    const requests = messages.filter(isRequest);
-    if (requests.length === 0) return this.acknowledge(exchange, session, messages, batch, facts);
-    const answer = new PostAnswer(exchange, session, requests.map(requestKey), { batch, opensSession: initialize !== undefined });
-    for (const message of messages) {
-      const outcome = this.engine.receive(session.engineConnection, message, requestContext(session.engineConnection, exchange, facts));
-      // Only requests are answered; what the engine says about the other messages of a batch is dropped.
-      if (isRequest(message)) answer.take(outcome);
-    }
+    const envelopes = messages.map(readEnvelope);
+    if (!envelopes.some((envelope) => envelope.kind === "request")) return this.acknowledge(exchange, session, messages, batch, facts);
+    // Requests and invalid members each get an entry (JSON-RPC answers `[ping, 5]` with two); notifications and responses none.
+    const answered = (envelope: Envelope) => envelope.kind === "request" || envelope.kind === "invalid";
+    const keys = messages.flatMap((message, i) => (answered(envelopes[i]!) ? [memberKey(message, i, envelopes[i]!)] : []));
+    const answer = new PostAnswer(exchange, session, keys, { batch, opensSession: initialize !== undefined });
+    const connection = session.engineConnection;
+    messages.forEach((message, i) => {
+      const outcome = this.engine.receive(connection, message, requestContext(connection, exchange, facts));
+      if (answered(envelopes[i]!)) answer.take(outcome);
+    });
   }
 
   /** Notifications and responses only: accepted with 202, or a JSON-RPC error for a malformed one. */

@@ -1,0 +1,34 @@
+/**
+ * What a received JSON-RPC value is, by its envelope alone: a request, a notification, a
+ * response, or an invalid message with the id to answer it with and what was wrong. The engine
+ * and the HTTP wire both ask here, so a message the engine would refuse with -32600 is the same
+ * message the wire answers with HTTP 400.
+ */
+import { isObject, isResponse, type JsonRpcId } from "./jsonrpc.js";
+
+export type Envelope =
+  | { kind: "request" | "notification" | "response" }
+  | { kind: "invalid"; /** The request's id when it can be read, else null. */ id: JsonRpcId | null; problem: string };
+
+export function readEnvelope(message: unknown): Envelope {
+  if (!isObject(message)) {
+    const got = Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message);
+    return { kind: "invalid", id: null, problem: `Invalid Request: expected a JSON-RPC message object, got ${got}` };
+  }
+  const id = readableId(message.id);
+  if (message.jsonrpc !== "2.0") return { kind: "invalid", id, problem: 'Invalid Request: "jsonrpc" must be "2.0"' };
+  if (!("method" in message)) {
+    if (isResponse(message)) return { kind: "response" };
+    return { kind: "invalid", id, problem: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' };
+  }
+  if (typeof message.method !== "string") return { kind: "invalid", id, problem: 'Invalid Request: "method" must be a string' };
+  if (message.params !== undefined && !isObject(message.params)) return { kind: "invalid", id, problem: 'Invalid Request: "params" must be an object' };
+  if (!("id" in message) || message.id === undefined) return { kind: "notification" };
+  if (id === null) return { kind: "invalid", id: null, problem: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' };
+  return { kind: "request" };
+}
+
+/** An id that can be echoed back: a string or a finite number. */
+export function readableId(id: unknown): JsonRpcId | null {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}

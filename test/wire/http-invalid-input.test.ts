@@ -1,0 +1,80 @@
+/**
+ * Input the server cannot accept, over Streamable HTTP: a POST whose body looks like a request
+ * (a `method` and an `id`) but is not a valid one gets HTTP 400 with the JSON-RPC error, as
+ * every other invalid body does (the spec's MUST), and opens no session. In a 2025-03-26 batch,
+ * each invalid member gets its own error entry beside the answers of the valid ones.
+ */
+import { describe, expect, it } from "vitest";
+import { post, rawSession, rpcRequest, serve, useCleanup } from "./support/http.js";
+
+useCleanup();
+
+const invalidRequests: Array<[string, Record<string, unknown>, unknown]> = [
+  ['"jsonrpc": "1.0"', { jsonrpc: "1.0", id: 7, method: "ping" }, 7],
+  ["no jsonrpc", { id: 7, method: "ping" }, 7],
+  ['"id": true', { jsonrpc: "2.0", id: true, method: "ping" }, null],
+  ['"id": {}', { jsonrpc: "2.0", id: {}, method: "ping" }, null],
+  ['"id": null', { jsonrpc: "2.0", id: null, method: "ping" }, null],
+  ['"params": []', { jsonrpc: "2.0", id: 7, method: "ping", params: [] }, 7],
+  ['"method": 5', { jsonrpc: "2.0", id: 7, method: 5 }, 7],
+];
+
+describe("an invalid request body gets 400, not 200", () => {
+  it.each(invalidRequests)("%s: 400 with a -32600 body that says what was wrong (inside a session)", async (_label, body, id) => {
+    const server = await serve();
+    const { sessionId } = await rawSession(server.url);
+    const response = await post(server.url, body, { sessionId });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+  });
+
+  it("an initialize with a wrong envelope is 400 and opens no session", async () => {
+    const server = await serve();
+    const response = await post(server.url, { jsonrpc: "1.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "0" } } }, { version: null });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' } });
+  });
+});
+
+describe("a 2025-03-26 batch with invalid members", () => {
+  async function batchSession() {
+    const server = await serve();
+    const { sessionId } = await rawSession(server.url, "2025-03-26");
+    return { server, sessionId };
+  }
+
+  it("[ping, 5]: 200 with the ping's result and an error entry for the 5", async () => {
+    const { server, sessionId } = await batchSession();
+    const ping = rpcRequest("ping");
+    const response = await post(server.url, [ping, 5], { sessionId, version: "2025-03-26" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { jsonrpc: "2.0", id: ping.id, result: {} },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: expected a JSON-RPC message object, got 5" } },
+    ]);
+  });
+
+  it("every invalid member gets its entry, a notification none; ids are echoed where they can be read", async () => {
+    const { server, sessionId } = await batchSession();
+    const ping = rpcRequest("ping");
+    const batch = [ping, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "1.0", id: "old", method: "ping" }, { jsonrpc: "2.0", id: true, method: "ping" }, { jsonrpc: "2.0", method: "ping", params: [] }];
+    const response = await post(server.url, batch, { sessionId, version: "2025-03-26" });
+    expect(response.status).toBe(200);
+    const entries = (await response.json()) as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
+    expect(entries.map((entry) => [entry.id, entry.error?.code ?? "result"])).toEqual([
+      [ping.id, "result"],
+      ["old", -32600],
+      [null, -32600],
+      [null, -32600],
+    ]);
+  });
+
+  it("a batch of invalid members only is 400 with an entry each", async () => {
+    const { server, sessionId } = await batchSession();
+    const response = await post(server.url, [5, "x"], { sessionId, version: "2025-03-26" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as unknown[]).length).toBe(2);
+  });
+});
