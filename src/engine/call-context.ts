@@ -9,6 +9,8 @@ import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { Exchange, ToolCall } from "./call-log.js";
 import { idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
+import type { ClientFacts } from "./request-meta.js";
+import { InputRound } from "./mrtr/input-round.js";
 
 type Json = Record<string, unknown>;
 
@@ -57,8 +59,15 @@ export class LiveCall implements ToolCallContext {
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
   readonly requestId: JsonRpcId;
+  /**
+   * 2026-07-28 (no server requests): where elicitation, sampling and roots asks wait for the
+   * client's retry (MRTR). Undefined in the legacy era, where they are requests on the stream.
+   */
+  readonly input?: InputRound;
   // Private fields (#) stay out of JSON.stringify and spreads of the context.
-  readonly #connection: Connection;
+  #connection: Connection;
+  /** The request now carrying the call: the first one, then each MRTR retry. */
+  #requestId: JsonRpcId;
   #controller?: AbortController;
   /** Set once the step sent the client anything (a notification or a request). */
   spoke = false;
@@ -68,6 +77,8 @@ export class LiveCall implements ToolCallContext {
     connection: Connection,
     readonly protocolVersion: string,
     readonly identity: RequestIdentity,
+    /** What a 2026-07-28 request said about its client (capabilities, log level); legacy: undefined. */
+    private client?: ClientFacts,
   ) {
     this.tool = record.tool;
     this.arguments = record.arguments;
@@ -75,7 +86,29 @@ export class LiveCall implements ToolCallContext {
     this.sessionId = record.sessionId;
     this.meta = record.meta;
     this.requestId = record.requestId;
+    this.#requestId = record.requestId;
     this.#connection = connection;
+    if (!versionHas(protocolVersion, "serverRequests")) this.input = new InputRound();
+  }
+
+  /** The capabilities the client declared: per request (2026-07-28) or at initialize. */
+  get clientCapabilities(): Record<string, unknown> {
+    return this.client?.capabilities ?? this.#connection.negotiated.clientCapabilities;
+  }
+
+  /** The call waits for a retry (MRTR): it leaves its request's connection, which may close, but stays cancellable. */
+  detach(): void {
+    const key = idKey(this.#requestId);
+    if (this.#controller !== undefined && this.#connection.inFlight.get(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+  }
+
+  /** The client's retry carries the call on: its messages and cancellation go with that request now. */
+  rebind(connection: Connection, requestId: JsonRpcId, client: ClientFacts | undefined): void {
+    this.detach();
+    this.#connection = connection;
+    this.#requestId = requestId;
+    this.client = client;
+    if (this.#controller !== undefined) connection.inFlight.set(idKey(requestId), { controller: this.#controller, call: this.record });
   }
 
   get signal(): AbortSignal {
@@ -86,9 +119,16 @@ export class LiveCall implements ToolCallContext {
   cancellable(): AbortController {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      this.#connection.inFlight.set(idKey(this.record.requestId), { controller: this.#controller, call: this.record });
+      // A cancelled call's input requests will never be answered: a step awaiting one stops.
+      if (this.input !== undefined) this.#controller.signal.addEventListener("abort", () => this.input!.abandon(), { once: true });
+      this.#connection.inFlight.set(idKey(this.#requestId), { controller: this.#controller, call: this.record });
     }
     return this.#controller;
+  }
+
+  /** Ends the call from the server side (an MRTR call given up): its signal aborts. */
+  cancel(reason: string): void {
+    this.#controller?.abort(new Error(reason));
   }
 
   /** Whether the call was cancelled or its connection closed. */
@@ -99,8 +139,7 @@ export class LiveCall implements ToolCallContext {
   /** The call is over: it leaves the in-flight requests (if it joined them). */
   release(): void {
     if (this.#controller === undefined) return;
-    const key = idKey(this.record.requestId);
-    if (this.#connection.inFlight.get(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+    this.detach();
   }
 
   progress(progress: number, total?: number, message?: string): void {
@@ -114,7 +153,9 @@ export class LiveCall implements ToolCallContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.aborted || !passesLevel(level, this.#connection.negotiated.logLevel)) return;
+    // 2026-07-28: a request that names no log level wants no log messages.
+    const minimum = this.client !== undefined ? this.client.logLevel : this.#connection.negotiated.logLevel;
+    if (this.aborted || (this.client !== undefined && minimum === undefined) || !passesLevel(level, minimum as LoggingLevel | undefined)) return;
     const params: Json = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.send({ jsonrpc: "2.0", method: "notifications/message", params });
@@ -125,6 +166,7 @@ export class LiveCall implements ToolCallContext {
   }
 
   async request(method: string, params?: Json): Promise<Json> {
+    if (this.input !== undefined) return this.askInput(method, params);
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
@@ -137,6 +179,18 @@ export class LiveCall implements ToolCallContext {
     } finally {
       exchange.answeredAt = Date.now();
     }
+  }
+
+  /** MRTR: the ask joins the call's next input_required result; recorded like a request. */
+  private askInput(method: string, params?: Json): Promise<Json> {
+    if (!InputRound.accepts(method)) {
+      const error = { code: -32601, message: `${method} cannot be sent to a client in protocol version ${this.protocolVersion}: servers send no requests there, and only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` };
+      this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
+      return Promise.reject(new ServerRequestError(error, method));
+    }
+    const exchange: Exchange = { method, params, sentAt: Date.now() };
+    this.record.exchanges.push(exchange);
+    return this.input!.ask(method, params, exchange);
   }
 
   sample(params: Json): Promise<Json> {
@@ -161,7 +215,7 @@ export class LiveCall implements ToolCallContext {
   }
 
   private related(): { relatedRequestId: JsonRpcId } {
-    return { relatedRequestId: this.record.requestId };
+    return { relatedRequestId: this.#requestId };
   }
 }
 

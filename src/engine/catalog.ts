@@ -6,6 +6,7 @@
 import { McpTestkitError } from "../errors.js";
 import { checkStep, isStepKey, Script, typeLabel, type Step } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
+import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 
 type Json = Record<string, unknown>;
 
@@ -55,6 +56,8 @@ export interface ResourceDefinition {
   read?: (uri: string, variables: Record<string, string>) => ResourceReadValue | Promise<ResourceReadValue>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
+  /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
+  cache?: CacheHints;
 }
 
 /** A resource: its text (served as text/plain), or a definition. A URI with `{var}` is a template. */
@@ -170,6 +173,7 @@ function resourceDefinition(uri: string, spec: ResourceSpec): ResourceDefinition
   if (!isRecord(spec)) throw new McpTestkitError(`Resource "${uri}" must be a text or a definition object, got ${typeLabel(spec)}.`);
   if (spec.text !== undefined && spec.blob !== undefined) throw new McpTestkitError(`Resource "${uri}" gives both "text" and "blob"; give one.`);
   if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
+  checkCacheHints(spec.cache, `Resource "${uri}": "cache"`);
   return spec;
 }
 

@@ -285,6 +285,14 @@ export class MockMcpServer implements AsyncDisposable {
     this.engine.broadcast(method, params);
   }
 
+  /**
+   * Ends every open `subscriptions/listen` (2026-07-28) from the server side, as a graceful
+   * shutdown does: each gets its closing result. Returns how many ended.
+   */
+  endSubscriptions(): number {
+    return this.engine.endSubscriptions();
+  }
+
   /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */
   reset(): void {
     this.engine.reset();
