@@ -128,10 +128,10 @@ export class Engine implements EngineState {
   }
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
-  openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID()): Connection {
-    const connection = new Connection(id, peer, wire);
+  openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID(), options: { session?: boolean } = {}): Connection {
+    const connection = new Connection(id, peer, wire, options.session ?? true);
     this.connections.add(connection);
-    this.events.emit("session:open", { sessionId: id, wire });
+    if (connection.session) this.events.emit("session:open", { sessionId: id, wire });
     return connection;
   }
 
@@ -144,7 +144,7 @@ export class Engine implements EngineState {
     for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
     connection.close();
     this.connections.delete(connection);
-    this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
+    if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
   /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */

@@ -1,8 +1,10 @@
 /**
- * The Streamable HTTP endpoint (spec revision 2025-11-25): sessions, POST / GET / DELETE,
- * header rules, JSON or SSE answers, the standalone GET stream, resumption with
- * `Last-Event-ID`, a body limit and DNS-rebinding protection. Every rule answers with the
- * status the spec names, and a JSON-RPC error body saying what was wrong.
+ * The Streamable HTTP endpoint, both eras on one path. Legacy (2025-11-25 and before): sessions,
+ * POST / GET / DELETE, header rules, JSON or SSE answers, the standalone GET stream, resumption
+ * with `Last-Event-ID`. 2026-07-28 (a request naming its version in `_meta` or the
+ * `MCP-Protocol-Version` header): POST only, no session, the Mcp-Method / Mcp-Name / Mcp-Param-*
+ * header rules, each request answered alone. Both: a body limit and DNS-rebinding protection.
+ * Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
  */
 import { randomBytes } from "node:crypto";
 import type { Engine } from "../../engine/engine.js";
@@ -10,7 +12,11 @@ import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
-import { requestContext } from "../../engine/request-context.js";
+import { requestContext, servesPerRequest } from "../../engine/request-context.js";
+import { declaredVersion } from "../../engine/request-meta.js";
+import { isObject } from "../../protocol/jsonrpc.js";
+import { headerProblem } from "./modern-headers.js";
+import { StatelessRequest } from "./stateless-request.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
@@ -52,6 +58,11 @@ function requestKey(request: JsonRpcRequest): string {
 
 export class StreamableHttpEndpoint {
   readonly sessions = new Map<string, HttpSession>();
+  /** 2026-07-28 requests being answered (each alone, no session). */
+  private readonly stateless = new Set<StatelessRequest>();
+  private readonly forgetStateless = (request: StatelessRequest): void => {
+    this.stateless.delete(request);
+  };
   private readonly guard?: OriginGuard;
   private readonly maxBodyBytes: number;
   private closed = false;
@@ -94,6 +105,38 @@ export class StreamableHttpEndpoint {
   close(): void {
     this.closed = true;
     for (const session of [...this.sessions.values()]) session.end("cancelled", "the mock server closed", "server_stopping");
+    for (const request of [...this.stateless]) request.abandon();
+  }
+
+  /** Whether a message is served in the 2026-07-28 way: its `_meta` or its version header says so. */
+  private speaksPerRequest(exchange: HttpExchange, message: Record<string, unknown>): boolean {
+    return declaredVersion(message.params) !== undefined || servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions);
+  }
+
+  /** A 2026-07-28 POST: one request or notification, its headers checked against its body, answered alone. */
+  private statelessPost(exchange: HttpExchange, message: Record<string, unknown>): void {
+    const id = "id" in message && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+    if (typeof message.method !== "string") {
+      return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: in 2026-07-28 a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)");
+    }
+    if (id === null) {
+      // Notifications (none is defined for HTTP in 2026-07-28) are recorded and accepted.
+      const connection = this.engine.openConnection(undefined, "http", undefined, { session: false });
+      void Promise.resolve(this.engine.receive(connection, message, requestContext(connection, exchange))).then(() => {
+        this.engine.closeConnection(connection, "cancelled", "the notification was handled");
+        exchange.respond(202, {});
+      });
+      return;
+    }
+    const problem = headerProblem(exchange.header.bind(exchange), message, (tool) => this.engine.catalog.tools.get(tool)?.listing.inputSchema);
+    if (problem) {
+      exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
+      return;
+    }
+    const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless);
+    this.stateless.add(request);
+    const answer = new PostAnswer(exchange, request, [idKey(id)], SINGLE_REQUEST);
+    answer.take(this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange)));
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
@@ -152,6 +195,7 @@ export class StreamableHttpEndpoint {
       return this.reject(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     // The common case goes straight to its answer; `postMessages` would take the same steps for it.
+    if (isObject(parsed) && this.speaksPerRequest(exchange, parsed)) return this.statelessPost(exchange, parsed);
     if (isPlainRequest(parsed)) {
       const session = this.openedSession(exchange);
       if (!session) return;
@@ -214,7 +258,15 @@ export class StreamableHttpEndpoint {
     return session;
   }
 
+  /** 2026-07-28 has no GET stream and no DELETE (no sessions): 405, as the spec says. */
+  private refusesModern(exchange: HttpExchange): boolean {
+    if (!servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions)) return false;
+    exchange.respond(405, { ...JSON_HEADERS, allow: "POST" }, errorBody(-32000, `Method Not Allowed: ${exchange.method} is not part of protocol version ${exchange.header("mcp-protocol-version")} (POST each request; subscriptions/listen replaces the GET stream)`));
+    return true;
+  }
+
   private get(exchange: HttpExchange): void {
+    if (this.refusesModern(exchange)) return;
     const accept = exchange.header("accept") ?? "";
     if (!accept.includes("text/event-stream")) return this.reject(exchange, 406, -32000, "Not Acceptable: a GET must accept text/event-stream");
     if (this.options.getStream === false) {
@@ -237,6 +289,7 @@ export class StreamableHttpEndpoint {
   }
 
   private delete(exchange: HttpExchange): void {
+    if (this.refusesModern(exchange)) return;
     const session = this.openedSession(exchange);
     if (!session) return;
     session.end("cancelled", "the client ended the session (DELETE)");
