@@ -121,8 +121,13 @@ export class MockMcpServer implements AsyncDisposable {
     else this.http.handle(exchange);
   };
 
-  /** The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts. */
-  readonly fetch = async (request: Request): Promise<Response> => {
+  /**
+   * The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts; it
+   * also takes fetch's `(url, init)`, so a client transport's `fetch` option can be the mock itself.
+   */
+  readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    // Shaped like the global fetch, so a client transport can take it as its `fetch` (in-process tests).
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const exchange = new FetchExchange(request);
     const web = this.router.webHandlerFor(exchange.path);
     if (web !== undefined) return web(request);
