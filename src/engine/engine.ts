@@ -39,6 +39,8 @@ export interface EngineOptions extends CatalogOptions {
    * `initialize`, 2026-07-28 per request. Leave 2026-07-28 out for a legacy-only server.
    */
   protocolVersions?: readonly string[];
+  /** How long a call that answered `input_required` (MRTR, 2026-07-28) waits for the client's retry (default 5 minutes). */
+  inputTimeoutMs?: number;
   /** Caching hints (`ttlMs`, `cacheScope`) on 2026-07-28 list, read and discover results (default: 0, "private"). */
   cache?: CacheOptions;
   /** Items per page of every list method (default 100). */
@@ -108,7 +110,7 @@ export class Engine implements EngineState {
   /** Open `subscriptions/listen` requests (2026-07-28), on any connection. */
   readonly subscriptions = new Set<Subscription>();
   /** Signs and checks MRTR `requestState` with a key of this mock's own. */
-  readonly requestStates = new RequestStateKeeper();
+  readonly requestStates: RequestStateKeeper;
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
@@ -122,6 +124,7 @@ export class Engine implements EngineState {
     this.capabilities = options.capabilities;
     this.protocolVersions = options.protocolVersions ?? KNOWN_PROTOCOL_VERSIONS;
     checkCacheOptions(options.cache);
+    this.requestStates = new RequestStateKeeper(options.inputTimeoutMs);
     this.cache = options.cache;
     checkUnknownToolPolicy(options.onUnknownTool);
     this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool)];
@@ -317,6 +320,9 @@ export class Engine implements EngineState {
 /** Refuses options that would misbehave later (a page size of 0 makes clients page forever). */
 function checkOptions(options: EngineOptions): void {
   const { pageSize, recordLimit, protocolVersions } = options;
+  if (options.inputTimeoutMs !== undefined && !(Number.isInteger(options.inputTimeoutMs) && options.inputTimeoutMs >= 1)) {
+    throw new McpTestkitError(`"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got ${typeLabel(options.inputTimeoutMs)}.`);
+  }
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new McpTestkitError(`"pageSize" must be a whole number of items, 1 or more, got ${typeLabel(pageSize)}.`);
   }
