@@ -9,7 +9,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import { compareVersions, versionHas } from "../protocol/versions.js";
 import type { Connection } from "./connection.js";
-import { clientFactsOf, declaredVersion, requestMeta, type ClientFacts } from "./request-meta.js";
+import { clientFactsOf, declaredVersion, META, requestMeta, type ClientFacts } from "./request-meta.js";
 
 /** Who is asking, for scenario fakes: filled from headers, query or the session (empty until then). */
 export interface RequestIdentity {
@@ -95,7 +95,19 @@ export function resolveRequestVersion(context: RequestContext, params: unknown, 
   const declared = declaredVersion(params);
   if (declared === undefined) return context;
   if (!servesPerRequest(declared, accepted)) return unsupportedVersion(declared, accepted);
-  return { ...context, protocolVersion: declared, client: clientFactsOf(requestMeta(params)!) };
+  const meta = requestMeta(params)!;
+  const capabilities = meta[META.clientCapabilities];
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
+  return { ...context, protocolVersion: declared, client: clientFactsOf(meta) };
+}
+
+/** -32602 for a 2026-07-28 request whose `_meta` lacks a required field (over HTTP: 400). */
+export function missingMeta(field: string): JsonRpcErrorObject {
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params: a 2026-07-28 request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}" (an object, {} for none); "${field}" is missing or not ${field === META.protocolVersion ? "a string" : "an object"}`,
+    data: { missing: field },
+  };
 }
 
 /** -32022: the versions served, newest first (per request, then through `initialize`), and the one asked for. */

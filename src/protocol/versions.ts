@@ -132,7 +132,7 @@ export function negotiateVersion(
   requested: unknown,
   supported: readonly ProtocolVersion[] = SUPPORTED_PROTOCOL_VERSIONS,
 ): ProtocolVersion {
-  const sessionVersions = supported.filter((version) => versionHas(version, "initialize"));
+  const sessionVersions = supported.filter((version) => !versionHas(version, "perRequestMeta"));
   if (typeof requested === "string" && sessionVersions.includes(requested)) return requested;
   const latest = [...sessionVersions].sort(compareVersions).at(-1);
   if (latest === undefined) throw new Error(`negotiateVersion: no version in the list can be negotiated by initialize (${supported.join(", ") || "empty list"})`);

@@ -24,7 +24,7 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
   const { state, params } = input;
   const negotiated = input.connection.negotiated;
   const requested = requireString(params, "protocolVersion", "initialize");
-  if (!state.protocolVersions.some((v) => versionHas(v, "initialize"))) {
+  if (state.protocolVersions.every((v) => versionHas(v, "perRequestMeta"))) {
     // A modern-only server names what it speaks: a legacy client has no other way to learn it.
     throw new RpcError(ErrorCode.InvalidRequest, `This server speaks only ${state.protocolVersions.join(", ")}, per request with no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"]`, {
       supported: state.protocolVersions,

@@ -3,11 +3,13 @@
  * body's `_meta` version, `Mcp-Method` on every request, `Mcp-Name` on `tools/call`,
  * `resources/read` and `prompts/get`, and `Mcp-Param-{Name}` for each tool argument whose schema
  * says `x-mcp-header`. Values may come in the Base64 sentinel `=?base64?…?=`. Any rule broken is
- * a 400 with -32020 (HeaderMismatch) naming the header, what it said and what was expected.
+ * a 400 with -32020 (HeaderMismatch) naming the header, what it said and what was expected; a
+ * body lacking the required `_meta` fields is a 400 with -32602.
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
-import { declaredVersion } from "../../engine/request-meta.js";
+import { declaredVersion, META, requestMeta } from "../../engine/request-meta.js";
+import { missingMeta } from "../../engine/request-context.js";
 
 type Json = Record<string, unknown>;
 
@@ -77,12 +79,12 @@ export function headerProblem(header: (name: string) => string | undefined, mess
   const params = (message.params ?? {}) as Json;
   const declared = declaredVersion(params);
   const version = header("mcp-protocol-version");
+  // A modern header over a body without the modern _meta: the body is what is invalid (-32602).
+  if (version !== undefined && declared === undefined) return missingMeta(META.protocolVersion);
+  const capabilities = requestMeta(params)?.[META.clientCapabilities];
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
   if (version === undefined) return mismatch(`the MCP-Protocol-Version header is required, and must equal params._meta["io.modelcontextprotocol/protocolVersion"] (${JSON.stringify(declared)})`);
-  if (version !== declared) {
-    return mismatch(declared === undefined
-      ? `MCP-Protocol-Version says ${JSON.stringify(version)}, but the body names no version: a 2026-07-28 request carries params._meta["io.modelcontextprotocol/protocolVersion"]`
-      : `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match the body's _meta version ${JSON.stringify(declared)}`);
-  }
+  if (version !== declared) return mismatch(`MCP-Protocol-Version header value ${JSON.stringify(version)} does not match the body's _meta version ${JSON.stringify(declared)}`);
   const methodHeader = header("mcp-method");
   if (methodHeader === undefined) return mismatch(`the Mcp-Method header is required on every request (expected ${JSON.stringify(method)})`);
   if (methodHeader !== method) return mismatch(`Mcp-Method header value ${JSON.stringify(methodHeader)} does not match the body's method ${JSON.stringify(method)}`);

@@ -137,7 +137,8 @@ export class PostAnswer {
   }
 
   private reply(text: string): void {
-    if (!this.stream && this.session.preferSse && this.hints?.mode !== "json") this.startStream();
+    // An error with its own HTTP status (2026-07-28: 400, 404) goes as JSON, so the status shows.
+    if (!this.stream && this.session.preferSse && this.hints?.mode !== "json" && this.status === 200) this.startStream();
     if (this.stream) this.stream.push(text);
     else (this.replies ??= []).push(text);
     this.settleOne();

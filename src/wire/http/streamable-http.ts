@@ -163,7 +163,9 @@ export class StreamableHttpEndpoint {
     const version = exchange.header("mcp-protocol-version");
     if (version === undefined) return DEFAULT_HTTP_PROTOCOL_VERSION;
     if (!this.engine.protocolVersions.includes(version)) {
-      this.reject(exchange, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${this.engine.protocolVersions.join(", ")})`);
+      // A session speaks the versions of initialize; 2026-07-28 requests never come this way.
+      const sessionVersions = this.engine.protocolVersions.filter((v) => !versionHas(v, "perRequestMeta"));
+      this.reject(exchange, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${sessionVersions.join(", ")})`);
       return undefined;
     }
     return version;
