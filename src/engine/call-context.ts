@@ -14,6 +14,11 @@ import { InputRound } from "./mrtr/input-round.js";
 
 type Json = Record<string, unknown>;
 
+/** How an ask to the client is named in a 2026-07-28 `inputRequests` map (ignored in the legacy era). */
+export interface AskOptions {
+  key?: string;
+}
+
 export interface ToolCallContext {
   readonly tool: string;
   readonly arguments: Record<string, unknown>;
@@ -35,14 +40,20 @@ export interface ToolCallContext {
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Sends any notification to the client. */
   notify(method: string, params?: Json): void;
-  /** Sends a request to the client and waits for the answer (recorded on the call). */
-  request(method: string, params?: Json): Promise<Json>;
+  /**
+   * Sends a request to the client and waits for the answer (recorded on the call). In
+   * 2026-07-28 it becomes an entry of the call's `input_required` result (MRTR), keyed by
+   * `options.key` (default `elicitation-1`, `sampling-2`, ...), answered by the client's retry.
+   */
+  request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
   /** `sampling/createMessage`. */
-  sample(params: Json): Promise<Json>;
+  sample(params: Json, options?: AskOptions): Promise<Json>;
   /** `elicitation/create` (form mode: `{ message, requestedSchema }`; URL mode: `{ mode: "url", ... }`). */
-  elicit(params: Json): Promise<Json>;
+  elicit(params: Json, options?: AskOptions): Promise<Json>;
   /** `roots/list`; resolves with the client's roots. */
-  listRoots(): Promise<Json[]>;
+  listRoots(options?: AskOptions): Promise<Json[]>;
+  /** What the client declared it can do: per request in 2026-07-28, at `initialize` before. */
+  readonly clientCapabilities: Json;
   /** `ping` to the client; resolves when it answers. */
   ping(): Promise<void>;
 }
@@ -79,6 +90,8 @@ export class LiveCall implements ToolCallContext {
     readonly identity: RequestIdentity,
     /** What a 2026-07-28 request said about its client (capabilities, log level); legacy: undefined. */
     private client?: ClientFacts,
+    /** 2026-07-28: `inputResponses` the request already carries, answering asks by key. */
+    given?: Json,
   ) {
     this.tool = record.tool;
     this.arguments = record.arguments;
@@ -88,7 +101,7 @@ export class LiveCall implements ToolCallContext {
     this.requestId = record.requestId;
     this.#requestId = record.requestId;
     this.#connection = connection;
-    if (!versionHas(protocolVersion, "serverRequests")) this.input = new InputRound();
+    if (!versionHas(protocolVersion, "serverRequests")) this.input = new InputRound(given);
   }
 
   /** The capabilities the client declared: per request (2026-07-28) or at initialize. */
@@ -165,8 +178,8 @@ export class LiveCall implements ToolCallContext {
     this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
 
-  async request(method: string, params?: Json): Promise<Json> {
-    if (this.input !== undefined) return this.askInput(method, params);
+  async request(method: string, params?: Json, options?: AskOptions): Promise<Json> {
+    if (this.input !== undefined) return this.askInput(method, params, options?.key);
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
@@ -182,7 +195,7 @@ export class LiveCall implements ToolCallContext {
   }
 
   /** MRTR: the ask joins the call's next input_required result; recorded like a request. */
-  private askInput(method: string, params?: Json): Promise<Json> {
+  private askInput(method: string, params?: Json, key?: string): Promise<Json> {
     if (!InputRound.accepts(method)) {
       const error = { code: -32601, message: `${method} cannot be sent to a client in protocol version ${this.protocolVersion}: servers send no requests there, and only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` };
       this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
@@ -190,19 +203,19 @@ export class LiveCall implements ToolCallContext {
     }
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
-    return this.input!.ask(method, params, exchange);
+    return this.input!.ask(method, params, exchange, key);
   }
 
-  sample(params: Json): Promise<Json> {
-    return this.request("sampling/createMessage", params);
+  sample(params: Json, options?: AskOptions): Promise<Json> {
+    return this.request("sampling/createMessage", params, options);
   }
 
-  elicit(params: Json): Promise<Json> {
-    return this.request("elicitation/create", params);
+  elicit(params: Json, options?: AskOptions): Promise<Json> {
+    return this.request("elicitation/create", params, options);
   }
 
-  async listRoots(): Promise<Json[]> {
-    return ((await this.request("roots/list")).roots as Json[] | undefined) ?? [];
+  async listRoots(options?: AskOptions): Promise<Json[]> {
+    return ((await this.request("roots/list", this.input !== undefined ? {} : undefined, options)).roots as Json[] | undefined) ?? [];
   }
 
   async ping(): Promise<void> {

@@ -82,11 +82,27 @@ export interface PromptDefinition {
   arguments?: PromptArgument[];
   icons?: Json[];
   _meta?: Json;
-  /** The messages `prompts/get` returns; a function gets the arguments. Default: none. */
-  messages?: PromptMessage[] | ((args: Record<string, string>) => PromptMessage[] | Promise<PromptMessage[]>);
+  /**
+   * The messages `prompts/get` returns; a function gets the arguments and the request (2026-07-28:
+   * the client's capabilities, its retry's `inputResponses`), and may answer `{ inputRequired }`
+   * to ask the client for input first (MRTR, raw control). Default: none.
+   */
+  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Promise<PromptAnswer>);
   /** Completions for each argument (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
 }
+
+/** What a prompt's messages function learns about the `prompts/get` it answers. */
+export interface PromptRequest {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Json;
+  /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
+  readonly inputResponses?: Json;
+  readonly requestState?: string;
+}
+
+/** A prompt's messages, or (2026-07-28) a request for input first. */
+export type PromptAnswer = PromptMessage[] | { inputRequired: { inputRequests?: Json; requestState?: string } };
 
 /** A prompt: a text (one user message), or a definition. */
 export type PromptSpec = string | PromptDefinition;

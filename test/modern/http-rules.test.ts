@@ -25,9 +25,9 @@ async function errorOf(response: Response): Promise<{ status: number; code: numb
   return { status: response.status, ...body.error };
 }
 
-describe("2026-07-28 request headers", () => {
-  const call = (args: Record<string, unknown> = { region: "us-west1", query: "q" }) => modernRequest("tools/call", { name: "sql", arguments: args });
+const call = (args: Record<string, unknown> = { region: "us-west1", query: "q" }) => modernRequest("tools/call", { name: "sql", arguments: args });
 
+describe("2026-07-28 request headers", () => {
   it("a conforming request is answered 200 as JSON, with no Mcp-Session-Id", async () => {
     const server = await serve({ tools });
     const response = await postModern(server.url, call(), { "mcp-param-region": "us-west1" });
@@ -124,5 +124,31 @@ describe("2026-07-28 request headers", () => {
     controller.abort();
     await until(() => server.calls[0]?.outcome === "cancelled", 2000, "the call to be cancelled");
     expect(server.calls[0]!.reason).toMatch(/closed the response stream/);
+  });
+});
+
+describe("2026-07-28 request bodies", () => {
+  it.each([
+    ["no _meta at all", { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, "io.modelcontextprotocol/protocolVersion"],
+    ["_meta without clientCapabilities", { jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } }, "io.modelcontextprotocol/clientCapabilities"],
+  ])("%s → 400 -32602 naming the missing field", async (_what, body, missing) => {
+    const server = await serve({});
+    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "server/discover" }, body: JSON.stringify(body) });
+    const error = await errorOf(response);
+    expect(error).toMatchObject({ status: 400, code: -32602, data: { missing } });
+    expect(error.message).toMatch(/a 2026-07-28 request carries params._meta with/);
+  });
+
+  it("a value with only half of the Base64 sentinel is literal text", async () => {
+    const server = await serve({ tools });
+    const half = "=?base64?SGVsbG8=";
+    expect((await postModern(server.url, call({ region: half }), { "mcp-param-region": half })).status).toBe(200);
+  });
+
+  it("errors keep their status in SSE mode (responseMode: sse)", async () => {
+    const server = await serve({ tools, responseMode: "sse" });
+    const response = await postModern(server.url, modernRequest("ping"));
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/json");
   });
 });

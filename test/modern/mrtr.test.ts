@@ -165,3 +165,43 @@ describe("a client that never retries", () => {
     await expect(mockMcp({ transport: "memory", inputTimeoutMs: 0 })).rejects.toThrow('"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got number 0.');
   });
 });
+
+describe("keys, answers given up front, prompts", () => {
+  it("asks can be named; a call that already carries matching inputResponses (no requestState) is answered at once", async () => {
+    const { server, send } = await direct({ tools: { named: async (call) => ({ returns: String((await call.elicit({ message: "?", requestedSchema: nameSchema }, { key: "user_name" })).action) }) } });
+    const first = await send("tools/call", { name: "named" });
+    expect(Object.keys(first.result!.inputRequests)).toEqual(["user_name"]);
+    const upfront = await send("tools/call", { name: "named", inputResponses: { user_name: { action: "decline" }, extra: { ignored: true } } });
+    expect(upfront.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "decline" }] });
+    expect(server.calls[1]!.exchanges).toEqual([expect.objectContaining({ method: "elicitation/create", result: { action: "decline" } })]);
+  });
+
+  it("two asks of one round with the same key: the second is refused", async () => {
+    const { send } = await direct({ tools: { twice: async (call) => { const [, second] = await Promise.allSettled([call.elicit({ message: "a" }, { key: "k" }), call.elicit({ message: "b" }, { key: "k" })]); return { returns: second.status === "rejected" ? (second.reason as Error).message : "no" }; } } });
+    const first = await send("tools/call", { name: "twice" });
+    const done = await send("tools/call", { name: "twice", requestState: first.result!.requestState, inputResponses: { k: { action: "accept", content: {} } } });
+    expect(done.result!.content[0].text).toMatch(/share the key "k"; keys must be unique within a request/);
+  });
+
+  it("a prompt's messages function may ask for input (raw control) and sees the retry's inputResponses", async () => {
+    const { send } = await direct({
+      prompts: {
+        ctx: {
+          messages: (_args, request) => (request.inputResponses?.c ? [{ role: "user", content: `ctx ${JSON.stringify(request.inputResponses.c)}` }] : { inputRequired: { inputRequests: { c: { method: "elicitation/create", params: { message: "context?" } } } } }),
+        },
+      },
+    });
+    const first = await send("prompts/get", { name: "ctx" });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { c: { method: "elicitation/create" } } });
+    const second = await send("prompts/get", { name: "ctx", inputResponses: { c: { action: "accept" } } });
+    expect(second.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: 'ctx {"action":"accept"}' } }] });
+  });
+
+  it("a prompt asking for input in a legacy session is an error naming the revision", async () => {
+    const server = await mockMcp({ transport: "memory", prompts: { ctx: { messages: () => ({ inputRequired: { requestState: "s" } }) } } });
+    open.push(server);
+    await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+    const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "ctx" } })))!);
+    expect(reply.error).toMatchObject({ code: -32603, message: "Prompt ctx asked for input (inputRequired), which only protocol version 2026-07-28 can carry; this request speaks 2025-11-25" });
+  });
+});

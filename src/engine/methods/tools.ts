@@ -59,7 +59,8 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
   const next = choice.step;
   if (typeof next !== "function") return running.answerWhenDue(next);
-  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client);
+  const given = isRecord(params.inputResponses) ? { ...params.inputResponses } : undefined;
+  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given);
   let produced: unknown;
   try {
     produced = next(live);
@@ -70,6 +71,10 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   if (isPromiseLike(produced)) return running.awaitStep(live, produced);
   return running.takeProduced(produced, live);
 };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";

@@ -44,8 +44,26 @@ export class InputRound {
     return method in CAPABILITY_OF;
   }
 
-  ask(method: string, params: Json | undefined, exchange: Exchange): Promise<Json> {
-    const key = `${KEY_PREFIX[method] ?? "input"}-${++this.#next}`;
+  /**
+   * Answers a request already carries (a call made with `inputResponses` and no `requestState`,
+   * as to a stateless server): an ask with a matching key is answered at once, once.
+   */
+  #given?: Json;
+
+  constructor(given?: Json) {
+    this.#given = given;
+  }
+
+  ask(method: string, params: Json | undefined, exchange: Exchange, key = `${KEY_PREFIX[method] ?? "input"}-${this.#next + 1}`): Promise<Json> {
+    this.#next++;
+    const given = this.#given?.[key];
+    if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+      delete this.#given![key];
+      exchange.result = given as Json;
+      exchange.answeredAt = Date.now();
+      return Promise.resolve(given as Json);
+    }
+    if (this.#asks.has(key)) return Promise.reject(new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method));
     return new Promise<Json>((resolve, reject) => {
       this.#asks.set(key, { method, params, exchange, resolve, reject });
       this.#schedule();

@@ -24,7 +24,8 @@ function mismatch(message: string): JsonRpcErrorObject {
 
 /** A header value with the Base64 sentinel decoded; undefined when the sentinel is malformed. */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith("=?base64?")) return value;
+  // Only the whole sentinel is one: a value lacking the prefix or the suffix is literal text.
+  if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return value;
   const match = SENTINEL.exec(value);
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, "base64");
