@@ -17,7 +17,7 @@
  * Plain `node:http` on purpose: no dependency, the same client code for every server.
  *
  * As a script (for bench/profile.js, which profiles a server while this loads it):
- *   node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]
+ *   node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N] [--era=modern]
  */
 import http from "node:http";
 import { performance } from "node:perf_hooks";
@@ -171,12 +171,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
   const url = args.get("url");
   if (!url) {
-    console.error("usage: node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]");
+    console.error("usage: node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N] [--era=legacy|modern]");
     process.exit(2);
   }
   const concurrency = Number(args.get("concurrency") ?? 32);
   const seconds = Math.min(Number(args.get("seconds") ?? 5), 60);
-  const sessions = await openSessions(url, concurrency);
+  const sessions = await openSessions(url, concurrency, args.get("era") ?? "legacy");
   const run = await runLoad(sessions, { count: Number(args.get("count") ?? 1_000_000), ms: seconds * 1000 });
   for (const session of sessions) session.close();
   const p = (q) => run.latenciesUs[Math.min(run.calls - 1, Math.ceil(q * run.calls) - 1)];

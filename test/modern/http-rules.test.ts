@@ -152,3 +152,30 @@ describe("2026-07-28 request bodies", () => {
     expect(response.headers.get("content-type")).toBe("application/json");
   });
 });
+
+describe("faults over HTTP in 2026-07-28", () => {
+  it("a stream cut ends the response stream without the answer (no resumption in 2026-07-28)", async () => {
+    const server = await serve({ tools: { cut: { delayMs: 20, returns: "lost", stream: { closeAfterEvents: 0 } } } });
+    const response = await postModern(server.url, modernRequest("tools/call", { name: "cut", arguments: {} }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe("");
+    await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
+    expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, sessionId: expect.stringMatching(/^request-\d+$/) });
+  });
+
+  it("a disconnect step drops the connection; raw bytes are written as they are", async () => {
+    const server = await serve({ tools: { bye: [{ disconnect: true }, { raw: "{not json" }] } });
+    await expect(postModern(server.url, modernRequest("tools/call", { name: "bye", arguments: {} }))).rejects.toThrow();
+    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", protocolVersion: MODERN });
+    const raw = await postModern(server.url, modernRequest("tools/call", { name: "bye", arguments: {} }));
+    expect(await raw.text()).toBe("{not json");
+  });
+
+  it("a 2026-07-28 POST opens no session: the mock lists none and emits no session events", async () => {
+    const server = await serve({ tools });
+    const opened: string[] = [];
+    server.on("session:open", (event) => void opened.push(event.sessionId));
+    await postModern(server.url, modernRequest("tools/list"));
+    expect(opened).toEqual([]);
+  });
+});

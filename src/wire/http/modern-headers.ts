@@ -42,6 +42,17 @@ function readMirrored(header: (name: string) => string | undefined, name: string
   return { value };
 }
 
+type Mirrored = { header: string; path: string[]; type: unknown }[];
+/** Per tool schema (schemas are kept as given, so the object identifies it): walked once, not per call. */
+const mirroredCache = new WeakMap<object, Mirrored>();
+
+function mirroredOf(schema: unknown): Mirrored {
+  if (typeof schema !== "object" || schema === null) return [];
+  let found = mirroredCache.get(schema);
+  if (found === undefined) mirroredCache.set(schema, (found = mirroredParameters(schema)));
+  return found;
+}
+
 /** The properties of `schema` marked `x-mcp-header`, by their path of `properties` keys only. */
 export function mirroredParameters(schema: unknown, path: string[] = [], found: { header: string; path: string[]; type: unknown }[] = []): { header: string; path: string[]; type: unknown }[] {
   if (typeof schema !== "object" || schema === null) return found;
@@ -75,7 +86,8 @@ function sameValue(headerValue: string, bodyValue: unknown): boolean {
  * The -32020 problem with a modern request's headers, or undefined when they are right.
  * `inputSchemaOf` gives the schema of a tool the mock has (for `Mcp-Param-*`).
  */
-export function headerProblem(header: (name: string) => string | undefined, message: Json, inputSchemaOf: (tool: string) => unknown): JsonRpcErrorObject | undefined {
+export function headerProblem(headers: { header(name: string): string | undefined }, message: Json, inputSchemaOf: (tool: string) => unknown): JsonRpcErrorObject | undefined {
+  const header = (name: string) => headers.header(name);
   const method = message.method as string;
   const params = (message.params ?? {}) as Json;
   const declared = declaredVersion(params);
@@ -103,7 +115,7 @@ export function headerProblem(header: (name: string) => string | undefined, mess
 }
 
 function paramProblem(header: (name: string) => string | undefined, args: unknown, schema: unknown, tool: string): JsonRpcErrorObject | undefined {
-  for (const mirrored of mirroredParameters(schema)) {
+  for (const mirrored of mirroredOf(schema)) {
     const display = `Mcp-Param-${mirrored.header}`;
     const bodyValue = valueAt(args, mirrored.path);
     const given = readMirrored(header, display.toLowerCase(), display);

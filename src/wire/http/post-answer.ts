@@ -176,8 +176,9 @@ export class PostAnswer {
       // A legacy stream outlives its connection (the client may resume); a JSON answer cannot be
       // delivered any more, and in 2026-07-28 a closed stream is the request's cancellation.
       if (this.done || (this.stream && !this.session.cancelOnClose)) return;
-      this.complete();
+      // Abandoned first, so the requests end saying the client left (not that they were answered).
       this.session.abandonRequests(this.keys);
+      this.complete();
     });
   }
 

@@ -65,8 +65,7 @@ export class StatelessRequest implements AnswerHost {
   /** Answered: the request's connection goes (a call parked for an MRTR retry left it already). */
   forgetAnswer(): void {
     this.answer = undefined;
-    // A microtask later: when the client left, abandonRequests ends it first, with that reason.
-    queueMicrotask(() => this.end("cancelled", "the request was answered"));
+    this.end("cancelled", "the request was answered");
   }
 
   newStream(): EventStream {

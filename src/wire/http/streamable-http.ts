@@ -128,7 +128,7 @@ export class StreamableHttpEndpoint {
       });
       return;
     }
-    const problem = headerProblem(exchange.header.bind(exchange), message, (tool) => this.engine.catalog.tools.get(tool)?.listing.inputSchema);
+    const problem = headerProblem(exchange, message, (tool) => this.engine.catalog.tools.get(tool)?.listing.inputSchema);
     if (problem) {
       exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
       return;
