@@ -2,8 +2,9 @@
 /**
  * The Streamable HTTP section of `npm run bench` (issue 3): `tools/call` requests per second,
  * p50/p99 latency and server CPU time per call, at concurrency 1 and 32, with one load generator
- * (bench/lib/loadgen.js, in this process) against six servers, each in a process of its own
- * (bench/servers/http-server.js): our mock answering JSON and answering SSE, aimock's MCPMock,
+ * (bench/lib/loadgen.js, in this process) against seven servers, each in a process of its own
+ * (bench/servers/http-server.js): our mock answering JSON and answering SSE, our mock answering
+ * 2026-07-28 calls (no session, headers checked), aimock's MCPMock,
  * the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode, and a bare
  * node:http server (the ceiling). Then per-test setup over HTTP, in this process as a test would
  * do it: start the server, SDK Client + StreamableHTTPClientTransport connect (initialize),
@@ -47,7 +48,7 @@ import {
   writeReport,
 } from "./lib/common.js";
 import { openSessions, runLoad } from "./lib/loadgen.js";
-import { HTTP_SIDES, startSide } from "./servers/http-sides.js";
+import { HTTP_SIDES, MODERN_SIDES, startSide } from "./servers/http-sides.js";
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
 if (typeof globalThis.gc !== "function") {
@@ -62,7 +63,7 @@ const quick = args.has("quick");
 const parts = new Set((args.get("only") ?? "load,setup").split(","));
 
 const CONFIG = {
-  /** Rounds per concurrency; 12 = the 6 orders of the balanced square, twice. */
+  /** Rounds per concurrency (the balanced square of seven servers has 14 orders; a round is one of them). */
   rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
   concurrencies: [1, 32],
   load: {
@@ -82,6 +83,7 @@ const TARGETS = { cpuPerCallVsBareAtMost: 1.3 };
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
   "ours-sse": "mcp-testkit mock, SSE",
+  "ours-modern": "mcp-testkit mock, 2026-07-28 (no session)",
   aimock: "aimock MCPMock",
   "sdk-json": "SDK McpServer, JSON",
   "sdk-sse": "SDK McpServer, SSE",
@@ -167,7 +169,7 @@ async function benchLoad(servers, concurrency) {
   const sessions = {};
   const versions = {};
   for (const side of HTTP_SIDES) {
-    sessions[side] = await openSessions(servers[side].url, concurrency);
+    sessions[side] = await openSessions(servers[side].url, concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy");
     versions[side] = sessions[side][0].version;
     await runLoad(sessions[side], warmup);
   }
@@ -262,7 +264,7 @@ function loadTable(results) {
       const ratio = isBare ? 1 : result.ratio[side].serverCpuUsPerCall;
       const q = isBare ? undefined : result.ratioQuartiles[side].serverCpuUsPerCall;
       let aim = "";
-      if (side === "ours-json" || side === "ours-sse") {
+      if (side === "ours-json" || side === "ours-sse" || side === "ours-modern") {
         const met = ratio <= TARGETS.cpuPerCallVsBareAtMost;
         aim = verdictText(met, q, TARGETS.cpuPerCallVsBareAtMost, false);
         verdicts[`${side}@${c}`] = { measure: `${LABELS[side]}: server CPU per call vs bare, concurrency ${c}`, ratio, ratioQuartiles: q, target: `<= ${TARGETS.cpuPerCallVsBareAtMost}x`, met, status: aim, governing: side === "ours-json" };

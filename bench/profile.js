@@ -9,7 +9,8 @@
  *
  * - seq | par | setup: the in-memory mock with the SDK `Client` (as bench/memory.js), calls one
  *   at a time, 32 in flight, or setups.
- * - http-json | http-sse: our mock served over Streamable HTTP (responseMode json / sse); only
+ * - http-json | http-sse | http-modern: our mock served over Streamable HTTP (responseMode json /
+ *   sse; http-modern: 2026-07-28 calls, no session); only
  *   the server process is profiled, the load comes from bench/lib/loadgen.js in another process
  *   (`--concurrency=N`, default 32; `--seconds=N`, default 8), as in bench/http.js. The other
  *   servers of bench/http.js can be profiled the same way for comparison: http-bare,
@@ -41,12 +42,12 @@ const top = Number(args.get("top") ?? 25);
 if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("http-")) {
   // The server alone in this (profiled) process; the load generator in a child of its own.
   const { startSide } = await import("./servers/http-sides.js");
-  const side = { "http-json": "ours-json", "http-sse": "ours-sse" }[workload] ?? workload.slice("http-".length);
+  const side = { "http-json": "ours-json", "http-sse": "ours-sse", "http-modern": "ours-modern" }[workload] ?? workload.slice("http-".length);
   const server = await startSide(side);
   const seconds = Math.min(Number(args.get("seconds") ?? 8), 30);
   const loadgen = spawn(
     process.execPath,
-    [path.join(here, "lib", "loadgen.js"), `--url=${server.url}`, `--concurrency=${args.get("concurrency") ?? 32}`, `--seconds=${seconds}`],
+    [path.join(here, "lib", "loadgen.js"), `--url=${server.url}`, `--concurrency=${args.get("concurrency") ?? 32}`, `--seconds=${seconds}`, `--era=${side === "ours-modern" ? "modern" : "legacy"}`],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
   const killer = setTimeout(() => loadgen.kill("SIGKILL"), (seconds + 20) * 1000);

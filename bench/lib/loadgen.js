@@ -10,10 +10,14 @@
  * request's id), and every `tools/call` answer is checked to be 200 with the text "ok".
  * Concurrency N = N sessions, each with one call in flight at a time.
  *
+ * A "modern" session (2026-07-28) has no MCP session: no initialize, and each `tools/call` carries
+ * `_meta` with the protocol version and client capabilities, and the MCP-Protocol-Version,
+ * Mcp-Method and Mcp-Name headers the server checks against the body.
+ *
  * Plain `node:http` on purpose: no dependency, the same client code for every server.
  *
  * As a script (for bench/profile.js, which profiles a server while this loads it):
- *   node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]
+ *   node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N] [--era=modern]
  */
 import http from "node:http";
 import { performance } from "node:perf_hooks";
@@ -111,10 +115,31 @@ export class HttpSession {
   }
 }
 
-/** Opens `count` sessions (initialized) against `url`. */
-export async function openSessions(url, count) {
+export const MODERN_VERSION = "2026-07-28";
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientInfo": { name: "bench-loadgen", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** A 2026-07-28 client on one keep-alive connection: nothing to open, every call stands alone. */
+export class ModernHttpSession extends HttpSession {
+  async initialize() {
+    this.version = MODERN_VERSION;
+    this.headers = { "content-type": "application/json", accept: ACCEPT, "mcp-protocol-version": MODERN_VERSION, "mcp-method": "tools/call", "mcp-name": CALL_PARAMS.name };
+    return this;
+  }
+
+  async call() {
+    const id = this.nextId++;
+    const reply = await post(this, this.headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...CALL_PARAMS, _meta: MODERN_META } }));
+    const answer = reply.status === 200 ? answerFor(reply, id) : undefined;
+    if (answer?.result?.content?.[0]?.text !== "ok" || answer.result.isError || answer.result.resultType !== "complete") {
+      throw new Error(`tools/call (2026-07-28) at ${this.url.href} answered ${reply.status} ${reply.type}: ${reply.text.slice(0, 300)}`);
+    }
+  }
+}
+
+/** Opens `count` sessions (initialized) against `url`; `era` "modern" makes 2026-07-28 ones. */
+export async function openSessions(url, count, era = "legacy") {
   const sessions = [];
-  for (let i = 0; i < count; i++) sessions.push(await new HttpSession(url).initialize());
+  for (let i = 0; i < count; i++) sessions.push(await (era === "modern" ? new ModernHttpSession(url) : new HttpSession(url)).initialize());
   return sessions;
 }
 
@@ -146,12 +171,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
   const url = args.get("url");
   if (!url) {
-    console.error("usage: node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N]");
+    console.error("usage: node bench/lib/loadgen.js --url=http://127.0.0.1:PORT/mcp [--concurrency=32] [--seconds=5] [--count=N] [--era=legacy|modern]");
     process.exit(2);
   }
   const concurrency = Number(args.get("concurrency") ?? 32);
   const seconds = Math.min(Number(args.get("seconds") ?? 5), 60);
-  const sessions = await openSessions(url, concurrency);
+  const sessions = await openSessions(url, concurrency, args.get("era") ?? "legacy");
   const run = await runLoad(sessions, { count: Number(args.get("count") ?? 1_000_000), ms: seconds * 1000 });
   for (const session of sessions) session.close();
   const p = (q) => run.latenciesUs[Math.min(run.calls - 1, Math.ceil(q * run.calls) - 1)];

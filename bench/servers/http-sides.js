@@ -4,6 +4,8 @@
  *
  * - ours-json / ours-sse: `mockMcp({ tools: { echo: { returns: "ok" } }, responseMode })` from the
  *   built package (dist/), every other option at its default (every rule of the transport on).
+ * - ours-modern: the same mock (JSON) loaded with 2026-07-28 calls: no session, `_meta` in the
+ *   body, MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, each checked against the body.
  * - aimock: `@copilotkit/aimock`'s `MCPMock` with `addTool` + `onToolCall`, `start()` / `stop()`.
  * - sdk-json / sdk-sse: the official SDK's `McpServer` + `StreamableHTTPServerTransport`, stateful
  *   (one transport and one McpServer per session, as the SDK's own examples do), in JSON mode
@@ -19,7 +21,9 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
 export const TEXT = "ok";
-export const HTTP_SIDES = ["ours-json", "ours-sse", "aimock", "sdk-json", "sdk-sse", "bare"];
+export const HTTP_SIDES = ["ours-json", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare"];
+/** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
+export const MODERN_SIDES = new Set(["ours-modern"]);
 
 const listenOn = (server) =>
   new Promise((resolve, reject) => {
@@ -171,6 +175,8 @@ export async function startSide(name) {
       return startOurs("json");
     case "ours-sse":
       return startOurs("sse");
+    case "ours-modern":
+      return startOurs("json");
     case "aimock":
       return startAimock();
     case "sdk-json":

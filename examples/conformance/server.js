@@ -267,6 +267,7 @@ export default {
         type: "object",
         $defs: {
           address: {
+            $anchor: "addressDef",
             type: "object",
             properties: { street: { type: "string" }, city: { type: "string" } },
           },
@@ -274,10 +275,149 @@ export default {
         properties: {
           name: { type: "string" },
           address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
         },
+        // 0.2.0 (SEP-2106): composition and conditional keywords kept as written.
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
         additionalProperties: false,
       },
       responses: (call) => ({ content: [{ type: "text", text: `JSON Schema 2020-12 tool called with: ${JSON.stringify(call.arguments)}` }] }),
+    },
+
+    // --- Protocol revision 2026-07-28 (conformance 0.2.0-alpha.12). The same step functions
+    // serve both eras: in 2026-07-28 each elicit/sample/listRoots becomes an input request of an
+    // input_required result (MRTR), keyed as the scenario names it, and the client's retry
+    // resumes the step.
+
+    // input-required-result-basic-elicitation, -missing-input-response, -result-type, -ignore-extra-params
+    test_input_required_result_elicitation: {
+      description: "Asks the user's name (MRTR elicitation)",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const answer = await call.elicit({ message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "user_name" });
+        return { content: [{ type: "text", text: `Hello, ${answer.content?.name ?? "stranger"}!` }] };
+      },
+    },
+
+    // input-required-result-basic-sampling
+    test_input_required_result_sampling: {
+      description: "Asks the client's model a question (MRTR sampling)",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const answer = await call.sample({ messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], maxTokens: 100 }, { key: "capital_question" });
+        return { content: [{ type: "text", text: `The model said: ${answer.content?.text ?? ""}` }] };
+      },
+    },
+
+    // input-required-result-basic-list-roots
+    test_input_required_result_list_roots: {
+      description: "Asks for the client's roots (MRTR roots/list)",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const roots = await call.listRoots({ key: "client_roots" });
+        return { content: [{ type: "text", text: `Roots: ${roots.map((root) => root.uri).join(", ")}` }] };
+      },
+    },
+
+    // input-required-result-request-state: the mock signs and checks the state itself.
+    test_input_required_result_request_state: {
+      description: "Asks for a confirmation; the retry's requestState is verified",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const answer = await call.elicit({ message: "Please confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } }, { key: "confirm" });
+        return { content: [{ type: "text", text: `state-ok: confirmed=${answer.content?.ok === true}` }] };
+      },
+    },
+
+    // input-required-result-tampered-state
+    test_input_required_result_tampered_state: {
+      description: "Asks for a confirmation; a tampered requestState is rejected",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        await call.elicit({ message: "Please confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } }, { key: "confirm" });
+        return { content: [{ type: "text", text: "confirmed" }] };
+      },
+    },
+
+    // input-required-result-multiple-input-requests: three asks in one round.
+    test_input_required_result_multiple_inputs: {
+      description: "Asks for a name, a greeting and the roots at once",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const [name, greeting, roots] = await Promise.all([
+          call.elicit({ message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "user_name" }),
+          call.sample({ messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }], maxTokens: 50 }, { key: "greeting" }),
+          call.listRoots({ key: "client_roots" }),
+        ]);
+        return { content: [{ type: "text", text: `${greeting.content?.text ?? "Hi"} ${name.content?.name ?? ""} (${roots.length} roots)` }] };
+      },
+    },
+
+    // input-required-result-multi-round: one round per ask.
+    test_input_required_result_multi_round: {
+      description: "Asks two questions, one after the other",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const name = await call.elicit({ message: "Step 1: What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "step1" });
+        const color = await call.elicit({ message: "Step 2: What is your favorite color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } }, { key: "step2" });
+        return { content: [{ type: "text", text: `${name.content?.name} likes ${color.content?.color}` }] };
+      },
+    },
+
+    // input-required-result-capability-check: only asks the client can answer.
+    test_input_required_result_capabilities: {
+      description: "Asks only for what the client declared (elicitation and/or sampling)",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        const asks = [];
+        if (call.clientCapabilities.elicitation) asks.push(call.elicit({ message: "Anything to add?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } }, { key: "note" }));
+        if (call.clientCapabilities.sampling) asks.push(call.sample({ messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 }, { key: "hi" }));
+        await Promise.all(asks);
+        return { content: [{ type: "text", text: `asked ${asks.length}` }] };
+      },
+    },
+
+    // server-stateless: a tool that needs sampling, so a client without it gets -32021.
+    test_missing_capability: {
+      description: "Needs the client's sampling capability",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        await call.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
+        return { content: [{ type: "text", text: "sampled" }] };
+      },
+    },
+
+    // server-stateless: elicitation travels inside the result, never as a request on the stream.
+    test_streaming_elicitation: {
+      description: "Asks for input while streaming",
+      inputSchema: NO_ARGUMENTS,
+      responses: async (call) => {
+        call.progress(0, 1);
+        await call.elicit({ message: "Go on?", requestedSchema: { type: "object", properties: {} } });
+        return { content: [{ type: "text", text: "streamed" }] };
+      },
+    },
+
+    // server-stateless: logs only when the request names a log level.
+    test_logging_tool: {
+      description: "Logs during the call",
+      inputSchema: NO_ARGUMENTS,
+      responses: (call) => {
+        call.log("info", "a log line the client only gets at its requested level");
+        return { content: [{ type: "text", text: "logged" }] };
+      },
+    },
+
+    // http-custom-header-server-validation: a string parameter mirrored into Mcp-Param-Region.
+    test_custom_headers: {
+      description: "A tool whose region parameter travels in the Mcp-Param-Region header too",
+      inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, query: { type: "string" } } },
+      responses: (call) => ({ content: [{ type: "text", text: `region=${call.arguments.region}` }] }),
     },
   },
 
@@ -318,6 +458,19 @@ export default {
   },
 
   prompts: {
+    // input-required-result-non-tool-request: MRTR on prompts/get (raw control: the messages
+    // function asks for input until the retry brings it).
+    test_input_required_result_prompt: {
+      description: "A prompt that needs context from the user first",
+      messages: (args, request) => {
+        const context = request.inputResponses?.user_context?.content?.context;
+        if (context === undefined) {
+          return { inputRequired: { inputRequests: { user_context: { method: "elicitation/create", params: { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } } } } } };
+        }
+        return [{ role: "user", content: `Use this context: ${context}` }];
+      },
+    },
+
     // prompts-get-simple
     test_simple_prompt: {
       title: "Simple Test Prompt",

@@ -9,8 +9,15 @@ import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { Exchange, ToolCall } from "./call-log.js";
 import { idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
+import type { ClientFacts } from "./request-meta.js";
+import { InputRound } from "./mrtr/input-round.js";
 
 type Json = Record<string, unknown>;
+
+/** How an ask to the client is named in a 2026-07-28 `inputRequests` map (ignored in the legacy era). */
+export interface AskOptions {
+  key?: string;
+}
 
 export interface ToolCallContext {
   readonly tool: string;
@@ -36,14 +43,20 @@ export interface ToolCallContext {
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Sends any notification to the client. */
   notify(method: string, params?: Json): void;
-  /** Sends a request to the client and waits for the answer (recorded on the call). */
-  request(method: string, params?: Json): Promise<Json>;
+  /**
+   * Sends a request to the client and waits for the answer (recorded on the call). In
+   * 2026-07-28 it becomes an entry of the call's `input_required` result (MRTR), keyed by
+   * `options.key` (default `elicitation-1`, `sampling-2`, ...), answered by the client's retry.
+   */
+  request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
   /** `sampling/createMessage`. */
-  sample(params: Json): Promise<Json>;
+  sample(params: Json, options?: AskOptions): Promise<Json>;
   /** `elicitation/create` (form mode: `{ message, requestedSchema }`; URL mode: `{ mode: "url", ... }`). */
-  elicit(params: Json): Promise<Json>;
+  elicit(params: Json, options?: AskOptions): Promise<Json>;
   /** `roots/list`; resolves with the client's roots. */
-  listRoots(): Promise<Json[]>;
+  listRoots(options?: AskOptions): Promise<Json[]>;
+  /** What the client declared it can do: per request in 2026-07-28, at `initialize` before. */
+  readonly clientCapabilities: Json;
   /** `ping` to the client; resolves when it answers. */
   ping(): Promise<void>;
 }
@@ -62,8 +75,15 @@ export class LiveCall implements ToolCallContext {
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
   readonly requestId: JsonRpcId;
+  /**
+   * 2026-07-28 (no server requests): where elicitation, sampling and roots asks wait for the
+   * client's retry (MRTR). Undefined in the legacy era, where they are requests on the stream.
+   */
+  readonly input?: InputRound;
   // Private fields (#) stay out of JSON.stringify and spreads of the context.
-  readonly #connection: Connection;
+  #connection: Connection;
+  /** The request now carrying the call: the first one, then each MRTR retry. */
+  #requestId: JsonRpcId;
   #controller?: AbortController;
   /** Set once the step sent the client anything (a notification or a request). */
   spoke = false;
@@ -73,6 +93,10 @@ export class LiveCall implements ToolCallContext {
     connection: Connection,
     readonly protocolVersion: string,
     readonly identity: RequestIdentity,
+    /** What a 2026-07-28 request said about its client (capabilities, log level); legacy: undefined. */
+    private client?: ClientFacts,
+    /** 2026-07-28: `inputResponses` the request already carries, answering asks by key. */
+    given?: Json,
   ) {
     this.tool = record.tool;
     this.arguments = record.arguments;
@@ -81,7 +105,29 @@ export class LiveCall implements ToolCallContext {
     this.sessionId = record.sessionId;
     this.meta = record.meta;
     this.requestId = record.requestId;
+    this.#requestId = record.requestId;
     this.#connection = connection;
+    if (!versionHas(protocolVersion, "serverRequests")) this.input = new InputRound(given);
+  }
+
+  /** The capabilities the client declared: per request (2026-07-28) or at initialize. */
+  get clientCapabilities(): Record<string, unknown> {
+    return this.client?.capabilities ?? this.#connection.negotiated.clientCapabilities;
+  }
+
+  /** The call waits for a retry (MRTR): it leaves its request's connection, which may close, but stays cancellable. */
+  detach(): void {
+    const key = idKey(this.#requestId);
+    if (this.#controller !== undefined && this.#connection.inFlight.get(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+  }
+
+  /** The client's retry carries the call on: its messages and cancellation go with that request now. */
+  rebind(connection: Connection, requestId: JsonRpcId, client: ClientFacts | undefined): void {
+    this.detach();
+    this.#connection = connection;
+    this.#requestId = requestId;
+    this.client = client;
+    if (this.#controller !== undefined) connection.inFlight.set(idKey(requestId), { controller: this.#controller, call: this.record });
   }
 
   get signal(): AbortSignal {
@@ -92,9 +138,16 @@ export class LiveCall implements ToolCallContext {
   cancellable(): AbortController {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      this.#connection.inFlight.set(idKey(this.record.requestId), { controller: this.#controller, call: this.record });
+      // A cancelled call's input requests will never be answered: a step awaiting one stops.
+      if (this.input !== undefined) this.#controller.signal.addEventListener("abort", () => this.input!.abandon(), { once: true });
+      this.#connection.inFlight.set(idKey(this.#requestId), { controller: this.#controller, call: this.record });
     }
     return this.#controller;
+  }
+
+  /** Ends the call from the server side (an MRTR call given up): its signal aborts. */
+  cancel(reason: string): void {
+    this.#controller?.abort(new Error(reason));
   }
 
   /** Whether the call was cancelled or its connection closed. */
@@ -105,8 +158,7 @@ export class LiveCall implements ToolCallContext {
   /** The call is over: it leaves the in-flight requests (if it joined them). */
   release(): void {
     if (this.#controller === undefined) return;
-    const key = idKey(this.record.requestId);
-    if (this.#connection.inFlight.get(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+    this.detach();
   }
 
   progress(progress: number, total?: number, message?: string): void {
@@ -120,7 +172,9 @@ export class LiveCall implements ToolCallContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.aborted || !passesLevel(level, this.#connection.negotiated.logLevel)) return;
+    // 2026-07-28: a request that names no log level wants no log messages.
+    const minimum = this.client !== undefined ? this.client.logLevel : this.#connection.negotiated.logLevel;
+    if (this.aborted || (this.client !== undefined && minimum === undefined) || !passesLevel(level, minimum as LoggingLevel | undefined)) return;
     const params: Json = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.send({ jsonrpc: "2.0", method: "notifications/message", params });
@@ -130,7 +184,8 @@ export class LiveCall implements ToolCallContext {
     this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
 
-  async request(method: string, params?: Json): Promise<Json> {
+  async request(method: string, params?: Json, options?: AskOptions): Promise<Json> {
+    if (this.input !== undefined) return this.askInput(method, params, options?.key);
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
@@ -145,16 +200,28 @@ export class LiveCall implements ToolCallContext {
     }
   }
 
-  sample(params: Json): Promise<Json> {
-    return this.request("sampling/createMessage", params);
+  /** MRTR: the ask joins the call's next input_required result; recorded like a request. */
+  private askInput(method: string, params?: Json, key?: string): Promise<Json> {
+    if (!InputRound.accepts(method)) {
+      const error = { code: -32601, message: `${method} cannot be sent to a client in protocol version ${this.protocolVersion}: servers send no requests there, and only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` };
+      this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
+      return Promise.reject(new ServerRequestError(error, method));
+    }
+    const exchange: Exchange = { method, params, sentAt: Date.now() };
+    this.record.exchanges.push(exchange);
+    return this.input!.ask(method, params, exchange, key);
   }
 
-  elicit(params: Json): Promise<Json> {
-    return this.request("elicitation/create", params);
+  sample(params: Json, options?: AskOptions): Promise<Json> {
+    return this.request("sampling/createMessage", params, options);
   }
 
-  async listRoots(): Promise<Json[]> {
-    return ((await this.request("roots/list")).roots as Json[] | undefined) ?? [];
+  elicit(params: Json, options?: AskOptions): Promise<Json> {
+    return this.request("elicitation/create", params, options);
+  }
+
+  async listRoots(options?: AskOptions): Promise<Json[]> {
+    return ((await this.request("roots/list", this.input !== undefined ? {} : undefined, options)).roots as Json[] | undefined) ?? [];
   }
 
   async ping(): Promise<void> {
@@ -167,7 +234,7 @@ export class LiveCall implements ToolCallContext {
   }
 
   private related(): { relatedRequestId: JsonRpcId } {
-    return { relatedRequestId: this.record.requestId };
+    return { relatedRequestId: this.#requestId };
   }
 }
 

@@ -7,6 +7,7 @@ import { McpTestkitError } from "../errors.js";
 import { checkJsonSchema, checkKeys, checkResourceUri, checkValueKinds, unknownKeysMessage, type ValueKind } from "./spec-checks.js";
 import { checkStep, isStepKey, Script, STEP_KEYS, typeLabel, type Step } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
+import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 
 type Json = Record<string, unknown>;
 
@@ -66,6 +67,8 @@ export interface ResourceDefinition {
   read?: (uri: string, variables: Record<string, string>) => ResourceReadValue | Promise<ResourceReadValue>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
+  /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
+  cache?: CacheHints;
 }
 
 /** A resource: its text (served as text/plain), or a definition. A URI with `{var}` is a template. */
@@ -90,11 +93,27 @@ export interface PromptDefinition {
   arguments?: PromptArgument[];
   icons?: Json[];
   _meta?: Json;
-  /** The messages `prompts/get` returns; a function gets the arguments. Default: none. */
-  messages?: PromptMessage[] | ((args: Record<string, string>) => PromptMessage[] | Promise<PromptMessage[]>);
+  /**
+   * The messages `prompts/get` returns; a function gets the arguments and the request (2026-07-28:
+   * the client's capabilities, its retry's `inputResponses`), and may answer `{ inputRequired }`
+   * to ask the client for input first (MRTR, raw control). Default: none.
+   */
+  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Promise<PromptAnswer>);
   /** Completions for each argument (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
 }
+
+/** What a prompt's messages function learns about the `prompts/get` it answers. */
+export interface PromptRequest {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Json;
+  /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
+  readonly inputResponses?: Json;
+  readonly requestState?: string;
+}
+
+/** A prompt's messages, or (2026-07-28) a request for input first. */
+export type PromptAnswer = PromptMessage[] | { inputRequired: { inputRequests?: Json; requestState?: string } };
 
 /** A prompt: a text (one user message), or a definition. */
 export type PromptSpec = string | PromptDefinition;
@@ -202,6 +221,7 @@ const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind> = {
   blob: "bytes or base64 string",
   read: "function",
   complete: "object",
+  cache: "object",
 };
 
 function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean): ResourceDefinition {
@@ -217,6 +237,8 @@ function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean
     if (!isTemplate) throw new McpTestkitError(`${where}: "complete" works only on a URI template (a URI with {variables}), whose variables it completes.`);
     checkCompletions(spec.complete, where);
   }
+  if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
+  checkCacheHints(spec.cache, `Resource "${uri}": "cache"`);
   return spec;
 }
 

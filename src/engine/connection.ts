@@ -48,6 +48,8 @@ export class Connection {
     private readonly peer: Peer | undefined,
     /** Which wire the client came in on. */
     readonly wire: TransportFacts["wire"],
+    /** False for one 2026-07-28 HTTP request's own connection: no session, no session events. */
+    readonly session: boolean = true,
   ) {}
 
   /** Whether server-initiated messages can reach this client. */

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { readableId, readEnvelope } from "../protocol/read-envelope.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
 import { typeLabel } from "./steps.js";
@@ -16,13 +16,17 @@ import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import { EventHub, type RequestEndEvent, type RequestOutcome } from "./events.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
-import { initialize, ping, setLevel } from "./methods/lifecycle.js";
+import { discover, initialize, ping, setLevel } from "./methods/lifecycle.js";
+import { listen, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
+import { checkCacheOptions, type CacheOptions } from "./cache-hints.js";
+import { stampModernOutcome } from "./modern-result.js";
+import { RequestStateKeeper } from "./mrtr/request-state.js";
 import { getPrompt, listPrompts } from "./methods/prompts.js";
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
 import { abortInFlight, callTool, listTools } from "./methods/tools.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
 import { Connection, idKey } from "./connection.js";
-import type { RequestContext, TransportFacts } from "./request-context.js";
+import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
 
 export interface EngineOptions extends CatalogOptions {
@@ -31,8 +35,15 @@ export interface EngineOptions extends CatalogOptions {
   instructions?: string;
   /** Replaces the advertised capabilities (default: everything the mock can do, with `listChanged`). */
   capabilities?: Record<string, unknown>;
-  /** Versions the mock accepts in negotiation (default: all mcp-testkit knows). */
+  /**
+   * Versions the mock serves (default: all mcp-testkit knows): the legacy ones through
+   * `initialize`, 2026-07-28 per request. Leave 2026-07-28 out for a legacy-only server.
+   */
   protocolVersions?: readonly string[];
+  /** How long a call that answered `input_required` (MRTR, 2026-07-28) waits for the client's retry (default 5 minutes). */
+  inputTimeoutMs?: number;
+  /** Caching hints (`ttlMs`, `cacheScope`) on 2026-07-28 list, read and discover results (default: 0, "private"). */
+  cache?: CacheOptions;
   /** Items per page of every list method (default 100). */
   pageSize?: number;
   /** How many tool calls and messages the record keeps, newest first kept (default 10,000 each). */
@@ -51,6 +62,8 @@ const REQUEST_HANDLERS = new Map<string, RequestHandler>([
   ["initialize", initialize],
   ["ping", ping],
   ["logging/setLevel", setLevel],
+  ["server/discover", discover],
+  ["subscriptions/listen", listen],
   ["tools/list", listTools],
   ["tools/call", callTool],
   ["resources/list", listResources],
@@ -61,6 +74,17 @@ const REQUEST_HANDLERS = new Map<string, RequestHandler>([
   ["prompts/list", listPrompts],
   ["prompts/get", getPrompt],
   ["completion/complete", complete],
+]);
+
+/** Methods only some revisions have: asked in another, they are not found (as a server of that revision answers). */
+const METHOD_FEATURES = new Map<string, Feature>([
+  ["initialize", "initialize"],
+  ["ping", "ping"],
+  ["logging/setLevel", "loggingSetLevel"],
+  ["resources/subscribe", "resourcesSubscribe"],
+  ["resources/unsubscribe", "resourcesSubscribe"],
+  ["server/discover", "serverDiscover"],
+  ["subscriptions/listen", "subscriptionsListen"],
 ]);
 
 /** A message as received, with the connection (session) it came from. */
@@ -84,6 +108,11 @@ export class Engine implements EngineState {
   readonly instructions?: string;
   readonly capabilities?: Record<string, unknown>;
   readonly protocolVersions: readonly string[];
+  readonly cache?: CacheOptions;
+  /** Open `subscriptions/listen` requests (2026-07-28), on any connection. */
+  readonly subscriptions = new Set<Subscription>();
+  /** Signs and checks MRTR `requestState` with a key of this mock's own. */
+  readonly requestStates: RequestStateKeeper;
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
@@ -95,16 +124,19 @@ export class Engine implements EngineState {
     this.serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
     this.instructions = options.instructions;
     this.capabilities = options.capabilities;
-    this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    this.protocolVersions = options.protocolVersions ?? KNOWN_PROTOCOL_VERSIONS;
+    checkCacheOptions(options.cache);
+    this.requestStates = new RequestStateKeeper(options.inputTimeoutMs);
+    this.cache = options.cache;
     checkUnknownToolPolicy(options.onUnknownTool);
     this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool)];
   }
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
-  openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID()): Connection {
-    const connection = new Connection(id, peer, wire);
+  openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID(), options: { session?: boolean } = {}): Connection {
+    const connection = new Connection(id, peer, wire, options.session ?? true);
     this.connections.add(connection);
-    this.events.emit("session:open", { sessionId: id, wire });
+    if (connection.session) this.events.emit("session:open", { sessionId: id, wire });
     return connection;
   }
 
@@ -117,7 +149,7 @@ export class Engine implements EngineState {
     for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
     connection.close();
     this.connections.delete(connection);
-    this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
+    if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
   /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */
@@ -169,6 +201,9 @@ export class Engine implements EngineState {
       }
       case "request": {
         const request = message as unknown as JsonRpcRequest;
+        const resolved = resolveRequestVersion(context, request.params, this.protocolVersions);
+        if (!("protocolVersion" in resolved)) return replyError(request.id, resolved);
+        context = resolved;
         if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
         return this.observedRequest(connection, request, context);
       }
@@ -178,13 +213,19 @@ export class Engine implements EngineState {
   private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
     const handler = REQUEST_HANDLERS.get(request.method);
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
+    const version = context.protocolVersion;
+    const feature = METHOD_FEATURES.get(request.method);
+    if (feature !== undefined && !versionHas(version, feature)) return replyError(request.id, notInVersion(request.method, feature, version));
     let answer: Outcome | Promise<Outcome>;
     try {
       answer = handler({ state: this, connection, request, params: request.params ?? {}, context });
     } catch (thrown) {
-      return handlerError(request, thrown);
+      answer = handlerError(request, thrown);
     }
-    return answer instanceof Promise ? answer.catch((thrown: unknown) => handlerError(request, thrown)) : answer;
+    if (answer instanceof Promise) answer = answer.catch((thrown: unknown) => handlerError(request, thrown));
+    if (!versionHas(version, "resultType")) return answer;
+    const stamp = { method: request.method, serverInfo: this.serverInfo, cache: this.cache };
+    return answer instanceof Promise ? answer.then((outcome) => stampModernOutcome(outcome, stamp)) : stampModernOutcome(answer, stamp);
   }
 
   /** `request` with `request:start` and `request:end` around it (only when someone listens). */
@@ -230,34 +271,55 @@ export class Engine implements EngineState {
     }
   }
 
-  /** Sends a notification to every connection that initialized (and that `accepts`, if given). */
+  /**
+   * Sends a notification to every connection that initialized (and that `accepts`, if given),
+   * and a list_changed one also on every `subscriptions/listen` that opted in to it.
+   */
   broadcast(method: string, params?: Record<string, unknown>, accepts?: (connection: Connection) => boolean): void {
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     for (const connection of this.connections) {
       if (connection.negotiated.initializeReceived && (accepts === undefined || accepts(connection))) connection.send(message);
     }
+    if (this.subscriptions.size > 0) notifySubscribers(this.subscriptions, method, params);
   }
 
-  /** Tells every session subscribed to `uri` that it changed; for a template, every subscribed URI it matches. */
+  /**
+   * Tells every session subscribed to `uri` (and every `subscriptions/listen` naming it) that it
+   * changed; for a template, every subscribed URI it matches.
+   */
   notifyResourceUpdated(uri: string): void {
     const template = this.catalog.templates.get(uri)?.template;
+    const matches = (subscribed: string) => subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed));
     for (const connection of this.connections) {
       for (const subscribed of connection.negotiated.subscriptions) {
-        if (subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed))) {
-          connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
-        }
+        if (matches(subscribed)) connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
+      }
+    }
+    for (const subscription of this.subscriptions) {
+      for (const subscribed of subscription.filter.resourceSubscriptions ?? []) {
+        if (matches(subscribed)) subscription.connection.send(tagged("notifications/resources/updated", { uri: subscribed }, subscription.id), { relatedRequestId: subscription.id });
       }
     }
   }
 
+  /** Ends every open `subscriptions/listen` from the server side (each gets its closing result); how many ended. */
+  endSubscriptions(): number {
+    const open = [...this.subscriptions];
+    for (const subscription of open) subscription.end();
+    return open.length;
+  }
+
   /** Clears the record and restarts every script. */
   reset(): void {
+    this.requestStates.clear();
     this.calls.clear();
     this.received.clear();
     this.catalog.restartScripts();
   }
 
   close(reason = "the mock server closed"): void {
+    this.endSubscriptions();
+    this.requestStates.clear();
     for (const connection of [...this.connections]) this.closeConnection(connection, "cancelled", reason);
   }
 }
@@ -265,6 +327,9 @@ export class Engine implements EngineState {
 /** Refuses options that would misbehave later (a page size of 0 makes clients page forever). */
 function checkOptions(options: EngineOptions): void {
   const { pageSize, recordLimit, protocolVersions } = options;
+  if (options.inputTimeoutMs !== undefined && !(Number.isInteger(options.inputTimeoutMs) && options.inputTimeoutMs >= 1)) {
+    throw new McpTestkitError(`"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got ${typeLabel(options.inputTimeoutMs)}.`);
+  }
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new McpTestkitError(`"pageSize" must be a whole number of items, 1 or more, got ${typeLabel(pageSize)}.`);
   }
@@ -274,6 +339,13 @@ function checkOptions(options: EngineOptions): void {
   if (protocolVersions !== undefined && (!Array.isArray(protocolVersions) || protocolVersions.length === 0 || !protocolVersions.every((v) => typeof v === "string"))) {
     throw new McpTestkitError(`"protocolVersions" must be a non-empty list of version strings, got ${typeLabel(protocolVersions)}.`);
   }
+}
+
+/** -32601 for a method the request's revision does not have, saying which revisions do. */
+function notInVersion(method: string, feature: Feature, version: string): { code: number; message: string } {
+  const span: { since: string; until?: string } = FEATURES[feature];
+  const where = span.until !== undefined ? `it was removed in ${span.until}` : `it came with ${span.since}; a request speaks ${span.since} by naming it in params._meta["io.modelcontextprotocol/protocolVersion"]`;
+  return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol version ${version} (${where})` };
 }
 
 /** What a handler's throw (or rejection) answers: its own JSON-RPC error, or -32603. */

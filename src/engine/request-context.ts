@@ -5,7 +5,11 @@
  * version per request (no session), and a test id may come as an HTTP header: this is where
  * such facts live.
  */
+import { ErrorCode } from "../protocol/errors.js";
+import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
+import { compareVersions, versionHas } from "../protocol/versions.js";
 import type { Connection } from "./connection.js";
+import { clientFactsOf, declaredVersion, META, requestMeta, type ClientFacts } from "./request-meta.js";
 
 /** Who is asking, for scenario fakes: filled from headers, query or the session (empty until then). */
 export interface RequestIdentity {
@@ -35,6 +39,11 @@ export interface RequestContext {
   readonly receivedAt: number;
   /** The path of the MCP endpoint the request came to, when the mock serves several (fakes are per mount). */
   readonly mount?: string;
+  /**
+   * What a request that names its version in `_meta` (2026-07-28) says about its client;
+   * undefined for a request of a legacy session, whose client is what `initialize` said.
+   */
+  readonly client?: ClientFacts;
 }
 
 /** What a wire may say about a message; the rest comes from the connection. */
@@ -70,5 +79,53 @@ export function requestContext(connection: Connection, transport: TransportFacts
     signal: facts?.signal,
     receivedAt: Date.now(),
     mount: facts?.mount,
+  };
+}
+
+/** Whether this mock serves `version` per request (a revision with per-request `_meta` it accepts). */
+export function servesPerRequest(version: unknown, accepted: readonly string[]): version is string {
+  return typeof version === "string" && accepted.includes(version) && versionHas(version, "perRequestMeta");
+}
+
+/**
+ * THE place where a request's era is chosen. A request naming its version in
+ * `params._meta["io.modelcontextprotocol/protocolVersion"]` is served in that revision, with no
+ * session (its client facts come from the same `_meta`); any other request speaks what its
+ * connection negotiated at `initialize`, as before. A named version the mock does not serve
+ * per request is refused with -32022 listing what it does serve. Every wire gets this through
+ * the engine, and the HTTP wire asks `servesPerRequest` / `declaredVersion` for its header rules.
+ */
+export function resolveRequestVersion(context: RequestContext, params: unknown, accepted: readonly string[]): RequestContext | JsonRpcErrorObject {
+  const declared = declaredVersion(params);
+  if (declared === undefined) return context;
+  if (!servesPerRequest(declared, accepted)) return unsupportedVersion(declared, accepted);
+  const meta = requestMeta(params)!;
+  const capabilities = meta[META.clientCapabilities];
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
+  return { ...context, protocolVersion: declared, client: clientFactsOf(meta) };
+}
+
+/** -32602 for a 2026-07-28 request whose `_meta` lacks a required field (over HTTP: 400). */
+export function missingMeta(field: string): JsonRpcErrorObject {
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params: a 2026-07-28 request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}" (an object, {} for none); "${field}" is missing or not ${field === META.protocolVersion ? "a string" : "an object"}`,
+    data: { missing: field },
+  };
+}
+
+/** -32022: the versions served, newest first (per request, then through `initialize`), and the one asked for. */
+export function unsupportedVersion(requested: unknown, accepted: readonly string[]): JsonRpcErrorObject {
+  const supported = [...accepted].sort(compareVersions).reverse();
+  const perRequest = supported.filter((version) => versionHas(version, "perRequestMeta"));
+  const session = supported.filter((version) => versionHas(version, "initialize"));
+  const offered = [
+    perRequest.length > 0 ? `${perRequest.join(", ")} per request (in _meta)` : "",
+    session.length > 0 ? `${session.join(", ")} through initialize` : "",
+  ].filter(Boolean);
+  return {
+    code: ErrorCode.UnsupportedProtocolVersion,
+    message: `Unsupported protocol version ${JSON.stringify(requested)}: this server speaks ${offered.join("; ")}. Retry with one of data.supported.`,
+    data: { supported, requested: typeof requested === "string" ? requested : JSON.stringify(requested) },
   };
 }

@@ -40,6 +40,12 @@ export interface StepObject {
   disconnect?: boolean;
   /** Write these bytes where the reply would go (not JSON-RPC, not even JSON, if you like). */
   raw?: string;
+  /**
+   * 2026-07-28 raw control of MRTR: answer `resultType: "input_required"` with these
+   * `inputRequests` and/or `requestState`, sent as given. The client's retry is the tool's next
+   * call (its next step), and a `requestState` given here is passed through unchecked.
+   */
+  inputRequired?: { inputRequests?: Record<string, unknown>; requestState?: string };
   /** How a streaming wire (Streamable HTTP) carries this answer: JSON or SSE, closing the stream early. */
   stream?: StreamHints;
   /** Use this step for this many calls in a row. */
@@ -52,7 +58,7 @@ export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepO
 export type Step = StepObject | StepFunction;
 
 /** Exactly one of these says what kind of answer a step gives. */
-const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw"] as const;
+const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired"] as const;
 export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream"]);
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
@@ -94,6 +100,7 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
     throw new McpTestkitError(`${where}: "raw" must be a string (the bytes to write), got ${typeLabel(record.raw)}.`);
   }
   if (record.stream !== undefined) checkStreamHints(record.stream, where);
+  if (record.inputRequired !== undefined) checkInputRequired(record.inputRequired, where);
   for (const key of ["delayMs", "repeat"] as const) {
     const value = record[key];
     if (value === undefined) continue;
@@ -114,6 +121,19 @@ function checkStreamHints(value: unknown, where: string): void {
     (hints.retryMs === undefined || (Number.isInteger(hints.retryMs) && (hints.retryMs as number) >= 0));
   if (!ok) {
     throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
+  }
+}
+
+function checkInputRequired(value: unknown, where: string): void {
+  const given = value as Record<string, unknown>;
+  const ok =
+    typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.keys(given).every((key) => key === "inputRequests" || key === "requestState") &&
+    (given.inputRequests !== undefined || given.requestState !== undefined) &&
+    (given.inputRequests === undefined || (typeof given.inputRequests === "object" && given.inputRequests !== null && !Array.isArray(given.inputRequests))) &&
+    (given.requestState === undefined || typeof given.requestState === "string");
+  if (!ok) {
+    throw new McpTestkitError(`${where}: "inputRequired" must be { inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one), got ${typeLabel(value)}.`);
   }
 }
 

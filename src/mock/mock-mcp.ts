@@ -178,8 +178,13 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     else this.http.handle(exchange);
   };
 
-  /** The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts. */
-  readonly fetch = async (request: Request): Promise<Response> => {
+  /**
+   * The mock as a web-standard handler, `Request` in, `Response` out, for fetch-style hosts; it
+   * also takes fetch's `(url, init)`, so a client transport's `fetch` option can be the mock itself.
+   */
+  readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    // Shaped like the global fetch, so a client transport can take it as its `fetch` (in-process tests).
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const exchange = new FetchExchange(request);
     const web = this.router.webHandlerFor(exchange.path);
     if (web !== undefined) return web(request);
@@ -342,6 +347,14 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   /** Sends any notification to every connected client (over HTTP, on the GET stream). */
   notify(method: string, params?: Record<string, unknown>): void {
     this.engine.broadcast(method, params);
+  }
+
+  /**
+   * Ends every open `subscriptions/listen` (2026-07-28) from the server side, as a graceful
+   * shutdown does: each gets its closing result. Returns how many ended.
+   */
+  endSubscriptions(): number {
+    return this.engine.endSubscriptions();
   }
 
   /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */

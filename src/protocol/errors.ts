@@ -9,6 +9,12 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** MCP (2025-11-25): a URL-mode elicitation must complete first. */
   UrlElicitationRequired: -32042,
+  /** MCP (2026-07-28): HTTP headers missing, malformed or not matching the body (HTTP 400). */
+  HeaderMismatch: -32020,
+  /** MCP (2026-07-28): the request needs a client capability its `_meta` did not declare (HTTP 400). */
+  MissingRequiredClientCapability: -32021,
+  /** MCP (2026-07-28): the request's protocol version is not served here; `data.supported` lists those that are (HTTP 400). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

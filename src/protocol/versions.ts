@@ -21,12 +21,22 @@ export const PROTOCOL_VERSIONS: readonly ProtocolVersionInfo[] = [
   { version: "2025-03-26", era: "legacy", jsonSchemaDialect: "draft-07" },
   { version: "2025-06-18", era: "legacy", jsonSchemaDialect: "draft-07" },
   { version: "2025-11-25", era: "legacy", jsonSchemaDialect: "2020-12" },
+  { version: "2026-07-28", era: "modern", jsonSchemaDialect: "2020-12" },
 ];
 
 export type ProtocolVersion = string;
 
-export const LATEST_PROTOCOL_VERSION: ProtocolVersion = PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.length - 1]!.version;
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS.map((v) => v.version);
+/** Every revision mcp-testkit knows, both eras, oldest first. */
+export const KNOWN_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS.map((v) => v.version);
+/**
+ * The revisions an `initialize` can negotiate (the legacy era), oldest first. The driver, the
+ * validator and `check` speak these; 2026-07-28 has no `initialize`, so it is not among them.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS.filter((v) => v.era === "legacy").map((v) => v.version);
+/** The newest revision a session can negotiate (what `initialize` offers). */
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[SUPPORTED_PROTOCOL_VERSIONS.length - 1]!;
+/** The newest revision of all, spoken per request (2026-07-28: no `initialize`). */
+export const LATEST_KNOWN_VERSION: ProtocolVersion = KNOWN_PROTOCOL_VERSIONS[KNOWN_PROTOCOL_VERSIONS.length - 1]!;
 /** Assumed by a Streamable HTTP server when a request carries no `MCP-Protocol-Version` header. */
 export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = "2025-03-26";
 
@@ -55,19 +65,43 @@ export const FEATURES = {
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
-  ssePriming: { since: "2025-11-25", what: "SSE priming events (an event id before any data) for resumable streams" },
+  ssePriming: { since: "2025-11-25", until: "2026-07-28", what: "SSE priming events (an event id before any data) for resumable streams" },
   annotationLastModified: { since: "2025-06-18", what: "lastModified in annotations" },
   implementationDescription: { since: "2025-11-25", what: "description and websiteUrl on implementations" },
   elicitationEnumVariants: { since: "2025-11-25", what: "titled and multi-select enums in elicitation schemas" },
   errorWithoutId: { since: "2025-11-25", what: "error responses without an id" },
   cancelWithoutRequestId: { since: "2025-11-25", what: "notifications/cancelled without a requestId" },
+  // Removed by 2026-07-28 (the legacy era's session machinery).
+  initialize: { since: "2024-11-05", until: "2026-07-28", what: "the initialize handshake (initialize, notifications/initialized)" },
+  sessions: { since: "2025-03-26", until: "2026-07-28", what: "protocol sessions (Mcp-Session-Id over HTTP)" },
+  getStream: { since: "2025-03-26", until: "2026-07-28", what: "the standalone GET stream and DELETE on Streamable HTTP" },
+  resumption: { since: "2025-03-26", until: "2026-07-28", what: "resuming SSE streams with Last-Event-ID" },
+  ping: { since: "2024-11-05", until: "2026-07-28", what: "ping" },
+  loggingSetLevel: { since: "2024-11-05", until: "2026-07-28", what: "logging/setLevel (2026-07-28: a log level per request in _meta)" },
+  resourcesSubscribe: { since: "2024-11-05", until: "2026-07-28", what: "resources/subscribe and resources/unsubscribe (2026-07-28: subscriptions/listen)" },
+  serverRequests: { since: "2024-11-05", until: "2026-07-28", what: "server-to-client JSON-RPC requests (2026-07-28: input requests in results, MRTR)" },
+  // Added by 2026-07-28 (the modern era).
+  perRequestMeta: { since: "2026-07-28", what: "the protocol version, client info and capabilities in every request's _meta" },
+  serverDiscover: { since: "2026-07-28", what: "server/discover" },
+  resultType: { since: "2026-07-28", what: "resultType on every result" },
+  cacheHints: { since: "2026-07-28", what: "ttlMs and cacheScope on list, read and discover results" },
+  subscriptionsListen: { since: "2026-07-28", what: "subscriptions/listen (notifications tagged with a subscription id)" },
+  mrtr: { since: "2026-07-28", what: "multi round-trip requests (input_required results, inputResponses and requestState)" },
+  requestHeaders: { since: "2026-07-28", what: "the Mcp-Method, Mcp-Name and Mcp-Param-* HTTP headers, checked against the body" },
+  resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
 } as const satisfies Record<string, FeatureSpan>;
 
 export type Feature = keyof typeof FEATURES;
 
 const order = new Map(PROTOCOL_VERSIONS.map((info, index) => [info.version, index]));
 
+/** Whether `version` is one an `initialize` can negotiate (see SUPPORTED_PROTOCOL_VERSIONS). */
 export function isSupportedVersion(version: unknown): version is ProtocolVersion {
+  return typeof version === "string" && order.has(version) && versionHas(version, "initialize");
+}
+
+/** Whether mcp-testkit knows `version` at all, either era. */
+export function isKnownVersion(version: unknown): version is ProtocolVersion {
   return typeof version === "string" && order.has(version);
 }
 
@@ -89,15 +123,18 @@ export function versionHas(version: ProtocolVersion, feature: Feature): boolean 
 }
 
 /**
- * Version negotiation as the spec says: the server answers with the requested version if it
- * supports it, else with its own latest (from `supported`, which defaults to all we know).
+ * Version negotiation for `initialize` as the spec says: the server answers with the requested
+ * version if it supports it, else with its own latest (from `supported`, which defaults to all
+ * the session versions we know). Only revisions that have `initialize` take part: a client
+ * asking for 2026-07-28 in `initialize` gets the newest legacy revision.
  */
 export function negotiateVersion(
   requested: unknown,
   supported: readonly ProtocolVersion[] = SUPPORTED_PROTOCOL_VERSIONS,
 ): ProtocolVersion {
-  if (typeof requested === "string" && supported.includes(requested)) return requested;
-  const latest = [...supported].sort(compareVersions).at(-1);
-  if (latest === undefined) throw new Error("negotiateVersion: the list of supported versions is empty");
+  const sessionVersions = supported.filter((version) => !versionHas(version, "perRequestMeta"));
+  if (typeof requested === "string" && sessionVersions.includes(requested)) return requested;
+  const latest = [...sessionVersions].sort(compareVersions).at(-1);
+  if (latest === undefined) throw new Error(`negotiateVersion: no version in the list can be negotiated by initialize (${supported.join(", ") || "empty list"})`);
   return latest;
 }

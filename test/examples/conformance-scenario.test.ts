@@ -66,6 +66,19 @@ describe("examples/conformance/server.js", () => {
       "test_elicitation_sep1034_defaults",
       "test_elicitation_sep1330_enums",
       "json_schema_2020_12_tool",
+      // The 2026-07-28 scenarios (conformance 0.2.0-alpha.12).
+      "test_input_required_result_elicitation",
+      "test_input_required_result_sampling",
+      "test_input_required_result_list_roots",
+      "test_input_required_result_request_state",
+      "test_input_required_result_tampered_state",
+      "test_input_required_result_multiple_inputs",
+      "test_input_required_result_multi_round",
+      "test_input_required_result_capabilities",
+      "test_missing_capability",
+      "test_streaming_elicitation",
+      "test_logging_tool",
+      "test_custom_headers",
     ]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();

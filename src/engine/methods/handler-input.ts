@@ -6,6 +6,9 @@ import type { Connection } from "../connection.js";
 import { replyWith, type Outcome } from "../outcome.js";
 import type { RequestContext } from "../request-context.js";
 import type { ToolListSource, ToolStepSource } from "../step-sources.js";
+import type { CacheOptions } from "../cache-hints.js";
+import type { Subscription } from "./subscriptions.js";
+import type { RequestStateKeeper } from "../mrtr/request-state.js";
 
 export interface EngineState {
   readonly catalog: Catalog;
@@ -19,6 +22,9 @@ export interface EngineState {
   readonly instructions?: string;
   readonly capabilities?: Record<string, unknown>;
   readonly protocolVersions: readonly string[];
+  readonly cache?: CacheOptions;
+  readonly subscriptions: Set<Subscription>;
+  readonly requestStates: RequestStateKeeper;
 }
 
 export interface HandlerInput {

@@ -1,7 +1,7 @@
 /** `initialize`, `ping` and `logging/setLevel`: the session-level methods. */
 import { ErrorCode } from "../../protocol/errors.js";
 import { LoggingLevels, type LoggingLevel } from "../../protocol/methods.js";
-import { negotiateVersion, versionHas } from "../../protocol/versions.js";
+import { compareVersions, negotiateVersion, versionHas } from "../../protocol/versions.js";
 import { RpcError } from "../outcome.js";
 import { IMPLEMENTATION_FIELDS, shapeForVersion } from "../version-shape.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
@@ -11,6 +11,7 @@ import { requireString } from "./params.js";
 export function capabilitiesFor(version: string): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {
     tools: { listChanged: true },
+    // 2026-07-28 subscribes through subscriptions/listen, so `subscribe` still says "can be watched".
     resources: { subscribe: true, listChanged: true },
     prompts: { listChanged: true },
     logging: {},
@@ -23,6 +24,12 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
   const { state, params } = input;
   const negotiated = input.connection.negotiated;
   const requested = requireString(params, "protocolVersion", "initialize");
+  if (state.protocolVersions.every((v) => versionHas(v, "perRequestMeta"))) {
+    // A modern-only server names what it speaks: a legacy client has no other way to learn it.
+    throw new RpcError(ErrorCode.InvalidRequest, `This server speaks only ${state.protocolVersions.join(", ")}, per request with no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"]`, {
+      supported: state.protocolVersions,
+    });
+  }
   const version = negotiateVersion(requested, state.protocolVersions);
   negotiated.protocolVersion = version;
   negotiated.initializeReceived = true;
@@ -32,6 +39,17 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
     protocolVersion: version,
     capabilities: state.capabilities ?? capabilitiesFor(version),
     serverInfo: shapeForVersion(state.serverInfo, IMPLEMENTATION_FIELDS, version),
+  };
+  if (state.instructions !== undefined) result.instructions = state.instructions;
+  return ok(input, result);
+};
+
+/** `server/discover` (2026-07-28): the versions served (newest first), capabilities and instructions; identity and caching hints are added to every modern result. */
+export const discover: RequestHandler = (input) => {
+  const { state, context } = input;
+  const result: Record<string, unknown> = {
+    supportedVersions: [...state.protocolVersions].sort(compareVersions).reverse(),
+    capabilities: state.capabilities ?? capabilitiesFor(context.protocolVersion),
   };
   if (state.instructions !== undefined) result.instructions = state.instructions;
   return ok(input, result);

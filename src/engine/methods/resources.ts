@@ -7,6 +7,8 @@ import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
+import { versionHas } from "../../protocol/versions.js";
+import { cacheHintsFor } from "../cache-hints.js";
 
 export const listResources: RequestHandler = (input) => {
   const { page, nextCursor } = paginate([...input.state.catalog.resources.values()], input.params.cursor, input.state.pageSize);
@@ -20,15 +22,20 @@ export const listResourceTemplates: RequestHandler = (input) => {
   return ok(input, nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor });
 };
 
-function notFound(uri: string): RpcError {
-  return new RpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+/** Resource not found: -32002 in the legacy era, -32602 (invalid params) from 2026-07-28. */
+function notFound(uri: string, version: string): RpcError {
+  const code = versionHas(version, "resourceNotFoundInvalidParams") ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  return new RpcError(code, `Resource not found: ${uri}`, { uri });
 }
 
 export const readResource: RequestHandler = async (input) => {
   const uri = requireString(input.params, "uri", "resources/read");
+  const version = input.context.protocolVersion;
   const found = input.state.catalog.findResource(uri);
-  if (!found) throw notFound(uri);
+  if (!found) throw notFound(uri, version);
   const contents = await readContents(uri, found.definition, found.variables);
+  // A resource's own caching hints win over the mock's (the rest is added to every modern result).
+  if (found.definition.cache !== undefined && versionHas(version, "cacheHints")) return ok(input, { contents, ...cacheHintsFor(input.state.cache, "resources/read", found.definition.cache) });
   return ok(input, { contents });
 };
 
@@ -64,7 +71,7 @@ function substitute(text: string, variables: Record<string, string>): string {
 
 export const subscribe: RequestHandler = (input) => {
   const uri = requireString(input.params, "uri", "resources/subscribe");
-  if (!input.state.catalog.findResource(uri)) throw notFound(uri);
+  if (!input.state.catalog.findResource(uri)) throw notFound(uri, input.context.protocolVersion);
   input.connection.negotiated.subscriptions.add(uri);
   return ok(input, {});
 };

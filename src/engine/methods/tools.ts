@@ -18,6 +18,10 @@ import { contentResult, returnsResult, toolErrorResult } from "../tool-results.j
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
+import type { JsonRpcId } from "../../protocol/jsonrpc.js";
+import { versionHas } from "../../protocol/versions.js";
+import type { DueRound } from "../mrtr/input-round.js";
+import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 
 export const listTools: RequestHandler = (input) => {
   const { catalog, toolListSources, pageSize } = input.state;
@@ -41,6 +45,10 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const name = requireString(params, "name", "tools/call");
   const args = toolArguments(params.arguments);
   const meta = optionalObject(params, "_meta", "tools/call");
+  if (params.requestState !== undefined && versionHas(context.protocolVersion, "mrtr")) {
+    const resumed = resumeCall(input, name, args);
+    if (resumed !== undefined) return resumed;
+  }
   const call: ToolCall = {
     tool: name,
     arguments: args,
@@ -59,10 +67,11 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   state.calls.add(call);
 
   const choice = chooseStep(state.toolSources, call, context);
-  const running = new RunningCall(state.calls, connection, call, choice, context);
+  const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
   const next = choice.step;
   if (typeof next !== "function") return running.answerWhenDue(next);
-  const live = new LiveCall(call, connection, context.protocolVersion, context.identity);
+  const given = isRecord(params.inputResponses) ? { ...params.inputResponses } : undefined;
+  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given);
   let produced: unknown;
   try {
     produced = next(live);
@@ -74,24 +83,59 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   return running.takeProduced(produced, live);
 };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
+
+/**
+ * An MRTR retry (2026-07-28): a `requestState` of ours resumes its parked call, which answers
+ * this request; a bad one is refused with -32602 saying what was wrong. A scripted step's own
+ * state (raw control) is none of ours: undefined, and the call runs as a new one.
+ */
+function resumeCall(input: HandlerInput, name: string, args: Record<string, unknown>): Outcome | Promise<Outcome> | undefined {
+  const { state, params, request } = input;
+  const token = params.requestState;
+  if (typeof token === "string" && state.requestStates.isRaw(token)) return undefined;
+  if (typeof token !== "string") throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "requestState" must be the string of the input_required result, sent back unchanged');
+  const responses = params.inputResponses ?? {};
+  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "inputResponses" must be an object mapping each inputRequests key to its result');
+  }
+  const verdict = state.requestStates.take(token, name, args);
+  if (!verdict.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tools/call: ${verdict.message}`, { problem: verdict.problem });
+  return (verdict.parked as RunningCall).resume(input.connection, request.id, input.context, responses as Record<string, unknown>);
+}
+
+type Produced = { step: StepObject | undefined } | { round: DueRound };
 
 /** A step that answers now: no delay, no hang. */
 function answersAtOnce(step: StepObject): boolean {
   return !step.hang && !(step.delayMs !== undefined && step.delayMs > 0);
 }
 
-/** One call between its step's choice and its outcome. */
-class RunningCall {
+/** One call between its step's choice and its outcome (across MRTR retries, one record). */
+class RunningCall implements ParkedCall {
+  /** The request answering now: the call's own, then each MRTR retry. */
+  private replyId: JsonRpcId;
+  /** A step function's promise, kept while the call waits for a retry. */
+  private settled?: Promise<StepObject | undefined>;
+  private live?: LiveCall;
+  private rounds = 0;
+
   constructor(
     private readonly calls: CallLog,
-    private readonly connection: Connection,
+    private readonly states: RequestStateKeeper,
+    private connection: Connection,
     private readonly call: ToolCall,
     private readonly choice: StepChoice,
-    private readonly context: RequestContext,
-  ) {}
+    private context: RequestContext,
+  ) {
+    this.replyId = call.requestId;
+  }
 
   /**
    * A step object: answered now when it can be, else after its delay or hang. `live` is the
@@ -104,10 +148,10 @@ class RunningCall {
       live?.release();
       return this.answerSafely(step);
     }
-    const waiting = live ?? new LiveCall(this.call, this.connection, this.context.protocolVersion, this.context.identity);
+    const waiting = live ?? new LiveCall(this.call, this.connection, this.context.protocolVersion, this.context.identity, this.context.client);
     // The stream treatment is known now: say it before the wire settles on how to answer.
-    if (step.stream !== undefined) this.connection.prepare(this.call.requestId, step.stream);
-    return this.runWaiting(waiting, () => Promise.resolve(step), false);
+    if (step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
+    return this.runWaiting(waiting, () => Promise.resolve({ step }), false);
   }
 
   /** What a step function returned without a promise: checked, then answered as a step object. */
@@ -122,9 +166,9 @@ class RunningCall {
     return this.answerWhenDue(step, live);
   }
 
-  /** A step function's promise: the call can be cancelled while it runs. */
+  /** A step function's promise: the call can be cancelled while it runs, and (2026-07-28) wait for input. */
   awaitStep(live: LiveCall, produced: PromiseLike<unknown>): Promise<Outcome> {
-    return this.runWaiting(live, async () => {
+    const settled = (async () => {
       let value: unknown;
       try {
         value = await produced;
@@ -134,7 +178,57 @@ class RunningCall {
         if (live.aborted) return undefined;
         throw new StepFunctionError(thrown);
       }
-    });
+    })();
+    // While the call waits for a retry nobody awaits it; a rejection then is handled on resume.
+    settled.catch(() => undefined);
+    this.settled = settled;
+    this.live = live;
+    return this.runWaiting(live, () => this.nextProduced(live, settled));
+  }
+
+  /** The step, or (MRTR) a round of input requests due first. */
+  private nextProduced(live: LiveCall, settled: Promise<StepObject | undefined>): Promise<Produced> {
+    const stepped = settled.then((step) => ({ step }));
+    if (live.input === undefined) return stepped;
+    return Promise.race([stepped, live.input.due().then((round) => ({ round }))]);
+  }
+
+  /** The client's retry with `inputResponses`: the waiting asks settle and the same step goes on, answering this request. */
+  resume(connection: Connection, requestId: JsonRpcId, context: RequestContext, responses: Record<string, unknown>): Promise<Outcome> {
+    const live = this.live!;
+    this.connection = connection;
+    this.replyId = requestId;
+    this.context = context;
+    live.rebind(connection, requestId, context.client);
+    // Missing answers stay waiting: the next round asks for them again, as the spec advises.
+    live.input!.answer(responses);
+    return this.runWaiting(live, () => this.nextProduced(live, this.settled!));
+  }
+
+  /** Given up while waiting for a retry (expired, reset, closed). */
+  expire(reason: string): void {
+    if (this.call.outcome !== "pending") return;
+    this.calls.end(this.call, "cancelled", { reason });
+    this.live?.input?.abandon();
+    this.live?.cancel(reason);
+    this.live?.release();
+  }
+
+  /** Answers `input_required` and parks the call until the retry, or -32021 if the client cannot answer. */
+  private suspend(live: LiveCall, round: DueRound): Outcome {
+    const missing = live.input!.missingCapabilities(live.clientCapabilities);
+    if (missing !== undefined) {
+      const error = {
+        code: ErrorCode.MissingRequiredClientCapability,
+        message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${Object.keys(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
+        data: { requiredCapabilities: missing },
+      };
+      live.input!.abandon(error);
+      return this.fail(error);
+    }
+    const { state } = this.states.park(this, this.call.tool, this.call.arguments, ++this.rounds);
+    live.detach();
+    return replyWith(this.replyId, { resultType: "input_required", inputRequests: round.inputRequests, requestState: state });
   }
 
   stepFunctionThrew(thrown: unknown): Outcome {
@@ -143,18 +237,26 @@ class RunningCall {
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" threw: ${message}` });
   }
 
-  private async runWaiting(live: LiveCall, produce: () => Promise<StepObject | undefined>, prepare = true): Promise<Outcome> {
+  private async runWaiting(live: LiveCall, produce: () => Promise<Produced>, prepare = true): Promise<Outcome> {
     const signal = live.cancellable().signal;
+    let parked = false;
     try {
-      let step: StepObject | undefined;
+      let produced: Produced;
       try {
-        step = await produce();
+        produced = await produce();
       } catch (thrown) {
         if (thrown instanceof StepFunctionError) return this.stepFunctionThrew(thrown);
         throw thrown;
       }
-      if (step === undefined || signal.aborted) return NO_REPLY;
-      if (prepare && step.stream !== undefined) this.connection.prepare(this.call.requestId, step.stream);
+      if (signal.aborted) return NO_REPLY;
+      if ("round" in produced) {
+        const outcome = this.suspend(live, produced.round);
+        parked = this.call.outcome === "pending";
+        return outcome;
+      }
+      const step = produced.step;
+      if (step === undefined) return NO_REPLY;
+      if (prepare && step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, signal);
         if (signal.aborted) return NO_REPLY;
@@ -168,13 +270,13 @@ class RunningCall {
       if (signal.aborted) return NO_REPLY;
       return this.unsendable(thrown);
     } finally {
-      live.release();
+      if (!parked) live.release();
     }
   }
 
   private answerSafely(step: StepObject): Outcome {
     try {
-      if (step.stream !== undefined) this.connection.prepare(this.call.requestId, step.stream);
+      if (step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
       return this.answer(step);
     } catch (thrown) {
       return this.unsendable(thrown);
@@ -215,6 +317,11 @@ class RunningCall {
       case "disconnect":
         this.calls.end(this.call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
         return DROP;
+      case "inputRequired": {
+        const { inputRequests, requestState } = step.inputRequired!;
+        if (requestState !== undefined) this.states.rememberRaw(requestState);
+        return this.succeed(jsonOnly({ resultType: "input_required", ...(inputRequests && { inputRequests }), ...(requestState !== undefined && { requestState }) }), "result");
+      }
       case "empty":
         return this.succeed({ content: [] }, "result");
     }
@@ -222,12 +329,12 @@ class RunningCall {
 
   private succeed(result: unknown, outcome: CallOutcome): Outcome {
     this.calls.end(this.call, outcome, { result });
-    return replyWith(this.call.requestId, result);
+    return replyWith(this.replyId, result);
   }
 
   private fail(error: JsonRpcErrorObject, outcome: CallOutcome = "protocol-error"): Outcome {
     this.calls.end(this.call, outcome, { error });
-    return replyError(this.call.requestId, error);
+    return replyError(this.replyId, error);
   }
 }
 

@@ -12,7 +12,7 @@ import { versionHas } from "../../protocol/versions.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
 import type { Connection } from "./exchange.js";
-import type { PostAnswer } from "./post-answer.js";
+import type { AnswerHost, PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
 const MAX_KEPT_STREAMS = 100;
@@ -38,7 +38,9 @@ export interface HttpSessionOptions {
   onEnd: (session: HttpSession) => void;
 }
 
-export class HttpSession {
+export class HttpSession implements AnswerHost {
+  /** A legacy stream may be resumed after its connection drops: that is no cancellation. */
+  readonly cancelOnClose = false;
   readonly engineConnection: EngineConnection;
   /** The identity (test id, context, undeclared) its `initialize` sent, for the requests that send none. */
   identity?: RequestIdentity;

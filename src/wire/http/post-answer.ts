@@ -5,9 +5,30 @@
  * POST's requests is enacted here.
  */
 import type { Outcome, StreamHints } from "../../engine/outcome.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import type { HttpExchange } from "./exchange.js";
 import type { EventStream } from "./event-stream.js";
-import type { HttpSession } from "./http-session.js";
+
+/**
+ * What a POST's answer belongs to: a legacy session (`HttpSession`) or, in 2026-07-28, the
+ * request alone (`StatelessRequest`), which has no session and whose stream closing cancels it.
+ */
+export interface AnswerHost {
+  readonly id: string;
+  readonly preferSse: boolean;
+  /** 2026-07-28: the client closing the response stream cancels the request (legacy: it may resume). */
+  readonly cancelOnClose: boolean;
+  /** The HTTP status of a JSON answer (2026-07-28 maps some errors to 400 and 404); undefined: 200. */
+  readonly statusOf?: (reply: JsonRpcResponse) => number;
+  /** Extra headers of an SSE answer. */
+  readonly sseHeaders?: Readonly<Record<string, string>>;
+  openAnswer(answer: PostAnswer): void;
+  keepAnswer(keys: readonly string[], answer: PostAnswer): void;
+  forgetAnswer(keys: readonly string[], answer: PostAnswer): void;
+  newStream(): EventStream;
+  abandonRequests(keys: readonly string[]): void;
+  end(outcome: "cancelled" | "disconnected", reason: string): void;
+}
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
@@ -32,10 +53,11 @@ export class PostAnswer {
   private hints?: StreamHints;
   /** Headers every response to this POST carries (`mcp-session-id` on a successful initialize). */
   private headers?: Readonly<Record<string, string>>;
+  private status = 200;
 
   constructor(
     private readonly exchange: HttpExchange,
-    private readonly session: HttpSession,
+    private readonly session: AnswerHost,
     /** The id keys of the POST's requests; the answer completes when each has an outcome. */
     private readonly keys: readonly string[],
     private readonly shape: PostShape,
@@ -100,6 +122,7 @@ export class PostAnswer {
         this.complete();
         return;
       case "reply": {
+        if (this.session.statusOf !== undefined && !this.stream) this.status = this.session.statusOf(outcome.message);
         const failedInitialize = this.shape.opensSession && "error" in outcome.message;
         // A failed initialize gets no session: its answer carries no Mcp-Session-Id.
         if (failedInitialize) this.headers = undefined;
@@ -114,7 +137,8 @@ export class PostAnswer {
   }
 
   private reply(text: string): void {
-    if (!this.stream && this.session.preferSse && this.hints?.mode !== "json") this.startStream();
+    // An error with its own HTTP status (2026-07-28: 400, 404) goes as JSON, so the status shows.
+    if (!this.stream && this.session.preferSse && this.hints?.mode !== "json" && this.status === 200) this.startStream();
     if (this.stream) this.stream.push(text);
     else (this.replies ??= []).push(text);
     this.settleOne();
@@ -130,7 +154,7 @@ export class PostAnswer {
     }
     const replies = this.replies;
     if (replies === undefined) this.exchange.respond(202, this.headers ?? NO_HEADERS);
-    else this.exchange.respond(200, this.jsonHeaders(), this.shape.batch ? `[${replies.join(",")}]` : replies[0]);
+    else this.exchange.respond(this.status, this.jsonHeaders(), this.shape.batch ? `[${replies.join(",")}]` : replies[0]);
   }
 
   /** Nothing more goes on this POST: server messages about its requests go on the GET stream. */
@@ -149,10 +173,12 @@ export class PostAnswer {
     this.waits = true;
     this.session.keepAnswer(this.keys, this);
     this.exchange.onAbort(() => {
-      // A stream outlives its connection (the client may resume); a JSON answer cannot be delivered any more.
-      if (this.stream || this.done) return;
-      this.complete();
+      // A legacy stream outlives its connection (the client may resume); a JSON answer cannot be
+      // delivered any more, and in 2026-07-28 a closed stream is the request's cancellation.
+      if (this.done || (this.stream && !this.session.cancelOnClose)) return;
+      // Abandoned first, so the requests end saying the client left (not that they were answered).
       this.session.abandonRequests(this.keys);
+      this.complete();
     });
   }
 
@@ -161,7 +187,8 @@ export class PostAnswer {
     const stream = this.session.newStream();
     if (this.hints?.retryMs !== undefined) stream.retryMs = this.hints.retryMs;
     this.stream = stream;
-    const sink = this.exchange.openStream(200, this.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...this.headers });
+    const base = this.session.sseHeaders ?? SSE_HEADERS;
+    const sink = this.exchange.openStream(200, this.headers === undefined ? base : { ...base, ...this.headers });
     if (this.replies) for (const text of this.replies.splice(0)) stream.push(text);
     stream.attach(sink, 0);
     return stream;

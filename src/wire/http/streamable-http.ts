@@ -1,8 +1,10 @@
 /**
- * The Streamable HTTP endpoint (spec revision 2025-11-25): sessions, POST / GET / DELETE,
- * header rules, JSON or SSE answers, the standalone GET stream, resumption with
- * `Last-Event-ID`, a body limit and DNS-rebinding protection. Every rule answers with the
- * status the spec names, and a JSON-RPC error body saying what was wrong.
+ * The Streamable HTTP endpoint, both eras on one path. Legacy (2025-11-25 and before): sessions,
+ * POST / GET / DELETE, header rules, JSON or SSE answers, the standalone GET stream, resumption
+ * with `Last-Event-ID`. 2026-07-28 (a request naming its version in `_meta` or the
+ * `MCP-Protocol-Version` header): POST only, no session, the Mcp-Method / Mcp-Name / Mcp-Param-*
+ * header rules, each request answered alone. Both: a body limit and DNS-rebinding protection.
+ * Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
  */
 import { randomBytes } from "node:crypto";
 import type { Engine } from "../../engine/engine.js";
@@ -11,9 +13,13 @@ import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { readEnvelope, type Envelope } from "../../protocol/read-envelope.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
-import { NO_IDENTITY, requestContext, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
+import { NO_IDENTITY, requestContext, servesPerRequest, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
+import { declaredVersion } from "../../engine/request-meta.js";
 import type { FakeIdentity } from "../../fakes/types.js";
+import { isObject } from "../../protocol/jsonrpc.js";
 import { readRequestIdentity, storedIdentity } from "./identity.js";
+import { headerProblem } from "./modern-headers.js";
+import { StatelessRequest } from "./stateless-request.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
@@ -58,6 +64,11 @@ function memberKey(message: unknown, index: number, envelope: Envelope): string 
 
 export class StreamableHttpEndpoint {
   readonly sessions = new Map<string, HttpSession>();
+  /** 2026-07-28 requests being answered (each alone, no session). */
+  private readonly stateless = new Set<StatelessRequest>();
+  private readonly forgetStateless = (request: StatelessRequest): void => {
+    this.stateless.delete(request);
+  };
   private readonly guard?: OriginGuard;
   private readonly maxBodyBytes: number;
   private closed = false;
@@ -105,6 +116,40 @@ export class StreamableHttpEndpoint {
   close(): void {
     this.closed = true;
     for (const session of [...this.sessions.values()]) session.end("cancelled", "the mock server closed", "server_stopping");
+    for (const request of [...this.stateless]) request.abandon();
+  }
+
+  /** Whether a message is served in the 2026-07-28 way: its `_meta` or its version header says so. */
+  private speaksPerRequest(exchange: HttpExchange, message: Record<string, unknown>): boolean {
+    return declaredVersion(message.params) !== undefined || servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions);
+  }
+
+  /** A 2026-07-28 POST: one request or notification, its headers checked against its body, answered alone. */
+  private statelessPost(exchange: HttpExchange, message: Record<string, unknown>): void {
+    const id = "id" in message && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+    if (typeof message.method !== "string") {
+      return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: in 2026-07-28 a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)");
+    }
+    const facts = this.factsFor(exchange, undefined);
+    if (!facts) return;
+    if (id === null) {
+      // Notifications (none is defined for HTTP in 2026-07-28) are recorded and accepted.
+      const connection = this.engine.openConnection(undefined, "http", undefined, { session: false });
+      void Promise.resolve(this.engine.receive(connection, message, requestContext(connection, exchange, facts))).then(() => {
+        this.engine.closeConnection(connection, "cancelled", "the notification was handled");
+        exchange.respond(202, {});
+      });
+      return;
+    }
+    const problem = headerProblem(exchange, message, (tool) => this.engine.catalog.tools.get(tool)?.listing.inputSchema);
+    if (problem) {
+      exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
+      return;
+    }
+    const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless);
+    this.stateless.add(request);
+    const answer = new PostAnswer(exchange, request, [idKey(id)], SINGLE_REQUEST);
+    answer.take(this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange, facts)));
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
@@ -131,7 +176,9 @@ export class StreamableHttpEndpoint {
     const version = exchange.header("mcp-protocol-version");
     if (version === undefined) return DEFAULT_HTTP_PROTOCOL_VERSION;
     if (!this.engine.protocolVersions.includes(version)) {
-      this.reject(exchange, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${this.engine.protocolVersions.join(", ")})`);
+      // A session speaks the versions of initialize; 2026-07-28 requests never come this way.
+      const sessionVersions = this.engine.protocolVersions.filter((v) => !versionHas(v, "perRequestMeta"));
+      this.reject(exchange, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${sessionVersions.join(", ")})`);
       return undefined;
     }
     return version;
@@ -162,6 +209,8 @@ export class StreamableHttpEndpoint {
     } catch (error) {
       return this.reject(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
+    // A request that names its version per request (2026-07-28) takes the stateless path.
+    if (isObject(parsed) && this.speaksPerRequest(exchange, parsed)) return this.statelessPost(exchange, parsed);
     if (Array.isArray(parsed)) return this.postMessages(exchange, parsed, true);
     const envelope = readEnvelope(parsed);
     // Input the server cannot accept gets an HTTP error status (the spec's MUST), never 200.
@@ -254,7 +303,15 @@ export class StreamableHttpEndpoint {
     return session;
   }
 
+  /** 2026-07-28 has no GET stream and no DELETE (no sessions): 405, as the spec says. */
+  private refusesModern(exchange: HttpExchange): boolean {
+    if (!servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions)) return false;
+    exchange.respond(405, { ...JSON_HEADERS, allow: "POST" }, errorBody(-32000, `Method Not Allowed: ${exchange.method} is not part of protocol version ${exchange.header("mcp-protocol-version")} (POST each request; subscriptions/listen replaces the GET stream)`));
+    return true;
+  }
+
   private get(exchange: HttpExchange): void {
+    if (this.refusesModern(exchange)) return;
     const accept = exchange.header("accept") ?? "";
     if (!accept.includes("text/event-stream")) return this.reject(exchange, 406, -32000, "Not Acceptable: a GET must accept text/event-stream");
     if (this.options.getStream === false) {
@@ -277,6 +334,7 @@ export class StreamableHttpEndpoint {
   }
 
   private delete(exchange: HttpExchange): void {
+    if (this.refusesModern(exchange)) return;
     const session = this.openedSession(exchange);
     if (!session) return;
     session.end("cancelled", "the client ended the session (DELETE)");

@@ -1,0 +1,100 @@
+/**
+ * `subscriptions/listen` (2026-07-28): one long-lived request whose answer is a stream of change
+ * notifications, each tagged with the subscription's id (the listen request's id). It is
+ * acknowledged first; it ends when the client goes away or cancels it (`disconnected` /
+ * `cancelled`, no answer) or when the mock ends it (a result, as the spec's graceful close).
+ */
+import { ErrorCode } from "../../protocol/errors.js";
+import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import type { Connection } from "../connection.js";
+import { idKey } from "../connection.js";
+import { NO_REPLY, replyWith, RpcError, type Outcome } from "../outcome.js";
+import { META } from "../request-meta.js";
+import type { RequestHandler } from "./handler-input.js";
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** One open `subscriptions/listen`. */
+export interface Subscription {
+  readonly id: JsonRpcId;
+  readonly connection: Connection;
+  readonly filter: SubscriptionFilter;
+  /** Ends it from the server side with its closing result. */
+  end(): void;
+}
+
+/** Which filter flag opts in to a list_changed notification. */
+const LIST_FLAGS: Record<string, keyof SubscriptionFilter> = {
+  "notifications/tools/list_changed": "toolsListChanged",
+  "notifications/prompts/list_changed": "promptsListChanged",
+  "notifications/resources/list_changed": "resourcesListChanged",
+};
+
+export interface SubscriptionState {
+  readonly subscriptions: Set<Subscription>;
+}
+
+/** The filter the mock agrees to: only what the client asked for and the mock can send. */
+function agreedFilter(requested: Record<string, unknown>): SubscriptionFilter {
+  const agreed: SubscriptionFilter = {};
+  for (const flag of Object.values(LIST_FLAGS)) if (requested[flag] === true) (agreed as Record<string, unknown>)[flag] = true;
+  const uris = requested.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for subscriptions/listen: "notifications.resourceSubscriptions" must be a list of URIs');
+    }
+    agreed.resourceSubscriptions = uris;
+  }
+  return agreed;
+}
+
+export function tagged(method: string, params: Record<string, unknown> | undefined, id: JsonRpcId): JsonRpcMessage {
+  const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
+  return { jsonrpc: "2.0", method, params: { ...params, _meta: { ...meta, [META.subscriptionId]: id } } };
+}
+
+export const listen: RequestHandler = (input) => {
+  const { connection, request, params } = input;
+  const requested = params.notifications;
+  if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for subscriptions/listen: "notifications" must be an object saying what to listen for, e.g. { "toolsListChanged": true }');
+  }
+  const filter = agreedFilter(requested as Record<string, unknown>);
+  const state: SubscriptionState = input.state;
+  const controller = new AbortController();
+  const key = idKey(request.id);
+  connection.inFlight.set(key, { controller });
+  // The acknowledgement is the first message tagged with this subscription's id.
+  connection.send(tagged("notifications/subscriptions/acknowledged", { notifications: filter }, request.id), { relatedRequestId: request.id });
+  return new Promise<Outcome>((resolve) => {
+    const subscription: Subscription = {
+      id: request.id,
+      connection,
+      filter,
+      end: () => finish(replyWith(request.id, { _meta: { [META.subscriptionId]: request.id } })),
+    };
+    const finish = (outcome: Outcome) => {
+      if (!state.subscriptions.delete(subscription)) return;
+      controller.signal.removeEventListener("abort", onAbort);
+      if (connection.inFlight.get(key)?.controller === controller) connection.inFlight.delete(key);
+      resolve(outcome);
+    };
+    const onAbort = () => finish(NO_REPLY);
+    state.subscriptions.add(subscription);
+    controller.signal.addEventListener("abort", onAbort, { once: true });
+  });
+};
+
+/** Sends a list_changed notification on every subscription that opted in to it. */
+export function notifySubscribers(subscriptions: Iterable<Subscription>, method: string, params?: Record<string, unknown>): void {
+  const flag = LIST_FLAGS[method];
+  if (flag === undefined) return;
+  for (const subscription of subscriptions) {
+    if (subscription.filter[flag] === true) subscription.connection.send(tagged(method, params, subscription.id), { relatedRequestId: subscription.id });
+  }
+}

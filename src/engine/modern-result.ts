@@ -1,0 +1,38 @@
+/**
+ * What every result of a 2026-07-28 request carries besides its payload: `resultType`
+ * ("complete" unless a step said "input_required"), the server's identity in
+ * `_meta["io.modelcontextprotocol/serverInfo"]`, and caching hints on cacheable results.
+ * Done once here, on the outcome, so no method handler repeats it.
+ */
+import type { JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { cacheHintsFor, isCacheable, type CacheOptions } from "./cache-hints.js";
+import type { Outcome } from "./outcome.js";
+import { META } from "./request-meta.js";
+
+type Json = Record<string, unknown>;
+
+export interface ModernStamp {
+  readonly method: string;
+  readonly serverInfo: Json;
+  readonly cache?: CacheOptions;
+}
+
+export function stampModernOutcome(outcome: Outcome, stamp: ModernStamp): Outcome {
+  if (outcome.type !== "reply" || !("result" in outcome.message)) return outcome;
+  const result = outcome.message.result as unknown;
+  // A raw `result` step may send a non-object on purpose: it stays as it is.
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return outcome;
+  return { type: "reply", message: { ...outcome.message, result: stampResult(result as Json, stamp) } as JsonRpcResponse };
+}
+
+function stampResult(result: Json, stamp: ModernStamp): Json {
+  const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Json) : undefined;
+  const stamped: Json = { ...result, resultType: result.resultType ?? "complete" };
+  stamped._meta = meta?.[META.serverInfo] !== undefined ? meta : { ...meta, [META.serverInfo]: stamp.serverInfo };
+  if (stamped.resultType === "complete" && isCacheable(stamp.method)) {
+    const hints = cacheHintsFor(stamp.cache, stamp.method);
+    if (stamped.ttlMs === undefined) stamped.ttlMs = hints.ttlMs;
+    if (stamped.cacheScope === undefined) stamped.cacheScope = hints.cacheScope;
+  }
+  return stamped;
+}

@@ -1,0 +1,137 @@
+/**
+ * The input requests of one call in the 2026-07-28 era, where a server sends no requests of its
+ * own: a step function's `call.elicit()`, `call.sample()` or `call.listRoots()` becomes an entry
+ * of the call's next `input_required` result, and its promise settles when the client's retry
+ * brings the matching `inputResponses` entry. Asks made together (`Promise.all`) go out in one
+ * round: the round is due one macrotask after its first ask.
+ */
+import { ErrorCode } from "../../protocol/errors.js";
+import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import type { Exchange } from "../call-log.js";
+import { ServerRequestError } from "../connection.js";
+
+type Json = Record<string, unknown>;
+
+/** Which client capability each kind of input request needs. */
+const CAPABILITY_OF: Record<string, string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+const KEY_PREFIX: Record<string, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
+
+interface Ask {
+  method: string;
+  params?: Json;
+  exchange: Exchange;
+  resolve(result: Json): void;
+  reject(error: Error): void;
+}
+
+/** A round is due: these asks wait for the client. */
+export interface DueRound {
+  readonly inputRequests: Record<string, { method: string; params?: Json }>;
+}
+
+export class InputRound {
+  readonly #asks = new Map<string, Ask>();
+  #next = 0;
+  #due?: { promise: Promise<DueRound>; resolve(round: DueRound): void };
+  #scheduled = false;
+
+  /** Whether `method` can be asked this way (only elicitation, sampling and roots can). */
+  static accepts(method: string): boolean {
+    return method in CAPABILITY_OF;
+  }
+
+  /**
+   * Answers a request already carries (a call made with `inputResponses` and no `requestState`,
+   * as to a stateless server): an ask with a matching key is answered at once, once.
+   */
+  #given?: Json;
+
+  constructor(given?: Json) {
+    this.#given = given;
+  }
+
+  ask(method: string, params: Json | undefined, exchange: Exchange, key = `${KEY_PREFIX[method] ?? "input"}-${this.#next + 1}`): Promise<Json> {
+    this.#next++;
+    const given = this.#given?.[key];
+    if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+      delete this.#given![key];
+      exchange.result = given as Json;
+      exchange.answeredAt = Date.now();
+      return Promise.resolve(given as Json);
+    }
+    if (this.#asks.has(key)) return Promise.reject(new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method));
+    return new Promise<Json>((resolve, reject) => {
+      this.#asks.set(key, { method, params, exchange, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /** Resolves when asks wait for the client (at once if some already do). */
+  due(): Promise<DueRound> {
+    if (this.#due === undefined) {
+      let resolve!: (round: DueRound) => void;
+      const promise = new Promise<DueRound>((r) => (resolve = r));
+      this.#due = { promise, resolve };
+      if (this.#asks.size > 0) this.#schedule();
+    }
+    return this.#due.promise;
+  }
+
+  /** The capabilities the waiting asks need that `declared` lacks, as `requiredCapabilities`. */
+  missingCapabilities(declared: Json): Json | undefined {
+    const missing: Json = {};
+    for (const ask of this.#asks.values()) {
+      const capability = CAPABILITY_OF[ask.method]!;
+      if (declared[capability] === undefined) missing[capability] = {};
+    }
+    return Object.keys(missing).length > 0 ? missing : undefined;
+  }
+
+  /**
+   * The client's retry brought `responses`: each waiting ask with an entry settles (extra
+   * entries are ignored, as the spec says); the keys still missing are returned, to be asked again.
+   */
+  answer(responses: Json): string[] {
+    const missing: string[] = [];
+    for (const [key, ask] of [...this.#asks]) {
+      const response = responses[key];
+      if (typeof response !== "object" || response === null || Array.isArray(response)) {
+        missing.push(key);
+        continue;
+      }
+      this.#asks.delete(key);
+      ask.exchange.result = response as Json;
+      ask.exchange.answeredAt = Date.now();
+      ask.resolve(response as Json);
+    }
+    return missing;
+  }
+
+  /** The call ended while asks waited: they fail, so a step awaiting them stops. */
+  abandon(error: JsonRpcErrorObject = { code: ErrorCode.InternalError, message: "the tool call ended before the client answered" }): void {
+    for (const ask of this.#asks.values()) {
+      ask.exchange.error = error;
+      ask.reject(new ServerRequestError(error, ask.method));
+    }
+    this.#asks.clear();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#due === undefined) return;
+    this.#scheduled = true;
+    // One macrotask: asks made in the same turn (Promise.all) join the round.
+    setImmediate(() => {
+      this.#scheduled = false;
+      const due = this.#due;
+      if (due === undefined || this.#asks.size === 0) return;
+      this.#due = undefined;
+      const inputRequests: DueRound["inputRequests"] = {};
+      for (const [key, ask] of this.#asks) inputRequests[key] = ask.params === undefined ? { method: ask.method } : { method: ask.method, params: ask.params };
+      due.resolve({ inputRequests });
+    });
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * MRTR `requestState` (2026-07-28): the opaque string an `input_required` result hands the
+ * client, which its retry must send back. The spec treats it as attacker-controlled, so ours is
+ * integrity-protected: an HMAC-SHA256 with a random key of this mock's own, over which parked
+ * call it resumes, the round, the tool and a digest of its arguments, and an expiry. The parked
+ * calls themselves (a step function waiting for the answers) live here too, each until its
+ * retry or its expiry, so a state can be used once.
+ */
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+
+const PREFIX = "mtk1.";
+/** How long a client may take to answer an input request before its call is given up (default). */
+export const DEFAULT_STATE_TTL_MS = 5 * 60_000;
+/** requestStates of scripted `inputRequired` steps remembered, so their retries reach the script. */
+const MAX_RAW_STATES = 1000;
+
+interface StatePayload {
+  /** The parked call. */
+  id: string;
+  round: number;
+  tool: string;
+  /** sha256 of the call's name and arguments, canonical JSON. */
+  digest: string;
+  /** Expiry, ms since the epoch. */
+  exp: number;
+}
+
+/** A call waiting for its client's retry. */
+export interface ParkedCall {
+  /** The retry never came: the call ends. */
+  expire(reason: string): void;
+}
+
+export type StateVerdict<T> =
+  | { ok: true; parked: T; round: number }
+  | { ok: false; problem: "malformed" | "tampered" | "expired" | "stale" | "mismatch"; message: string };
+
+interface Parking<T> {
+  parked: T;
+  round: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** JSON with sorted keys, so the same arguments always give the same digest. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.keys(value as object).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function callDigest(tool: string, args: unknown): string {
+  return createHash("sha256").update(canonical({ tool, args })).digest("base64url");
+}
+
+export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
+  readonly #key = randomBytes(32);
+  readonly #parked = new Map<string, Parking<T>>();
+  readonly #raw = new Set<string>();
+
+  constructor(readonly ttlMs: number = DEFAULT_STATE_TTL_MS) {}
+
+  /** Parks `parked` and returns the state its retry must carry. */
+  park(parked: T, tool: string, args: unknown, round: number, id: string = randomUUID()): { id: string; state: string } {
+    const exp = Date.now() + this.ttlMs;
+    const timer = setTimeout(() => {
+      if (this.#parked.get(id)?.parked !== parked) return;
+      this.#parked.delete(id);
+      parked.expire(`the client did not retry within ${this.ttlMs} ms of the input_required result (its requestState expired)`);
+    }, this.ttlMs);
+    // A parked call must not keep a test process alive.
+    timer.unref?.();
+    this.#parked.set(id, { parked, round, timer });
+    const payload = Buffer.from(JSON.stringify({ id, round, tool, digest: callDigest(tool, args), exp } satisfies StatePayload)).toString("base64url");
+    return { id, state: `${PREFIX}${payload}.${this.#sign(payload)}` };
+  }
+
+  /** Checks a retry's state and takes its parked call (a state works once). */
+  take(state: string, tool: string, args: unknown): StateVerdict<T> {
+    const [payload, signature, extra] = state.startsWith(PREFIX) ? state.slice(PREFIX.length).split(".") : [];
+    if (payload === undefined || signature === undefined || extra !== undefined) {
+      return { ok: false, problem: "malformed", message: "requestState is not one this server issued: send back exactly the requestState of the input_required result" };
+    }
+    const expected = Buffer.from(this.#sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      return { ok: false, problem: "tampered", message: "requestState failed its integrity check (it was changed, or made by another server instance): send back exactly the requestState you were given" };
+    }
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as StatePayload;
+    if (claims.tool !== tool || claims.digest !== callDigest(tool, args)) {
+      return { ok: false, problem: "mismatch", message: `requestState belongs to another call (tool ${JSON.stringify(claims.tool)}): a retry must repeat the original request's name and arguments` };
+    }
+    const parking = this.#parked.get(claims.id);
+    if (Date.now() > claims.exp && parking === undefined) {
+      return { ok: false, problem: "expired", message: "requestState expired: the call was given up; call the tool again without requestState" };
+    }
+    if (parking === undefined || parking.round !== claims.round) {
+      return { ok: false, problem: "stale", message: "requestState is stale: it was already used for a retry (a state works once), expired, or the mock was reset; send the newest requestState, or call again without one" };
+    }
+    clearTimeout(parking.timer);
+    this.#parked.delete(claims.id);
+    return { ok: true, parked: parking.parked, round: parking.round };
+  }
+
+  /** A scripted `inputRequired` step's own state: its retry goes to the tool's script, unchecked. */
+  rememberRaw(state: string): void {
+    this.#raw.add(state);
+    if (this.#raw.size > MAX_RAW_STATES) this.#raw.delete(this.#raw.values().next().value!);
+  }
+
+  isRaw(state: string): boolean {
+    return this.#raw.has(state);
+  }
+
+  get parkedCount(): number {
+    return this.#parked.size;
+  }
+
+  /** Gives up every parked call (reset, close). */
+  clear(reason = "the mock was reset or closed while the call waited for the client's retry"): void {
+    const parked = [...this.#parked.values()];
+    this.#parked.clear();
+    this.#raw.clear();
+    for (const parking of parked) {
+      clearTimeout(parking.timer);
+      parking.parked.expire(reason);
+    }
+  }
+
+  #sign(payload: string): string {
+    return createHmac("sha256", this.#key).update(payload).digest("base64url");
+  }
+}

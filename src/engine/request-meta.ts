@@ -1,0 +1,52 @@
+/**
+ * The `_meta` keys of protocol revision 2026-07-28, where a request names its own version,
+ * client and capabilities (no `initialize`), and where results name the server.
+ */
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+} as const;
+
+type Json = Record<string, unknown>;
+
+function isJson(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The request's `params._meta`, when it is an object. */
+export function requestMeta(params: unknown): Json | undefined {
+  if (!isJson(params)) return undefined;
+  const meta = params._meta;
+  return isJson(meta) ? meta : undefined;
+}
+
+/**
+ * The version a request names in its own `_meta`, if it names one (any value: a non-string is
+ * refused later as an unsupported version). Cheap: the legacy hot path pays two property reads.
+ */
+export function declaredVersion(params: unknown): unknown {
+  return requestMeta(params)?.[META.protocolVersion];
+}
+
+/** What a 2026-07-28 request says about its client. */
+export interface ClientFacts {
+  readonly capabilities: Json;
+  readonly info?: Json;
+  /** No level: the request wants no log notifications (2026-07-28 sends logs only on request). */
+  readonly logLevel?: string;
+}
+
+export function clientFactsOf(meta: Json): ClientFacts {
+  const capabilities = meta[META.clientCapabilities];
+  const info = meta[META.clientInfo];
+  const logLevel = meta[META.logLevel];
+  return {
+    capabilities: isJson(capabilities) ? capabilities : {},
+    ...(isJson(info) && { info }),
+    ...(typeof logLevel === "string" && { logLevel }),
+  };
+}

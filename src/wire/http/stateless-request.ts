@@ -1,0 +1,94 @@
+/**
+ * One 2026-07-28 POST: a request served alone, with no session. It gets an engine connection of
+ * its own for as long as it is answered, so its progress and log messages (and a listen's
+ * notifications) go on its own response stream and nowhere else; the client closing that stream
+ * cancels it; no event ids, no resumption, no `Mcp-Session-Id`.
+ */
+import type { Engine } from "../../engine/engine.js";
+import { ErrorCode } from "../../protocol/errors.js";
+import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { Connection as EngineConnection } from "../../engine/connection.js";
+import { EventStream } from "./event-stream.js";
+import type { AnswerHost, PostAnswer } from "./post-answer.js";
+import { SSE_HEADERS } from "./post-answer.js";
+
+/** SSE through proxies unbuffered, as 2026-07-28 advises for every stream. */
+const MODERN_SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...SSE_HEADERS, "x-accel-buffering": "no" });
+
+/** The HTTP status 2026-07-28 gives a JSON-RPC error: 404 for an unknown method, 400 for its own codes. */
+const STATUS_OF_CODE = new Map<number, number>([
+  [ErrorCode.MethodNotFound, 404],
+  [ErrorCode.HeaderMismatch, 400],
+  [ErrorCode.MissingRequiredClientCapability, 400],
+  [ErrorCode.UnsupportedProtocolVersion, 400],
+]);
+
+export function modernStatusOf(reply: JsonRpcResponse): number {
+  return "error" in reply ? (STATUS_OF_CODE.get(reply.error.code) ?? 200) : 200;
+}
+
+let nextRequestNumber = 0;
+
+export class StatelessRequest implements AnswerHost {
+  readonly id: string;
+  readonly cancelOnClose = true;
+  readonly statusOf = modernStatusOf;
+  readonly sseHeaders = MODERN_SSE_HEADERS;
+  readonly engineConnection: EngineConnection;
+  private answer?: PostAnswer;
+  private ended = false;
+
+  constructor(
+    private readonly engine: Engine,
+    readonly preferSse: boolean,
+    private readonly onEnd: (request: StatelessRequest) => void,
+  ) {
+    this.id = `request-${nextRequestNumber++}`;
+    // Not a session: it opens and closes with no session events.
+    this.engineConnection = engine.openConnection(
+      {
+        send: (message) => this.answer?.sendRelated(JSON.stringify(message)),
+        prepare: (_requestId, hints) => this.answer?.applyHints(hints),
+      },
+      "http",
+      this.id,
+      { session: false },
+    );
+  }
+
+  openAnswer(answer: PostAnswer): void {
+    this.answer = answer;
+  }
+
+  keepAnswer(): void {}
+
+  /** Answered: the request's connection goes (a call parked for an MRTR retry left it already). */
+  forgetAnswer(): void {
+    this.answer = undefined;
+    this.end("cancelled", "the request was answered");
+  }
+
+  newStream(): EventStream {
+    return new EventStream(this.id, false);
+  }
+
+  abandonRequests(keys: readonly string[]): void {
+    for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "cancelled", "the client closed the response stream, which cancels the request (2026-07-28)");
+    this.end("cancelled", "the client closed the response stream");
+  }
+
+  end(outcome: "cancelled" | "disconnected", reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd(this);
+    this.engine.closeConnection(this.engineConnection, outcome, reason);
+  }
+
+  /** The server closes: an unanswered request's response ends. */
+  abandon(): void {
+    const answer = this.answer;
+    this.answer = undefined;
+    answer?.abandon();
+    this.end("cancelled", "the mock server closed");
+  }
+}

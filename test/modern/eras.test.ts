@@ -1,0 +1,268 @@
+/**
+ * One mock, one scenario, both eras side by side on the wires without HTTP (memory, stdio,
+ * `handle()`): the era is chosen per request by `_meta`, `initialize` still starts a legacy
+ * session and never negotiates 2026-07-28, faults stay faults in both eras, the call record
+ * says which era each call came in, and subscriptions/listen works on a shared channel.
+ */
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import { MODERN, modernMeta } from "./support.js";
+
+type Message = { jsonrpc: "2.0"; id?: number | string; method?: string; params?: any; result?: any; error?: any };
+
+const open: MockMcpServer[] = [];
+afterEach(async () => {
+  for (const server of open.splice(0)) await server.close();
+});
+
+/** A client of a mock on one wire, speaking raw JSON-RPC: requests resolve with their replies, the rest is kept. */
+interface RawPeer {
+  request(method: string, params?: Record<string, unknown>, id?: number): Promise<Message>;
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  readonly heard: Message[];
+  /** What came that was not JSON. */
+  readonly raw: string[];
+  server?: MockMcpServer;
+}
+
+let nextId = 1;
+
+function peerOn(send: (text: string) => void): { peer: RawPeer; receive(text: string): void } {
+  const waiting = new Map<number | string, (message: Message) => void>();
+  const heard: Message[] = [];
+  const raw: string[] = [];
+  return {
+    receive(text) {
+      let message: Message;
+      try {
+        message = JSON.parse(text) as Message;
+      } catch {
+        raw.push(text);
+        return;
+      }
+      if (message.id !== undefined && message.method === undefined && waiting.has(message.id)) {
+        waiting.get(message.id)!(message);
+        waiting.delete(message.id);
+      } else heard.push(message);
+    },
+    peer: {
+      heard,
+      raw,
+      request: (method, params, id = nextId++) => new Promise((resolve) => {
+        waiting.set(id, resolve);
+        send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params && { params }) }));
+      }),
+      notify: async (method, params) => send(JSON.stringify({ jsonrpc: "2.0", method, ...(params && { params }) })),
+    },
+  };
+}
+
+const WIRES: Record<string, (options: MockMcpOptions) => Promise<RawPeer>> = {
+  async memory(options) {
+    const server = await mockMcp({ transport: "memory", ...options });
+    open.push(server);
+    const transport = await server.connectInMemory();
+    const { peer, receive } = peerOn((text) => void transport.send(JSON.parse(text)));
+    transport.onmessage = (message) => receive(JSON.stringify(message));
+    transport.onerror = (error) => peer.raw.push(error.message);
+    await transport.start();
+    return Object.assign(peer, { server });
+  },
+  async stdio(options) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await mockMcp({ ...options, transport: "stdio", stdio: { input, output } } as MockMcpOptions);
+    open.push(server);
+    const { peer, receive } = peerOn((text) => input.write(`${text}\n`));
+    let buffer = "";
+    output.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
+        receive(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+    return Object.assign(peer, { server });
+  },
+  async handle(options) {
+    const server = await mockMcp({ transport: "memory", ...options });
+    open.push(server);
+    const heard: Message[] = [];
+    const raw: string[] = [];
+    return {
+      heard,
+      raw,
+      server,
+      request: async (method, params, id = nextId++) => {
+        const text = (await server.handle(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params && { params }) })))!;
+        try {
+          return JSON.parse(text);
+        } catch {
+          raw.push(text);
+          return {};
+        }
+      },
+      notify: async (method, params) => void (await server.handle(JSON.stringify({ jsonrpc: "2.0", method, ...(params && { params }) }))),
+    };
+  },
+};
+
+const scenario: MockMcpOptions = {
+  tools: {
+    who: (call) => ({ returns: `${call.protocolVersion} #${call.index}` }),
+  },
+  resources: { "notes://a": "A" },
+};
+
+const modern = (params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({ ...params, _meta: modernMeta(meta) });
+const initialize = (peer: RawPeer, protocolVersion = "2025-11-25") => peer.request("initialize", { protocolVersion, capabilities: {}, clientInfo: { name: "legacy", version: "1" } });
+
+for (const [wire, connect] of Object.entries(WIRES)) {
+  describe(`both eras over ${wire}`, () => {
+    it("a legacy session and per-request 2026-07-28 calls side by side; the record names each era", async () => {
+      const peer = await connect(scenario);
+      const init = await initialize(peer);
+      expect(init.result.protocolVersion).toBe("2025-11-25");
+      const legacy = await peer.request("tools/call", { name: "who", arguments: {} });
+      const modernCall = await peer.request("tools/call", { name: "who", arguments: {}, ...modern() });
+      expect(legacy.result).toEqual({ content: [{ type: "text", text: "2025-11-25 #0" }] });
+      expect(modernCall.result).toMatchObject({ content: [{ type: "text", text: `${MODERN} #1` }], resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } } });
+      expect((await peer.request("ping")).result).toEqual({});
+    });
+
+    it("initialize asking for 2026-07-28 negotiates the newest legacy revision", async () => {
+      const peer = await connect(scenario);
+      expect((await initialize(peer, MODERN)).result.protocolVersion).toBe("2025-11-25");
+    });
+
+    it("faults stay faults in 2026-07-28: raw bytes, a delay, a hang ended by notifications/cancelled", async () => {
+      const peer = await connect({ tools: { faulty: [{ raw: "not json at all" }, { delayMs: 25, returns: "late" }, { hang: true }] } });
+      void peer.request("tools/call", { name: "faulty", ...modern() });
+      await vi.waitFor(() => expect(peer.raw).toHaveLength(1));
+      const started = Date.now();
+      const late = await peer.request("tools/call", { name: "faulty", ...modern() });
+      expect(late.result.content).toEqual([{ type: "text", text: "late" }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(20);
+      void peer.request("tools/call", { name: "faulty", ...modern() }, 4242);
+      await vi.waitFor(() => expect(peer.server!.calls[2]?.outcome).toBe("pending"));
+      await peer.notify("notifications/cancelled", { requestId: 4242, reason: "bored" });
+      await vi.waitFor(() => expect(peer.server!.calls[2]).toMatchObject({ outcome: "cancelled", reason: "cancelled by the client: bored" }));
+      expect(peer.server!.calls.map((call) => call.protocolVersion)).toEqual([MODERN, MODERN, MODERN]);
+    });
+
+    if (wire !== "handle") {
+      it("a disconnect step drops the connection in 2026-07-28 too", async () => {
+        const peer = await connect({ tools: { bye: { disconnect: true } } });
+        void peer.request("tools/call", { name: "bye", ...modern() });
+        await vi.waitFor(() => expect(peer.server!.calls[0]).toMatchObject({ outcome: "disconnected", protocolVersion: MODERN }));
+      });
+    }
+  });
+}
+
+describe("2026-07-28 results and options", () => {
+  it("server/discover: versions newest first, capabilities, instructions, identity and caching hints", async () => {
+    const peer = await WIRES.handle!({ serverInfo: { name: "acme", version: "9" }, instructions: "Be brief.", cache: { ttlMs: 60_000, cacheScope: "public" } });
+    const { result } = await peer.request("server/discover", modern());
+    expect(result).toEqual({
+      supportedVersions: [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      instructions: "Be brief.",
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "acme", version: "9" } },
+      ttlMs: 60_000,
+      cacheScope: "public",
+    });
+  });
+
+  it("caching hints per list method and per resource, over the defaults (0, private)", async () => {
+    const peer = await WIRES.handle!({
+      resources: { "notes://a": "A", "notes://b": { text: "B", cache: { ttlMs: 5, cacheScope: "public" } } },
+      cache: { methods: { "tools/list": { ttlMs: 1000, cacheScope: "public" } } },
+    });
+    expect((await peer.request("tools/list", modern())).result).toMatchObject({ ttlMs: 1000, cacheScope: "public" });
+    expect((await peer.request("prompts/list", modern())).result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect((await peer.request("resources/read", modern({ uri: "notes://a" }))).result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect((await peer.request("resources/read", modern({ uri: "notes://b" }))).result).toMatchObject({ ttlMs: 5, cacheScope: "public" });
+    // tools/call results are not cacheable, and legacy results carry none of this.
+    expect((await peer.request("tools/call", modern({ name: "x" }))).error.code).toBe(-32602);
+    await initialize(peer);
+    expect((await peer.request("tools/list")).result).toEqual({ tools: [] });
+  });
+
+  it("bad caching options are refused at mockMcp()", async () => {
+    await expect(mockMcp({ transport: "memory", cache: { ttlMs: -1 } })).rejects.toThrow('"cache".ttlMs must be a whole number of milliseconds, 0 or more, got number -1.');
+    await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/call": {} } as never } })).rejects.toThrow(/"cache.methods" has "tools\/call", which is not cacheable/);
+    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { cacheScope: "shared" as never } } } })).rejects.toThrow(/Resource "x:\/\/y": "cache".cacheScope must be "public" or "private"/);
+  });
+
+  it("resource not found is -32602 in 2026-07-28 and -32002 in a legacy session", async () => {
+    const peer = await WIRES.handle!({});
+    expect((await peer.request("resources/read", modern({ uri: "nope://x" }))).error).toMatchObject({ code: -32602, message: "Resource not found: nope://x" });
+    await initialize(peer);
+    expect((await peer.request("resources/read", { uri: "nope://x" })).error.code).toBe(-32002);
+  });
+
+  it("server/discover without _meta is not found (as a legacy server answers), saying how to ask", async () => {
+    const peer = await WIRES.handle!({});
+    const reply = await peer.request("server/discover");
+    expect(reply.error).toMatchObject({ code: -32601 });
+    expect(reply.error.message).toMatch(/server\/discover is not part of protocol version 2025-11-25 \(it came with 2026-07-28; a request speaks 2026-07-28 by naming it in params._meta/);
+  });
+
+  it("a modern-only mock refuses initialize naming what it speaks", async () => {
+    const peer = await WIRES.handle!({ protocolVersions: [MODERN] });
+    const reply = await initialize(peer);
+    expect(reply.error).toMatchObject({ code: -32600, data: { supported: [MODERN] } });
+    expect(reply.error.message).toMatch(/speaks only 2026-07-28, per request with no initialize/);
+  });
+
+  it("logs go out only at the level a 2026-07-28 request names in _meta", async () => {
+    const peer = await WIRES.memory!({ tools: { chatty: (call) => { call.log("info", "hello"); call.log("debug", "noise"); return { returns: "done" }; } } });
+    await peer.request("tools/call", modern({ name: "chatty" }));
+    expect(peer.heard).toEqual([]);
+    await peer.request("tools/call", modern({ name: "chatty" }, { "io.modelcontextprotocol/logLevel": "info" }));
+    expect(peer.heard.map((m) => [m.method, m.params.data])).toEqual([["notifications/message", "hello"]]);
+  });
+});
+
+describe("subscriptions/listen on a shared channel (stdio)", () => {
+  it("acknowledged first, then tagged notifications; the client's notifications/cancelled ends it; a second one the mock ends", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await mockMcp({ transport: "stdio", stdio: { input, output } } as MockMcpOptions);
+    open.push(server);
+    const lines: Message[] = [];
+    let buffer = "";
+    output.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
+        lines.push(JSON.parse(buffer.slice(0, end)));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+    const write = (message: object) => input.write(`${JSON.stringify(message)}\n`);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    write({ jsonrpc: "2.0", id: "sub-1", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true, promptsListChanged: false } }) });
+    await settle();
+    expect(lines).toEqual([{ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } } }]);
+    await server.setTool("t", { returns: "x" });
+    await server.setPrompt("p", "hi");
+    await settle();
+    expect(lines.slice(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } } }]);
+    write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "sub-1" } });
+    await settle();
+    await server.setTool("t2", { returns: "x" });
+    await settle();
+    expect(lines).toHaveLength(2);
+    write({ jsonrpc: "2.0", id: "sub-2", method: "subscriptions/listen", params: modern({ notifications: {} }) });
+    await settle();
+    expect(server.endSubscriptions()).toBe(1);
+    await settle();
+    expect(lines.at(-1)).toMatchObject({ id: "sub-2", result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "sub-2" } } });
+    write({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: modern({}) });
+    await settle();
+    expect(lines.at(-1)).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/"notifications" must be an object/) } });
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The Streamable HTTP rules of 2026-07-28, with raw requests: each bad header or body gets its
+ * exact status and JSON-RPC code with a message naming what was wrong; POST only; no session
+ * minted and a session id ignored; a closed response stream cancels the request.
+ */
+import { describe, expect, it } from "vitest";
+import { serve, useCleanup, until } from "../wire/support/http.js";
+import { MODERN, modernRequest, postModern } from "./support.js";
+
+useCleanup();
+
+const tools = {
+  sql: {
+    inputSchema: {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" }, limit: { type: "integer", "x-mcp-header": "Limit" }, query: { type: "string" } },
+    },
+    responses: [{ returns: "rows" }],
+  },
+  "wetter-größe": { returns: "ok" },
+};
+
+async function errorOf(response: Response): Promise<{ status: number; code: number; message: string; data?: unknown }> {
+  const body = (await response.json()) as { error: { code: number; message: string; data?: unknown } };
+  return { status: response.status, ...body.error };
+}
+
+const call = (args: Record<string, unknown> = { region: "us-west1", query: "q" }) => modernRequest("tools/call", { name: "sql", arguments: args });
+
+describe("2026-07-28 request headers", () => {
+  it("a conforming request is answered 200 as JSON, with no Mcp-Session-Id", async () => {
+    const server = await serve({ tools });
+    const response = await postModern(server.url, call(), { "mcp-param-region": "us-west1" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    const body = (await response.json()) as { result: Record<string, unknown> };
+    expect(body.result).toMatchObject({ content: [{ type: "text", text: "rows" }], resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit" } } });
+  });
+
+  it.each([
+    ["no MCP-Protocol-Version", { "mcp-protocol-version": null }, /MCP-Protocol-Version header is required/],
+    ["MCP-Protocol-Version unlike _meta", { "mcp-protocol-version": "2025-11-25" }, /MCP-Protocol-Version header value "2025-11-25" does not match the body's _meta version "2026-07-28"/],
+    ["no Mcp-Method", { "mcp-method": null }, /Mcp-Method header is required on every request \(expected "tools\/call"\)/],
+    ["Mcp-Method unlike the body", { "mcp-method": "tools/list" }, /Mcp-Method header value "tools\/list" does not match the body's method "tools\/call"/],
+    ["no Mcp-Name", { "mcp-name": null }, /Mcp-Name header is required on tools\/call \(expected params.name, "sql"\)/],
+    ["Mcp-Name unlike the body", { "mcp-name": "other" }, /Mcp-Name header value "other" does not match the body's params.name "sql"/],
+    ["a malformed Base64 sentinel", { "mcp-name": "=?base64?***?=" }, /Mcp-Name header value "=\?base64\?\*\*\*\?=" is not valid Base64/],
+    ["a mirrored parameter left out", {}, /Mcp-Param-Region header is required: tool "sql" mirrors arguments.region \("us-west1"\)/],
+    ["a mirrored parameter unlike the body", { "mcp-param-region": "eu-north1" }, /Mcp-Param-Region header value "eu-north1" does not match the body's arguments.region "us-west1"/],
+  ])("%s → 400 -32020 HeaderMismatch", async (_what, headers, message) => {
+    const server = await serve({ tools });
+    const error = await errorOf(await postModern(server.url, call(), headers as Record<string, string | null>));
+    expect(error).toMatchObject({ status: 400, code: -32020 });
+    expect(error.message).toMatch(message);
+    expect(server.calls).toEqual([]);
+  });
+
+  it("Base64 sentinels are decoded before comparing; integers compare as numbers; absent parameters need no header", async () => {
+    const server = await serve({ tools });
+    const name = "wetter-größe";
+    const named = modernRequest("tools/call", { name, arguments: {} });
+    const encoded = `=?base64?${Buffer.from(name).toString("base64")}?=`;
+    expect((await postModern(server.url, named, { "mcp-name": encoded })).status).toBe(200);
+    const limited = call({ region: "  padded ", limit: 42 });
+    const padded = `=?base64?${Buffer.from("  padded ").toString("base64")}?=`;
+    expect((await postModern(server.url, limited, { "mcp-param-region": padded, "mcp-param-limit": "42.0" })).status).toBe(200);
+    expect((await postModern(server.url, call({ query: "no region" }))).status).toBe(200);
+  });
+
+  it("an unsupported version → 400 -32022 listing the supported ones", async () => {
+    const server = await serve({ tools });
+    const request = modernRequest("tools/list", {}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
+    const error = await errorOf(await postModern(server.url, request, { "mcp-protocol-version": "2099-01-01" }));
+    expect(error).toMatchObject({ status: 400, code: -32022, data: { supported: [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested: "2099-01-01" } });
+    expect(error.message).toMatch(/2026-07-28 per request \(in _meta\); 2025-11-25, .* through initialize/);
+  });
+
+  it("a legacy-only mock refuses 2026-07-28 with -32022", async () => {
+    const server = await serve({ tools, protocolVersions: ["2025-11-25"] });
+    const error = await errorOf(await postModern(server.url, modernRequest("tools/list")));
+    expect(error).toMatchObject({ status: 400, code: -32022, data: { supported: ["2025-11-25"], requested: MODERN } });
+  });
+
+  it("an unknown method, and methods 2026-07-28 removed, → 404 -32601", async () => {
+    const server = await serve({ tools });
+    for (const method of ["no/such", "ping", "logging/setLevel", "resources/subscribe", "initialize"]) {
+      const error = await errorOf(await postModern(server.url, modernRequest(method)));
+      expect(error, method).toMatchObject({ status: 404, code: -32601 });
+    }
+    const removed = await errorOf(await postModern(server.url, modernRequest("ping")));
+    expect(removed.message).toBe("Method not found: ping is not part of protocol version 2026-07-28 (it was removed in 2026-07-28)");
+  });
+
+  it("GET and DELETE of a modern client → 405 Allow: POST", async () => {
+    const server = await serve({ tools });
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(server.url, { method, headers: { accept: "text/event-stream", "mcp-protocol-version": MODERN } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/subscriptions\/listen replaces the GET stream/);
+    }
+  });
+
+  it("an Mcp-Session-Id header is ignored, even an unknown one", async () => {
+    const server = await serve({ tools });
+    const response = await postModern(server.url, modernRequest("tools/list"), { "mcp-session-id": "no-such-session" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("a response in the body → 400 -32600 (clients send none in 2026-07-28)", async () => {
+    const server = await serve({ tools });
+    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
+    expect(await errorOf(response)).toMatchObject({ status: 400, code: -32600 });
+  });
+
+  it("closing the response stream cancels the request", async () => {
+    const server = await serve({ tools: { slow: (call) => new Promise((resolve) => { call.progress(1); call.signal.addEventListener("abort", () => resolve({ returns: "late" })); }) } });
+    const controller = new AbortController();
+    const request = modernRequest("tools/call", { name: "slow", arguments: {} }, { progressToken: "p" });
+    const response = await postModern(server.url, request, {}, controller.signal);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
+    controller.abort();
+    await until(() => server.calls[0]?.outcome === "cancelled", 2000, "the call to be cancelled");
+    expect(server.calls[0]!.reason).toMatch(/closed the response stream/);
+  });
+});
+
+describe("2026-07-28 request bodies", () => {
+  it.each([
+    ["no _meta at all", { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, "io.modelcontextprotocol/protocolVersion"],
+    ["_meta without clientCapabilities", { jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } }, "io.modelcontextprotocol/clientCapabilities"],
+  ])("%s → 400 -32602 naming the missing field", async (_what, body, missing) => {
+    const server = await serve({});
+    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "server/discover" }, body: JSON.stringify(body) });
+    const error = await errorOf(response);
+    expect(error).toMatchObject({ status: 400, code: -32602, data: { missing } });
+    expect(error.message).toMatch(/a 2026-07-28 request carries params._meta with/);
+  });
+
+  it("a value with only half of the Base64 sentinel is literal text", async () => {
+    const server = await serve({ tools });
+    const half = "=?base64?SGVsbG8=";
+    expect((await postModern(server.url, call({ region: half }), { "mcp-param-region": half })).status).toBe(200);
+  });
+
+  it("errors keep their status in SSE mode (responseMode: sse)", async () => {
+    const server = await serve({ tools, responseMode: "sse" });
+    const response = await postModern(server.url, modernRequest("ping"));
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/json");
+  });
+});
+
+describe("faults over HTTP in 2026-07-28", () => {
+  it("a stream cut ends the response stream without the answer (no resumption in 2026-07-28)", async () => {
+    const server = await serve({ tools: { cut: { delayMs: 20, returns: "lost", stream: { closeAfterEvents: 0 } } } });
+    const response = await postModern(server.url, modernRequest("tools/call", { name: "cut", arguments: {} }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await response.text()).toBe("");
+    await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
+    expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, sessionId: expect.stringMatching(/^request-\d+$/) });
+  });
+
+  it("a disconnect step drops the connection; raw bytes are written as they are", async () => {
+    const server = await serve({ tools: { bye: [{ disconnect: true }, { raw: "{not json" }] } });
+    await expect(postModern(server.url, modernRequest("tools/call", { name: "bye", arguments: {} }))).rejects.toThrow();
+    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", protocolVersion: MODERN });
+    const raw = await postModern(server.url, modernRequest("tools/call", { name: "bye", arguments: {} }));
+    expect(await raw.text()).toBe("{not json");
+  });
+
+  it("a 2026-07-28 POST opens no session: the mock lists none and emits no session events", async () => {
+    const server = await serve({ tools });
+    const opened: string[] = [];
+    server.on("session:open", (event) => void opened.push(event.sessionId));
+    await postModern(server.url, modernRequest("tools/list"));
+    expect(opened).toEqual([]);
+  });
+});

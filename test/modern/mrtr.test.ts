@@ -1,0 +1,207 @@
+/**
+ * MRTR in the engine, through `handle()` (the direct wire): input rounds, retries resuming the
+ * same step, the requestState's integrity (tampered, stale, another call's), a missing answer
+ * asked again, a capability the client did not declare, expiry, and scripted `inputRequired`
+ * steps for raw control.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import { MODERN, modernMeta } from "./support.js";
+
+const open: MockMcpServer[] = [];
+afterEach(async () => {
+  for (const server of open.splice(0)) await server.close();
+});
+
+async function direct(options: MockMcpOptions) {
+  const server = await mockMcp({ transport: "memory", ...options });
+  open.push(server);
+  let id = 0;
+  const send = async (method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = { elicitation: {}, sampling: {}, roots: {} }) => {
+    const text = await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": capabilities }) } }));
+    return JSON.parse(text!) as { id: number; result?: Record<string, any>; error?: { code: number; message: string; data?: any } };
+  };
+  return { server, send };
+}
+
+const nameSchema = { type: "object", properties: { name: { type: "string" } } };
+const greet = async (call: { elicit(p: Record<string, unknown>): Promise<Record<string, unknown>> }) => {
+  const answer = await call.elicit({ message: "Name?", requestedSchema: nameSchema });
+  return { returns: `hello ${(answer.content as { name: string }).name}` };
+};
+
+describe("MRTR rounds", () => {
+  it("answers input_required with the ask and a signed requestState; the retry resumes the step", async () => {
+    const { server, send } = await direct({ tools: { greet } });
+    const first = await send("tools/call", { name: "greet", arguments: { a: 1 } });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create", params: { message: "Name?" } } } });
+    expect(first.result!.requestState).toMatch(/^mtk1\.[\w-]+\.[\w-]+$/);
+    expect(first.result).not.toHaveProperty("ttlMs");
+    expect(server.calls[0]!.outcome).toBe("pending");
+    const retry = await send("tools/call", { name: "greet", arguments: { a: 1 }, requestState: first.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } } });
+    expect(retry.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hello Ada" }] });
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]).toMatchObject({ outcome: "result", requestId: first.id, protocolVersion: MODERN, exchanges: [{ method: "elicitation/create", result: { action: "accept" } }] });
+  });
+
+  it("several rounds, one call", async () => {
+    const { server, send } = await direct({
+      tools: {
+        two: async (call) => {
+          const a = await call.elicit({ message: "first", requestedSchema: nameSchema });
+          const b = await call.sample({ messages: [], maxTokens: 1 });
+          return { returns: `${a.action}+${(b.content as { text: string }).text}` };
+        },
+      },
+    });
+    const one = await send("tools/call", { name: "two" });
+    const two = await send("tools/call", { name: "two", requestState: one.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: {} } } });
+    expect(Object.keys(two.result!.inputRequests)).toEqual(["sampling-2"]);
+    const three = await send("tools/call", { name: "two", requestState: two.result!.requestState, inputResponses: { "sampling-2": { role: "assistant", content: { type: "text", text: "x" }, model: "m" } } });
+    expect(three.result!.content).toEqual([{ type: "text", text: "accept+x" }]);
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]!.exchanges.map((e) => e.method)).toEqual(["elicitation/create", "sampling/createMessage"]);
+  });
+
+  it("a missing answer is asked again (with a new state); extra answers are ignored", async () => {
+    const { send } = await direct({ tools: { greet } });
+    const first = await send("tools/call", { name: "greet" });
+    const again = await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: { unrelated: { action: "accept" } } });
+    expect(again.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create" } } });
+    expect(again.result!.requestState).not.toBe(first.result!.requestState);
+    const done = await send("tools/call", { name: "greet", requestState: again.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Bo" } } } });
+    expect(done.result!.content).toEqual([{ type: "text", text: "hello Bo" }]);
+  });
+});
+
+describe("requestState faults (the client's)", () => {
+  it("a tampered state → -32602 saying it failed its integrity check", async () => {
+    const { server, send } = await direct({ tools: { greet } });
+    const first = await send("tools/call", { name: "greet" });
+    const state: string = first.result!.requestState;
+    const [prefix, payload, signature] = state.split(".");
+    const forged = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    forged.round = 7;
+    const tampered = `${prefix}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${signature}`;
+    const reply = await send("tools/call", { name: "greet", requestState: tampered, inputResponses: { "elicitation-1": { action: "accept", content: { name: "x" } } } });
+    expect(reply.error).toMatchObject({ code: -32602, data: { problem: "tampered" } });
+    expect(reply.error!.message).toMatch(/requestState failed its integrity check/);
+    expect(server.calls[0]!.outcome).toBe("pending");
+  });
+
+  it("a state used twice is stale; a state not ours is malformed; another call's state is a mismatch", async () => {
+    const { send } = await direct({ tools: { greet } });
+    const first = await send("tools/call", { name: "greet", arguments: { n: 1 } });
+    const answers = { "elicitation-1": { action: "accept", content: { name: "x" } } };
+    await send("tools/call", { name: "greet", arguments: { n: 1 }, requestState: first.result!.requestState, inputResponses: answers });
+    const twice = await send("tools/call", { name: "greet", arguments: { n: 1 }, requestState: first.result!.requestState, inputResponses: answers });
+    expect(twice.error).toMatchObject({ code: -32602, data: { problem: "stale" } });
+    const foreign = await send("tools/call", { name: "greet", requestState: "opaque-from-elsewhere" });
+    expect(foreign.error).toMatchObject({ code: -32602, data: { problem: "malformed" } });
+    const second = await send("tools/call", { name: "greet", arguments: { n: 2 } });
+    const other = await send("tools/call", { name: "greet", arguments: { n: 3 }, requestState: second.result!.requestState, inputResponses: answers });
+    expect(other.error).toMatchObject({ code: -32602, data: { problem: "mismatch" } });
+    expect(other.error!.message).toMatch(/a retry must repeat the original request's name and arguments/);
+  });
+
+  it("reset() makes every parked call's state stale and ends the call", async () => {
+    const { server, send } = await direct({ tools: { greet } });
+    const first = await send("tools/call", { name: "greet" });
+    const call = server.calls[0]!;
+    server.reset();
+    expect(call).toMatchObject({ outcome: "cancelled", reason: expect.stringMatching(/reset or closed/) });
+    const retry = await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: {} });
+    expect(retry.error).toMatchObject({ code: -32602, data: { problem: "stale" } });
+  });
+
+  it("non-string requestState or inputResponses → -32602", async () => {
+    const { send } = await direct({ tools: { greet } });
+    expect((await send("tools/call", { name: "greet", requestState: 5 })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"requestState" must be the string/) });
+    const first = await send("tools/call", { name: "greet" });
+    expect((await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: [] })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"inputResponses" must be an object/) });
+  });
+
+  it("an ask the client did not declare → -32021 with requiredCapabilities", async () => {
+    const { server, send } = await direct({ tools: { greet } });
+    const reply = await send("tools/call", { name: "greet" }, {});
+    expect(reply.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    expect(reply.error!.message).toMatch(/asks the client for elicitation, which its clientCapabilities in _meta do not declare/);
+    expect(server.calls[0]!.outcome).toBe("protocol-error");
+  });
+
+  it("ping to the client has no MRTR form: the step's ping rejects with a message saying so", async () => {
+    const { send } = await direct({ tools: { pinger: async (call) => { try { await call.ping(); return { returns: "pinged" }; } catch (error) { return { returns: (error as Error).message }; } } } });
+    const reply = await send("tools/call", { name: "pinger" });
+    expect(reply.result!.content[0].text).toMatch(/ping cannot be sent to a client in protocol version 2026-07-28/);
+  });
+});
+
+describe("scripted inputRequired steps (raw control)", () => {
+  it("sends the given inputRequests and requestState as they are; the retry is the next step", async () => {
+    const { server, send } = await direct({ tools: { raw: [{ inputRequired: { inputRequests: { k: { method: "roots/list" } }, requestState: "my-own-state" } }, { returns: "after" }] } });
+    const first = await send("tools/call", { name: "raw" });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { k: { method: "roots/list" } }, requestState: "my-own-state" });
+    const retry = await send("tools/call", { name: "raw", requestState: "my-own-state", inputResponses: { k: { roots: [] } } });
+    expect(retry.result!.content).toEqual([{ type: "text", text: "after" }]);
+    expect(server.calls.map((call) => call.index)).toEqual([0, 1]);
+  });
+
+  it("a malformed inputRequired step is refused at mockMcp()", async () => {
+    await expect(mockMcp({ transport: "memory", tools: { bad: { inputRequired: {} } } })).rejects.toThrow(/"inputRequired" must be \{ inputRequests\?: .*at least one of them/);
+  });
+});
+
+describe("a client that never retries", () => {
+  it("after inputTimeoutMs the call ends cancelled and its state is expired", async () => {
+    const { server, send } = await direct({ tools: { greet }, inputTimeoutMs: 30 });
+    const first = await send("tools/call", { name: "greet" });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(server.calls[0]).toMatchObject({ outcome: "cancelled", reason: expect.stringMatching(/did not retry within 30 ms/) });
+    const late = await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: {} });
+    expect(late.error).toMatchObject({ code: -32602, data: { problem: "expired" } });
+  });
+
+  it("a bad inputTimeoutMs is refused", async () => {
+    await expect(mockMcp({ transport: "memory", inputTimeoutMs: 0 })).rejects.toThrow('"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got number 0.');
+  });
+});
+
+describe("keys, answers given up front, prompts", () => {
+  it("asks can be named; a call that already carries matching inputResponses (no requestState) is answered at once", async () => {
+    const { server, send } = await direct({ tools: { named: async (call) => ({ returns: String((await call.elicit({ message: "?", requestedSchema: nameSchema }, { key: "user_name" })).action) }) } });
+    const first = await send("tools/call", { name: "named" });
+    expect(Object.keys(first.result!.inputRequests)).toEqual(["user_name"]);
+    const upfront = await send("tools/call", { name: "named", inputResponses: { user_name: { action: "decline" }, extra: { ignored: true } } });
+    expect(upfront.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "decline" }] });
+    expect(server.calls[1]!.exchanges).toEqual([expect.objectContaining({ method: "elicitation/create", result: { action: "decline" } })]);
+  });
+
+  it("two asks of one round with the same key: the second is refused", async () => {
+    const { send } = await direct({ tools: { twice: async (call) => { const [, second] = await Promise.allSettled([call.elicit({ message: "a" }, { key: "k" }), call.elicit({ message: "b" }, { key: "k" })]); return { returns: second.status === "rejected" ? (second.reason as Error).message : "no" }; } } });
+    const first = await send("tools/call", { name: "twice" });
+    const done = await send("tools/call", { name: "twice", requestState: first.result!.requestState, inputResponses: { k: { action: "accept", content: {} } } });
+    expect(done.result!.content[0].text).toMatch(/share the key "k"; keys must be unique within a request/);
+  });
+
+  it("a prompt's messages function may ask for input (raw control) and sees the retry's inputResponses", async () => {
+    const { send } = await direct({
+      prompts: {
+        ctx: {
+          messages: (_args, request) => (request.inputResponses?.c ? [{ role: "user", content: `ctx ${JSON.stringify(request.inputResponses.c)}` }] : { inputRequired: { inputRequests: { c: { method: "elicitation/create", params: { message: "context?" } } } } }),
+        },
+      },
+    });
+    const first = await send("prompts/get", { name: "ctx" });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { c: { method: "elicitation/create" } } });
+    const second = await send("prompts/get", { name: "ctx", inputResponses: { c: { action: "accept" } } });
+    expect(second.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: 'ctx {"action":"accept"}' } }] });
+  });
+
+  it("a prompt asking for input in a legacy session is an error naming the revision", async () => {
+    const server = await mockMcp({ transport: "memory", prompts: { ctx: { messages: () => ({ inputRequired: { requestState: "s" } }) } } });
+    open.push(server);
+    await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+    const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "ctx" } })))!);
+    expect(reply.error).toMatchObject({ code: -32603, message: "Prompt ctx asked for input (inputRequired), which only protocol version 2026-07-28 can carry; this request speaks 2025-11-25" });
+  });
+});
