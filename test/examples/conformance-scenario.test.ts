@@ -91,7 +91,7 @@ describe("examples/conformance/server.js", () => {
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    expect(prompts.map((p) => p.name)).toEqual(["test_input_required_result_prompt", "test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
     for (const prompt of prompts) expect(prompt.description, prompt.name).toBeTruthy();
   });
 
