@@ -1,0 +1,105 @@
+/**
+ * Type tests for what users write most: steps, tool specs, scenario options, fakes and events.
+ * A wrong step shape is a compile error in the editor, not a surprise at call time. Checked by
+ * Vitest's typecheck (tsc), never run.
+ */
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  mockMcp,
+  type McpFakeBlock,
+  type MockEvents,
+  type MockMcpOptions,
+  type RequestEndEvent,
+  type Step,
+  type StepFunction,
+  type StepObject,
+  type ToolCall,
+  type ToolCallContext,
+  type ToolSpec,
+  type UnknownToolPolicy,
+} from "../../src/index.js";
+
+describe("steps", () => {
+  it("take the documented answer kinds", () => {
+    const steps: Step[] = [
+      { returns: "ok" },
+      { returns: { id: 1 } },
+      { content: [{ type: "text", text: "hi" }], structuredContent: { a: 1 } },
+      { toolError: "no such city" },
+      { throws: "rate_limited" },
+      { throws: { code: -32001, message: "nope", data: { retryIn: 5 } } },
+      { delayMs: 100, returns: "late" },
+      { hang: true },
+      { result: { anything: true } },
+      { disconnect: true },
+      { raw: "not json" },
+      { returns: "sse", stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } },
+      { returns: "again", repeat: 3 },
+      (call) => ({ returns: call.arguments }),
+      async (call) => ({ returns: await call.sample({ messages: [] }) }),
+    ];
+    expectTypeOf(steps).toEqualTypeOf<Step[]>();
+  });
+
+  it("refuse a misspelled answer, a wrong value type and a function that returns no step", () => {
+    // @ts-expect-error "return" is not a step key ("returns" is)
+    const misspelled: StepObject = { return: "ok" };
+    // @ts-expect-error hang is a boolean
+    const wrongType: StepObject = { hang: "yes" };
+    // @ts-expect-error a stream mode is "json" or "sse"
+    const wrongMode: StepObject = { returns: "x", stream: { mode: "websocket" } };
+    // @ts-expect-error a step function returns a step, not a string
+    const noStep: StepFunction = () => "ok";
+    void [misspelled, wrongType, wrongMode, noStep];
+  });
+
+  it("give step functions a typed call context", () => {
+    const step: StepFunction = (call) => {
+      expectTypeOf(call).toEqualTypeOf<ToolCallContext>();
+      expectTypeOf(call.arguments).toEqualTypeOf<Record<string, unknown>>();
+      expectTypeOf(call.signal).toEqualTypeOf<AbortSignal>();
+      expectTypeOf(call.protocolVersion).toEqualTypeOf<string>();
+      expectTypeOf(call.identity.testId).toEqualTypeOf<string | undefined>();
+      expectTypeOf(call.elicit).returns.resolves.toEqualTypeOf<Record<string, unknown>>();
+      return { returns: "ok" };
+    };
+    void step;
+  });
+});
+
+describe("tool specs and scenario options", () => {
+  it("accept a step, a list of steps, a function or a full definition", () => {
+    const specs: ToolSpec[] = [
+      { returns: "ok" },
+      [{ throws: "first" }, { returns: "then fine" }],
+      (call) => ({ returns: call.tool }),
+      { description: "Weather", inputSchema: { type: "object", properties: { city: { type: "string" } } }, responses: [{ returns: "sun" }] },
+    ];
+    void specs;
+  });
+
+  it("type the unknown-tool policy, fixtures and fakes options", () => {
+    const policies: UnknownToolPolicy[] = ["error", "warn", (call) => ({ returns: `no ${call.tool}` })];
+    const block: McpFakeBlock = { scope: { testId: "t" }, tools: [{ name: "search", calls: [{ args: { q: "x" }, result: "found" }] }] };
+    const options: MockMcpOptions = { onUnknownTool: policies[1], fixtures: ["./fixtures", block], fakesOptions: { testIdsMax: 10 } };
+    // @ts-expect-error "ignore" is not a policy
+    const wrongPolicy: MockMcpOptions = { onUnknownTool: "ignore" };
+    void [options, wrongPolicy];
+  });
+});
+
+describe("events", () => {
+  it("type each listener's payload by the event's name", async () => {
+    const server = await mockMcp({ transport: "memory" });
+    server.on("call:end", (call) => expectTypeOf(call).toEqualTypeOf<ToolCall>());
+    server.on("request:end", (event) => {
+      expectTypeOf(event).toEqualTypeOf<RequestEndEvent>();
+      expectTypeOf(event.outcome).toEqualTypeOf<"result" | "error" | "none" | "drop" | "raw">();
+    });
+    server.on("stream:close", (event) => expectTypeOf(event.reason).toEqualTypeOf<MockEvents["stream:close"]["reason"]>());
+    expectTypeOf(server.on("session:open", () => undefined)).toEqualTypeOf<() => void>();
+    // @ts-expect-error there is no "call:finish" event
+    server.on("call:finish", () => undefined);
+    await server.close();
+  });
+});
