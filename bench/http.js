@@ -82,6 +82,7 @@ const CONFIG = {
 const TARGETS = { cpuPerCallVsBareAtMost: 1.3 };
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
+  "ours-fn": "mcp-testkit mock, JSON, echo as a step function",
   "ours-sse": "mcp-testkit mock, SSE",
   "ours-modern": "mcp-testkit mock, 2026-07-28 (no session)",
   aimock: "aimock MCPMock",
@@ -264,7 +265,7 @@ function loadTable(results) {
       const ratio = isBare ? 1 : result.ratio[side].serverCpuUsPerCall;
       const q = isBare ? undefined : result.ratioQuartiles[side].serverCpuUsPerCall;
       let aim = "";
-      if (side === "ours-json" || side === "ours-sse" || side === "ours-modern") {
+      if (side === "ours-json" || side === "ours-fn" || side === "ours-sse" || side === "ours-modern") {
         const met = ratio <= TARGETS.cpuPerCallVsBareAtMost;
         aim = verdictText(met, q, TARGETS.cpuPerCallVsBareAtMost, false);
         verdicts[`${side}@${c}`] = { measure: `${LABELS[side]}: server CPU per call vs bare, concurrency ${c}`, ratio, ratioQuartiles: q, target: `<= ${TARGETS.cpuPerCallVsBareAtMost}x`, met, status: aim, governing: side === "ours-json" };

@@ -67,7 +67,7 @@ const CONFIG = {
 };
 const TARGETS = { callsPerSecondAtLeast: 1.5, setupAtMost: 0.5 };
 const TEXT = "ok";
-const CALL = { name: "echo", arguments: {} };
+const CALL = { name: "echo", arguments: { text: TEXT } };
 
 const runStarted = performance.now();
 const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
@@ -82,8 +82,12 @@ const clientInfo = { name: "bench-client", version: "1.0.0" };
 const SHARED_VALIDATOR_OPTIONS = { jsonSchemaValidator: new AjvJsonSchemaValidator() };
 
 /** mcp-testkit's mock with one tool returning "ok", on its in-memory wire. */
-async function connectOurs(options = {}, clientOptions = undefined) {
-  const server = await mockMcp({ transport: "memory", tools: { echo: { returns: TEXT } }, ...options });
+/** The echo tool as a static step, or as a step function answering from its argument (what most users write). */
+const ECHO_STATIC = { returns: TEXT };
+const ECHO_FUNCTION = (call) => ({ returns: call.arguments.text ?? TEXT });
+
+async function connectOurs(options = {}, clientOptions = undefined, echo = ECHO_STATIC) {
+  const server = await mockMcp({ transport: "memory", tools: { echo }, ...options });
   const client = new Client(clientInfo, clientOptions);
   await client.connect(await server.connectInMemory());
   return {
@@ -147,9 +151,10 @@ async function connectClientAlone(clientOptions = undefined) {
   };
 }
 
-const SIDES = { ours: () => connectOurs(), sdk: () => connectSdk(), floor: () => connectClientAlone() };
+const SIDES = { ours: () => connectOurs(), oursFn: () => connectOurs({}, undefined, ECHO_FUNCTION), sdk: () => connectSdk(), floor: () => connectClientAlone() };
 const SIDES_SHARED_VALIDATOR = {
   ours: () => connectOurs({}, SHARED_VALIDATOR_OPTIONS),
+  oursFn: () => connectOurs({}, SHARED_VALIDATOR_OPTIONS, ECHO_FUNCTION),
   sdk: () => connectSdk(SHARED_VALIDATOR_OPTIONS),
   floor: () => connectClientAlone(SHARED_VALIDATOR_OPTIONS),
 };
@@ -206,12 +211,17 @@ function summarize(rounds, keys, ratioKeys) {
   }
   const ratio = {};
   const ratioQuartiles = {};
+  const ratioFn = {};
+  const ratioFnQuartiles = {};
   for (const key of ratioKeys) {
     const perRound = rounds.map((round) => round.ours[key] / round.sdk[key]);
     ratio[key] = median(perRound);
     ratioQuartiles[key] = quartiles(perRound);
+    const perRoundFn = rounds.map((round) => round.oursFn[key] / round.sdk[key]);
+    ratioFn[key] = median(perRoundFn);
+    ratioFnQuartiles[key] = quartiles(perRoundFn);
   }
-  return { median: median_, ratio, ratioQuartiles };
+  return { median: median_, ratio, ratioQuartiles, ratioFn, ratioFnQuartiles };
 }
 
 // ---------------------------------------------------------------- (1) per-test setup
@@ -374,6 +384,13 @@ function buildRows(results) {
     const text = verdictText(met, q.perSecond, TARGETS.callsPerSecondAtLeast, true);
     verdicts[key] = { measure: label, ratio: ratio.perSecond, ratioQuartiles: q.perSecond, cpuRatio: ratio.perCpuSecond, target: `>= ${TARGETS.callsPerSecondAtLeast}x`, met, status: text };
     rows.push([label, fmtRate(m.ours.perSecond), fmtRate(m.sdk.perSecond), fmtRatioSpread(ratio.perSecond, q.perSecond), fmtRatio(ratio.perCpuSecond), `≥ ${TARGETS.callsPerSecondAtLeast}×`, text, fmtRate(m.floor.perSecond)]);
+    // The same with the echo as a step function (issue 11: it must cost what a static step costs).
+    const { ratioFn, ratioFnQuartiles: qFn } = results[key];
+    const metFn = ratioFn.perSecond >= TARGETS.callsPerSecondAtLeast;
+    const textFn = verdictText(metFn, qFn.perSecond, TARGETS.callsPerSecondAtLeast, true);
+    const labelFn = `${label}, echo as a step function`;
+    verdicts[`${key}Fn`] = { measure: labelFn, ratio: ratioFn.perSecond, ratioQuartiles: qFn.perSecond, cpuRatio: ratioFn.perCpuSecond, target: `>= ${TARGETS.callsPerSecondAtLeast}x`, met: metFn, status: textFn };
+    rows.push([labelFn, fmtRate(m.oursFn.perSecond), fmtRate(m.sdk.perSecond), fmtRatioSpread(ratioFn.perSecond, qFn.perSecond), fmtRatio(ratioFn.perCpuSecond), `≥ ${TARGETS.callsPerSecondAtLeast}×`, textFn, fmtRate(m.floor.perSecond)]);
   }
   if (results.memory) {
     const [capped, uncapped, sdk] = results.memory.runs;

@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 
 export const ACCEPT = "application/json, text/event-stream";
 export const ASKED_VERSION = "2025-11-25";
-const CALL_PARAMS = { name: "echo", arguments: {} };
+const CALL_PARAMS = { name: "echo", arguments: { text: "ok" } };
 
 /** One POST; resolves with the status, the content type, the session header and the whole body. */
 function post(session, headers, body) {

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
 export const TEXT = "ok";
-export const HTTP_SIDES = ["ours-json", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare"];
+export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern"]);
 
@@ -53,9 +53,13 @@ function readBody(req) {
 let distPromise;
 const dist = () => (distPromise ??= import("../../dist/index.js"));
 
-async function startOurs(responseMode) {
+/** The echo tool as a static step, or as a step function answering from its argument (what most users write). */
+const ECHO_STATIC = { returns: TEXT };
+const ECHO_FUNCTION = (call) => ({ returns: call.arguments.text ?? TEXT });
+
+async function startOurs(responseMode, echo = ECHO_STATIC) {
   const { mockMcp } = await dist();
-  const server = await mockMcp({ tools: { echo: { returns: TEXT } }, responseMode });
+  const server = await mockMcp({ tools: { echo }, responseMode });
   return {
     url: server.url,
     stop: () => server.close(),
@@ -173,6 +177,8 @@ export async function startSide(name) {
   switch (name) {
     case "ours-json":
       return startOurs("json");
+    case "ours-fn":
+      return startOurs("json", ECHO_FUNCTION);
     case "ours-sse":
       return startOurs("sse");
     case "ours-modern":
