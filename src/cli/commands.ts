@@ -11,4 +11,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   inspect: () => import("./commands/inspect.js"),
   call: () => import("./commands/call.js"),
   check: () => import("./commands/check.js"),
+  validate: () => import("./commands/validate.js"),
 };

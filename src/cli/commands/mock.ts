@@ -17,7 +17,7 @@ import { plural } from "../../util/text.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
-export const help = `Usage: mcp-testkit mock [options] <scenario file>
+export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [--fixtures <path>]...
 
 Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
 then one line per tool call as the call ends. With --stdio it speaks MCP on stdin/stdout
@@ -27,20 +27,23 @@ It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
-can be functions).
+can be functions). Fixture files of scenario fakes (the mcpFakes format) load with
+--fixtures, with or without a scenario; their tools answer per test id (X-Test-Id header).
 
 Options:
   --port <number>  Port to listen on (default: a free port)
   --host <host>    Host to listen on (default: 127.0.0.1)
   --path <path>    Path of the MCP endpoint (default: /mcp)
   --stdio          Serve over stdin/stdout instead of HTTP
+  --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable)
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
   -h, --help       Show this help
 
 Examples:
   mcp-testkit mock examples/scenarios/issue-tracker.json --port 3000
-  mcp-testkit mock --stdio examples/scenarios/weather.ts --record calls.json`;
+  mcp-testkit mock --stdio examples/scenarios/weather.ts --record calls.json
+  mcp-testkit mock --fixtures ./fixtures --port 3000`;
 
 const OPTIONS = {
   port: { type: "string" },
@@ -48,14 +51,16 @@ const OPTIONS = {
   path: { type: "string" },
   stdio: { type: "boolean" },
   record: { type: "string" },
+  fixtures: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
-  if (positionals.length === 0) throw new UsageError("missing the scenario file to serve");
-  if (positionals.length > 1) throw new UsageError(`serves one scenario file at a time, got ${positionals.length}: ${positionals.join(", ")}`);
-  const file = positionals[0]!;
+  const fixtures = values.fixtures ?? [];
+  if (positionals.length === 0 && fixtures.length === 0) throw new UsageError("missing the scenario file to serve (or --fixtures <path> for scenario fakes)");
+  if (positionals.length > 1) throw new UsageError(`serves one scenario file at a time, got ${positionals.length}: ${positionals.join(", ")} (fixture files go after --fixtures)`);
+  const file = positionals[0];
   const stdio = values.stdio === true;
   const httpFlags = (["port", "host", "path"] as const).filter((flag) => values[flag] !== undefined);
   if (stdio && httpFlags.length > 0) throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
@@ -68,7 +73,9 @@ export async function run(argv: string[]): Promise<number> {
   // does whatever a scenario module prints with console.log (at load or inside a step).
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const scenario = await loadScenario(file);
+  const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
+  if (fixtures.length > 0) scenario.fixtures = fixtures;
+  const served = [file, ...fixtures.map((path) => `fixtures ${path}`)].filter((part) => part !== undefined).join(" + ");
 
   // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
   let stop!: (why: string) => void;
@@ -77,10 +84,10 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const server = await serve(file, scenario, stdio, { port, host: values.host, path: values.path }, stop);
+    const server = await serve(served, scenario, stdio, { port, host: values.host, path: values.path }, stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
-    say(stdio ? `mcp-testkit mock: serving ${file} over stdio` : `mcp-testkit mock: serving ${file} at ${server.url}`);
-    say(`  ${describeCatalog(scenario)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
+    say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
+    say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopRequested;
     await server.close();
@@ -160,10 +167,16 @@ async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
   }
 }
 
-function describeCatalog(scenario: Scenario): string {
+function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
   const tools = names("tools");
-  return [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(names("resources").length, "resource"), plural(names("prompts").length, "prompt")].join("; ");
+  const parts = [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(names("resources").length, "resource"), plural(names("prompts").length, "prompt")];
+  if (scenario.fixtures !== undefined) {
+    const mounts = [...server.fakes.store.mounts.entries()];
+    const blocks = mounts.reduce((sum, [, mount]) => sum + mount.blocks.length, 0);
+    parts.push(`${plural(blocks, "fake block")} on ${mounts.map(([path]) => path).join(", ") || "no mount"}`);
+  }
+  return parts.join("; ");
 }
 
 

@@ -1,0 +1,67 @@
+/**
+ * The CLI with scenario fakes: `mcp-testkit mock --fixtures <dir>` serves fixture files to a real
+ * SDK client (per test id, sent as a header), and `mcp-testkit validate` checks fixture files
+ * without serving them, listing every problem with its rule.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { runCli, scenarioFile, startCli, useCli, waitForLine } from "./support.js";
+
+useCli();
+const FIXTURES = fileURLToPath(new URL("../fakes/fixtures", import.meta.url));
+
+describe("mcp-testkit mock --fixtures", () => {
+  it("serves fixture files with no scenario, answering per test id, and says what it loaded", async () => {
+    const child = startCli(["mock", "--fixtures", FIXTURES]);
+    const [, served, url] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    expect(served).toBe(`fixtures ${FIXTURES}`);
+    const catalog = await waitForLine(child, "stdout", /^ {2}.*fake block.*$/);
+    expect(catalog[0]).toContain("3 fake blocks on /mcp, /mcp/flights, /mcp/hotels");
+    const client = new Client({ name: "cli-fakes", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { "X-Test-Id": encodeURIComponent("tickets › retry on timeout") } } }));
+    try {
+      const printed = waitForLine(child, "stdout", /^create_ticket #0 .*$/);
+      const first = await client.callTool({ name: "create_ticket", arguments: { title: "Refund" } });
+      expect(first.isError).toBe(true);
+      expect((await printed)[0]).toContain("→ tool-error");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses a bad fixture file at start, naming the rule, and exits non-zero", async () => {
+    const bad = scenarioFile("bad-fixture.json", { mcpFakes: { scope: "shared", undeclaredTool: "deny", tools: [] } });
+    const result = await runCli(["mock", "--fixtures", bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('unknown key "undeclaredTool"; did you mean "undeclaredTools"?');
+  });
+});
+
+describe("mcp-testkit validate", () => {
+  it("says ok for every loadable path, with its block count", async () => {
+    const result = await runCli(["validate", FIXTURES]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`ok    ${FIXTURES} (3 blocks)\n`);
+  });
+
+  it("lists every problem of a bad file with its rule, and exits 1; --json gives the same as data", async () => {
+    const bad = scenarioFile("two-problems.json", { mcpFakes: [{ scope: "shared", undeclaredTools: "deny", tools: [] }, { scope: { testId: "t" }, tools: [{ name: "a", calls: [{ args: {}, anyArgs: true, result: "x" }] }] }] });
+    const text = await runCli(["validate", bad, "./no-such-dir"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^FAIL {2}.*two-problems\.json: 2 problems\n {2}mcp-fakes\/shared-deny: /m);
+    expect(text.stdout).toContain("mcp-fakes/bad-entry");
+    expect(text.stdout).toContain("FAIL  ./no-such-dir: 1 problem\n  mcp-fakes/bad-file: ./no-such-dir is neither a file nor a directory");
+    const json = await runCli(["validate", "--json", bad]);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.paths[0].errors.map((error: { rule: string }) => error.rule).sort()).toEqual(["mcp-fakes/bad-entry", "mcp-fakes/shared-deny"]);
+  });
+
+  it("without a path is a usage error", async () => {
+    const result = await runCli(["validate"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("missing the fixtures directory or file to check");
+  });
+});
