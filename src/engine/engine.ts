@@ -12,7 +12,8 @@ import { BoundedList } from "./bounded-list.js";
 import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import { EventHub, type RequestEndEvent, type RequestOutcome } from "./events.js";
+import { EventHub, type RequestEndEvent, type RequestOutcome, type RequestStartEvent } from "./events.js";
+import { ObservedRequests } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
 import { initialize, ping, setLevel } from "./methods/lifecycle.js";
@@ -20,6 +21,7 @@ import { getPrompt, listPrompts } from "./methods/prompts.js";
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
 import { abortInFlight, callTool, listTools } from "./methods/tools.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
+import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import { Connection, idKey } from "./connection.js";
 import type { RequestContext, TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
@@ -82,6 +84,8 @@ export class Engine implements EngineState {
   readonly instructions?: string;
   readonly capabilities?: Record<string, unknown>;
   readonly protocolVersions: readonly string[];
+  /** Requests with a `request:start` still waiting for their `request:end`. */
+  private readonly observed = new ObservedRequests();
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
@@ -100,7 +104,7 @@ export class Engine implements EngineState {
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
   openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID()): Connection {
-    const connection = new Connection(id, peer, wire);
+    const connection = new Connection(id, peer, wire, this.events);
     this.connections.add(connection);
     this.events.emit("session:open", { sessionId: id, wire });
     return connection;
@@ -113,6 +117,7 @@ export class Engine implements EngineState {
   closeConnection(connection: Connection, outcome: "cancelled" | "disconnected", reason: string): void {
     if (connection.closed) return;
     for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
     this.connections.delete(connection);
     this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
@@ -121,6 +126,7 @@ export class Engine implements EngineState {
   /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */
   abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
     abortInFlight(this.calls, connection, requestKey, outcome, reason);
+    this.observed.abandon(connection, requestKey, outcome === "disconnected" ? "client_disconnected" : "cancelled");
   }
 
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
@@ -129,7 +135,7 @@ export class Engine implements EngineState {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      return replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      return this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
     }
     return this.receive(connection, message, context);
   }
@@ -150,11 +156,11 @@ export class Engine implements EngineState {
 
   private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
     if (!isObject(message)) {
-      return replyError(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
+      return this.refuse(connection, context, null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: expected a JSON-RPC message object, got ${Array.isArray(message) ? "an array (batches are not accepted here)" : JSON.stringify(message)}` });
     }
     this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
     const id = readableId(message.id);
-    if (message.jsonrpc !== "2.0") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
+    if (message.jsonrpc !== "2.0") return this.refuse(connection, context, id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "jsonrpc" must be "2.0"' });
 
     if (!("method" in message)) {
       if (isResponse(message)) {
@@ -162,21 +168,27 @@ export class Engine implements EngineState {
         if (message.id !== undefined && message.id !== null) connection.settle(message);
         return NO_REPLY;
       }
-      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });
+      return this.refuse(connection, context, id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a message needs a "method" (or, as a response, an "id" with "result" or "error")' });
     }
-    if (typeof message.method !== "string") return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' });
+    if (typeof message.method !== "string") return this.refuse(connection, context, id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "method" must be a string' });
     if (message.params !== undefined && !isObject(message.params)) {
-      return replyError(id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "params" must be an object' });
+      return this.refuse(connection, context, id, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "params" must be an object' });
     }
 
     if (!("id" in message) || message.id === undefined) {
       this.notification(connection, message.method, (message.params as Record<string, unknown>) ?? {});
       return NO_REPLY;
     }
-    if (id === null) return replyError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' });
+    if (id === null) return this.refuse(connection, context, null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' });
     const request = message as unknown as JsonRpcRequest;
     if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
     return this.observedRequest(connection, request, context);
+  }
+
+  /** A message refused before it became a request: answered with `error`, and told to `message:rejected` listeners. */
+  private refuse(connection: Connection, context: RequestContext, id: JsonRpcId | null, error: JsonRpcErrorObject): Outcome {
+    if (this.events.has("message:rejected")) this.events.emit("message:rejected", { code: error.code, sessionId: connection.id, wire: context.transport.wire });
+    return replyError(id, error);
   }
 
   private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
@@ -186,23 +198,47 @@ export class Engine implements EngineState {
     try {
       answer = handler({ state: this, connection, request, params: request.params ?? {}, context });
     } catch (thrown) {
-      return handlerError(request, thrown);
+      return handlerError(request, thrown, context);
     }
-    return answer instanceof Promise ? answer.catch((thrown: unknown) => handlerError(request, thrown)) : answer;
+    return answer instanceof Promise ? answer.catch((thrown: unknown) => handlerError(request, thrown, context)) : answer;
   }
 
-  /** `request` with `request:start` and `request:end` around it (only when someone listens). */
+  /**
+   * `request` with `request:start` and `request:end` around it (only when someone listens). The
+   * end comes exactly once: with the outcome, or earlier, when the client cancels or leaves.
+   */
   private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const start = { method: request.method, params: request.params, requestId: request.id, sessionId: connection.id, protocolVersion: context.protocolVersion, receivedAt: context.receivedAt };
+    const start: RequestStartEvent = {
+      method: request.method,
+      wire: context.transport.wire,
+      params: request.params,
+      requestId: request.id,
+      sessionId: connection.id,
+      protocolVersion: context.protocolVersion,
+      receivedAt: context.receivedAt,
+    };
+    // The semantic start is the wire's receipt; performance.now() gives the duration below a millisecond.
+    const origin = performance.now() - (Date.now() - context.receivedAt);
+    const caught: unknown[] = [];
     this.events.emit("request:start", start);
+    const key = idKey(request.id);
+    let ended = false;
+    const finish = (fields: Pick<RequestEndEvent, "outcome" | "error" | "result" | "noReplyCause">): void => {
+      if (ended) return;
+      ended = true;
+      this.observed.delete(connection, key, abandon);
+      const event: RequestEndEvent = { ...start, ...fields, durationMs: performance.now() - origin, ...(caught.length > 0 && { errors: caught }) };
+      this.events.emit("request:end", event);
+    };
+    const abandon = (cause: RequestEndEvent["noReplyCause"]): void => finish({ outcome: "none", noReplyCause: cause });
     const end = (outcome: Outcome): Outcome => {
-      const error = outcome.type === "reply" && "error" in outcome.message ? outcome.message.error : undefined;
-      const ended: RequestEndEvent = { ...start, outcome: requestOutcome(outcome), durationMs: Date.now() - context.receivedAt, ...(error && { error }) };
-      this.events.emit("request:end", ended);
+      finish(endFields(outcome));
       return outcome;
     };
-    const answer = this.request(connection, request, context);
-    return answer instanceof Promise ? answer.then(end) : end(answer);
+    const answer = this.request(connection, request, { ...context, caught });
+    if (!(answer instanceof Promise)) return end(answer);
+    this.observed.add(connection, key, abandon);
+    return answer.then(end);
   }
 
   private notification(connection: Connection, method: string, params: Record<string, unknown>): void {
@@ -215,6 +251,7 @@ export class Engine implements EngineState {
         if (requestId === null) return;
         const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
         abortInFlight(this.calls, connection, idKey(requestId), "cancelled", reason);
+        this.observed.abandon(connection, idKey(requestId), "cancelled");
         return;
       }
       default:
@@ -270,7 +307,8 @@ function checkOptions(options: EngineOptions): void {
 }
 
 /** What a handler's throw (or rejection) answers: its own JSON-RPC error, or -32603. */
-function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
+function handlerError(request: JsonRpcRequest, thrown: unknown, context: RequestContext): Outcome {
+  context.caught?.push(thrown);
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
   return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
 }
@@ -278,6 +316,13 @@ function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
 function requestOutcome(outcome: Outcome): RequestOutcome {
   if (outcome.type === "reply") return "error" in outcome.message ? "error" : "result";
   return outcome.type;
+}
+
+/** What `request:end` says of an outcome: its kind, and the error or result sent. */
+function endFields(outcome: Outcome): Pick<RequestEndEvent, "outcome" | "error" | "result"> {
+  if (outcome.type !== "reply") return { outcome: requestOutcome(outcome) };
+  const message = outcome.message;
+  return "error" in message ? { outcome: "error", error: message.error } : { outcome: "result", result: message.result };
 }
 
 function readableId(id: unknown): JsonRpcId | null {

@@ -33,6 +33,8 @@ export interface RequestContext {
   readonly signal?: AbortSignal;
   /** `Date.now()` when the wire received the message. */
   readonly receivedAt: number;
+  /** While someone observes the request: where the mock puts what it caught handling it (reported on `request:end`). */
+  readonly caught?: unknown[];
 }
 
 /** What a wire may say about a message; the rest comes from the connection. */

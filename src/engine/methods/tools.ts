@@ -128,6 +128,7 @@ class RunningCall {
 
   stepFunctionThrew(thrown: unknown): Outcome {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
+    this.context.caught?.push(cause);
     const message = cause instanceof Error ? cause.message : String(cause);
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" threw: ${message}` });
   }

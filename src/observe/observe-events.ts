@@ -1,0 +1,118 @@
+/**
+ * Observers of a mock, fed by its event hub: `request:start` / `request:end` become a request's
+ * start and finish, `stream:open` / `stream:close` a stream's or subscription's, `server:*` the
+ * lifecycle. The pairing (one frozen `ObservedRequest` for both halves, omitted pairs skipped
+ * at their finish) lives here; delivery is `ObserverDelivery`'s.
+ */
+import type { EventHub, MockEvents, RequestStartEvent, StreamOpenEvent } from "../engine/events.js";
+import { idKey } from "../engine/connection.js";
+import type { StreamCloseReason } from "../engine/events.js";
+import { ObserverDelivery, type ObserveOptions } from "./delivery.js";
+import type { McpObserver, ObservedRequest, ObservedStream } from "./observer.js";
+import { mockRequestOutcome, type StreamTerminationReason } from "./outcomes.js";
+import { traceContextOf } from "./trace-context.js";
+
+/** The endpoint label of a wire: the MCP path for HTTP, else the wire's name. */
+export type EndpointOf = (wire: string) => string;
+
+const OMITTED = Symbol("omitted");
+const NO_ERRORS: readonly unknown[] = Object.freeze([]);
+
+const STREAM_REASONS: Record<StreamCloseReason, StreamTerminationReason> = {
+  completed: "completed",
+  client_disconnected: "client_disconnected",
+  closed_for_resumption: "closed_for_resumption",
+  session_closed: "session_closed",
+  server_stopping: "server_stopping",
+};
+
+function requestKey(event: { sessionId: string; requestId: RequestStartEvent["requestId"] }): string {
+  return `${event.sessionId}\u0000${idKey(event.requestId)}`;
+}
+
+function streamKey(event: StreamOpenEvent): string {
+  return `${event.sessionId}\u0000${event.streamId}`;
+}
+
+/** Attaches `observers` to a mock's events; returns a function that detaches them. */
+export function observeEvents(events: EventHub<MockEvents>, observers: readonly McpObserver[], endpointOf: EndpointOf, options?: ObserveOptions): () => void {
+  const delivery = new ObserverDelivery(observers, options);
+  const requests = new Map<string, ObservedRequest | typeof OMITTED>();
+  const streams = new Map<string, ObservedStream | typeof OMITTED>();
+  const stops = [
+    events.on("request:start", (event) => {
+      const key = requestKey(event);
+      if (!delivery.reservePair()) {
+        requests.set(key, OMITTED);
+        return;
+      }
+      const request: ObservedRequest = Object.freeze({
+        method: event.method,
+        requestId: event.requestId,
+        sessionId: event.sessionId,
+        protocolVersion: event.protocolVersion,
+        wire: event.wire,
+        endpoint: endpointOf(event.wire),
+        startedAt: event.receivedAt,
+        ...(event.params !== undefined && { params: event.params }),
+        ...optional("traceContext", traceContextOf(event.params)),
+      });
+      requests.set(key, request);
+      delivery.requestStarted(request);
+    }),
+    events.on("request:end", (event) => {
+      const key = requestKey(event);
+      const request = requests.get(key);
+      requests.delete(key);
+      if (request === undefined || request === OMITTED) return;
+      delivery.requestFinished(
+        request,
+        Object.freeze({
+          outcome: mockRequestOutcome(event),
+          durationMs: event.durationMs,
+          errors: event.errors ?? NO_ERRORS,
+          ...optional("error", event.error),
+          ...optional("result", event.result),
+        }),
+      );
+    }),
+    events.on("stream:open", (event) => {
+      const key = streamKey(event);
+      if (!delivery.reservePair()) {
+        streams.set(key, OMITTED);
+        return;
+      }
+      const stream: ObservedStream = Object.freeze({
+        kind: event.kind === "standalone" ? "subscription" : "request_stream",
+        streamId: event.streamId,
+        sessionId: event.sessionId,
+        endpoint: endpointOf("http"),
+        openedAt: Date.now(),
+      });
+      streams.set(key, stream);
+      delivery.streamOpened(stream);
+    }),
+    events.on("stream:close", (event) => {
+      const key = streamKey(event);
+      const stream = streams.get(key);
+      streams.delete(key);
+      if (stream === undefined || stream === OMITTED) return;
+      delivery.streamClosed(stream, Object.freeze({ reason: STREAM_REASONS[event.reason], durationMs: Date.now() - stream.openedAt }));
+    }),
+    events.on("server:willStart", (server) => delivery.lifecycle("serverWillStart", server)),
+    events.on("server:didStart", (server) => delivery.lifecycle("serverDidStart", server)),
+    events.on("server:failedToStart", (server) => delivery.lifecycle("serverDidFailToStart", { transport: server.transport }, server.error)),
+    events.on("server:willStop", (server) => delivery.lifecycle("serverWillStop", server)),
+    events.on("server:didStop", (server) =>
+      delivery.lifecycle("serverDidStop", { transport: server.transport, ...optional("url", server.url) }, { outcome: server.outcome, ...optional("error", server.error) }),
+    ),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** `{ [key]: value }` when value is defined, else `{}` (for spreads of optional fields). */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
