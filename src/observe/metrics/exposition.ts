@@ -58,8 +58,16 @@ export async function metricsText(snapshot: MetricsSnapshot, format: MetricsText
   const { Registry } = await loadPromClient();
   const registry = new Registry(format === "openmetrics" ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
   for (const family of snapshot.families) {
-    const metric = { name: family.name, help: family.help, type: family.type, aggregator: "sum" };
-    registry.registerMetric({ ...metric, get: async () => ({ ...metric, values: valuesOf(family) }) });
+    // `get` reads `this.name`: for OpenMetrics the registry renames a counter (drops `_total`) before asking.
+    registry.registerMetric({
+      name: family.name,
+      help: family.help,
+      type: family.type,
+      aggregator: "sum",
+      async get() {
+        return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: valuesOf(family) };
+      },
+    });
   }
   return { text: await registry.metrics(), contentType: registry.contentType };
 }
