@@ -64,7 +64,7 @@ export async function metricsText(snapshot: MetricsSnapshot, format: MetricsText
       help: family.help,
       type: family.type,
       aggregator: "sum",
-      async get() {
+      async get(this: { name: string; help: string; type: string; aggregator: string }) {
         return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: valuesOf(family) };
       },
     });
