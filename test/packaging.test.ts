@@ -40,6 +40,8 @@ const expectedExports: Record<string, string[]> = {
   "./testing": ["mcpTestKit", "createTestKit"],
   "./driver": ["mcpShell", "mcpConnect", "mcpAttach"],
   "./matchers": ["mcpMatchers"],
+  "./observe": ["openTelemetryObserver", "MetricsSnapshot", "metricsText", "METRICS_PATH", "MCP_REQUEST_OUTCOMES"],
+  "./simulate": ["simulate", "Simulator", "Simulation", "DEFAULT_STREAM_ITEM_QUEUE_CAPACITY"],
 };
 
 describe("the packed package", () => {

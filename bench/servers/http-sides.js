@@ -49,9 +49,13 @@ function readBody(req) {
 let distPromise;
 const dist = () => (distPromise ??= import("../../dist/index.js"));
 
-async function startOurs(responseMode) {
+/** An observer with every request and stream callback, doing nothing (bench/observe.js measures the delivery itself). */
+const NOOP_OBSERVER = { name: "bench", requestDidStart() {}, requestDidFinish() {}, streamDidOpen() {}, streamDidClose() {} };
+
+async function startOurs(responseMode, observed = false) {
   const { mockMcp } = await dist();
-  const server = await mockMcp({ tools: { echo: { returns: TEXT } }, responseMode });
+  const observation = observed ? { metrics: true, observers: [NOOP_OBSERVER] } : {};
+  const server = await mockMcp({ tools: { echo: { returns: TEXT } }, responseMode, ...observation });
   return {
     url: server.url,
     stop: () => server.close(),
@@ -171,6 +175,9 @@ export async function startSide(name) {
       return startOurs("json");
     case "ours-sse":
       return startOurs("sse");
+    case "ours-observed":
+      // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on).
+      return startOurs("json", true);
     case "aimock":
       return startAimock();
     case "sdk-json":
