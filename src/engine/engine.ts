@@ -12,8 +12,8 @@ import { BoundedList } from "./bounded-list.js";
 import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import { EventHub, type RequestEndEvent, type RequestOutcome, type RequestStartEvent } from "./events.js";
-import { ObservedRequests } from "./observed-requests.js";
+import { EventHub } from "./events.js";
+import { ObservedRequests, RequestWatch } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
 import { initialize, ping, setLevel } from "./methods/lifecycle.js";
@@ -208,37 +208,20 @@ export class Engine implements EngineState {
    * end comes exactly once: with the outcome, or earlier, when the client cancels or leaves.
    */
   private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const start: RequestStartEvent = {
-      method: request.method,
-      wire: context.transport.wire,
-      params: request.params,
-      requestId: request.id,
-      sessionId: connection.id,
+    const watch = new RequestWatch(this.events, this.observed, connection, request, context);
+    // Spelled out, not spread: this runs for every request while anyone observes.
+    const observed: RequestContext = {
       protocolVersion: context.protocolVersion,
+      identity: context.identity,
+      transport: context.transport,
+      signal: context.signal,
       receivedAt: context.receivedAt,
+      caught: watch.caught,
     };
-    // The semantic start is the wire's receipt; performance.now() gives the duration below a millisecond.
-    const origin = performance.now() - (Date.now() - context.receivedAt);
-    const caught: unknown[] = [];
-    this.events.emit("request:start", start);
-    const key = idKey(request.id);
-    let ended = false;
-    const finish = (fields: Pick<RequestEndEvent, "outcome" | "error" | "result" | "noReplyCause">): void => {
-      if (ended) return;
-      ended = true;
-      this.observed.delete(connection, key, abandon);
-      const event: RequestEndEvent = { ...start, ...fields, durationMs: performance.now() - origin, ...(caught.length > 0 && { errors: caught }) };
-      this.events.emit("request:end", event);
-    };
-    const abandon = (cause: RequestEndEvent["noReplyCause"]): void => finish({ outcome: "none", noReplyCause: cause });
-    const end = (outcome: Outcome): Outcome => {
-      finish(endFields(outcome));
-      return outcome;
-    };
-    const answer = this.request(connection, request, { ...context, caught });
-    if (!(answer instanceof Promise)) return end(answer);
-    this.observed.add(connection, key, abandon);
-    return answer.then(end);
+    const answer = this.request(connection, request, observed);
+    if (!(answer instanceof Promise)) return watch.end(answer);
+    this.observed.add(connection, watch.key, watch);
+    return answer.then((outcome) => watch.end(outcome));
   }
 
   private notification(connection: Connection, method: string, params: Record<string, unknown>): void {
@@ -311,18 +294,6 @@ function handlerError(request: JsonRpcRequest, thrown: unknown, context: Request
   context.caught?.push(thrown);
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
   return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
-}
-
-function requestOutcome(outcome: Outcome): RequestOutcome {
-  if (outcome.type === "reply") return "error" in outcome.message ? "error" : "result";
-  return outcome.type;
-}
-
-/** What `request:end` says of an outcome: its kind, and the error or result sent. */
-function endFields(outcome: Outcome): Pick<RequestEndEvent, "outcome" | "error" | "result"> {
-  if (outcome.type !== "reply") return { outcome: requestOutcome(outcome) };
-  const message = outcome.message;
-  return "error" in message ? { outcome: "error", error: message.error } : { outcome: "result", result: message.result };
 }
 
 function readableId(id: unknown): JsonRpcId | null {

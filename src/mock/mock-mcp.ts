@@ -18,6 +18,7 @@ import { passesLevel } from "../engine/call-context.js";
 import { MemoryTransport } from "../wire/memory.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
+import type { HttpExchange } from "../wire/http/exchange.js";
 import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
@@ -190,6 +191,12 @@ export class MockMcpServer implements AsyncDisposable {
     else this.http.handle(exchange);
     return exchange.response;
   };
+
+  /** @internal An exchange made off-network (the simulator), routed as `fetch` routes a request. */
+  serveExchange(exchange: HttpExchange): void {
+    if (this.router.has(exchange.path)) this.router.handle(exchange);
+    else this.http.handle(exchange);
+  }
 
   /**
    * Serves another handler on the mock's port (and through `handler` / `fetch`) at `path`: a

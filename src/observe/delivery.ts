@@ -35,7 +35,7 @@ const reportToStderr = (diagnostic: ObservationDiagnostic): void => {
 export class ObserverDelivery {
   readonly capacity: number;
   private reserved = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly queue: Array<{ callback: RequestCallback | StreamCallback; first: unknown; second: unknown }> = [];
   private scheduled = false;
   private readonly failed = new Set<string>();
   private omitted = 0;
@@ -77,19 +77,19 @@ export class ObserverDelivery {
   }
 
   requestStarted(request: ObservedRequest): void {
-    this.enqueue("requestDidStart", [request]);
+    this.enqueue("requestDidStart", request);
   }
 
   requestFinished(request: ObservedRequest, finish: RequestFinish): void {
-    this.enqueue("requestDidFinish", [request, finish]);
+    this.enqueue("requestDidFinish", request, finish);
   }
 
   streamOpened(stream: ObservedStream): void {
-    this.enqueue(stream.kind === "subscription" ? "subscriptionDidOpen" : "streamDidOpen", [stream]);
+    this.enqueue(stream.kind === "subscription" ? "subscriptionDidOpen" : "streamDidOpen", stream);
   }
 
   streamClosed(stream: ObservedStream, closure: StreamClosure): void {
-    this.enqueue(stream.kind === "subscription" ? "subscriptionDidClose" : "streamDidClose", [stream, closure]);
+    this.enqueue(stream.kind === "subscription" ? "subscriptionDidClose" : "streamDidClose", stream, closure);
   }
 
   /** Lifecycle callbacks run now, at the transition (they are few and must keep their order with it). */
@@ -106,39 +106,43 @@ export class ObserverDelivery {
   }
 
   /** One reserved slot's worth: every observer's `callback`, delivered after this tick. */
-  private enqueue(callback: RequestCallback | StreamCallback, args: unknown[]): void {
-    this.queue.push(() => this.callAll(callback, args));
+  private enqueue(callback: RequestCallback | StreamCallback, first: unknown, second?: unknown): void {
+    this.queue.push({ callback, first, second });
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.drain());
+      setImmediate(this.drain);
     }
   }
 
-  private drain(): void {
+  private readonly drain = (): void => {
     this.scheduled = false;
-    for (let delivered = 0; delivered < DELIVERIES_PER_TURN; delivered++) {
-      const next = this.queue.shift();
-      if (next === undefined) return;
-      next();
+    const queue = this.queue;
+    const count = Math.min(queue.length, DELIVERIES_PER_TURN);
+    for (let index = 0; index < count; index++) {
+      const task = queue[index]!;
+      this.callAll(task.callback, task.first, task.second);
     }
-    if (this.queue.length > 0) {
+    queue.splice(0, count);
+    if (queue.length > 0) {
       this.scheduled = true;
-      setImmediate(() => this.drain());
+      setImmediate(this.drain);
     }
-  }
+  };
 
   /** Calls `callback` on every observer; the slot is freed when all of them (and their promises) are done. */
-  private callAll(callback: RequestCallback | StreamCallback, args: unknown[]): void {
+  private callAll(callback: RequestCallback | StreamCallback, first: unknown, second: unknown): void {
     let waiting = 1;
     const done = (): void => {
       if (--waiting === 0) this.reserved--;
     };
-    for (const [index, observer] of this.observers.entries()) {
-      const fn = observer[callback] as ((...values: unknown[]) => unknown) | undefined;
+    const observers = this.observers;
+    for (let index = 0; index < observers.length; index++) {
+      const observer = observers[index]!;
+      const fn = observer[callback] as ((a: unknown, b: unknown) => unknown) | undefined;
       if (fn === undefined) continue;
       let returned: unknown;
       try {
-        returned = fn.apply(observer, args);
+        returned = fn.call(observer, first, second);
       } catch {
         this.reportFailure(observer, index, callback);
         continue;

@@ -46,6 +46,7 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
         requests.set(key, OMITTED);
         return;
       }
+      // Spelled out (absent fields undefined), not spread: this runs per request.
       const request: ObservedRequest = Object.freeze({
         method: event.method,
         requestId: event.requestId,
@@ -54,8 +55,8 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
         wire: event.wire,
         endpoint: endpointOf(event.wire),
         startedAt: event.receivedAt,
-        ...(event.params !== undefined && { params: event.params }),
-        ...optional("traceContext", traceContextOf(event.params)),
+        params: event.params,
+        traceContext: traceContextOf(event.params),
       });
       requests.set(key, request);
       delivery.requestStarted(request);
@@ -65,16 +66,7 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
       const request = requests.get(key);
       requests.delete(key);
       if (request === undefined || request === OMITTED) return;
-      delivery.requestFinished(
-        request,
-        Object.freeze({
-          outcome: mockRequestOutcome(event),
-          durationMs: event.durationMs,
-          errors: event.errors ?? NO_ERRORS,
-          ...optional("error", event.error),
-          ...optional("result", event.result),
-        }),
-      );
+      delivery.requestFinished(request, Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }));
     }),
     events.on("stream:open", (event) => {
       const key = streamKey(event);

@@ -11,6 +11,7 @@ import { TrafficRecorder } from "../inspect/recorder.js";
 import { MockMcpServer } from "../mock/mock-mcp.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver } from "../observe/observer.js";
+import { CaptureExchange } from "./capture-exchange.js";
 import { ClientView } from "./client-view.js";
 import { checkedOptions, type SimulationOptions } from "./options.js";
 import { Simulation } from "./simulation.js";
@@ -36,7 +37,9 @@ export interface SimulateOptions {
 export class Simulator {
   /** Every message sent and received, validated against the request's protocol version. */
   readonly recorder: TrafficRecorder;
-  private readonly handler: FetchHandler;
+  /** A fetch handler target (for a mock, its endpoint is driven directly, see `mock`). */
+  private readonly handler?: FetchHandler;
+  private readonly mock?: MockMcpServer;
   private readonly view?: ClientView;
   private readonly detach?: () => void;
   private readonly running = new Set<Simulation>();
@@ -46,7 +49,7 @@ export class Simulator {
     this.recorder = options.recorder ?? new TrafficRecorder({ side: "client", strict: true });
     const observers = options.observers ?? [];
     if (target instanceof MockMcpServer) {
-      this.handler = target.fetch;
+      this.mock = target;
       if (observers.length > 0) this.detach = target.observe(observers, options.observe);
     } else if (typeof target === "function") {
       this.handler = target;
@@ -70,13 +73,14 @@ export class Simulator {
     if (!(request instanceof Request)) throw new McpTestkitError("sim.startRequest(request): pass a web-standard Request (new Request(url, { method, headers, body })).");
     const limits = checkedOptions(options);
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
-    const messages = body === undefined ? [] : jsonMessages(body);
-    this.record(request, messages);
+    const text = body === undefined ? undefined : new TextDecoder().decode(body);
+    const messages = text === undefined ? [] : jsonMessages(text);
+    this.record(request, messages, text);
     const single = messages.length === 1 && messages[0]!.method !== undefined ? messages[0]!.id : undefined;
     const view = this.view;
     const simulation: Simulation = new Simulation(limits, single, {
-      incoming: (message) => {
-        this.recorder.recordMessage("incoming", message);
+      incoming: (message, text) => {
+        this.recorder.recordMessage("incoming", message, text);
         view?.incoming(message);
       },
       ended: (completion) => {
@@ -87,10 +91,19 @@ export class Simulator {
     this.running.add(simulation);
     const url = new URL(request.url);
     view?.sent(messages, { endpoint: url.pathname, sessionId: request.headers.get("mcp-session-id") ?? "", protocolVersion: request.headers.get("mcp-protocol-version") ?? "unknown" });
+    if (this.mock !== undefined) {
+      // A mock's endpoint writes straight into the simulation: the same handling as its fetch, without a Response.
+      try {
+        this.mock.serveExchange(new CaptureExchange(request, body, simulation.sink, (listener) => simulation.onDisconnect(listener)));
+      } catch (error) {
+        void simulation.run(Promise.reject(error));
+      }
+      return simulation;
+    }
     const forwarded = new Request(request.url, { method: request.method, headers: request.headers, ...(body !== undefined && { body }), signal: simulation.signal });
     let answer: Promise<Response>;
     try {
-      answer = Promise.resolve(this.handler(forwarded));
+      answer = Promise.resolve(this.handler!(forwarded));
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -108,18 +121,19 @@ export class Simulator {
     this.close();
   }
 
-  private record(request: Request, messages: readonly Record<string, unknown>[]): void {
+  private record(request: Request, messages: readonly Record<string, unknown>[], text: string | undefined): void {
     const version = request.headers.get("mcp-protocol-version");
     if (version !== null) this.recorder.setProtocolVersion(version);
-    for (const message of messages) this.recorder.recordMessage("outgoing", message);
+    // One message: its text is the body (the recorder copies it cheaply from the text).
+    for (const message of messages) this.recorder.recordMessage("outgoing", message, messages.length === 1 ? text : undefined);
   }
 }
 
 /** The JSON-RPC messages of a body (one, or a batch); none when it is not JSON. */
-function jsonMessages(body: Uint8Array): Record<string, unknown>[] {
+function jsonMessages(body: string): Record<string, unknown>[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
+    parsed = JSON.parse(body);
   } catch {
     return [];
   }

@@ -7,6 +7,7 @@
  */
 import { checkedWait } from "./options.js";
 import { SseFramer, type SseFrame } from "./sse-frames.js";
+import type { CaptureSink } from "./capture-exchange.js";
 import type { StreamTerminationReason } from "../observe/outcomes.js";
 
 export type SimulationBodyType = "empty" | "json" | "sse" | "other";
@@ -49,16 +50,18 @@ export interface SimulationCompletion {
 
 /** What the simulation tells its simulator: messages seen, and the end. */
 export interface SimulationListener {
-  incoming(message: Record<string, unknown>): void;
+  /** A message came back (`text`: its JSON as received). */
+  incoming(message: Record<string, unknown>, text: string): void;
   ended(completion: SimulationCompletion): void;
 }
 
 type Waiter = () => void;
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export class Simulation {
-  private head?: SimulationResponse;
+  private headValue?: SimulationResponse;
   private completion?: SimulationCompletion;
   private readonly items: SimulationStreamItem[] = [];
   private readonly errors: unknown[] = [];
@@ -66,7 +69,8 @@ export class Simulation {
   private terminal?: Record<string, unknown>;
   private reader?: ReadableStreamDefaultReader<Uint8Array>;
   private waiters: Waiter[] = [];
-  private readonly controller = new AbortController();
+  private controller?: AbortController;
+  private disconnectListeners?: Array<() => void>;
 
   /** @internal made by `Simulator.startRequest` */
   constructor(
@@ -76,38 +80,61 @@ export class Simulation {
     private readonly listener?: SimulationListener,
   ) {}
 
-  /** @internal The signal the target's `Request` carries: aborted by `close()`. */
+  /** @internal The signal the target's `Request` carries: aborted by `close()` (made on first use). */
   get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.completion !== undefined && this.completion.reason !== "completed") this.controller.abort();
     return this.controller.signal;
   }
 
-  /** @internal Captures the target's answer (or its failure). */
+  /** @internal Calls `listener` once when capture ends early (a disconnect or a limit), as an aborted signal would. */
+  onDisconnect(listener: () => void): void {
+    (this.disconnectListeners ??= []).push(listener);
+  }
+
+  /** @internal Captures a target's `Response` (or its failure). */
   async run(answer: Promise<Response>): Promise<void> {
     let response: Response;
     try {
       response = await answer;
     } catch (error) {
-      this.errors.push(error);
-      return this.end("internal_error");
+      return this.fail(error);
     }
     if (this.completion !== undefined) {
       void response.body?.cancel().catch(() => undefined);
       return;
     }
-    const type = response.headers.get("content-type")?.toLowerCase() ?? "";
     const headers: Array<[string, string]> = [];
     response.headers.forEach((value, name) => headers.push([name, value]));
-    if (response.body !== null && type.startsWith("text/event-stream")) {
-      this.setHead(response, headers, "sse");
-      return this.captureStream(response.body);
+    this.head(response.status, headers);
+    if (response.body === null) return this.finishBody();
+    const reader = (this.reader = response.body.getReader());
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (this.completion !== undefined) return;
+        if (done) break;
+        this.chunk(value);
+      }
+    } catch (error) {
+      if (this.completion === undefined) this.fail(error);
+      return;
     }
-    await this.captureBody(response, headers, type);
+    this.finishBody();
   }
+
+  /** @internal The sink a mock's exchange writes into (no `Response` in between). */
+  readonly sink: CaptureSink = {
+    head: (status, headers) => this.head(status, Object.entries(headers)),
+    chunk: (text) => this.chunk(text),
+    end: () => this.finishBody(),
+    dropped: () => this.fail(new Error("the server dropped the connection before the answer was complete")),
+  };
 
   /** The response head (and body, unless SSE) once known; undefined after `ms` without it. */
   async awaitResponse(ms: number): Promise<SimulationResponse | undefined> {
-    await this.waitFor(() => this.head !== undefined || this.completion !== undefined, checkedWait(ms, "awaitResponse"));
-    return this.head;
+    await this.waitFor(() => this.headValue !== undefined || this.completion !== undefined, checkedWait(ms, "awaitResponse"));
+    return this.headValue;
   }
 
   /** Takes the next SSE item (a message, a keep-alive comment, a priming event); undefined after `ms` or once none can come. */
@@ -146,85 +173,99 @@ export class Simulation {
     this.close();
   }
 
-  private setHead(response: Response, headers: Array<[string, string]>, bodyType: SimulationBodyType, body?: Uint8Array, oversized = false): void {
+  private pendingHead?: { status: number; headers: Array<[string, string]>; bodyType: SimulationBodyType };
+  private chunks: Array<Uint8Array | string> = [];
+  private bodySize = 0;
+  private framer?: SseFramer;
+
+  /** The response head arrived: an SSE head is readable at once; any other waits for its body. */
+  private head(status: number, headers: Array<[string, string]>): void {
+    if (this.completion !== undefined || this.pendingHead !== undefined || this.headValue !== undefined) return;
+    const type = headers.find(([name]) => name.toLowerCase() === "content-type")?.[1].toLowerCase() ?? "";
+    const bodyType: SimulationBodyType = type.startsWith("text/event-stream") ? "sse" : type.startsWith("application/json") ? "json" : "other";
+    if (bodyType === "sse") {
+      this.framer = new SseFramer();
+      this.publishHead(status, headers, "sse");
+    } else this.pendingHead = { status, headers, bodyType };
+  }
+
+  private chunk(chunk: Uint8Array | string): void {
+    if (this.completion !== undefined) return;
+    if (this.framer !== undefined) {
+      for (const frame of this.framer.push(chunk)) if (!this.take(frame)) return;
+      return;
+    }
+    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (this.capturedBytes + this.bodySize + size > this.limits.maximumCapturedBytes) {
+      const head = this.pendingHead!;
+      this.pendingHead = undefined;
+      this.chunks = [];
+      this.capturedBytes = this.limits.maximumCapturedBytes;
+      this.publishHead(head.status, head.headers, head.bodyType, undefined, true);
+      return this.end("capture_byte_limit");
+    }
+    this.bodySize += size;
+    this.chunks.push(chunk);
+  }
+
+  /** The body ended: a whole body is published with its head; a stream completes. */
+  private finishBody(): void {
+    if (this.completion !== undefined) return;
+    if (this.framer !== undefined) {
+      const rest = this.framer.rest;
+      if (rest.trim() !== "") this.errors.push(new Error(`the SSE stream ended inside an event: ${JSON.stringify(rest.slice(0, 80))}`));
+      return this.end("completed");
+    }
+    const head = this.pendingHead;
+    if (head === undefined) return this.end("completed");
+    this.pendingHead = undefined;
+    const body = joinBody(this.chunks, this.bodySize);
+    this.chunks = [];
+    this.capturedBytes += body.byteLength;
+    this.publishHead(head.status, head.headers, body.byteLength === 0 ? "empty" : head.bodyType, body);
+    this.end("completed");
+  }
+
+  private fail(error: unknown): void {
+    if (this.completion !== undefined) return;
+    this.errors.push(error);
+    const head = this.pendingHead;
+    if (head !== undefined) {
+      this.pendingHead = undefined;
+      this.publishHead(head.status, head.headers, head.bodyType);
+    }
+    this.end("internal_error");
+  }
+
+  private publishHead(status: number, headers: Array<[string, string]>, bodyType: SimulationBodyType, body?: Uint8Array, oversized = false): void {
     const json = bodyType === "json" && body !== undefined ? this.parseJson(body) : undefined;
+    const byName = new Map(headers.map(([name, value]) => [name.toLowerCase(), value]));
     const head: SimulationResponse = {
-      status: response.status,
+      status,
       headers,
-      header: (name) => response.headers.get(name) ?? undefined,
+      header: (name) => byName.get(name.toLowerCase()),
       bodyType,
       oversized,
       ...(body !== undefined && { body }),
       ...(json !== undefined && { json }),
     };
-    this.head = Object.freeze(head);
+    this.headValue = Object.freeze(head);
     if (json !== undefined && typeof json === "object" && json !== null && !Array.isArray(json)) {
       this.terminal = json as Record<string, unknown>;
-      this.listener?.incoming(this.terminal);
-    } else if (Array.isArray(json)) for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>);
+      this.listener?.incoming(this.terminal, this.bodyText!);
+    } else if (Array.isArray(json)) for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>, JSON.stringify(message));
     this.wake();
   }
 
+  private bodyText?: string;
+
   private parseJson(body: Uint8Array): unknown {
     try {
-      return JSON.parse(new TextDecoder().decode(body));
+      return JSON.parse((this.bodyText = decoder.decode(body)));
     } catch (error) {
       this.errors.push(error);
       return undefined;
     }
-  }
-
-  /** A whole (non-SSE) body: kept unless it passes the byte limit (then reported without a body). */
-  private async captureBody(response: Response, headers: Array<[string, string]>, type: string): Promise<void> {
-    const bodyType: SimulationBodyType = type.startsWith("application/json") ? "json" : "other";
-    if (response.body === null) {
-      this.setHead(response, headers, "empty", new Uint8Array(0));
-      return this.end("completed");
-    }
-    const reader = (this.reader = response.body.getReader());
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (this.capturedBytes + size > this.limits.maximumCapturedBytes) {
-          this.capturedBytes = this.limits.maximumCapturedBytes;
-          this.setHead(response, headers, bodyType, undefined, true);
-          return this.end("capture_byte_limit");
-        }
-        chunks.push(value);
-      }
-    } catch (error) {
-      if (this.completion !== undefined) return;
-      this.errors.push(error);
-      this.setHead(response, headers, bodyType);
-      return this.end("internal_error");
-    }
-    this.capturedBytes += size;
-    const body = concat(chunks, size);
-    this.setHead(response, headers, size === 0 ? "empty" : bodyType, body);
-    this.end("completed");
-  }
-
-  private async captureStream(body: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = (this.reader = body.getReader());
-    const framer = new SseFramer();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (this.completion !== undefined) return;
-        if (done) break;
-        for (const frame of framer.push(value)) if (!this.take(frame)) return;
-      }
-    } catch (error) {
-      if (this.completion !== undefined) return;
-      this.errors.push(error);
-      return this.end("internal_error");
-    }
-    if (framer.rest.trim() !== "") this.errors.push(new Error(`the SSE stream ended inside an event: ${JSON.stringify(framer.rest.slice(0, 80))}`));
-    this.end("completed");
   }
 
   /** Queues one frame as an item; false once capture had to stop. */
@@ -243,7 +284,7 @@ export class Simulation {
     }
     this.items.push(item);
     if (item.kind === "message") {
-      this.listener?.incoming(item.message);
+      this.listener?.incoming(item.message, (frame as Extract<SseFrame, { kind: "event" }>).event.data);
       if (this.requestId !== undefined && item.message.id === this.requestId && ("result" in item.message || "error" in item.message)) this.terminal = item.message;
     }
     this.wake();
@@ -276,7 +317,8 @@ export class Simulation {
     if (this.completion !== undefined) return;
     this.completion = Object.freeze({ reason, errors: Object.freeze([...this.errors]), ...(this.terminal !== undefined && { terminalMessage: this.terminal }) });
     if (reason !== "completed") {
-      this.controller.abort();
+      this.controller?.abort();
+      for (const listener of this.disconnectListeners?.splice(0) ?? []) listener();
       void this.reader?.cancel().catch(() => undefined);
     }
     this.listener?.ended(this.completion);
@@ -307,13 +349,15 @@ export class Simulation {
   }
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
+function joinBody(chunks: Array<Uint8Array | string>, size: number): Uint8Array {
+  if (chunks.length === 1 && typeof chunks[0] !== "string") return chunks[0]!;
+  if (chunks.every((chunk) => typeof chunk === "string")) return encoder.encode(chunks.join(""));
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
+    const part = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+    bytes.set(part, at);
+    at += part.byteLength;
   }
   return bytes;
 }

@@ -36,9 +36,9 @@ export class SseFramer {
     onComment: (comment) => this.pending.push({ kind: "comment", comment, encoded: this.current }),
   });
 
-  /** Feeds a chunk; returns the frames it completed, with the byte length of each event's text. */
-  push(chunk: Uint8Array): SseFrame[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
+  /** Feeds a chunk (bytes, or text as a mock writes it); returns the events it completed. */
+  push(chunk: Uint8Array | string): SseFrame[] {
+    this.buffer += typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
     const frames: SseFrame[] = [];
     for (;;) {
       const end = eventEnd(this.buffer);

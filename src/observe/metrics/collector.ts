@@ -8,7 +8,7 @@
 import type { EventHub, MockEvents, StreamOpenEvent } from "../../engine/events.js";
 import type { EndpointOf } from "../observe-events.js";
 import { mockRequestOutcome } from "../outcomes.js";
-import { HistogramFamily, ValueFamily } from "./families.js";
+import { HistogramFamily, observeInto, ValueFamily, type HistogramSeries } from "./families.js";
 import { codeLabel, FakeCodeLabels, methodLabel, statusLabel } from "./labels.js";
 import { MetricsSnapshot } from "./snapshot.js";
 
@@ -40,6 +40,8 @@ export class MetricsCollector {
   private readonly families: Array<ValueFamily | HistogramFamily>;
   private readonly fakeCodes = new FakeCodeLabels();
   private readonly streamsOpenedAt = new Map<string, number>();
+  /** The count and duration series of each endpoint, method and outcome, found once (a request's end is then two increments). */
+  private readonly requestSeries = new Map<string, { count: { value: number }; duration: HistogramSeries }>();
 
   constructor() {
     this.families = Object.values(this).filter((value): value is ValueFamily | HistogramFamily => value instanceof ValueFamily || value instanceof HistogramFamily);
@@ -73,8 +75,14 @@ export class MetricsCollector {
         const endpoint = endpointOf(event.wire);
         const method = methodLabel(event.method);
         const outcome = mockRequestOutcome(event);
-        this.requests.add(1, endpoint, method, outcome);
-        this.requestDuration.observe(event.durationMs / 1000, endpoint, method, outcome);
+        const key = `${endpoint} ${method} ${outcome}`;
+        let series = this.requestSeries.get(key);
+        if (series === undefined) {
+          const labels = [endpoint, method, outcome];
+          this.requestSeries.set(key, (series = { count: this.requests.series(labels), duration: this.requestDuration.series(labels) }));
+        }
+        series.count.value++;
+        observeInto(series.duration, event.durationMs / 1000);
         if (event.error !== undefined) this.protocolErrors.add(1, codeLabel(event.error.code));
         if (event.noReplyCause === "cancelled") this.cancellations.add(1, endpoint, method);
         if (event.outcome === "drop") this.transportFailures.add(1, "connection_dropped");

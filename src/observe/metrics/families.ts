@@ -36,6 +36,17 @@ interface MutableValue {
   value: number;
 }
 
+/** One histogram series, mutable; `observeInto` records a value in it. */
+export type HistogramSeries = MutableHistogram;
+
+export function observeInto(entry: HistogramSeries, seconds: number): void {
+  let bucket = 0;
+  while (bucket < DURATION_BUCKETS_SECONDS.length && seconds > DURATION_BUCKETS_SECONDS[bucket]!) bucket++;
+  entry.counts[bucket]!++;
+  entry.count++;
+  entry.sum += seconds;
+}
+
 interface MutableHistogram {
   labels: Labels;
   counts: number[];
@@ -80,10 +91,15 @@ export class ValueFamily extends Family {
   }
 
   add(amount: number, ...values: string[]): void {
+    this.series(values).value += amount;
+  }
+
+  /** The mutable series for these label values (made at 0 on first use), for callers that keep it. */
+  series(values: readonly string[]): { value: number } {
     const key = keyOf(values);
-    const entry = this.values.get(key);
-    if (entry !== undefined) entry.value += amount;
-    else this.values.set(key, { labels: labelsOf(this.labelNames, values), value: amount });
+    let entry = this.values.get(key);
+    if (entry === undefined) this.values.set(key, (entry = { labels: labelsOf(this.labelNames, values), value: 0 }));
+    return entry;
   }
 
   get(...values: string[]): number {
@@ -106,17 +122,18 @@ export class HistogramFamily extends Family {
   private readonly values = new Map<string, MutableHistogram>();
 
   observe(seconds: number, ...values: string[]): void {
+    observeInto(this.series(values), seconds);
+  }
+
+  /** The mutable series for these label values, for callers that keep it (record with `observeInto`). */
+  series(values: readonly string[]): HistogramSeries {
     const key = keyOf(values);
     let entry = this.values.get(key);
     if (entry === undefined) {
       entry = { labels: labelsOf(this.labelNames, values), counts: new Array<number>(DURATION_BUCKETS_SECONDS.length + 1).fill(0), count: 0, sum: 0 };
       this.values.set(key, entry);
     }
-    let bucket = 0;
-    while (bucket < DURATION_BUCKETS_SECONDS.length && seconds > DURATION_BUCKETS_SECONDS[bucket]!) bucket++;
-    entry.counts[bucket]!++;
-    entry.count++;
-    entry.sum += seconds;
+    return entry;
   }
 
   snapshot(): MetricFamilySnapshot {
@@ -127,7 +144,12 @@ export class HistogramFamily extends Family {
     return { name: this.name, help: this.help, type: this.type, labelNames: this.labelNames, samples };
   }
 
+  /** Back to zero, keeping the series (callers may hold them). */
   reset(): void {
-    this.values.clear();
+    for (const entry of this.values.values()) {
+      entry.counts.fill(0);
+      entry.count = 0;
+      entry.sum = 0;
+    }
   }
 }
