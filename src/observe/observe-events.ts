@@ -34,61 +34,70 @@ function streamKey(event: StreamOpenEvent): string {
   return `${event.sessionId}\u0000${event.streamId}`;
 }
 
+/**
+ * Observations in flight, by key: a start that found the queue full is remembered as omitted,
+ * so its finish is skipped too (a pair is delivered whole or not at all).
+ */
+class Pairs<T> {
+  private readonly open = new Map<string, T | typeof OMITTED>();
+
+  constructor(private readonly delivery: ObserverDelivery) {}
+
+  /** Reserves the pair's slots and keeps `value` until its finish; undefined (omitted) when the queue is full. */
+  start(key: string, value: T): T | undefined {
+    if (!this.delivery.reservePair()) {
+      this.open.set(key, OMITTED);
+      return undefined;
+    }
+    this.open.set(key, value);
+    return value;
+  }
+
+  /** The started value for `key`, forgotten now; undefined when it was omitted or never seen. */
+  finish(key: string): T | undefined {
+    const value = this.open.get(key);
+    this.open.delete(key);
+    return value === OMITTED ? undefined : value;
+  }
+}
+
 /** Attaches `observers` to a mock's events; returns a function that detaches them. */
 export function observeEvents(events: EventHub<MockEvents>, observers: readonly McpObserver[], endpointOf: EndpointOf, options?: ObserveOptions): () => void {
   const delivery = new ObserverDelivery(observers, options);
-  const requests = new Map<string, ObservedRequest | typeof OMITTED>();
-  const streams = new Map<string, ObservedStream | typeof OMITTED>();
+  const requests = new Pairs<ObservedRequest>(delivery);
+  const streams = new Pairs<ObservedStream>(delivery);
   const stops = [
     events.on("request:start", (event) => {
-      const key = requestKey(event);
-      if (!delivery.reservePair()) {
-        requests.set(key, OMITTED);
-        return;
-      }
       // Spelled out (absent fields undefined), not spread: this runs per request.
-      const request: ObservedRequest = Object.freeze({
-        method: event.method,
-        requestId: event.requestId,
-        sessionId: event.sessionId,
-        protocolVersion: event.protocolVersion,
-        wire: event.wire,
-        endpoint: endpointOf(event.wire),
-        startedAt: event.receivedAt,
-        params: event.params,
-        traceContext: traceContextOf(event.params),
-      });
-      requests.set(key, request);
-      delivery.requestStarted(request);
+      const request = requests.start(
+        requestKey(event),
+        Object.freeze({
+          method: event.method,
+          requestId: event.requestId,
+          sessionId: event.sessionId,
+          protocolVersion: event.protocolVersion,
+          wire: event.wire,
+          endpoint: endpointOf(event.wire),
+          startedAt: event.receivedAt,
+          params: event.params,
+          traceContext: traceContextOf(event.params),
+        }),
+      );
+      if (request !== undefined) delivery.requestStarted(request);
     }),
     events.on("request:end", (event) => {
-      const key = requestKey(event);
-      const request = requests.get(key);
-      requests.delete(key);
-      if (request === undefined || request === OMITTED) return;
+      const request = requests.finish(requestKey(event));
+      if (request === undefined) return;
       delivery.requestFinished(request, Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }));
     }),
     events.on("stream:open", (event) => {
-      const key = streamKey(event);
-      if (!delivery.reservePair()) {
-        streams.set(key, OMITTED);
-        return;
-      }
-      const stream: ObservedStream = Object.freeze({
-        kind: event.kind === "standalone" ? "subscription" : "request_stream",
-        streamId: event.streamId,
-        sessionId: event.sessionId,
-        endpoint: endpointOf("http"),
-        openedAt: Date.now(),
-      });
-      streams.set(key, stream);
-      delivery.streamOpened(stream);
+      const kind = event.kind === "standalone" ? "subscription" : "request_stream";
+      const stream = streams.start(streamKey(event), Object.freeze({ kind, streamId: event.streamId, sessionId: event.sessionId, endpoint: endpointOf("http"), openedAt: Date.now() }));
+      if (stream !== undefined) delivery.streamOpened(stream);
     }),
     events.on("stream:close", (event) => {
-      const key = streamKey(event);
-      const stream = streams.get(key);
-      streams.delete(key);
-      if (stream === undefined || stream === OMITTED) return;
+      const stream = streams.finish(streamKey(event));
+      if (stream === undefined) return;
       delivery.streamClosed(stream, Object.freeze({ reason: STREAM_REASONS[event.reason], durationMs: Date.now() - stream.openedAt }));
     }),
     events.on("server:willStart", (server) => delivery.lifecycle("serverWillStart", server)),
