@@ -118,6 +118,21 @@ describe("requests", () => {
     expect(finishes.map(({ finish }) => finish.outcome)).toEqual(["cancelled"]);
   });
 
+  it("adds observers later with server.observe(), and removes them with the function it returns", async () => {
+    const server = await mockMcp({ transport: "memory", tools: { ok: { returns: "fine" } } });
+    track(server);
+    const observer = recordingObserver();
+    const stop = server.observe(observer);
+    await server.handle(JSON.stringify(rpcRequest("tools/call", { name: "ok", arguments: {} })));
+    await observer.finished(1);
+    stop();
+    await server.handle(JSON.stringify(rpcRequest("tools/call", { name: "ok", arguments: {} })));
+    await delay(20);
+    expect(observer.finishes).toHaveLength(1);
+    expect(observer.finishes[0]!.request).toMatchObject({ wire: "direct", endpoint: "direct" });
+    expect(() => server.observe([null as never])).toThrow(/Observer #0 must be an object/);
+  });
+
   it("carries the trace context of params._meta, and never reads it from HTTP headers", async () => {
     const observer = recordingObserver();
     const server = await serve({ observers: [observer], tools: { ok: { returns: "fine" } } });

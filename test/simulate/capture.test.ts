@@ -154,6 +154,15 @@ describe("close() and failures", () => {
     expect(finished?.reason).toBe("completed");
   });
 
+  it("drives an object with a fetch method (the shape of SDK v2's createMcpHandler(...))", async () => {
+    const transport = await sdkServer();
+    const sim = simulator({ fetch: (request: Request) => transport.fetch(request) });
+    const sessionId = await openSession(sim);
+    const simulation = await sim.startRequest(call(sessionId, "catalog.search"));
+    await drain(simulation);
+    expect((await simulation.awaitCompletion(2000))?.terminalMessage).toMatchObject({ id: 1, result: { content: [{ text: "3 results for shoe" }] } });
+  });
+
   it("ends with internal_error when the target throws, keeping the thrown object", async () => {
     const failure = new Error("handler exploded");
     const sim = simulator(() => {
