@@ -26,4 +26,4 @@ export { METRICS_PATH, metricsText, type MetricsTextFormat } from "./metrics/exp
 /** The method label of anything outside the known method set. */
 export { UNRECOGNIZED_METHOD } from "./metrics/labels.js";
 /** OpenTelemetry spans and `mcp.server.operation.duration`, through `@opentelemetry/api` when it is installed. */
-export { openTelemetryObserver, type OpenTelemetryOptions } from "./otel.js";
+export { openTelemetryObserver, traceContextMeta, type OpenTelemetryOptions } from "./otel.js";

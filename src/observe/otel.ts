@@ -130,3 +130,21 @@ export async function openTelemetryObserver(options: OpenTelemetryOptions = {}):
     },
   };
 }
+
+/**
+ * The W3C trace context of the active OpenTelemetry context (or `context`), as fields for a
+ * request's `params._meta` — how MCP carries it from client to server:
+ * `client.callTool({ name, arguments, _meta: await traceContextMeta() })`. Empty when
+ * `@opentelemetry/api` is missing or no propagator is registered.
+ */
+export async function traceContextMeta(context?: Context): Promise<Record<string, string>> {
+  const api = await loadApi();
+  if (api === undefined) return {};
+  const carrier: Record<string, string> = {};
+  api.propagation.inject(context ?? api.context.active(), carrier, {
+    set: (target, key, value) => {
+      if (key === "traceparent" || key === "tracestate" || key === "baggage") (target as Record<string, string>)[key] = value;
+    },
+  });
+  return carrier;
+}

@@ -4,11 +4,11 @@
  * in-memory span exporter and a metric reader; trace context from `params._meta`.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { propagation, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { MeterProvider, MetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
-import { openTelemetryObserver } from "../../src/index.js";
+import { openTelemetryObserver, traceContextMeta } from "../../src/index.js";
 import { sdkClient, serve, useCleanup } from "../wire/support/http.js";
 import { until } from "./support.js";
 
@@ -94,5 +94,24 @@ describe("openTelemetryObserver()", () => {
     const failed = metric!.dataPoints.find((point) => point.attributes["error.type"] === "-32602")!;
     expect(failed.value.count).toBe(1);
     for (const point of metric!.dataPoints) expect(Object.keys(point.attributes)).not.toContain("gen_ai.tool.name");
+  });
+
+  it("carries a client's active span into params._meta (traceContextMeta), so the server span is its child", async () => {
+    propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+    const { exporter, observer } = await telemetry();
+    const server = await serve({ observers: [observer], tools: { search: { returns: "found" } } });
+    const { client } = await sdkClient(server.url);
+    const clientSpan = new TracerProvider().getTracer("client").startSpan("agent step");
+    const active = propagation.setBaggage(trace.setSpan(context.active(), clientSpan), propagation.createBaggage({ tenant: { value: "acme" } }));
+    const meta = await traceContextMeta(active);
+    expect(meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(meta.baggage).toBe("tenant=acme");
+    await client.callTool({ name: "search", arguments: {}, _meta: meta });
+    await until(() => exporter.getFinishedSpans().some((span) => span.name === "tools/call search"), "the server span");
+    const span = exporter.getFinishedSpans().find((s) => s.name === "tools/call search")!;
+    expect(span.spanContext().traceId).toBe(clientSpan.spanContext().traceId);
+    expect(span.parentSpanContext?.spanId).toBe(clientSpan.spanContext().spanId);
+    clientSpan.end();
+    expect(await traceContextMeta()).toEqual({}); // no active span: nothing to carry
   });
 });
