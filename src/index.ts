@@ -25,6 +25,17 @@ export type {
   StreamCloseEvent,
   StreamCloseReason,
 } from "./engine/events.js";
+/** Why a request ended with nothing sent; the payloads of the other events `server.on()` hears. */
+export type {
+  NoReplyCause,
+  MessageRejectedEvent,
+  HttpRejectedEvent,
+  NotificationSentEvent,
+  FakeFailureEvent,
+  ServerLifecycleEvent,
+  ServerFailedToStartEvent,
+  ServerStoppedEvent,
+} from "./engine/events.js";
 /** The default page size of list methods, the default `serverInfo` and the record's default cap. */
 export { DEFAULT_PAGE_SIZE, DEFAULT_SERVER_INFO } from "./engine/engine.js";
 export { DEFAULT_RECORD_LIMIT } from "./engine/call-log.js";
@@ -83,6 +94,12 @@ export { AssertionError, type CalledOptions } from "./engine/assertions.js";
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";
+
+// ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
+export * from "./observe/index.js";
+
+// ---- Simulate: a request through a server with no socket (also at mcp-testkit/simulate)
+export * from "./simulate/index.js";
 
 // ---- Protocol vocabulary and validator, recorder, driver (also at their subpaths)
 export * from "./protocol/index.js";

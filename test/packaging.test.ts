@@ -56,6 +56,8 @@ const expectedExports: Record<string, string[]> = {
   "./testing": ["mcpTestKit", "createTestKit"],
   "./driver": ["mcpShell", "mcpConnect", "mcpAttach"],
   "./matchers": ["mcpMatchers"],
+  "./observe": ["openTelemetryObserver", "traceContextMeta", "MetricsSnapshot", "metricsText", "METRICS_PATH", "MCP_REQUEST_OUTCOMES"],
+  "./simulate": ["simulate", "Simulator", "Simulation", "DEFAULT_STREAM_ITEM_QUEUE_CAPACITY"],
 };
 
 describe("the packed package", () => {

@@ -56,10 +56,13 @@ const dist = () => (distPromise ??= import("../../dist/index.js"));
 /** The echo tool as a static step, or as a step function answering from its argument (what most users write). */
 const ECHO_STATIC = { returns: TEXT };
 const ECHO_FUNCTION = (call) => ({ returns: call.arguments.text ?? TEXT });
+/** An observer with every request and stream callback, doing nothing (bench/observe.js measures the delivery itself). */
+const NOOP_OBSERVER = { name: "bench", requestDidStart() {}, requestDidFinish() {}, streamDidOpen() {}, streamDidClose() {} };
 
-async function startOurs(responseMode, echo = ECHO_STATIC) {
+async function startOurs(responseMode, { echo = ECHO_STATIC, observed = false } = {}) {
   const { mockMcp } = await dist();
-  const server = await mockMcp({ tools: { echo }, responseMode });
+  const observation = observed ? { metrics: true, observers: [NOOP_OBSERVER] } : {};
+  const server = await mockMcp({ tools: { echo }, responseMode, ...observation });
   return {
     url: server.url,
     stop: () => server.close(),
@@ -178,11 +181,14 @@ export async function startSide(name) {
     case "ours-json":
       return startOurs("json");
     case "ours-fn":
-      return startOurs("json", ECHO_FUNCTION);
+      return startOurs("json", { echo: ECHO_FUNCTION });
     case "ours-sse":
       return startOurs("sse");
     case "ours-modern":
       return startOurs("json");
+    case "ours-observed":
+      // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on).
+      return startOurs("json", { observed: true });
     case "aimock":
       return startAimock();
     case "sdk-json":

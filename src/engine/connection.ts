@@ -8,6 +8,7 @@ import type { ToolCall } from "./call-log.js";
 import { NegotiatedState } from "./negotiated.js";
 import type { Peer, SendOptions, StreamHints } from "./outcome.js";
 import type { TransportFacts } from "./request-context.js";
+import type { EventHub } from "./events.js";
 
 export interface InFlightRequest {
   controller: AbortController;
@@ -50,6 +51,8 @@ export class Connection {
     readonly wire: TransportFacts["wire"],
     /** False for one 2026-07-28 HTTP request's own connection: no session, no session events. */
     readonly session: boolean = true,
+    /** Hears `notification:sent` (the engine's hub). */
+    private readonly events?: EventHub,
   ) {}
 
   /** Whether server-initiated messages can reach this client. */
@@ -58,7 +61,11 @@ export class Connection {
   }
 
   send(message: JsonRpcMessage, options?: SendOptions): void {
-    if (this.reachable) this.peer!.send(message, options);
+    if (!this.reachable) return;
+    this.peer!.send(message, options);
+    if (this.events?.has("notification:sent") && "method" in message && !("id" in message)) {
+      this.events.emit("notification:sent", { method: message.method, sessionId: this.id, wire: this.wire });
+    }
   }
 
   prepare(requestId: JsonRpcId, hints: StreamHints): void {

@@ -13,7 +13,8 @@ import { RingBuffer } from "../util/ring-buffer.js";
 import { typeLabel } from "./steps.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import { EventHub, type RequestEndEvent, type RequestOutcome } from "./events.js";
+import { EventHub } from "./events.js";
+import { ObservedRequests, RequestWatch } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
 import { discover, initialize, ping, setLevel } from "./methods/lifecycle.js";
@@ -25,6 +26,7 @@ import { getPrompt, listPrompts } from "./methods/prompts.js";
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
 import { abortInFlight, callTool, listTools } from "./methods/tools.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
+import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { Connection, idKey } from "./connection.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
@@ -113,6 +115,8 @@ export class Engine implements EngineState {
   readonly subscriptions = new Set<Subscription>();
   /** Signs and checks MRTR `requestState` with a key of this mock's own. */
   readonly requestStates: RequestStateKeeper;
+  /** Requests with a `request:start` still waiting for their `request:end`. */
+  private readonly observed = new ObservedRequests();
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
@@ -134,7 +138,7 @@ export class Engine implements EngineState {
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
   openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID(), options: { session?: boolean } = {}): Connection {
-    const connection = new Connection(id, peer, wire, options.session ?? true);
+    const connection = new Connection(id, peer, wire, options.session ?? true, this.events);
     this.connections.add(connection);
     if (connection.session) this.events.emit("session:open", { sessionId: id, wire });
     return connection;
@@ -147,6 +151,7 @@ export class Engine implements EngineState {
   closeConnection(connection: Connection, outcome: "cancelled" | "disconnected", reason: string): void {
     if (connection.closed) return;
     for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
     this.connections.delete(connection);
     if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
@@ -155,6 +160,7 @@ export class Engine implements EngineState {
   /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */
   abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
     abortInFlight(this.calls, connection, requestKey, outcome, reason);
+    this.observed.abandon(connection, requestKey, outcome === "disconnected" ? "client_disconnected" : "cancelled");
   }
 
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
@@ -163,7 +169,7 @@ export class Engine implements EngineState {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      return replyError(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      return this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
     }
     return this.receive(connection, message, context);
   }
@@ -187,7 +193,7 @@ export class Engine implements EngineState {
     if (isObject(message)) this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
     switch (envelope.kind) {
       case "invalid":
-        return replyError(envelope.id, { code: ErrorCode.InvalidRequest, message: envelope.problem });
+        return this.refuse(connection, context, envelope.id, { code: ErrorCode.InvalidRequest, message: envelope.problem });
       case "response": {
         // JSON-RPC never answers a response, even a malformed one: two peers would bounce errors forever.
         const response = message as unknown as JsonRpcResponse;
@@ -202,12 +208,18 @@ export class Engine implements EngineState {
       case "request": {
         const request = message as unknown as JsonRpcRequest;
         const resolved = resolveRequestVersion(context, request.params, this.protocolVersions);
-        if (!("protocolVersion" in resolved)) return replyError(request.id, resolved);
+        if (!("protocolVersion" in resolved)) return this.refuse(connection, context, request.id, resolved);
         context = resolved;
         if (!this.events.has("request:start") && !this.events.has("request:end")) return this.request(connection, request, context);
         return this.observedRequest(connection, request, context);
       }
     }
+  }
+
+  /** A message refused before it became a request: answered with `error`, and told to `message:rejected` listeners. */
+  private refuse(connection: Connection, context: RequestContext, id: JsonRpcId | null, error: JsonRpcErrorObject): Outcome {
+    if (this.events.has("message:rejected")) this.events.emit("message:rejected", { code: error.code, sessionId: connection.id, wire: context.transport.wire });
+    return replyError(id, error);
   }
 
   private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
@@ -220,37 +232,35 @@ export class Engine implements EngineState {
     try {
       answer = handler({ state: this, connection, request, params: request.params ?? {}, context });
     } catch (thrown) {
-      answer = handlerError(request, thrown);
+      answer = handlerError(request, thrown, context);
     }
-    if (answer instanceof Promise) answer = answer.catch((thrown: unknown) => handlerError(request, thrown));
+    if (answer instanceof Promise) answer = answer.catch((thrown: unknown) => handlerError(request, thrown, context));
     if (!versionHas(version, "resultType")) return answer;
     const stamp = { method: request.method, serverInfo: this.serverInfo, cache: this.cache };
     return answer instanceof Promise ? answer.then((outcome) => stampModernOutcome(outcome, stamp)) : stampModernOutcome(answer, stamp);
   }
 
-  /** `request` with `request:start` and `request:end` around it (only when someone listens). */
+  /**
+   * `request` with `request:start` and `request:end` around it (only when someone listens). The
+   * end comes exactly once: with the outcome, or earlier, when the client cancels or leaves.
+   */
   private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const start = {
-      method: request.method,
-      params: request.params,
-      requestId: request.id,
-      sessionId: connection.id,
+    const watch = new RequestWatch(this.events, this.observed, connection, request, context);
+    // Spelled out, not spread: this runs for every request while anyone observes.
+    const observed: RequestContext = {
       protocolVersion: context.protocolVersion,
       identity: context.identity,
-      mount: context.mount,
+      transport: context.transport,
+      signal: context.signal,
       receivedAt: context.receivedAt,
+      mount: context.mount,
+      client: context.client,
+      caught: watch.caught,
     };
-    this.events.emit("request:start", start);
-    const end = (outcome: Outcome): Outcome => {
-      const reply = outcome.type === "reply" ? outcome.message : undefined;
-      const error = reply !== undefined && "error" in reply ? reply.error : undefined;
-      const result = reply !== undefined && "result" in reply ? reply.result : undefined;
-      const ended: RequestEndEvent = { ...start, outcome: requestOutcome(outcome), durationMs: Date.now() - context.receivedAt, ...(error && { error }), ...(result !== undefined && { result }) };
-      this.events.emit("request:end", ended);
-      return outcome;
-    };
-    const answer = this.request(connection, request, context);
-    return answer instanceof Promise ? answer.then(end) : end(answer);
+    const answer = this.request(connection, request, observed);
+    if (!(answer instanceof Promise)) return watch.end(answer);
+    this.observed.add(connection, watch.key, watch);
+    return answer.then((outcome) => watch.end(outcome));
   }
 
   private notification(connection: Connection, method: string, params: Record<string, unknown>): void {
@@ -263,6 +273,7 @@ export class Engine implements EngineState {
         if (requestId === null) return;
         const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
         abortInFlight(this.calls, connection, idKey(requestId), "cancelled", reason);
+        this.observed.abandon(connection, idKey(requestId), "cancelled");
         return;
       }
       default:
@@ -349,12 +360,9 @@ function notInVersion(method: string, feature: Feature, version: string): { code
 }
 
 /** What a handler's throw (or rejection) answers: its own JSON-RPC error, or -32603. */
-function handlerError(request: JsonRpcRequest, thrown: unknown): Outcome {
+function handlerError(request: JsonRpcRequest, thrown: unknown, context: RequestContext): Outcome {
+  context.caught?.push(thrown);
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
   return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
 }
 
-function requestOutcome(outcome: Outcome): RequestOutcome {
-  if (outcome.type === "reply") return "error" in outcome.message ? "error" : "result";
-  return outcome.type;
-}

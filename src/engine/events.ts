@@ -34,6 +34,8 @@ export interface SessionCloseEvent extends SessionOpenEvent {
 
 export interface RequestStartEvent {
   readonly method: string;
+  /** The wire the request came on (`http`, `stdio`, `memory`, `direct`). */
+  readonly wire: TransportFacts["wire"];
   /** The request's params as sent (for people and the journal; never a metric label). */
   readonly params?: Record<string, unknown>;
   readonly requestId: JsonRpcId;
@@ -46,14 +48,72 @@ export interface RequestStartEvent {
   readonly receivedAt: number;
 }
 
+/** Why a request ended with nothing sent, when it did (`outcome: "none"`). */
+export type NoReplyCause =
+  /** The client sent `notifications/cancelled`. */
+  | "cancelled"
+  /** The client went away (its HTTP request or its connection closed). */
+  | "client_disconnected"
+  /** The mock ended the session (close, expiry, DELETE): nothing will be sent any more. */
+  | "session_closed";
+
 export interface RequestEndEvent extends RequestStartEvent {
   readonly outcome: RequestOutcome;
   /** The JSON-RPC error sent, when the outcome is `error`. */
   readonly error?: JsonRpcErrorObject;
-  /** The result sent, when the outcome is `result`. */
+  /** The result sent, when the outcome is `result` (for people and observers; never a metric label). */
   readonly result?: unknown;
-  /** From the wire's receipt of the request to its outcome. */
+  /** Why nothing was sent, when the request ended before its handler answered (the handler may still run). */
+  readonly noReplyCause?: NoReplyCause;
+  /** What the mock caught while handling the request (a step function's or reader's throw), exact objects. */
+  readonly errors?: readonly unknown[];
+  /** From the wire's receipt of the request to its outcome, in milliseconds (fractional). */
   readonly durationMs: number;
+}
+
+/** A message refused before it became a request (not JSON, not JSON-RPC): answered with `code`. */
+export interface MessageRejectedEvent {
+  readonly code: number;
+  readonly sessionId: string;
+  readonly wire: TransportFacts["wire"];
+}
+
+/** An HTTP request refused by the transport before any message reached the engine. */
+export interface HttpRejectedEvent {
+  readonly status: number;
+  /** The JSON-RPC error code of the refusal's body. */
+  readonly code: number;
+  readonly path: string;
+}
+
+/** A notification the mock sent a client (progress, log, list changes, ...). */
+export interface NotificationSentEvent {
+  readonly method: string;
+  readonly sessionId: string;
+  readonly wire: TransportFacts["wire"];
+}
+
+export interface FakeFailureEvent {
+  /** The fake error's stable code (`rate_limited`); a metric label only while it is a short word, and at most 64 of them. */
+  readonly code: string;
+}
+
+/** The mock server, as lifecycle events describe it. */
+export interface ServerLifecycleEvent {
+  /** `http`, `stdio` or `memory`. */
+  readonly transport: string;
+  /** The Streamable HTTP URL, once listening. */
+  readonly url?: string;
+}
+
+export interface ServerFailedToStartEvent extends ServerLifecycleEvent {
+  readonly error: unknown;
+}
+
+export interface ServerStoppedEvent extends ServerLifecycleEvent {
+  /** `completed` when every part closed; `failed` with the error otherwise. */
+  readonly outcome: "completed" | "failed";
+  readonly error?: unknown;
 }
 
 /** Why an HTTP SSE stream closed. */
@@ -96,6 +156,21 @@ export interface MockEvents {
   /** An SSE stream opened (HTTP only). */
   "stream:open": StreamOpenEvent;
   "stream:close": StreamCloseEvent;
+  /** A message was refused before it became a request (parse error, invalid request). */
+  "message:rejected": MessageRejectedEvent;
+  /** An HTTP request was refused by the transport (403, 404, 406, 413, 415, 400 ...). */
+  "http:rejected": HttpRejectedEvent;
+  /** The mock sent a client a notification. */
+  "notification:sent": NotificationSentEvent;
+  /** A scenario fake answered with one of its structured failures (`code`: its stable code). The fakes emit it. */
+  "fake:failure": FakeFailureEvent;
+  /** `mockMcp()` is about to start the server's wire. */
+  "server:willStart": ServerLifecycleEvent;
+  "server:didStart": ServerLifecycleEvent;
+  "server:failedToStart": ServerFailedToStartEvent;
+  /** `close()` began. */
+  "server:willStop": ServerLifecycleEvent;
+  "server:didStop": ServerStoppedEvent;
 }
 
 export type MockEventName = keyof MockEvents;
@@ -108,6 +183,15 @@ export const MOCK_EVENT_NAMES: readonly MockEventName[] = [
   "request:end",
   "stream:open",
   "stream:close",
+  "message:rejected",
+  "http:rejected",
+  "notification:sent",
+  "fake:failure",
+  "server:willStart",
+  "server:didStart",
+  "server:failedToStart",
+  "server:willStop",
+  "server:didStop",
 ];
 
 type Listener<T> = (payload: T) => void;

@@ -44,6 +44,8 @@ export interface RequestContext {
    * undefined for a request of a legacy session, whose client is what `initialize` said.
    */
   readonly client?: ClientFacts;
+  /** While someone observes the request: where the mock puts what it caught handling it (reported on `request:end`). */
+  readonly caught?: unknown[];
 }
 
 /** What a wire may say about a message; the rest comes from the connection. */

@@ -115,6 +115,7 @@ export class FakesBinding {
       return choice;
     }
     call.fake = answer.code;
+    if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code: answer.code });
     const { code, message, data } = answer.jsonRpcError;
     return { step: { throws: { code, message, data } }, hasOutputSchema: false };
   };

@@ -19,6 +19,7 @@ import { passesLevel } from "../engine/call-context.js";
 import { MemoryTransport } from "../wire/memory.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
+import type { HttpExchange } from "../wire/http/exchange.js";
 import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
@@ -28,6 +29,12 @@ import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, type Fakes, type LoadResult } fro
 import type { McpFakeBlock } from "../fakes/types.js";
 import { FakesBinding, type FakesBindingOptions, type FixturesOption } from "./fakes-binding.js";
 import type { StdioWireOptions } from "../wire/stdio.js";
+import type { ObserveOptions } from "../observe/delivery.js";
+import type { McpObserver } from "../observe/observer.js";
+import { observeEvents } from "../observe/observe-events.js";
+import { MetricsCollector } from "../observe/metrics/collector.js";
+import { METRICS_PATH, metricsHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
+import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 
 /** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
 type WireStarter = (engine: Engine, options: MockMcpOptions, router: Router) => Promise<ServedWire>;
@@ -77,6 +84,15 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
   fixtures?: FixturesOption;
   /** How the fakes keep state and where their `MCP-FAKE:` lines go (default stderr). */
   fakesOptions?: FakesBindingOptions;
+  /** Observers from the start (they hear `serverWillStart` too); more with `server.observe()`. */
+  observers?: readonly McpObserver[];
+  /** Delivery of `observers`: queue size and where diagnostics go. */
+  observe?: ObserveOptions;
+  /**
+   * Collect metrics (default false): `server.metrics()`, `server.metricsText()`, and
+   * Prometheus / OpenMetrics text at `/__mcp-testkit/metrics` on the mock's port.
+   */
+  metrics?: boolean;
 }
 
 /** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */
@@ -103,11 +119,20 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   private readonly fakeEndpoints = new Map<string, StreamableHttpEndpoint>();
   private fakesBinding?: FakesBinding;
   private closed = false;
+  private readonly collector?: MetricsCollector;
+  private transportKind: MockTransportKind = "memory";
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
-    this.router.mount(mcpPath(options), { handle: (exchange) => this.http.handle(exchange) });
+    const path = mcpPath(options);
+    this.router.mount(path, { handle: (exchange) => this.http.handle(exchange) });
+    if (options.observers !== undefined && options.observers.length > 0) this.observe(options.observers, options.observe);
+    if (options.metrics === true) {
+      this.collector = new MetricsCollector();
+      this.collector.attach(this.engine.events, this.endpointOf);
+      this.router.mount(METRICS_PATH, metricsHandler(() => this.collector!.snapshot()));
+    }
     const control = (request: Request) => this.handleControl(request);
     this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true });
     this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true });
@@ -151,9 +176,45 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.binding.load(blocks);
   }
 
-  /** @internal */
-  async serveOn(start: WireStarter): Promise<void> {
-    this.wire = await start(this.engine, this.options, this.router);
+  /** The endpoint label of a wire: the MCP path for HTTP, else the wire's name. */
+  private readonly endpointOf = (wire: string): string => (wire === "http" ? mcpPath(this.options) : wire);
+
+  /** @internal Starts the wire (none for memory), telling lifecycle observers. */
+  async serveOn(transport: MockTransportKind, start?: WireStarter): Promise<void> {
+    this.transportKind = transport;
+    const events = this.engine.events;
+    events.emit("server:willStart", { transport });
+    try {
+      if (start) this.wire = await start(this.engine, this.options, this.router);
+    } catch (error) {
+      events.emit("server:failedToStart", { transport, error });
+      throw error;
+    }
+    events.emit("server:didStart", { transport, ...(this.url !== undefined && { url: this.url }) });
+  }
+
+  /**
+   * Adds observers: server lifecycle, each admitted request's start and finish (exactly once,
+   * with the client-visible outcome), streams and subscriptions. Returns a function that removes them.
+   */
+  observe(observers: McpObserver | readonly McpObserver[], options?: ObserveOptions): () => void {
+    const list = Array.isArray(observers) ? (observers as readonly McpObserver[]) : [observers as McpObserver];
+    return observeEvents(this.engine.events, list, this.endpointOf, options);
+  }
+
+  /** The metrics now (`mockMcp({ metrics: true })`): every family with its bounded series. */
+  metrics(): MetricsSnapshot {
+    return this.metricsCollector().snapshot();
+  }
+
+  /** The metrics as Prometheus (default) or OpenMetrics text, as `/__mcp-testkit/metrics` serves them. */
+  async metricsText(format: MetricsTextFormat = "prometheus"): Promise<string> {
+    return (await metricsText(this.metricsCollector().snapshot(), format)).text;
+  }
+
+  private metricsCollector(): MetricsCollector {
+    if (this.collector === undefined) throw new McpTestkitError("This mock collects no metrics; create it with mockMcp({ metrics: true }) to read server.metrics().");
+    return this.collector;
   }
 
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
@@ -192,6 +253,12 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     else this.http.handle(exchange);
     return exchange.response;
   };
+
+  /** @internal An exchange made off-network (the simulator), routed as `fetch` routes a request. */
+  serveExchange(exchange: HttpExchange): void {
+    if (this.router.has(exchange.path)) this.router.handle(exchange);
+    else this.http.handle(exchange);
+  }
 
   /**
    * Serves another handler on the mock's port (and through `handler` / `fetch`) at `path`: a
@@ -367,11 +434,20 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const events = this.engine.events;
+    const server = { transport: this.transportKind, ...(this.url !== undefined && { url: this.url }) };
+    events.emit("server:willStop", server);
     for (const connection of [...this.connections]) connection.closeFromServer("the mock server closed");
     this.endpoint?.close();
     for (const endpoint of this.fakeEndpoints.values()) endpoint.close();
     this.engine.close();
-    await this.wire?.close();
+    try {
+      await this.wire?.close();
+    } catch (error) {
+      events.emit("server:didStop", { ...server, outcome: "failed", error });
+      throw error;
+    }
+    events.emit("server:didStop", { ...server, outcome: "completed" });
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -393,13 +469,12 @@ export async function mockMcp(options?: MockMcpOptions): Promise<MockMcpServer>;
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
   checkMockOptions(options);
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
-  const server = new MockMcpServer(options);
-  if (transport === "memory") return server;
-  const start = WIRES[transport];
-  if (!start) {
+  const start = transport === "memory" ? undefined : WIRES[transport];
+  if (transport !== "memory" && !start) {
     const known = ["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ");
     throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${known}.`);
   }
-  await server.serveOn(start);
+  const server = new MockMcpServer(options);
+  await server.serveOn(transport, start);
   return server;
 }

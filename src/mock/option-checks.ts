@@ -39,6 +39,9 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   http: undefined,
   fixtures: undefined, // the fakes check it
   fakesOptions: "object",
+  observers: undefined, // a list of observer objects, checked by observe()
+  observe: "object",
+  metrics: "boolean",
   // StdioMockOptions
   stdio: "object",
 };

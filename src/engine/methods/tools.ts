@@ -233,6 +233,7 @@ class RunningCall implements ParkedCall {
 
   stepFunctionThrew(thrown: unknown): Outcome {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
+    this.context.caught?.push(cause);
     const message = cause instanceof Error ? cause.message : String(cause);
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" threw: ${message}` });
   }

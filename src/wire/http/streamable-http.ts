@@ -154,6 +154,8 @@ export class StreamableHttpEndpoint {
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
     exchange.respond(status, JSON_HEADERS, errorBody(code, message));
+    const events = this.engine.events;
+    if (events.has("http:rejected")) events.emit("http:rejected", { status, code, path: exchange.path });
   }
 
   /** The session a request names, or why it cannot have one (already answered). */

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+/**
+ * The observability section of `npm run bench` (issue 9), two parts:
+ *
+ * - overhead: server CPU per `tools/call` at concurrency 32 over HTTP, our mock with metrics and
+ *   an observer on (`mockMcp({ metrics: true, observers: [noop] })`, side "ours-observed") next to
+ *   the same mock with both off ("ours-json"). Each server in a process of its own
+ *   (bench/servers/http-server.js), CPU read inside it over IPC, one load generator
+ *   (bench/lib/loadgen.js). Aim: at most 1.10× the CPU per call.
+ * - simulate: one `tools/call` through `simulate(mock)` (no socket; recorder and validator on)
+ *   next to an HTTP round trip to the same mock on 127.0.0.1 (the load generator's client, one
+ *   call in flight), both in this process, wall time and this process's CPU per call. Aim: the
+ *   simulated call costs at most a third of the round trip.
+ *
+ * Fairness as in the other sections (bench/README.md): rounds, the sides' order alternating from
+ * round to round, the heap collected before each slice, ratios per round, then the median and
+ * the quartiles over rounds. Bounded: slices stop at a count or a time, parts after complete
+ * rounds (at least 2) once their cap is spent, the section after 60 s (run.js kills it at 75 s).
+ *
+ * Options: --quick, --rounds=N, --only=overhead,simulate, --json=PATH (default
+ * bench/results/observe.json), --no-json.
+ */
+import { fork, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { banner, benchDir, cpuMicros, environment, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
+import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
+
+if (typeof globalThis.gc !== "function") {
+  const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+  if (child.error) throw child.error;
+  process.exit(child.status ?? 1);
+}
+const gc = /** @type {() => void} */ (globalThis.gc);
+
+const args = parseArgs();
+const quick = args.has("quick");
+const CONFIG = {
+  rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
+  overhead: { concurrency: 32, warmup: { count: 4000, ms: quick ? 600 : 1200 }, slice: { count: 50_000, ms: quick ? 250 : 500 }, capMs: quick ? 12_000 : 25_000 },
+  simulate: { warmup: quick ? 500 : 1500, slice: { count: quick ? 400 : 1000, ms: quick ? 250 : 500 }, capMs: quick ? 10_000 : 20_000 },
+  totalCapMs: 60_000,
+};
+const TARGETS = { observedCpuAtMost: 1.1, simulatedVsHttpAtMost: 1 / 3 };
+const started = performance.now();
+const timeLeft = () => CONFIG.totalCapMs - (performance.now() - started);
+
+// ---------------------------------------------------------------- server processes (bench/servers/http-server.js)
+async function startServer(side) {
+  const child = fork(path.join(benchDir, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const ready = await within(new Promise((resolve, reject) => (child.once("message", resolve), child.once("exit", (code) => reject(new Error(`${side} exited with ${code}`))))), 20_000, `starting ${side}`);
+  let nextId = 1;
+  const ask = (type, extra = {}) => {
+    const id = nextId++;
+    return within(new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message.id !== id) return;
+        child.off("message", onMessage);
+        resolve(message);
+      };
+      child.on("message", onMessage);
+      child.send({ type, id, ...extra });
+    }), 10_000, `${type} from ${side}`);
+  };
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await ask("stop").catch(() => child.kill("SIGKILL"));
+    await within(exited, 5000, `${side} exit`).catch(() => child.kill("SIGKILL"));
+  };
+  return { side, url: ready.url, ask, stop };
+}
+
+// ---------------------------------------------------------------- (1) observers and metrics on vs off
+const OVERHEAD_SIDES = ["ours-json", "ours-observed"];
+
+async function benchOverhead() {
+  const { concurrency, warmup, slice, capMs } = CONFIG.overhead;
+  const servers = {};
+  const sessions = {};
+  try {
+    for (const side of OVERHEAD_SIDES) {
+      servers[side] = await startServer(side);
+      sessions[side] = await openSessions(servers[side].url, concurrency);
+      await runLoad(sessions[side], warmup);
+    }
+    const deadline = performance.now() + Math.min(capMs, timeLeft());
+    const rounds = [];
+    for (let r = 0; r < CONFIG.rounds; r++) {
+      if (r >= 2 && performance.now() > deadline) break;
+      const round = {};
+      for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
+        const before = await servers[side].ask("cpu", { settle: true });
+        gc();
+        const run = await runLoad(sessions[side], slice);
+        const after = await servers[side].ask("cpu");
+        round[side] = { calls: run.calls, perSecond: run.calls / run.seconds, serverCpuUsPerCall: (after.cpuUs - before.cpuUs) / run.calls };
+      }
+      rounds.push(round);
+    }
+    const perRound = rounds.map((round) => round["ours-observed"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
+    const med = (key, side) => median(rounds.map((round) => round[side][key]));
+    return {
+      concurrency,
+      rounds,
+      median: Object.fromEntries(OVERHEAD_SIDES.map((side) => [side, { serverCpuUsPerCall: med("serverCpuUsPerCall", side), perSecond: med("perSecond", side) }])),
+      ratio: median(perRound),
+      ratioQuartiles: quartiles(perRound),
+    };
+  } finally {
+    for (const side of OVERHEAD_SIDES) for (const session of sessions[side] ?? []) session.close();
+    for (const server of Object.values(servers)) await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------- (2) a simulated call vs an HTTP round trip
+async function benchSimulate() {
+  const { mockMcp, simulate } = await import("../dist/index.js");
+  const server = await mockMcp({ tools: { echo: { returns: "ok" } } });
+  const [session] = await openSessions(server.url, 1);
+  const sim = simulate(server);
+  const origin = new URL(server.url).origin;
+  const post = (body, headers = {}) => new Request(`${origin}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...headers }, body: JSON.stringify(body) });
+  const init = await sim.startRequest(post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }));
+  const sessionId = (await init.awaitResponse(5000)).header("mcp-session-id");
+  await (await sim.startRequest(post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }))).awaitCompletion(5000);
+  let nextId = 1;
+  const simulatedCall = async () => {
+    const simulation = await sim.startRequest(post({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "echo", arguments: {} } }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }));
+    const completion = await simulation.awaitCompletion(5000);
+    if (completion?.reason !== "completed" || completion.terminalMessage?.result === undefined) throw new Error(`a simulated call ended ${completion?.reason}`);
+  };
+  const sides = {
+    simulated: async ({ count, ms }) => {
+      const deadline = performance.now() + ms;
+      let calls = 0;
+      while (calls < count && performance.now() < deadline) {
+        await simulatedCall();
+        calls++;
+      }
+      return calls;
+    },
+    http: async (slice) => (await runLoad([session], slice)).calls,
+  };
+  try {
+    await sides.simulated({ count: CONFIG.simulate.warmup, ms: 5000 });
+    await sides.http({ count: CONFIG.simulate.warmup, ms: 5000 });
+    const deadline = performance.now() + Math.min(CONFIG.simulate.capMs, timeLeft());
+    const rounds = [];
+    for (let r = 0; r < CONFIG.rounds; r++) {
+      if (r >= 2 && performance.now() > deadline) break;
+      const round = {};
+      for (const side of r % 2 === 0 ? ["simulated", "http"] : ["http", "simulated"]) {
+        gc();
+        const cpu0 = cpuMicros();
+        const t0 = performance.now();
+        const calls = await sides[side](CONFIG.simulate.slice);
+        round[side] = { calls, wallUsPerCall: ((performance.now() - t0) * 1000) / calls, cpuUsPerCall: (cpuMicros() - cpu0) / calls };
+      }
+      // The recorder keeps what it saw (bounded by its maxRecords); a long run clears it between rounds.
+      sim.recorder.clear();
+      rounds.push(round);
+    }
+    const ratio = (key) => rounds.map((round) => round.simulated[key] / round.http[key]);
+    const med = (key, side) => median(rounds.map((round) => round[side][key]));
+    return {
+      rounds,
+      median: Object.fromEntries(["simulated", "http"].map((side) => [side, { wallUsPerCall: med("wallUsPerCall", side), cpuUsPerCall: med("cpuUsPerCall", side) }])),
+      ratio: { wall: median(ratio("wallUsPerCall")), cpu: median(ratio("cpuUsPerCall")) },
+      ratioQuartiles: { wall: quartiles(ratio("wallUsPerCall")), cpu: quartiles(ratio("cpuUsPerCall")) },
+    };
+  } finally {
+    session.close();
+    sim.close();
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------- run, print, write
+const env = environment();
+banner("observe bench", env);
+const wanted = new Set((args.get("only") ?? "overhead,simulate").split(","));
+const { results, skipped } = await runPlan(
+  [
+    ["overhead", "overhead", "observers + metrics on vs off (HTTP, concurrency 32)", benchOverhead],
+    ["simulate", "simulate", "a simulated tools/call vs an HTTP round trip", benchSimulate],
+  ],
+  { wanted, timeLeft, capMs: CONFIG.totalCapMs },
+);
+
+const rows = [];
+const verdicts = {};
+if (results.overhead) {
+  const o = results.overhead;
+  const met = o.ratio <= TARGETS.observedCpuAtMost;
+  verdicts.overhead = { measure: "server CPU per tools/call, observers + metrics on / off, concurrency 32", ratio: o.ratio, ratioQuartiles: o.ratioQuartiles, target: "<= 1.10x", met, status: verdictText(met, o.ratioQuartiles, TARGETS.observedCpuAtMost, false) };
+  rows.push(["server CPU per tools/call, concurrency 32", `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.ratio, o.ratioQuartiles), "≤ 1.10×", verdicts.overhead.status]);
+}
+if (results.simulate) {
+  const s = results.simulate;
+  const met = s.ratio.wall <= TARGETS.simulatedVsHttpAtMost;
+  verdicts.simulate = { measure: "a simulated tools/call / an HTTP round trip to the same mock (wall time)", ratio: s.ratio.wall, ratioQuartiles: s.ratioQuartiles.wall, target: "<= 0.33x", met, status: verdictText(met, s.ratioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
+  rows.push(["tools/call, wall time per call", `${s.median.simulated.wallUsPerCall.toFixed(1)} µs (simulated)`, `${s.median.http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.ratio.wall, s.ratioQuartiles.wall), "≤ 0.33×", verdicts.simulate.status]);
+  rows.push(["tools/call, CPU per call (this process)", `${s.median.simulated.cpuUsPerCall.toFixed(1)} µs`, `${s.median.http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.ratio.cpu, s.ratioQuartiles.cpu), "(info)", ""]);
+}
+const header = ["Measure", "ours", "reference", "ratio (IQR)", "aim", "status"];
+console.log(`\n${renderTable(header, rows)}`);
+const durationSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+if (!args.has("no-json")) {
+  writeReport(args.get("json") ?? path.join(benchDir, "results", "observe.json"), { generatedAt: new Date().toISOString(), durationSeconds, environment: env, config: CONFIG, skipped, verdicts, table: { header, rows }, results });
+}

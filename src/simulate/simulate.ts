@@ -1,0 +1,147 @@
+/**
+ * `simulate(target)`: drive synthetic HTTP requests through a server's real Streamable HTTP
+ * handling with no socket. The target is a mock (its `fetch`: the same endpoint, engine,
+ * observers and metrics as on a port) or any web-standard `fetch` handler, such as an MCP server
+ * built with the official SDK (`WebStandardStreamableHTTPServerTransport.handleRequest`, or SDK
+ * v2's `createMcpHandler(...).fetch`). Every message both ways goes to a traffic recorder that
+ * validates it; observers hear each request.
+ */
+import { McpTestkitError } from "../errors.js";
+import { TrafficRecorder } from "../inspect/recorder.js";
+import { MockMcpServer } from "../mock/mock-mcp.js";
+import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
+import type { McpObserver } from "../observe/observer.js";
+import { CaptureExchange } from "./capture-exchange.js";
+import { ClientView } from "./client-view.js";
+import { checkedOptions, type SimulationOptions } from "./options.js";
+import { Simulation } from "./simulation.js";
+
+/** A web-standard handler: a `Request` in, a `Response` out. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** What `simulate()` can drive: a mock, a fetch handler, or an object with a `fetch` method. */
+export type SimulationTarget = MockMcpServer | FetchHandler | { fetch: FetchHandler };
+
+export interface SimulateOptions {
+  /**
+   * Observers of the simulated requests. With a mock they are attached to the mock (its own,
+   * server-side view); with any other target they hear each request from the client's side.
+   */
+  observers?: readonly McpObserver[];
+  /** Delivery of `observers` (queue size, diagnostics). */
+  observe?: ObserveOptions;
+  /** The recorder every message goes to (default: a new one, strict: problems are kept, not thrown). */
+  recorder?: TrafficRecorder;
+}
+
+export class Simulator {
+  /** Every message sent and received, validated against the request's protocol version. */
+  readonly recorder: TrafficRecorder;
+  /** A fetch handler target (for a mock, its endpoint is driven directly, see `mock`). */
+  private readonly handler?: FetchHandler;
+  private readonly mock?: MockMcpServer;
+  private readonly view?: ClientView;
+  private readonly detach?: () => void;
+  private readonly running = new Set<Simulation>();
+
+  /** @internal use `simulate()` */
+  constructor(target: SimulationTarget, options: SimulateOptions = {}) {
+    this.recorder = options.recorder ?? new TrafficRecorder({ side: "client", strict: true });
+    const observers = options.observers ?? [];
+    if (target instanceof MockMcpServer) {
+      this.mock = target;
+      if (observers.length > 0) this.detach = target.observe(observers, options.observe);
+    } else if (typeof target === "function") {
+      this.handler = target;
+    } else if (typeof target === "object" && target !== null && typeof (target as { fetch?: unknown }).fetch === "function") {
+      const host = target as { fetch: FetchHandler };
+      this.handler = (request) => host.fetch(request);
+    } else {
+      throw new McpTestkitError(
+        `simulate(target): the target must be a mock from mockMcp(), a fetch handler (request) => response, or an object with a fetch method (SDK v2's createMcpHandler(...)); got ${target === null ? "null" : typeof target}.`,
+      );
+    }
+    if (!(target instanceof MockMcpServer) && observers.length > 0) this.view = new ClientView(new ObserverDelivery(observers, options.observe));
+  }
+
+  /**
+   * Sends `request` to the target (asynchronously) and returns its simulation at once. Build
+   * the request as a client would: headers (`Accept`, `Content-Type`, `MCP-Protocol-Version`,
+   * `Mcp-Session-Id`, ...) and body; nothing is added or repaired.
+   */
+  async startRequest(request: Request, options?: SimulationOptions): Promise<Simulation> {
+    if (!(request instanceof Request)) throw new McpTestkitError("sim.startRequest(request): pass a web-standard Request (new Request(url, { method, headers, body })).");
+    const limits = checkedOptions(options);
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
+    const text = body === undefined ? undefined : new TextDecoder().decode(body);
+    const messages = text === undefined ? [] : jsonMessages(text);
+    this.record(request, messages, text);
+    const single = messages.length === 1 && messages[0]!.method !== undefined ? messages[0]!.id : undefined;
+    const view = this.view;
+    const simulation: Simulation = new Simulation(limits, single, {
+      incoming: (message, text) => {
+        this.recorder.recordMessage("incoming", message, text);
+        view?.incoming(message);
+      },
+      ended: (completion) => {
+        this.running.delete(simulation);
+        view?.ended(completion);
+      },
+    });
+    this.running.add(simulation);
+    const url = new URL(request.url);
+    view?.sent(messages, { endpoint: url.pathname, sessionId: request.headers.get("mcp-session-id") ?? "", protocolVersion: request.headers.get("mcp-protocol-version") ?? "unknown" });
+    if (this.mock !== undefined) {
+      // A mock's endpoint writes straight into the simulation: the same handling as its fetch, without a Response.
+      try {
+        this.mock.serveExchange(new CaptureExchange(request, body, simulation.sink, (listener) => simulation.onDisconnect(listener)));
+      } catch (error) {
+        void simulation.run(Promise.reject(error));
+      }
+      return simulation;
+    }
+    const forwarded = new Request(request.url, { method: request.method, headers: request.headers, ...(body !== undefined && { body }), signal: simulation.signal });
+    let answer: Promise<Response>;
+    try {
+      answer = Promise.resolve(this.handler!(forwarded));
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    void simulation.run(answer);
+    return simulation;
+  }
+
+  /** Closes every simulation still capturing and detaches the observers. */
+  close(): void {
+    for (const simulation of [...this.running]) simulation.close();
+    this.detach?.();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private record(request: Request, messages: readonly Record<string, unknown>[], text: string | undefined): void {
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null) this.recorder.setProtocolVersion(version);
+    // One message: its text is the body (the recorder copies it cheaply from the text).
+    for (const message of messages) this.recorder.recordMessage("outgoing", message, messages.length === 1 ? text : undefined);
+  }
+}
+
+/** The JSON-RPC messages of a body (one, or a batch); none when it is not JSON. */
+function jsonMessages(body: string): Record<string, unknown>[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.filter((message): message is Record<string, unknown> => typeof message === "object" && message !== null);
+}
+
+/** A simulator for `target`: `sim.startRequest(request)` drives one request through it with no socket. */
+export function simulate(target: SimulationTarget, options?: SimulateOptions): Simulator {
+  return new Simulator(target, options);
+}
