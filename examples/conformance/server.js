@@ -413,6 +413,24 @@ export default {
       },
     },
 
+    // server-stateless: hooks that announce a changed list to every listener (subscriptions/listen streams).
+    test_trigger_tool_change: {
+      description: "Announces that the tool list changed",
+      inputSchema: NO_ARGUMENTS,
+      responses: (call) => {
+        call.broadcast("notifications/tools/list_changed");
+        return { content: [{ type: "text", text: "tools changed" }] };
+      },
+    },
+    test_trigger_prompt_change: {
+      description: "Announces that the prompt list changed",
+      inputSchema: NO_ARGUMENTS,
+      responses: (call) => {
+        call.broadcast("notifications/prompts/list_changed");
+        return { content: [{ type: "text", text: "prompts changed" }] };
+      },
+    },
+
     // http-custom-header-server-validation: a string parameter mirrored into Mcp-Param-Region.
     test_custom_headers: {
       description: "A tool whose region parameter travels in the Mcp-Param-Region header too",

@@ -66,6 +66,21 @@ describe("examples/conformance/server.js", () => {
       "test_elicitation_sep1034_defaults",
       "test_elicitation_sep1330_enums",
       "json_schema_2020_12_tool",
+      // 2026-07-28 (conformance 0.2.0-alpha.12)
+      "test_input_required_result_elicitation",
+      "test_input_required_result_sampling",
+      "test_input_required_result_list_roots",
+      "test_input_required_result_request_state",
+      "test_input_required_result_tampered_state",
+      "test_input_required_result_multiple_inputs",
+      "test_input_required_result_multi_round",
+      "test_input_required_result_capabilities",
+      "test_missing_capability",
+      "test_streaming_elicitation",
+      "test_logging_tool",
+      "test_trigger_tool_change",
+      "test_trigger_prompt_change",
+      "test_custom_headers",
     ]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();
@@ -78,7 +93,7 @@ describe("examples/conformance/server.js", () => {
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    expect(prompts.map((p) => p.name)).toEqual(["test_input_required_result_prompt", "test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
     for (const prompt of prompts) expect(prompt.description, prompt.name).toBeTruthy();
   });
 

@@ -138,7 +138,7 @@ describe("error codes", () => {
         },
       },
     });
-    expect((await request(server, "prompts/get", { name: "odd" })).error).toEqual({ code: -32603, message: "Internal error: messages.map is not a function" });
+    expect((await request(server, "prompts/get", { name: "odd" })).error).toEqual({ code: -32603, message: "Prompt odd: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }" });
     expect((await request(server, "resources/read", { uri: "x://null" })).error).toEqual({ code: -32603, message: "Internal error: Cannot read properties of null (reading 'uri')" });
     expect((await request(server, "completion/complete", { ref: { type: "ref/prompt", name: "completes" }, argument: { name: "a", value: "" } })).error).toEqual({
       code: -32603,

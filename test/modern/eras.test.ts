@@ -266,3 +266,41 @@ describe("subscriptions/listen on a shared channel (stdio)", () => {
     expect(lines.at(-1)).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/"notifications" must be an object/) } });
   });
 });
+
+describe("a step tells every client", () => {
+  it("call.broadcast() reaches legacy sessions and the listen streams that opted in; call.endSubscriptions() ends them", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await mockMcp({
+      transport: "stdio",
+      stdio: { input, output },
+      tools: {
+        announce: (call) => (call.broadcast("notifications/tools/list_changed"), { returns: "announced" }),
+        stop: (call) => ({ returns: `ended ${call.endSubscriptions()}` }),
+      },
+    } as MockMcpOptions);
+    open.push(server);
+    const lines: Message[] = [];
+    let buffer = "";
+    output.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
+        lines.push(JSON.parse(buffer.slice(0, end)));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+    const write = (message: object) => input.write(`${JSON.stringify(message)}\n`);
+    // One channel, both eras: a legacy session (initialize) and a 2026-07-28 subscription on it.
+    write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    write({ jsonrpc: "2.0", id: "l", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true } }) });
+    write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "announce" }) });
+    await vi.waitFor(() => expect(lines.map((line) => line.method ?? line.id)).toEqual([0, "notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/tools/list_changed", 1]));
+    expect(lines[2]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(lines[3]!.params._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": "l" });
+    write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "stop" }) });
+    await vi.waitFor(() => expect(lines.slice(5).map((line) => line.id)).toEqual([2, "l"]));
+    expect(lines[5]!.result.content[0].text).toBe("ended 1");
+    expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
+  });
+});
