@@ -13,8 +13,14 @@ type Json = Record<string, unknown>;
 
 export interface ModernStamp {
   readonly method: string;
-  readonly serverInfo: Json;
+  /** `{ "io.modelcontextprotocol/serverInfo": … }`, made once per mock (see `serverMeta`). */
+  readonly serverMeta: Json;
   readonly cache?: CacheOptions;
+}
+
+/** The `_meta` most modern results carry: made once, shared (results are serialized, never changed). */
+export function serverMeta(serverInfo: Json): Json {
+  return Object.freeze({ [META.serverInfo]: serverInfo });
 }
 
 export function stampModernOutcome(outcome: Outcome, stamp: ModernStamp): Outcome {
@@ -28,7 +34,7 @@ export function stampModernOutcome(outcome: Outcome, stamp: ModernStamp): Outcom
 function stampResult(result: Json, stamp: ModernStamp): Json {
   const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Json) : undefined;
   const stamped: Json = { ...result, resultType: result.resultType ?? "complete" };
-  stamped._meta = meta?.[META.serverInfo] !== undefined ? meta : { ...meta, [META.serverInfo]: stamp.serverInfo };
+  stamped._meta = meta === undefined ? stamp.serverMeta : meta[META.serverInfo] !== undefined ? meta : { ...meta, ...stamp.serverMeta };
   if (stamped.resultType === "complete" && isCacheable(stamp.method)) {
     const hints = cacheHintsFor(stamp.cache, stamp.method);
     if (stamped.ttlMs === undefined) stamped.ttlMs = hints.ttlMs;
