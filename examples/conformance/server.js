@@ -51,6 +51,18 @@ function elicitWith(message, requestedSchema) {
   };
 }
 
+/** A tool that tells every listener the `list` list changed (`call.broadcast`). */
+function announcesChange(list) {
+  return {
+    description: `Announces that the ${list} list changed`,
+    inputSchema: NO_ARGUMENTS,
+    responses: (call) => {
+      call.broadcast(`notifications/${list}/list_changed`);
+      return { content: [{ type: "text", text: `${list} changed` }] };
+    },
+  };
+}
+
 export default {
   serverInfo: { name: "mcp-testkit-conformance", version: "0.1.0" },
   // Answer every request as an SSE stream (the SDK server's default), so the SSE scenarios
@@ -414,22 +426,8 @@ export default {
     },
 
     // server-stateless: hooks that announce a changed list to every listener (subscriptions/listen streams).
-    test_trigger_tool_change: {
-      description: "Announces that the tool list changed",
-      inputSchema: NO_ARGUMENTS,
-      responses: (call) => {
-        call.broadcast("notifications/tools/list_changed");
-        return { content: [{ type: "text", text: "tools changed" }] };
-      },
-    },
-    test_trigger_prompt_change: {
-      description: "Announces that the prompt list changed",
-      inputSchema: NO_ARGUMENTS,
-      responses: (call) => {
-        call.broadcast("notifications/prompts/list_changed");
-        return { content: [{ type: "text", text: "prompts changed" }] };
-      },
-    },
+    test_trigger_tool_change: announcesChange("tools"),
+    test_trigger_prompt_change: announcesChange("prompts"),
 
     // http-custom-header-server-validation: a string parameter mirrored into Mcp-Param-Region.
     test_custom_headers: {
