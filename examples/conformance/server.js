@@ -51,6 +51,18 @@ function elicitWith(message, requestedSchema) {
   };
 }
 
+/** A tool that tells every listener the `list` list changed (`call.broadcast`). */
+function announcesChange(list) {
+  return {
+    description: `Announces that the ${list} list changed`,
+    inputSchema: NO_ARGUMENTS,
+    responses: (call) => {
+      call.broadcast(`notifications/${list}/list_changed`);
+      return { content: [{ type: "text", text: `${list} changed` }] };
+    },
+  };
+}
+
 export default {
   serverInfo: { name: "mcp-testkit-conformance", version: "0.1.0" },
   // Answer every request as an SSE stream (the SDK server's default), so the SSE scenarios
@@ -412,6 +424,10 @@ export default {
         return { content: [{ type: "text", text: "logged" }] };
       },
     },
+
+    // server-stateless: hooks that announce a changed list to every listener (subscriptions/listen streams).
+    test_trigger_tool_change: announcesChange("tools"),
+    test_trigger_prompt_change: announcesChange("prompts"),
 
     // http-custom-header-server-validation: a string parameter mirrored into Mcp-Param-Region.
     test_custom_headers: {

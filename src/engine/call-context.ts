@@ -57,6 +57,13 @@ export interface ToolCallContext {
   listRoots(options?: AskOptions): Promise<Json[]>;
   /** What the client declared it can do: per request in 2026-07-28, at `initialize` before. */
   readonly clientCapabilities: Json;
+  /**
+   * Tells every client, not only this one: legacy sessions get the notification, 2026-07-28
+   * `subscriptions/listen` streams get it when they opted in (e.g. `notifications/tools/list_changed`).
+   */
+  broadcast(method: string, params?: Json): void;
+  /** Ends every open `subscriptions/listen` from the server side (each gets its closing result). */
+  endSubscriptions(): number;
   /** `ping` to the client; resolves when it answers. */
   ping(): Promise<void>;
 }
@@ -66,6 +73,14 @@ export interface ToolCallContext {
  * prototype; the abort signal is made only when something asks for it (a step that returns its
  * answer at once never needs one), and from then on the call can be cancelled.
  */
+/** What a call may tell every client through (the engine). */
+export interface CallHub {
+  broadcast(method: string, params?: Json): void;
+  endSubscriptions(): number;
+}
+
+const NO_HUB: CallHub = { broadcast: () => undefined, endSubscriptions: () => 0 };
+
 export class LiveCall implements ToolCallContext {
   readonly tool: string;
   readonly arguments: Record<string, unknown>;
@@ -85,6 +100,7 @@ export class LiveCall implements ToolCallContext {
   /** The request now carrying the call: the first one, then each MRTR retry. */
   #requestId: JsonRpcId;
   #controller?: AbortController;
+  readonly #hub: CallHub;
   /** Set once the step sent the client anything (a notification or a request). */
   spoke = false;
 
@@ -97,7 +113,9 @@ export class LiveCall implements ToolCallContext {
     private client?: ClientFacts,
     /** 2026-07-28: `inputResponses` the request already carries, answering asks by key. */
     given?: Json,
+    hub: CallHub = NO_HUB,
   ) {
+    this.#hub = hub;
     this.tool = record.tool;
     this.arguments = record.arguments;
     if (Object.hasOwn(record, "rawArguments")) (this as { rawArguments?: unknown }).rawArguments = record.rawArguments;
@@ -178,6 +196,14 @@ export class LiveCall implements ToolCallContext {
     const params: Json = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.send({ jsonrpc: "2.0", method: "notifications/message", params });
+  }
+
+  broadcast(method: string, params?: Json): void {
+    this.#hub.broadcast(method, params);
+  }
+
+  endSubscriptions(): number {
+    return this.#hub.endSubscriptions();
   }
 
   notify(method: string, params?: Json): void {

@@ -63,8 +63,11 @@ export interface ResourceDefinition {
   _meta?: Json;
   text?: string;
   blob?: string | Uint8Array;
-  /** Worked out at each read; for a template, `variables` holds the values from the URI. */
-  read?: (uri: string, variables: Record<string, string>) => ResourceReadValue | Promise<ResourceReadValue>;
+  /**
+   * Worked out at each read; for a template, `variables` holds the values from the URI. May
+   * answer `{ inputRequired }` (2026-07-28) to ask the client for input first.
+   */
+  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Promise<ResourceReadValue | InputRequiredAnswer>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
@@ -103,8 +106,8 @@ export interface PromptDefinition {
   complete?: Record<string, CompletionSource>;
 }
 
-/** What a prompt's messages function learns about the `prompts/get` it answers. */
-export interface PromptRequest {
+/** What a prompt's messages function or a resource's read function learns about the request it answers. */
+export interface ContentRequest {
   readonly protocolVersion: string;
   readonly clientCapabilities: Json;
   /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
@@ -112,8 +115,16 @@ export interface PromptRequest {
   readonly requestState?: string;
 }
 
+/** The `prompts/get` a messages function answers. */
+export type PromptRequest = ContentRequest;
+
+/** 2026-07-28 (MRTR, raw control): ask the client for input first; its retry comes with `inputResponses`. */
+export interface InputRequiredAnswer {
+  inputRequired: { inputRequests?: Json; requestState?: string };
+}
+
 /** A prompt's messages, or (2026-07-28) a request for input first. */
-export type PromptAnswer = PromptMessage[] | { inputRequired: { inputRequests?: Json; requestState?: string } };
+export type PromptAnswer = PromptMessage[] | InputRequiredAnswer;
 
 /** A prompt: a text (one user message), or a definition. */
 export type PromptSpec = string | PromptDefinition;

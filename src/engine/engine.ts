@@ -20,7 +20,7 @@ import { complete } from "./methods/completion.js";
 import { discover, initialize, ping, setLevel } from "./methods/lifecycle.js";
 import { listen, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
 import { checkCacheOptions, type CacheOptions } from "./cache-hints.js";
-import { stampModernOutcome } from "./modern-result.js";
+import { serverMeta, stampModernOutcome } from "./modern-result.js";
 import { RequestStateKeeper } from "./mrtr/request-state.js";
 import { getPrompt, listPrompts } from "./methods/prompts.js";
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
@@ -111,6 +111,7 @@ export class Engine implements EngineState {
   readonly capabilities?: Record<string, unknown>;
   readonly protocolVersions: readonly string[];
   readonly cache?: CacheOptions;
+  private serverMetaObject?: Record<string, unknown>;
   /** Open `subscriptions/listen` requests (2026-07-28), on any connection. */
   readonly subscriptions = new Set<Subscription>();
   /** Signs and checks MRTR `requestState` with a key of this mock's own. */
@@ -236,7 +237,7 @@ export class Engine implements EngineState {
     }
     if (answer instanceof Promise) answer = answer.catch((thrown: unknown) => handlerError(request, thrown, context));
     if (!versionHas(version, "resultType")) return answer;
-    const stamp = { method: request.method, serverInfo: this.serverInfo, cache: this.cache };
+    const stamp = { method: request.method, serverMeta: (this.serverMetaObject ??= serverMeta(this.serverInfo)), cache: this.cache };
     return answer instanceof Promise ? answer.then((outcome) => stampModernOutcome(outcome, stamp)) : stampModernOutcome(answer, stamp);
   }
 

@@ -44,9 +44,9 @@ export function clientFactsOf(meta: Json): ClientFacts {
   const capabilities = meta[META.clientCapabilities];
   const info = meta[META.clientInfo];
   const logLevel = meta[META.logLevel];
-  return {
-    capabilities: isJson(capabilities) ? capabilities : {},
-    ...(isJson(info) && { info }),
-    ...(typeof logLevel === "string" && { logLevel }),
-  };
+  // Built field by field (no conditional spreads): this runs on every 2026-07-28 request.
+  const facts: { capabilities: Json; info?: Json; logLevel?: string } = { capabilities: isJson(capabilities) ? capabilities : {} };
+  if (isJson(info)) facts.info = info;
+  if (typeof logLevel === "string") facts.logLevel = logLevel;
+  return facts;
 }

@@ -66,7 +66,7 @@ describe("examples/conformance/server.js", () => {
       "test_elicitation_sep1034_defaults",
       "test_elicitation_sep1330_enums",
       "json_schema_2020_12_tool",
-      // The 2026-07-28 scenarios (conformance 0.2.0-alpha.12).
+      // 2026-07-28 (conformance 0.2.0-alpha.12)
       "test_input_required_result_elicitation",
       "test_input_required_result_sampling",
       "test_input_required_result_list_roots",
@@ -78,6 +78,8 @@ describe("examples/conformance/server.js", () => {
       "test_missing_capability",
       "test_streaming_elicitation",
       "test_logging_tool",
+      "test_trigger_tool_change",
+      "test_trigger_prompt_change",
       "test_custom_headers",
     ]);
     for (const tool of tools) {

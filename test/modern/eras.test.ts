@@ -28,6 +28,33 @@ interface RawPeer {
 
 let nextId = 1;
 
+/** A mock on a pair of in-process streams; `onLine` hears each line it writes. */
+async function stdioMock(options: MockMcpOptions) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const server = await mockMcp({ ...options, transport: "stdio", stdio: { input, output } } as MockMcpOptions);
+  open.push(server);
+  const onLine = (listener: (line: string) => void) => {
+    let buffer = "";
+    output.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
+        listener(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+  };
+  return { server, input, onLine };
+}
+
+/** A stdio mock with every message it writes parsed into `lines`, and `write` for the client's. */
+async function stdioChannel(options: MockMcpOptions) {
+  const { server, input, onLine } = await stdioMock(options);
+  const lines: Message[] = [];
+  onLine((line) => lines.push(JSON.parse(line) as Message));
+  return { server, lines, write: (message: object) => input.write(`${JSON.stringify(message)}\n`) };
+}
+
 function peerOn(send: (text: string) => void): { peer: RawPeer; receive(text: string): void } {
   const waiting = new Map<number | string, (message: Message) => void>();
   const heard: Message[] = [];
@@ -70,19 +97,9 @@ const WIRES: Record<string, (options: MockMcpOptions) => Promise<RawPeer>> = {
     return Object.assign(peer, { server });
   },
   async stdio(options) {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const server = await mockMcp({ ...options, transport: "stdio", stdio: { input, output } } as MockMcpOptions);
-    open.push(server);
+    const { server, input, onLine } = await stdioMock(options);
     const { peer, receive } = peerOn((text) => input.write(`${text}\n`));
-    let buffer = "";
-    output.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
-        receive(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-      }
-    });
+    onLine(receive);
     return Object.assign(peer, { server });
   },
   async handle(options) {
@@ -229,20 +246,7 @@ describe("2026-07-28 results and options", () => {
 
 describe("subscriptions/listen on a shared channel (stdio)", () => {
   it("acknowledged first, then tagged notifications; the client's notifications/cancelled ends it; a second one the mock ends", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const server = await mockMcp({ transport: "stdio", stdio: { input, output } } as MockMcpOptions);
-    open.push(server);
-    const lines: Message[] = [];
-    let buffer = "";
-    output.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
-        lines.push(JSON.parse(buffer.slice(0, end)));
-        buffer = buffer.slice(end + 1);
-      }
-    });
-    const write = (message: object) => input.write(`${JSON.stringify(message)}\n`);
+    const { server, lines, write } = await stdioChannel({});
     const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
     write({ jsonrpc: "2.0", id: "sub-1", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true, promptsListChanged: false } }) });
     await settle();
@@ -264,5 +268,28 @@ describe("subscriptions/listen on a shared channel (stdio)", () => {
     write({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: modern({}) });
     await settle();
     expect(lines.at(-1)).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/"notifications" must be an object/) } });
+  });
+});
+
+describe("a step tells every client", () => {
+  it("call.broadcast() reaches legacy sessions and the listen streams that opted in; call.endSubscriptions() ends them", async () => {
+    const { lines, write } = await stdioChannel({
+      tools: {
+        announce: (call) => (call.broadcast("notifications/tools/list_changed"), { returns: "announced" }),
+        stop: (call) => ({ returns: `ended ${call.endSubscriptions()}` }),
+      },
+    });
+    // One channel, both eras: a legacy session (initialize) and a 2026-07-28 subscription on it.
+    write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    write({ jsonrpc: "2.0", id: "l", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true } }) });
+    write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "announce" }) });
+    await vi.waitFor(() => expect(lines.map((line) => line.method ?? line.id)).toEqual([0, "notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/tools/list_changed", 1]));
+    expect(lines[2]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(lines[3]!.params._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": "l" });
+    write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "stop" }) });
+    await vi.waitFor(() => expect(lines.slice(5).map((line) => line.id)).toEqual([2, "l"]));
+    expect(lines[5]!.result.content[0].text).toBe("ended 1");
+    expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
   });
 });

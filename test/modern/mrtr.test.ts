@@ -197,6 +197,25 @@ describe("keys, answers given up front, prompts", () => {
     expect(second.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: 'ctx {"action":"accept"}' } }] });
   });
 
+  it("a resource's read function may ask for input too, and sees the client's capabilities", async () => {
+    const { send } = await direct({
+      resources: {
+        "secret://{name}": {
+          read: (_uri, variables, request) =>
+            request.inputResponses?.pin ? `the ${variables.name} secret` : { inputRequired: { inputRequests: { pin: { method: "elicitation/create", params: { message: `PIN for ${variables.name}? (elicitation: ${request.clientCapabilities.elicitation !== undefined})` } } } } },
+        },
+      },
+    });
+    const first = await send("resources/read", { uri: "secret://vault" });
+    expect(first.result).toEqual({
+      resultType: "input_required",
+      inputRequests: { pin: { method: "elicitation/create", params: { message: "PIN for vault? (elicitation: true)" } } },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } },
+    });
+    const second = await send("resources/read", { uri: "secret://vault", inputResponses: { pin: { action: "accept", content: { pin: "1234" } } } });
+    expect(second.result).toMatchObject({ resultType: "complete", contents: [{ uri: "secret://vault", text: "the vault secret" }], ttlMs: 0, cacheScope: "private" });
+  });
+
   it("a prompt asking for input in a legacy session is an error naming the revision", async () => {
     const server = await mockMcp({ transport: "memory", prompts: { ctx: { messages: () => ({ inputRequired: { requestState: "s" } }) } } });
     open.push(server);

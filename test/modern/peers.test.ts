@@ -1,14 +1,15 @@
 /**
  * Real peers on every wire: the SDK v2 client pinned and in auto mode over stdio (the CLI
- * `mcp-testkit mock --stdio`, which SDK v2 spawns twice: a probe, then the session) and in
- * process (the mock's `fetch` as the client transport's fetch); SDK v1 and v2 clients on the
+ * `mcp-testkit mock --stdio`, which SDK v2 spawns twice: a probe, then the session), in
+ * process (the mock's `fetch` as the client transport's fetch) and on the memory wire; SDK v1 and v2 clients on the
  * same mock at once, each in its own era.
  */
 import { describe, expect, it } from "vitest";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mockMcp } from "../../src/index.js";
-import { CLI, scratchFile, useCli } from "../cli/support.js";
+import { execFileSync } from "node:child_process";
+import { CLI, scratchFile, until, useCli } from "../cli/support.js";
 import { sdkClient, serve, track, useCleanup } from "../wire/support/http.js";
 import { MODERN, useV2Cleanup, v2Client, v2Http } from "./support.js";
 
@@ -16,20 +17,28 @@ useCli();
 useCleanup();
 useV2Cleanup();
 
-const scenario = () => scratchFile("modern.json", JSON.stringify({ tools: { echo: { responses: [{ returns: "pong" }] } } }));
+const scenario = (name: string) => scratchFile(name, JSON.stringify({ tools: { echo: { responses: [{ returns: "pong" }] } } }));
+
+/** The processes whose command line serves `file` (ps; loopback tests only run on Linux/macOS). */
+function mocksServing(file: string): string[] {
+  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes(file));
+}
 
 describe("SDK v2 client over stdio (mcp-testkit mock --stdio)", () => {
   for (const negotiation of [{ pin: MODERN }, "auto"] as const) {
     it(`speaks 2026-07-28 (${JSON.stringify(negotiation)}), the probe process exiting cleanly`, async () => {
       const client = v2Client({ negotiation });
-      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mock", "--stdio", scenario()], stderr: "pipe" });
+      const file = scenario(`modern-${typeof negotiation === "string" ? negotiation : "pin"}.json`);
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mock", "--stdio", file], stderr: "pipe" });
       await client.connect(transport);
       expect(client.getProtocolEra?.()).toBe("modern");
       const result = await client.callTool({ name: "echo", arguments: {} });
       expect(result.content).toEqual([{ type: "text", text: "pong" }]);
-      const child = transport.pid;
-      expect(child).toBeTypeOf("number");
+      expect(transport.pid).toBeTypeOf("number");
+      expect(mocksServing(file).length).toBeGreaterThanOrEqual(1);
       await client.close();
+      // Both processes (the probe and the session) are gone once stdin closed.
+      await until(() => mocksServing(file).length === 0, "every mock --stdio process to exit", 5000);
     }, 20_000);
   }
 });
@@ -45,6 +54,21 @@ describe("SDK v2 client in process (server.fetch as its transport's fetch)", () 
     expect(result.content).toEqual([{ type: "text", text: "decline" }]);
     expect(server.calls.map((call) => [call.protocolVersion, call.outcome])).toEqual([[MODERN, "result"]]);
   });
+});
+
+describe("SDK v2 client on the memory wire (connectInMemory)", () => {
+  for (const negotiation of [{ pin: MODERN }, "auto"] as const) {
+    it(`speaks 2026-07-28 (${JSON.stringify(negotiation)}), MRTR through its handler`, async () => {
+      const server = track(await mockMcp({ transport: "memory", tools: { roots: async (call) => ({ returns: (await call.listRoots()).map((root) => root.uri).join(",") }) } }));
+      const client = v2Client({ negotiation, capabilities: { roots: {} } });
+      client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///a" }] }));
+      await client.connect((await server.connectInMemory()) as never);
+      expect(client.getProtocolEra?.()).toBe("modern");
+      const result = await client.callTool({ name: "roots", arguments: {} });
+      expect(result.content).toEqual([{ type: "text", text: "file:///a" }]);
+      expect(server.calls.map((call) => [call.protocolVersion, call.outcome, call.exchanges.length])).toEqual([[MODERN, "result", 1]]);
+    });
+  }
 });
 
 describe("both eras on one mock at once", () => {

@@ -25,6 +25,9 @@ export interface EngineState {
   readonly cache?: CacheOptions;
   readonly subscriptions: Set<Subscription>;
   readonly requestStates: RequestStateKeeper;
+  /** Sends a notification to every legacy session and every subscriptions/listen that opted in. */
+  broadcast(method: string, params?: Record<string, unknown>): void;
+  endSubscriptions(): number;
 }
 
 export interface HandlerInput {

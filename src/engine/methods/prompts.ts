@@ -1,13 +1,12 @@
 /** `prompts/list` and `prompts/get`. */
 import { ErrorCode } from "../../protocol/errors.js";
-import type { PromptAnswer, PromptMessage, PromptRequest } from "../catalog.js";
-import type { Outcome } from "../outcome.js";
-import { versionHas } from "../../protocol/versions.js";
+import type { PromptAnswer, PromptMessage } from "../catalog.js";
+import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
-import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
+import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 
 export const listPrompts: RequestHandler = (input) => {
@@ -30,12 +29,15 @@ export const getPrompt: RequestHandler = async (input) => {
   let answer: PromptAnswer;
   const source = prompt.definition.messages ?? [];
   try {
-    answer = typeof source === "function" ? await source(args, promptRequest(input)) : source;
+    answer = typeof source === "function" ? await source(args, contentRequest(input)) : source;
   } catch (thrown) {
     if (thrown instanceof RpcError) throw thrown;
     throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
-  if (!Array.isArray(answer)) return inputRequired(input, name, answer);
+  if (!Array.isArray(answer)) {
+    if (!asksForInput(answer)) throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);
+    return inputRequiredOutcome(input, `Prompt ${name}`, answer);
+  }
   const messages: PromptMessage[] = answer;
   const result: Record<string, unknown> = {
     messages: messages.map((message) => ({
@@ -46,29 +48,6 @@ export const getPrompt: RequestHandler = async (input) => {
   if (prompt.definition.description !== undefined) result.description = prompt.definition.description;
   return ok(input, result);
 };
-
-function promptRequest(input: HandlerInput): PromptRequest {
-  const { params, context } = input;
-  const responses = params.inputResponses;
-  return {
-    protocolVersion: context.protocolVersion,
-    clientCapabilities: context.client?.capabilities ?? input.connection.negotiated.clientCapabilities,
-    ...(typeof responses === "object" && responses !== null && !Array.isArray(responses) && { inputResponses: responses as Record<string, unknown> }),
-    ...(typeof params.requestState === "string" && { requestState: params.requestState }),
-  };
-}
-
-/** A messages function asked for input: `input_required` in 2026-07-28, an error the author sees before. */
-function inputRequired(input: HandlerInput, name: string, answer: Exclude<PromptAnswer, PromptMessage[]>): Outcome {
-  const asked = answer?.inputRequired;
-  if (typeof asked !== "object" || asked === null || (asked.inputRequests === undefined && asked.requestState === undefined)) {
-    throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);
-  }
-  if (!versionHas(input.context.protocolVersion, "mrtr")) {
-    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} asked for input (inputRequired), which only protocol version 2026-07-28 can carry; this request speaks ${input.context.protocolVersion}`);
-  }
-  return ok(input, { resultType: "input_required", ...asked });
-}
 
 /** `{{name}}` in a static prompt text is replaced by that argument's value. */
 function fillArguments(text: string, args: Record<string, string>): string {

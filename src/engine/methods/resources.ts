@@ -1,6 +1,7 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
 import { ErrorCode } from "../../protocol/errors.js";
-import type { ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
+import type { ContentRequest, InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
+import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
 import { RpcError } from "../outcome.js";
 import { paginate } from "../pagination.js";
 import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
@@ -33,17 +34,20 @@ export const readResource: RequestHandler = async (input) => {
   const version = input.context.protocolVersion;
   const found = input.state.catalog.findResource(uri);
   if (!found) throw notFound(uri, version);
-  const contents = await readContents(uri, found.definition, found.variables);
+  const contents = await readContents(uri, found.definition, found.variables, contentRequest(input));
+  if (asksForInput(contents)) return inputRequiredOutcome(input, `Resource ${uri}`, contents);
   // A resource's own caching hints win over the mock's (the rest is added to every modern result).
   if (found.definition.cache !== undefined && versionHas(version, "cacheHints")) return ok(input, { contents, ...cacheHintsFor(input.state.cache, "resources/read", found.definition.cache) });
   return ok(input, { contents });
 };
 
-async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>): Promise<Record<string, unknown>[]> {
+async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>, request: ContentRequest): Promise<Record<string, unknown>[] | InputRequiredAnswer> {
   let value: ResourceReadValue;
   if (definition.read) {
     try {
-      value = await definition.read(uri, variables);
+      const read = await definition.read(uri, variables, request);
+      if (asksForInput(read)) return read;
+      value = read;
     } catch (thrown) {
       if (thrown instanceof RpcError) throw thrown;
       throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);

@@ -71,7 +71,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const next = choice.step;
   if (typeof next !== "function") return running.answerWhenDue(next);
   const given = isRecord(params.inputResponses) ? { ...params.inputResponses } : undefined;
-  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given);
+  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given, state);
   let produced: unknown;
   try {
     produced = next(live);
