@@ -171,6 +171,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.binding.fakes;
   }
 
+  /** Throws listing every unused fake entry (with its id) of the blocks that apply to this test id (nock's `isDone`). */
+  assertFakesConsumed(query: { testId?: string; context?: string; mount?: string } = {}): void {
+    this.binding.fakes.assertConsumed(query);
+  }
+
   /** Adds `mcpFakes` blocks from code (entry ids `code#n:…`); throws a FixtureLoadError, adding nothing, on any problem. */
   loadFakes(blocks: McpFakeBlock | readonly McpFakeBlock[]): LoadResult {
     return this.binding.load(blocks);

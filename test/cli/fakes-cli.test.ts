@@ -31,6 +31,19 @@ describe("mcp-testkit mock --fixtures", () => {
     }
   });
 
+  it("takes a fixtures directory as a positional argument too, beside a scenario file", async () => {
+    const scenario = scenarioFile("scenario.json", { tools: { ping_tool: { returns: "pong" } } });
+    const child = startCli(["mock", scenario, FIXTURES, "--fake-test-ids-max", "10"]);
+    const [, served] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    expect(served).toBe(`${scenario} + fixtures ${FIXTURES}`);
+  });
+
+  it("refuses a --fake-test-ids-max that is not a whole number", async () => {
+    const result = await runCli(["mock", FIXTURES, "--fake-test-ids-max", "many"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--fake-test-ids-max must be a whole number, 0 or more, got "many"');
+  });
+
   it("refuses a bad fixture file at start, naming the rule, and exits non-zero", async () => {
     const bad = scenarioFile("bad-fixture.json", { mcpFakes: { scope: "shared", undeclaredTool: "deny", tools: [] } });
     const result = await runCli(["mock", "--fixtures", bad]);

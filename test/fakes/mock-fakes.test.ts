@@ -37,7 +37,14 @@ describe("fixture files served over Streamable HTTP", () => {
       ["tool-error", "tickets/retry.json:first-try", "tickets › retry on timeout"],
       ["result", "tickets/retry.json:second-try", "tickets › retry on timeout"],
     ]);
-    expect(() => server.fakes.assertConsumed({ testId: "tickets › retry on timeout" })).not.toThrow();
+    expect(() => server.assertFakesConsumed({ testId: "tickets › retry on timeout" })).not.toThrow();
+  });
+
+  it("assertFakesConsumed() lists every entry a test left unused, by id", async () => {
+    const server = await serveFakes({ fixtures: FIXTURES });
+    const { client } = await sdkClient(server.url, withTestId("tickets › retry on timeout"));
+    await client.callTool({ name: "create_ticket", arguments: { title: "Refund" } });
+    expect(() => server.assertFakesConsumed({ testId: "tickets › retry on timeout" })).toThrow("tickets/retry.json:second-try");
   });
 
   it("refuse a third call with MCP_FAKE_EXHAUSTED, logged, journaled and counted", async () => {
