@@ -176,3 +176,24 @@ describe("fakes on the other wires", () => {
     }
   });
 });
+
+describe("many tests at once", () => {
+  it("200 sessions with distinct test ids, in parallel, each get only their own entries", async () => {
+    const sessions = 200;
+    const blocks = Array.from({ length: sessions }, (_, i) => ({
+      scope: { testId: `suite › test ${i}` },
+      tools: [{ name: "whoami", calls: [{ anyArgs: true as const, result: `test ${i}` }] }],
+    }));
+    const server = await serveFakes({ fixtures: blocks });
+    const answers = await Promise.all(
+      Array.from({ length: sessions }, async (_, i) => {
+        const { client } = await sdkClient(server.url, withTestId(`suite › test ${i}`));
+        const result = await client.callTool({ name: "whoami", arguments: { n: i } });
+        // A second call finds this test's only entry used: exhausted, never another test's entry.
+        const again = await client.callTool({ name: "whoami", arguments: { n: i } }).catch((error: { data?: { mcpTestkit?: { code?: string } } }) => error.data?.mcpTestkit?.code);
+        return [(result.content as Array<{ text: string }>)[0]!.text, again];
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: sessions }, (_, i) => [`test ${i}`, "MCP_FAKE_EXHAUSTED"]));
+  }, 60_000);
+});
