@@ -289,6 +289,18 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.wire?.url as Url;
   }
 
+  /**
+   * The endpoint's URL with `?testId=` (and `&context=`): for an agent in another process that
+   * cannot send headers, so its calls get this test's fakes. Throws for a mock with no URL.
+   */
+  urlFor(identity: { testId?: string; context?: string }): string {
+    if (this.wire?.url === undefined) throw new McpTestkitError("urlFor() needs a mock served over HTTP (transport \"http\", the default); this one has no URL.");
+    const url = new URL(this.wire.url);
+    if (identity.testId !== undefined) url.searchParams.set("testId", identity.testId);
+    if (identity.context !== undefined) url.searchParams.set("context", identity.context);
+    return url.toString();
+  }
+
   /** Every tool call, in order (the newest `recordLimit` of them). */
   get calls(): ToolCall[] {
     return this.engine.calls.all();

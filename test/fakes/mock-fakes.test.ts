@@ -72,6 +72,17 @@ describe("fixture files served over Streamable HTTP", () => {
     expect((error as Error).message).toContain("create_ticket");
   });
 
+  it("urlFor({ testId }) gives a URL an agent in another process can use without headers", async () => {
+    const server = await serveFakes({ fixtures: FIXTURES });
+    const url = server.urlFor({ testId: "tickets › retry on timeout" });
+    expect(url).toBe(`${server.url}?testId=tickets+%E2%80%BA+retry+on+timeout`);
+    const { client } = await sdkClient(url);
+    expect((await client.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).isError).toBe(true);
+    const memory = await mockMcp({ transport: "memory" });
+    expect(() => memory.urlFor({ testId: "x" })).toThrow("urlFor() needs a mock served over HTTP");
+    await memory.close();
+  });
+
   it("serve each block's mount on the mock's port; a mount serves only its own block", async () => {
     const server = await serveFakes({ fixtures: FIXTURES });
     const origin = new URL(server.url).origin;
