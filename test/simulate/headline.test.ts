@@ -104,7 +104,7 @@ describe("the headline example (2026-07-28)", () => {
     const [progress, result] = items as [any, any];
     expect(progress.message).toEqual({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p-1", progress: 1, total: 2 } });
     expect(result.message).toMatchObject({ jsonrpc: "2.0", id: "test-1", result: { resultType: "complete", content: [{ type: "text", text: "3 results for shoe" }] } });
-    for (const item of items) expect(text(item.encoded)).toBe(`event: message\ndata: ${JSON.stringify(item.message)}\n\n`);
+    for (const item of items as any[]) expect(text(item.encoded)).toBe(`event: message\ndata: ${JSON.stringify(item.message)}\n\n`);
 
     const completion = await simulation.awaitCompletion(5000);
     expect(completion).toEqual({ reason: "completed", terminalMessage: result.message, errors: [] });
