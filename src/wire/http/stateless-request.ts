@@ -73,21 +73,24 @@ export class StatelessRequest implements AnswerHost {
   }
 
   newStream(): EventStream {
-    return new EventStream(this.id, false, undefined, undefined, this.observesStream ? this.observer : undefined);
+    const events = this.engine.events;
+    const observed = this.observesStream && (events.has("stream:open") || events.has("stream:close"));
+    return new EventStream(this.id, false, undefined, undefined, observed ? this.streamObserver() : undefined);
   }
 
   /** Tells `stream:open` / `stream:close` listeners of its SSE answer: no session, and a client closing it cancelled the request. */
-  private readonly observer: StreamObserver = {
-    opened: (stream) => {
-      const events = this.engine.events;
-      if (events.has("stream:open")) events.emit("stream:open", { sessionId: "", streamId: stream.id, kind: "request" });
-    },
-    closed: (stream, reason) => {
-      const events = this.engine.events;
-      if (events.has("stream:close")) events.emit("stream:close", { sessionId: "", streamId: stream.id, kind: "request", reason: this.closeReason(reason) });
-    },
-    watchesClose: () => this.engine.events.has("stream:close"),
-  };
+  private streamObserver(): StreamObserver {
+    const events = this.engine.events;
+    return {
+      opened: (stream) => {
+        if (events.has("stream:open")) events.emit("stream:open", { sessionId: "", streamId: stream.id, kind: "request" });
+      },
+      closed: (stream, reason) => {
+        if (events.has("stream:close")) events.emit("stream:close", { sessionId: "", streamId: stream.id, kind: "request", reason: this.closeReason(reason) });
+      },
+      watchesClose: () => events.has("stream:close"),
+    };
+  }
 
   private closeReason(reason: StreamCloseReason): StreamCloseReason {
     if (reason === "client_disconnected") return "request_cancelled";
