@@ -6,15 +6,21 @@
  * modern request has no session and its own version; `Mcp-Param-*` headers for parameters a
  * tool does not mirror are counted, never as a label of their own.
  */
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { openTelemetryObserver } from "../../src/index.js";
+import { mockMcp, openTelemetryObserver, type MockMcpServer } from "../../src/index.js";
 import { sdkClient, serve, useCleanup } from "../wire/support/http.js";
 import { MODERN, modernRequest, postModern, useV2Cleanup, v2Http } from "../modern/support.js";
 import { recordingObserver, until } from "./support.js";
 
 useCleanup();
 useV2Cleanup();
+
+const opened: MockMcpServer[] = [];
+afterEach(async () => {
+  for (const server of opened.splice(0)) await server.close();
+});
+const onClose = (server: MockMcpServer) => void opened.push(server);
 
 const SUBSCRIPTIONS_ACTIVE = "mcp_testkit_subscriptions_active";
 const SUBSCRIPTION_DURATION = "mcp_testkit_subscription_duration_seconds";
@@ -66,6 +72,37 @@ describe("subscriptions/listen as a subscription", () => {
     expect(observer.streams).toEqual([]);
     expect(server.metrics().value(SUBSCRIPTION_DURATION)).toBe(0);
     expect(server.metrics().value("mcp_testkit_protocol_errors_total", { code: "-32602" })).toBe(1);
+  });
+});
+
+describe("subscriptions/listen on a wire without HTTP (memory)", () => {
+  it("counts under the wire's endpoint: cancelled by notifications/cancelled, then one ended by the client leaving", async () => {
+    const observer = recordingObserver();
+    const server = await mockMcp({ transport: "memory", metrics: true, observers: [observer] });
+    onClose(server);
+    const transport = await server.connectInMemory();
+    const acknowledged: unknown[] = [];
+    transport.onmessage = (message) => void acknowledged.push(message);
+    await transport.start();
+
+    await transport.send(modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } }) as never);
+    await until(() => acknowledged.length === 1 && observer.lines.includes("subscription open"), "the first acknowledgement");
+    expect(server.metrics().value(SUBSCRIPTIONS_ACTIVE)).toBe(1);
+    const first = observer.streams[0]!.stream;
+    expect(first).toMatchObject({ kind: "subscription", sessionId: "", endpoint: "memory" });
+    const firstId = observer.starts[0]!.requestId;
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: firstId } } as never);
+    await until(() => observer.lines.includes("subscription close request_cancelled"), "the cancelled subscription");
+
+    await transport.send(modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } }) as never);
+    await until(() => server.metrics().value(SUBSCRIPTIONS_ACTIVE) === 1, "the second subscription");
+    await transport.close();
+    await until(() => observer.lines.includes("subscription close client_disconnected"), "the abandoned subscription");
+
+    const metrics = server.metrics();
+    expect(metrics.value(SUBSCRIPTIONS_ACTIVE)).toBe(0);
+    expect(metrics.value(SUBSCRIPTION_DURATION, { endpoint: "memory", reason: "request_cancelled" })).toBe(1);
+    expect(metrics.value(SUBSCRIPTION_DURATION, { endpoint: "memory", reason: "client_disconnected" })).toBe(1);
   });
 });
 
