@@ -25,6 +25,11 @@
  *   elicitation-sep1034-client-defaults  the elicitation is accepted with all five defaults
  *   sse-retry                            the GET reconnection waits `retry:`, with Last-Event-ID
  *
+ * The era is chosen as the driver's default does (`versionNegotiation: "auto"`: probe
+ * `server/discover`, fall back to `initialize`), so the same client serves the 2025 suite and the
+ * 2026-07-28 scenarios of 0.2.0-alpha; MCP_TESTKIT_VERSION_NEGOTIATION=legacy (or a version to
+ * pin, such as 2026-07-28) forces one.
+ *
  * Exit code: 0 when every step worked, 1 otherwise (the error on stderr).
  */
 import { pathToFileURL } from "node:url";
@@ -124,7 +129,10 @@ async function main() {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "(none)";
   log(`scenario ${scenario}: ${SCENARIOS[scenario] ?? "not one this client knows; doing what a good client does"}`);
 
+  const negotiation = process.env.MCP_TESTKIT_VERSION_NEGOTIATION;
+  const versionNegotiation = negotiation === undefined || negotiation === "auto" || negotiation === "legacy" ? (negotiation ?? "auto") : { pin: negotiation };
   const driver = mcpConnect(url, {
+    versionNegotiation,
     clientInfo: { name: "mcp-testkit-conformance-client", version: "0.1.0" },
     requestTimeout: 10_000,
     onElicitation: (params) => {
@@ -136,7 +144,7 @@ async function main() {
 
   try {
     const result = await driver.initialize();
-    log(`initialized: ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${result.protocolVersion}`);
+    log(`initialized (${driver.era} era): ${result.serverInfo?.name ?? "(no serverInfo)"} ${result.serverInfo?.version ?? ""}, protocol ${result.protocolVersion}`);
 
     // A good client only asks for what the server declared (the initialize scenario's server declares nothing).
     if (result.capabilities.tools === undefined) log("tools: not offered (no tools capability)");

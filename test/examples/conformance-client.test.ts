@@ -85,12 +85,12 @@ interface Run {
 }
 
 /** Runs client.js as the suite does: `<command> <server-url>`, MCP_CONFORMANCE_SCENARIO set. */
-function runClient(url: string, scenarioName: string): Promise<Run> {
+function runClient(url: string, scenarioName: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
       [CLIENT, url],
-      { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName }, timeout: 20_000 },
+      { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName, ...env }, timeout: 20_000 },
       (error, stdout, stderr) => resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -99,7 +99,8 @@ function runClient(url: string, scenarioName: string): Promise<Run> {
 describe("examples/conformance/client.js (conformance client mode, on the driver)", () => {
   it("initializes, lists the tools and calls each one: arguments from the schema, elicitation answered with the defaults, a closed stream resumed", async () => {
     server = await mockMcp({ ...scenario, transport: "http", host: "127.0.0.1" });
-    const run = await runClient(server.url!, "tools_call");
+    // The 2025 suite's scenario (SSE resumption is the legacy era's): our dual-era mock would be spoken to in 2026-07-28.
+    const run = await runClient(server.url!, "tools_call", { MCP_TESTKIT_VERSION_NEGOTIATION: "legacy" });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
 
