@@ -94,9 +94,13 @@ export async function run(argv: string[]): Promise<number> {
       ctx.init = await ctx.driver.initialize();
       ctx.initResult = ctx.init as unknown as Record<string, unknown>;
     } catch (error) {
-      const cannot = unreachable(error, target);
-      if (cannot) throw cannot;
       ctx.initFailure = plainMessage(error).split("\n")[0];
+      const cannot = unreachable(error, target);
+      // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
+      if (cannot) {
+        await probeModern(ctx);
+        if (ctx.modern === undefined) throw cannot;
+      }
       // The driver refuses a version it does not speak; the answer is still in the record.
       if (error instanceof ProtocolError) ctx.initResult = initializeAnswer(ctx);
       const version = ctx.initResult?.protocolVersion;
@@ -105,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     progress.step(`asking server/discover (${MODERN})`);
-    await probeModern(ctx);
+    if (ctx.modern === undefined && ctx.modernFailure === undefined) await probeModern(ctx);
     const info = (ctx.init?.serverInfo ?? ctx.modern?.driver.serverInfo) as Record<string, unknown> | undefined;
     if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }));
     // Those the report will hold: the checks of the eras the server speaks.
