@@ -55,7 +55,7 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
 
   const callToolResult = resultObject({
     content: z.array(content.contentBlock),
-    structuredContent: since("structuredContent", jsonObject).optional(),
+    structuredContent: since("structuredContent", kit.has("structuredContentAnyValue") ? z.unknown() : jsonObject).optional(),
     isError: z.boolean().optional(),
   });
 
