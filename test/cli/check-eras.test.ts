@@ -61,7 +61,7 @@ describe("check and the eras", () => {
     expect(detailOf(report, "modern-result-type")).toContain('tools/list, resources/list, resources/read, resources/templates/list: each with resultType "complete"');
     // The legacy checks are those of before, numbered first.
     expect((report.checks as Json[])[0]).toMatchObject({ number: 1, id: "initialize", status: "PASS" });
-    expect((report.checks as Json[]).find((c) => c.id === "modern-discover").number).toBe(22);
+    expect((report.checks as Json[]).find((c) => c.id === "modern-discover")!.number).toBe(22);
   });
 
   it("an SDK v2 server that serves 2026-07-28 only: the legacy checks are left out, the modern ones run", async () => {
