@@ -8,7 +8,7 @@
  */
 import type { ClientCapabilities, Implementation, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
-import { META } from "../engine/request-meta.js";
+import { META } from "../protocol/meta-keys.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
 import { ConnectionClosedError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
@@ -194,8 +194,10 @@ export class DiscoverNegotiation implements Negotiation {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
         const supported = isPlainObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
-        const version = newestModern(supported);
-        if (version !== undefined && version !== this.version) return { kind: "retry", version };
+        // Retried even when the list names the version just refused (a server may refuse a first
+        // try on purpose); the handshake bounds the attempts.
+        const version = supported.includes(this.version) ? this.version : newestModern(supported);
+        if (version !== undefined) return { kind: "retry", version };
         const legacy = supported.filter(isSupportedVersion);
         if (this.mode === "auto" && legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize` };
         throw this.refused(error);

@@ -41,6 +41,7 @@ import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
 import { ListCache } from "./list-cache.js";
 import { DRIVER_MARKER } from "./markers.js";
 import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverResult, type DriverEra } from "./discover-negotiation.js";
+import { INPUT_METHODS } from "../protocol/validate/schemas/modern.js";
 import { withInputRounds } from "./input-rounds.js";
 import type { ModernHttpFetch } from "./modern-http.js";
 import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
@@ -81,8 +82,7 @@ export interface RejectedTool {
   reason: string;
 }
 
-/** Methods whose results may ask for input (2026-07-28, MRTR). */
-const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
 
 export interface ListOptions {
   /** Ask the server again even if the list is cached (lists refresh by themselves on `list_changed`). */

@@ -9,7 +9,7 @@
  * errors they are, instead of a failed POST. Legacy requests (no modern `_meta`) pass untouched.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { META } from "../engine/request-meta.js";
+import { META } from "../protocol/meta-keys.js";
 import { isObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { mirroredHeaderValues } from "./tool-headers.js";
 

@@ -5,7 +5,7 @@
  * in `_meta`, until the client closes it (its stream on HTTP, `notifications/cancelled` on stdio)
  * or the server ends it with a result.
  */
-import { META } from "../engine/request-meta.js";
+import { META } from "../protocol/meta-keys.js";
 import { isObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpDriverError, RequestTimeoutError } from "./errors.js";
 import type { JsonObject, ReceivedNotification } from "./session.js";

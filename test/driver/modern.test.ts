@@ -283,6 +283,17 @@ describe("the driver in 2026-07-28 over stdio (mcp-testkit mock --stdio)", () =>
   }
 });
 
+describe("auto against a modern server that refuses the first try", () => {
+  it("-32022 listing the version asked for: the driver retries server/discover once and stays modern (no initialize)", async () => {
+    const app = track(mcpShell(zoo("modern-refuses-once")));
+    expect((await app.callTool("any")).getTextContent()).toBe("ok");
+    expect(app.era).toBe("modern");
+    expect(app.serverInfo).toEqual({ name: "refuses-once", version: "1.0.0" });
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "server/discover", "tools/call"]);
+    await app.close();
+  });
+});
+
 describe("auto against legacy servers falls back to initialize", () => {
   it("a zoo server answering -32601 to server/discover: initialize follows, the reason is kept", async () => {
     const app = track(mcpShell(zoo("errors")));

@@ -139,8 +139,25 @@ describe("examples/conformance/client.js helpers", () => {
     return (await import(pathToFileURL(CLIENT).href)) as {
       answerElicitation(params: Record<string, unknown>): { action: string; content?: Record<string, unknown> };
       argumentsFor(schema: unknown): Record<string, unknown>;
+      plannedCalls(tools: unknown[], context: Record<string, unknown>): { name: string; args: Record<string, unknown> }[];
     };
   }
+
+  it("plans the calls: the scenario context's own (2026-07-28 header scenarios), else each tool, echoing a schema back verbatim where a tool asks for one", async () => {
+    const { plannedCalls } = await helpers();
+    const tools = [
+      { name: "rich", inputSchema: { type: "object", $defs: { a: { type: "string" } }, properties: { n: { type: "integer" } }, required: ["n"] } },
+      { name: "echo", inputSchema: { type: "object", properties: { schema: { type: "object", description: "The inputSchema the client observed, passed back verbatim." } }, required: ["schema"] } },
+    ];
+    expect(plannedCalls(tools, {})).toEqual([
+      { name: "rich", args: { n: 1 } },
+      { name: "echo", args: { schema: tools[0]!.inputSchema } },
+    ]);
+    expect(plannedCalls(tools, { toolCalls: [{ name: "rich", arguments: { n: "Hello, 世界" } }, { name: "echo" }] })).toEqual([
+      { name: "rich", args: { n: "Hello, 世界" } },
+      { name: "echo", args: {} },
+    ]);
+  });
 
   it("answers a form elicitation with the schema's defaults (SEP-1034), sample values for required fields without one", async () => {
     const { answerElicitation } = await helpers();

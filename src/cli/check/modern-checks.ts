@@ -6,7 +6,7 @@
  * (missing or mismatched headers → 400 -32020), GET and DELETE → 405, no session minted.
  */
 import { RequestFailedError, type DiscoverResult, type McpDriver } from "../../driver/index.js";
-import { META } from "../../engine/request-meta.js";
+import { META } from "../../protocol/meta-keys.js";
 import { validateMessage } from "../../protocol/validate/index.js";
 import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";

@@ -7,21 +7,13 @@
  */
 import { z } from "zod";
 import { isObject } from "../../jsonrpc.js";
+import { META } from "../../meta-keys.js";
 import { jsonObject, loggingLevel, notificationParams, progressToken, requestParams, resultObject } from "./base.js";
 import type { CatalogSchemas } from "./catalog.js";
 import { choose, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
 import type { InteractionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
 
-/** The `_meta` keys of 2026-07-28 (as in the engine's request-meta.ts). */
-export const MODERN_META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
 
 /** Methods whose result may be `input_required` (MRTR). */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -47,16 +39,16 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
   const { since, has } = kit;
 
   const requestMeta = z.looseObject({
-    [MODERN_META.protocolVersion]: z.string(),
-    [MODERN_META.clientCapabilities]: catalog.clientCapabilities,
-    [MODERN_META.clientInfo]: catalog.implementation.optional(),
-    [MODERN_META.logLevel]: loggingLevel.optional(),
+    [META.protocolVersion]: z.string(),
+    [META.clientCapabilities]: catalog.clientCapabilities,
+    [META.clientInfo]: catalog.implementation.optional(),
+    [META.logLevel]: loggingLevel.optional(),
     progressToken: progressToken.optional(),
   });
   const requestEnvelope = has("perRequestMeta") ? z.looseObject({ _meta: requestMeta }) : undefined;
 
   const cacheFields = { ttlMs: z.int().min(0), cacheScope: z.enum(["public", "private"]) };
-  const resultMeta = z.looseObject({ [MODERN_META.serverInfo]: catalog.implementation.optional() }).optional();
+  const resultMeta = z.looseObject({ [META.serverInfo]: catalog.implementation.optional() }).optional();
   const complete = z.looseObject({ resultType: z.literal("complete"), _meta: resultMeta });
   const completeOrInput = z.looseObject({ resultType: z.enum(["complete", "input_required"]), _meta: resultMeta });
   const cacheable = z.looseObject({ resultType: z.literal("complete"), _meta: resultMeta, ...cacheFields });
@@ -121,7 +113,7 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
   });
   const listenParams = requestParams({ notifications: filter });
   const subscriptionId = z.union([z.string(), z.number()]);
-  const listenResult = z.looseObject({ _meta: z.looseObject({ [MODERN_META.subscriptionId]: subscriptionId }) });
+  const listenResult = z.looseObject({ _meta: z.looseObject({ [META.subscriptionId]: subscriptionId }) });
   const acknowledgedParams = notificationParams({ notifications: filter });
 
   return {
