@@ -156,10 +156,14 @@ export class McpDriver implements AsyncDisposable {
   // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────
 
   /**
-   * The MCP handshake: sends `initialize` (your `params` over the defaults: the latest protocol
-   * version, the capabilities the options imply, `clientInfo`), checks the answer, then sends
-   * `notifications/initialized`. Calling it again returns the same result. Every other method
-   * initializes implicitly, so calling it is only needed to pass params or to test the handshake.
+   * The MCP handshake. Legacy era: sends `initialize` (your `params` over the defaults: the latest
+   * protocol version, the capabilities the options imply, `clientInfo`), checks the answer, then
+   * sends `notifications/initialized`. 2026-07-28 (`versionNegotiation` auto or a pin): asks
+   * `server/discover` and resolves with its answer in the same shape (version, capabilities,
+   * serverInfo, instructions; the raw result is `discoverResult`); `params` then set the
+   * capabilities and `clientInfo` every request's `_meta` carries. Calling it again returns the
+   * same result. Every other method does it implicitly, so calling it is only needed to pass
+   * params or to test the handshake.
    */
   async initialize(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
     this.assertOpen("initialize");
