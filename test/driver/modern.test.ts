@@ -266,6 +266,19 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
   });
 });
 
+describe("header values (the spec's encoding examples)", () => {
+  it("plain ASCII goes as is; non-ASCII, edge whitespace, control characters and sentinel look-alikes go in Base64", async () => {
+    const { encodeHeaderValue } = await import("../../src/driver/modern-http.js");
+    expect(encodeHeaderValue("us-west1")).toBe("us-west1");
+    expect(encodeHeaderValue("us west 1")).toBe("us west 1");
+    expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
+    expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    expect(encodeHeaderValue("")).toBe("=?base64??=");
+  });
+});
+
 describe("the driver in 2026-07-28 over stdio (mcp-testkit mock --stdio)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "mcp-testkit-modern-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
