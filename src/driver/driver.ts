@@ -52,6 +52,8 @@ import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.j
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
 import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
+import { DriverObservation } from "./observed-session.js";
+import { TraceMeta } from "./trace-meta.js";
 import { sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
@@ -127,8 +129,11 @@ export class McpDriver implements AsyncDisposable {
     this.failures = callFailures(processContext);
     this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext);
     this.inbox = new NotificationInbox(options.maxRecords ?? 10_000, this.requestTimeout, processContext);
+    const traceMeta = options.traceContext === false ? undefined : new TraceMeta();
+    const observation = observationOf(connection, options, () => this.session);
     this.session = new RpcSession(
-      connection.transport,
+      // The first request waits for the OpenTelemetry API's import, so it carries trace context too.
+      traceMeta === undefined ? connection.transport : traceMeta.loaded.then(() => connection.transport),
       {
         handleRequest: (method, params, context) => this.answers.answer(method, params, context),
         handleNotification: (notification) => {
@@ -142,6 +147,8 @@ export class McpDriver implements AsyncDisposable {
         // On HTTP a modern request is cancelled by closing its stream (no notifications/cancelled).
         cancelRequest: (id, reason) => this.modernHttp?.closeStream(id, reason) ?? false,
         settled: (id) => this.modernHttp?.settled(id),
+        ...(traceMeta === undefined ? {} : { traceMeta: () => traceMeta.current() }),
+        ...(observation === undefined ? {} : { watcher: observation }),
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );
@@ -150,7 +157,11 @@ export class McpDriver implements AsyncDisposable {
     const mode = negotiationMode(options);
     this.discovery = mode === "legacy" ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);
     this.negotiation = this.discovery ?? initialize;
-    this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined);
+    this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined, observation);
+    if (observation !== undefined) {
+      observation.willStart();
+      void this.session.startFailure().then((failure) => observation.started(failure));
+    }
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────
@@ -643,6 +654,17 @@ function callFailures(processContext: () => ProcessContext | undefined) {
   return { tool, prompt, resource };
 }
 
+/** The driver's observers, when it has any (the session is read lazily: it is made after them). */
+function observationOf(connection: DriverConnection, options: DriverOptions, session: () => RpcSession): DriverObservation | undefined {
+  if (options.observers === undefined || options.observers.length === 0) return undefined;
+  return new DriverObservation(options.observers, options.observe, {
+    wire: connection.kind,
+    target: connection.target,
+    sessionId: () => session().sessionId,
+    protocolVersion: () => session().protocolVersion,
+  });
+}
+
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {
   const timeout = options.requestTimeout;
@@ -654,6 +676,12 @@ export function checkOptions(options: DriverOptions): void {
   const rounds = options.maxInputRounds;
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1 && rounds <= 1000)) {
     throw new McpTestkitError(`maxInputRounds must be an integer from 1 to 1000, got ${String(rounds)}.`);
+  }
+  if (options.observers !== undefined && !Array.isArray(options.observers)) {
+    throw new McpTestkitError(`observers must be an array of observer objects, got ${typeof options.observers}.`);
+  }
+  if (options.traceContext !== undefined && typeof options.traceContext !== "boolean") {
+    throw new McpTestkitError(`traceContext must be true or false, got ${typeof options.traceContext}.`);
   }
   for (const name of ["onSampling", "onElicitation"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "function") {

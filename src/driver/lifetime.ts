@@ -42,6 +42,8 @@ export class ConnectionLifetime {
     private readonly closeWire: (() => Promise<void>) | undefined,
     /** Whether the handshake was answered (a process gone before it "failed to start"). */
     private readonly initialized: () => boolean,
+    /** Told when the close starts and how it ended (the driver's observers). */
+    private readonly stopping?: { willStop(): void; didStop(error: unknown): void },
   ) {}
 
   get isClosing(): boolean {
@@ -94,6 +96,17 @@ export class ConnectionLifetime {
   }
 
   private async shutDown(timeoutMs: number, beforeClose: () => void): Promise<void> {
+    this.stopping?.willStop();
+    try {
+      await this.end(timeoutMs, beforeClose);
+    } catch (error) {
+      this.stopping?.didStop(error);
+      throw error;
+    }
+    this.stopping?.didStop(undefined);
+  }
+
+  private async end(timeoutMs: number, beforeClose: () => void): Promise<void> {
     this.session.close(
       (method, id, label) =>
         new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),

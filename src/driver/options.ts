@@ -19,6 +19,8 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerRequestContext } from "./session.js";
+import type { ObserveOptions } from "../observe/delivery.js";
+import type { McpObserver } from "../observe/observer.js";
 
 export const DEFAULT_REQUEST_TIMEOUT = 5000;
 export const DEFAULT_CLOSE_TIMEOUT = 5000;
@@ -75,6 +77,24 @@ export interface DriverOptions {
   strict?: boolean;
   /** How many messages the traffic recorder keeps (default 10 000). */
   maxRecords?: number;
+  /**
+   * Observers (the objects `mockMcp({ observers })` takes) of this driver's requests, seen from
+   * the client's side: each request's start and its finish, once, with the outcome the driver
+   * saw (`complete`, `application_error` for an `isError` tool result, `protocol_error`,
+   * `deadline_exceeded` on a timeout, `cancelled` on an abort, `client_disconnected` when
+   * `close()` came first, `write_failed` when the connection went away), and the connection's
+   * lifecycle (created, started, closed). Delivered after the driver's answer; an observer that
+   * throws never changes what the driver returns.
+   */
+  observers?: readonly McpObserver[];
+  /** Delivery of `observers`: queue size and where diagnostics go. */
+  observe?: ObserveOptions;
+  /**
+   * Default true: when `@opentelemetry/api` is installed and a span is active (or baggage is
+   * set), every request's `_meta` carries `traceparent`, `tracestate` and `baggage` from the
+   * global propagator, so the server's span is a child of the caller's. False: never.
+   */
+  traceContext?: boolean;
 }
 
 /** Options of `mcpShell` (expect-mcp's `MCPStdinSubprocessOptions`, and more). */

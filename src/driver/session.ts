@@ -18,6 +18,7 @@ import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import { Deadlines } from "./deadlines.js";
 import type { ErrorClassifier } from "./transport-errors.js";
+import type { McpRequestOutcome } from "../observe/outcomes.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -103,6 +104,20 @@ export interface SessionHooks {
   cancelRequest?(id: JsonRpcId, reason: string): boolean;
   /** A request is over (answered, failed or given up): the wire may forget it. */
   settled?(id: JsonRpcId): void;
+  /** W3C trace context for every request's `_meta` (the driver's `traceContext`), if any now. */
+  traceMeta?(): JsonObject | undefined;
+  /** Hears each request's start and its end (the driver's observers, observed-session.ts). */
+  watcher?: RequestWatcher;
+}
+
+/**
+ * Told when each request is written and when it ends, once. `end` is the response the session
+ * read, or, when there is none the caller could use, the outcome the caller saw; `cause` is the
+ * error the caller got then.
+ */
+export interface RequestWatcher {
+  sent(id: JsonRpcId, method: string, params: JsonObject | undefined): void;
+  ended(id: JsonRpcId, end: JsonObject | McpRequestOutcome, cause?: unknown): void;
 }
 
 export interface SessionOptions {
@@ -195,6 +210,12 @@ export class RpcSession {
     return this.closed;
   }
 
+  /** Once the transport has started, or failed to: undefined, or why it could not start. */
+  async startFailure(): Promise<{ error: unknown } | undefined> {
+    await this.ready;
+    return this.startedTransport === undefined ? { error: this.startError } : undefined;
+  }
+
   /** The wrapped transport, once it has been resolved and started. */
   async connectedTransport(): Promise<RecordingTransport | undefined> {
     await this.ready;
@@ -256,24 +277,27 @@ export class RpcSession {
       if (spec.signal) this.listenForAbort(request, spec.signal);
     });
     spec.onId?.(id);
+    this.hooks.watcher?.sent(id, method, sentParams);
     transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
     return result;
   }
 
   /**
    * The one place a request's `_meta` is made: the era's own fields (a protocol version per
-   * request, later) and a progress token. Params the caller gave are never changed in place.
+   * request, later), the active trace context (`traceparent`, ...) and a progress token. Params the caller gave are never changed in place.
    */
   private withMeta(params: JsonObject | undefined, progressToken: JsonRpcId | undefined): JsonObject | undefined {
     const eraMeta = this.hooks.requestMeta();
-    if (eraMeta === undefined && progressToken === undefined) return params;
+    const traceMeta = this.hooks.traceMeta?.();
+    if (eraMeta === undefined && traceMeta === undefined && progressToken === undefined) return params;
     const given = isObject(params?._meta) ? params._meta : {};
-    return { ...params, _meta: { ...eraMeta, ...given, ...(progressToken === undefined ? {} : { progressToken }) } };
+    // The caller's own `_meta` wins over ours (a test may send a traceparent of its choosing).
+    return { ...params, _meta: { ...eraMeta, ...traceMeta, ...given, ...(progressToken === undefined ? {} : { progressToken }) } };
   }
 
   /** Aborting the signal gives up on the request (and cancels it on the server). */
   private listenForAbort(request: PendingRequest, signal: AbortSignal): void {
-    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, () => abortError(request, signal.reason, this.hooks.processContext()));
+    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, "cancelled", () => abortError(request, signal.reason, this.hooks.processContext()));
     if (signal.aborted) queueMicrotask(onAbort);
     else {
       signal.addEventListener("abort", onAbort, { once: true });
@@ -285,18 +309,17 @@ export class RpcSession {
   private sendFailed(id: number, error: unknown): void {
     const request = this.pending.get(id);
     if (request === undefined) return;
-    this.settle(request);
     const { method, label } = request;
-    request.reject(
-      this.closed
-        ? this.closedError(method, id, label)
-        : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
-            method,
-            id,
-            cause: error,
-            process: this.hooks.processContext(),
-          }),
-    );
+    const failure = this.closed
+      ? this.closedError(method, id, label)
+      : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
+          method,
+          id,
+          cause: error,
+          process: this.hooks.processContext(),
+        });
+    this.settle(request, "write_failed", failure);
+    request.reject(failure);
   }
 
   /** Sends a notification. */
@@ -355,9 +378,12 @@ export class RpcSession {
   private shutDown(): void {
     if (this.closed && this.pending.size === 0 && this.serverRequests.size === 0) return;
     this.closed = true;
+    // close() is the client leaving; otherwise the wire went away under the requests.
+    const outcome = this.closeReason === undefined ? "write_failed" : "client_disconnected";
     for (const request of [...this.pending.values()]) {
-      this.settle(request);
-      request.reject(this.closedError(request.method, request.id, request.label));
+      const failure = this.closedError(request.method, request.id, request.label);
+      this.settle(request, outcome, failure);
+      request.reject(failure);
     }
     for (const controller of this.serverRequests.values()) controller.abort(new Error("the connection closed"));
     this.serverRequests.clear();
@@ -371,7 +397,7 @@ export class RpcSession {
   /** A request whose deadline passed with no response (`Deadlines` calls it). */
   private timedOut(request: PendingRequest): void {
     const cancelled = request.cancellable;
-    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, () => {
+    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", () => {
       const what = cancelled ? "; sent notifications/cancelled" : " (initialize is never cancelled)";
       return new RequestTimeoutError(
         `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
@@ -382,20 +408,23 @@ export class RpcSession {
   }
 
   /** Stops waiting for a request: tells the server (unless it is initialize) and rejects it. */
-  private giveUp(request: PendingRequest, reason: string, error: () => Error): void {
+  private giveUp(request: PendingRequest, reason: string, outcome: McpRequestOutcome, error: () => Error): void {
     if (this.pending.get(request.id) !== request) return;
-    this.settle(request);
+    const failure = error();
+    this.settle(request, outcome, failure);
     this.abandoned.add(request.id);
     if (this.abandoned.size > rememberedCancellations) this.abandoned.delete(this.abandoned.values().next().value as JsonRpcId);
     if (request.cancellable && !this.closed && this.hooks.cancelRequest?.(request.id, reason) !== true) {
       this.notify("notifications/cancelled", { requestId: request.id, reason }).catch(() => undefined);
     }
-    request.reject(error());
+    request.reject(failure);
   }
 
-  private settle(request: PendingRequest): void {
+  /** Every way a request ends comes here once, saying how (the response, or the outcome and the error). */
+  private settle(request: PendingRequest, end: JsonObject | McpRequestOutcome, cause?: unknown): void {
     request.detach();
     this.pending.delete(request.id);
+    this.hooks.watcher?.ended(request.id, end, cause);
     this.hooks.settled?.(request.id);
     if (this.pending.size === 0) this.timeouts.idle();
   }
@@ -419,7 +448,7 @@ export class RpcSession {
     if (this.pending.size === 0) return;
     const first = this.protocolErrors[0]!;
     for (const request of [...this.pending.values()]) {
-      this.settle(request);
+      this.settle(request, "protocol_error", first);
       request.reject(first);
     }
   }
@@ -488,19 +517,20 @@ export class RpcSession {
         ),
       );
     }
-    this.settle(request);
     const blocking = problems.length === 0 ? problems : problems.filter((problem) => problem.rule !== "version.unknown" && (this.options.strict || isEnvelopeProblem(problem)));
     if (blocking.length > 0) {
       const version = this.recorder.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-      request.reject(
-        new ProtocolError(
-          `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
-            `${formatProblems(blocking)}\n  response: ${shorten(safeJson(message), 500)}`,
-          { method: request.method, id: request.id, problems: blocking, process: this.hooks.processContext() },
-        ),
+      const failure = new ProtocolError(
+        `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
+          `${formatProblems(blocking)}\n  response: ${shorten(safeJson(message), 500)}`,
+        { method: request.method, id: request.id, problems: blocking, process: this.hooks.processContext() },
       );
+      // An answer the caller cannot use: the server broke the protocol, whatever the answer said.
+      this.settle(request, "protocol_error", failure);
+      request.reject(failure);
       return;
     }
+    this.settle(request, message);
     if ("error" in message && isObject(message.error)) {
       request.reject(request.errorFor(message.error as unknown as JsonRpcErrorObject, request));
       return;

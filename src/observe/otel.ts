@@ -18,7 +18,7 @@ export interface OpenTelemetryOptions {
   meterProvider?: MeterProvider;
 }
 
-type OtelApi = typeof import("@opentelemetry/api");
+export type OtelApi = typeof import("@opentelemetry/api");
 
 const SCOPE = "mcp-testkit";
 /** Buckets the conventions advise for `mcp.server.operation.duration`. */
@@ -76,7 +76,8 @@ function parentContext(api: OtelApi, request: ObservedRequest): Context {
   });
 }
 
-async function loadApi(): Promise<OtelApi | undefined> {
+/** `@opentelemetry/api` when it is installed (an optional peer), else undefined. */
+export async function loadApi(): Promise<OtelApi | undefined> {
   try {
     return await import("@opentelemetry/api");
   } catch {
@@ -140,12 +141,18 @@ export async function openTelemetryObserver(options: OpenTelemetryOptions = {}):
  */
 export async function traceContextMeta(context?: Context): Promise<Record<string, string>> {
   const api = await loadApi();
-  if (api === undefined) return {};
+  return api === undefined ? {} : injectTraceContext(api, context ?? api.context.active());
+}
+
+const metaSetter = {
+  set: (target: Record<string, string>, key: string, value: string) => {
+    if (key === "traceparent" || key === "tracestate" || key === "baggage") target[key] = value;
+  },
+};
+
+/** What the global propagator writes for `context`, kept to the three `_meta` fields (empty without a span or baggage). */
+export function injectTraceContext(api: OtelApi, context: Context): Record<string, string> {
   const carrier: Record<string, string> = {};
-  api.propagation.inject(context ?? api.context.active(), carrier, {
-    set: (target, key, value) => {
-      if (key === "traceparent" || key === "tracestate" || key === "baggage") (target as Record<string, string>)[key] = value;
-    },
-  });
+  api.propagation.inject(context, carrier, metaSetter);
   return carrier;
 }

@@ -12,9 +12,19 @@ import { MockMcpServer } from "../mock/mock-mcp.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver } from "../observe/observer.js";
 import { CaptureExchange } from "./capture-exchange.js";
-import { ClientView } from "./client-view.js";
+import { ClientView } from "../observe/client-view.js";
+import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { checkedOptions, type SimulationOptions } from "./options.js";
-import { Simulation } from "./simulation.js";
+import { Simulation, type SimulationTerminationReason } from "./simulation.js";
+
+/** What a request that got no answer ended as, by why capture ended. */
+const UNANSWERED: Record<SimulationTerminationReason, McpRequestOutcome> = {
+  completed: "client_disconnected",
+  client_disconnected: "client_disconnected",
+  capture_item_limit: "client_disconnected",
+  capture_byte_limit: "client_disconnected",
+  internal_error: "internal_error",
+};
 
 /** A web-standard handler: a `Request` in, a `Response` out. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -85,12 +95,12 @@ export class Simulator {
       },
       ended: (completion) => {
         this.running.delete(simulation);
-        view?.ended(completion);
+        view?.endAll(UNANSWERED[completion.reason], completion.errors);
       },
     });
     this.running.add(simulation);
     const url = new URL(request.url);
-    view?.sent(messages, { endpoint: url.pathname, sessionId: request.headers.get("mcp-session-id") ?? "", protocolVersion: request.headers.get("mcp-protocol-version") ?? "unknown" });
+    view?.sent(messages, { wire: "simulated", endpoint: url.pathname, sessionId: request.headers.get("mcp-session-id") ?? "", protocolVersion: request.headers.get("mcp-protocol-version") ?? "unknown" });
     if (this.mock !== undefined) {
       // A mock's endpoint writes straight into the simulation: the same handling as its fetch, without a Response.
       try {
