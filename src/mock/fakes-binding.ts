@@ -95,7 +95,12 @@ export class FakesBinding {
     } catch {
       throw new McpTestkitError(`fixtures: ${JSON.stringify(path)} is neither a file nor a directory (looked at ${full}).`);
     }
-    return directory ? this.fakes.loadDir(full) : this.fakes.loadFile(full, path);
+    if (!directory) return this.fakes.loadFile(full, path);
+    const result = this.fakes.loadDir(full);
+    if (result.added === 0) {
+      throw new McpTestkitError(`fixtures: the directory ${JSON.stringify(path)} holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory.`);
+    }
+    return result;
   }
 
   private readonly stepSource: ToolStepSource = (call, context) => {
