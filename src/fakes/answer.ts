@@ -3,7 +3,7 @@
  * declares the tool answers with its first unused matching entry, or fails; an undeclared tool
  * under deny fails; anything else passes to the next step source.
  */
-import { argsDifference, argsEqual, closestArgs } from "./args-match.js";
+import { closestEntry, entryDifference, entryMatches, type ArgsMatcher } from "./args-match.js";
 import { evictedError, exhaustedError, mismatchError, notDeclaredError, type DeclaredEntry, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
 import type { McpFakeOutcome } from "./journal.js";
 import type { LevelBlocks, MountFakes } from "./store.js";
@@ -47,7 +47,13 @@ function declaredTools(levels: LevelBlocks): string[] {
 }
 
 function describeEntry(entry: FakeEntry, consumed: boolean): DeclaredEntry {
-  return entry.args === null ? { id: entry.id, anyArgs: true, consumed } : { id: entry.id, args: entry.args, consumed };
+  return { id: entry.id, ...declaredMatcher(entry), consumed };
+}
+
+/** What an entry matches, as written: `{ args }`, `{ argsMatch }` or `{ anyArgs: true }`. */
+export function declaredMatcher(entry: ArgsMatcher): { args: Record<string, unknown> } | { argsMatch: Record<string, unknown> } | { anyArgs: true } {
+  if (entry.argsMatch !== null) return { argsMatch: entry.argsMatch.written };
+  return entry.args === null ? { anyArgs: true } : { args: entry.args };
 }
 
 function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeDecision {
@@ -65,15 +71,15 @@ export function decide(mount: MountFakes | undefined, input: DecideInput): FakeD
   const state = mount.consumption;
   if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
   const entries = tools.flatMap((t) => t.entries);
-  const matching = entries.filter((entry) => entry.args === null || argsEqual(args, entry.args));
+  const matching = entries.filter((entry) => entryMatches(args, entry));
   const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
   if (unused) {
     state.markUsed(testId, unused.id);
     return { kind: "answer", entryId: unused.id, result: structuredClone(unused.result) };
   }
   if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
-  const closest = closestArgs(args, entries);
-  const difference = closest?.args ? (argsDifference(args, closest.args) ?? null) : null;
+  const closest = closestEntry(args, entries);
+  const difference = closest ? (entryDifference(args, closest) ?? null) : null;
   const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
   return fail(mismatchError(base, args, declared, difference), "mismatch");
 }

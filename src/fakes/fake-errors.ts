@@ -33,6 +33,7 @@ export interface FailureContext {
 export interface DeclaredEntry {
   id: string;
   args?: Record<string, unknown>;
+  argsMatch?: Record<string, unknown>;
   anyArgs?: true;
   consumed: boolean;
 }
@@ -65,7 +66,7 @@ function build(code: McpFakeErrorCode, message: string, base: FailureContext, ex
 const DECLARED_IN_MESSAGE = 10;
 
 function declaredText(declared: readonly DeclaredEntry[]): string {
-  const shown = declared.slice(0, DECLARED_IN_MESSAGE).map((entry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : echo(entry.args)}${entry.consumed ? " (used)" : ""}`);
+  const shown = declared.slice(0, DECLARED_IN_MESSAGE).map((entry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`);
   const more = declared.length > DECLARED_IN_MESSAGE ? `, and ${declared.length - DECLARED_IN_MESSAGE} more` : "";
   return `${shown.join(", ")}${more}`;
 }

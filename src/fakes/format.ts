@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { closest as closestName } from "../util/closest.js";
+import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
 import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakeCallResult, type FakeScope } from "./types.js";
@@ -12,7 +13,7 @@ import { DEFAULT_MOUNT, type FakeCallResult, type FakeScope } from "./types.js";
 const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools"];
 const SCOPE_KEYS = ["testId", "context"];
 const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
-const CALL_KEYS = ["id", "args", "anyArgs", "result", "error"];
+const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error"];
 
 const plainObject = (what: string) =>
   z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
@@ -51,18 +52,31 @@ function checkResult(result: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
+const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
+
+function checkOneMatcher(call: Partial<Record<(typeof MATCHER_KEYS)[number], unknown>>, ctx: z.RefinementCtx): void {
+  const given = MATCHER_KEYS.filter((key) => call[key] !== undefined).map((key) => `"${key}"`);
+  if (given.length === 1) return;
+  const found = given.length === 0 ? 'has neither "args" nor "anyArgs" nor "argsMatch"' : given.length === 2 ? `has both ${given.join(" and ")}` : `has all of ${given.join(", ")}`;
+  ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them ("args" matches exactly, "anyArgs": true any arguments, "argsMatch" a subset with patterns)` });
+}
+
+function checkPattern(written: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const problem of compilePattern(written).problems) ctx.addIssue({ code: "custom", path: ["argsMatch", ...problem.path], params: { rule: problem.rule }, message: problem.message });
+}
+
 const callSchema = z
   .strictObject({
     id: nonEmptyString("a string naming the entry").optional(),
     args: plainObject("an object of argument values (the tool's arguments, matched exactly)").optional(),
     anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
+    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
     result: z.unknown().optional(),
     error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
   })
   .superRefine((call, ctx) => {
-    const hasArgs = call.args !== undefined;
-    const hasAny = call.anyArgs !== undefined;
-    if (hasArgs === hasAny) ctx.addIssue({ code: "custom", path: [], message: hasArgs ? 'has both "args" and "anyArgs"; expected exactly one of them' : 'has neither "args" nor "anyArgs"; expected exactly one of them' });
+    checkOneMatcher(call, ctx);
+    if (call.argsMatch !== undefined) checkPattern(call.argsMatch, ctx);
     const hasResult = call.result !== undefined;
     const hasError = call.error !== undefined;
     if (hasResult === hasError) ctx.addIssue({ code: "custom", path: [], message: hasResult ? 'has both "result" and "error"; expected exactly one of them' : 'has neither "result" nor "error"; expected exactly one of them' });
@@ -117,7 +131,7 @@ export interface ParsedBlock {
   mount: string;
   scope: FakeScope;
   deny: boolean;
-  tools: Array<{ name: string; description?: string; inputSchema?: Record<string, unknown>; calls: Array<{ id: string; index: number; args: Record<string, unknown> | null; result: FakeCallResult }> }>;
+  tools: Array<{ name: string; description?: string; inputSchema?: Record<string, unknown>; calls: Array<{ id: string; index: number; args: Record<string, unknown> | null; argsMatch: ArgsPattern | null; result: FakeCallResult }> }>;
 }
 
 export interface FormatInput {
@@ -201,6 +215,7 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
         id: `${blockId}:${call.id ?? `${tool.name}#${index}`}`,
         index,
         args: call.args ?? null,
+        argsMatch: call.argsMatch === undefined ? null : (compilePattern(call.argsMatch).pattern ?? null),
         result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result),
       })),
     })),
@@ -210,11 +225,13 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
 function shadowWarnings(block: ParsedBlock, file: string | null): FakeLoadWarning[] {
   const warnings: FakeLoadWarning[] = [];
   for (const tool of block.tools) {
-    const firstAny = tool.calls.find((call) => call.args === null);
+    const isAny = (call: (typeof tool.calls)[number]): boolean => call.args === null && call.argsMatch === null;
+    const firstAny = tool.calls.find(isAny);
     if (!firstAny) continue;
     for (const call of tool.calls) {
-      if (call.index > firstAny.index && call.args !== null) {
-        warnings.push({ file, blockId: block.blockId, entryId: call.id, message: `${call.id} is shadowed: an args entry after the anyArgs entry ${firstAny.id} for tool "${tool.name}" cannot match until ${firstAny.id} is used; put args entries before anyArgs entries` });
+      if (call.index > firstAny.index && !isAny(call)) {
+        const kind = call.args !== null ? "args" : "argsMatch";
+        warnings.push({ file, blockId: block.blockId, entryId: call.id, message: `${call.id} is shadowed: an ${kind} entry after the anyArgs entry ${firstAny.id} for tool "${tool.name}" cannot match until ${firstAny.id} is used; put ${kind} entries before anyArgs entries` });
       }
     }
   }

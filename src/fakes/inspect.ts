@@ -1,6 +1,6 @@
 /** What a test (or a tools/list) can see of the fakes: the blocks that apply to an identity. */
 import { McpTestkitError } from "../errors.js";
-import { declaringLevel } from "./answer.js";
+import { declaredMatcher, declaringLevel } from "./answer.js";
 import type { FakesStore, MountFakes } from "./store.js";
 import type { FakeScope, LoadedBlock } from "./types.js";
 
@@ -14,6 +14,7 @@ export interface InspectQuery {
 export interface EntrySnapshot {
   id: string;
   args?: Record<string, unknown>;
+  argsMatch?: Record<string, unknown>;
   anyArgs?: true;
   consumed: boolean;
 }
@@ -46,7 +47,7 @@ function snapshot(mount: MountFakes, block: LoadedBlock, testId: string | null):
     evicted: state.isEvicted(testId),
     tools: [...block.tools.values()].map((tool) => ({
       name: tool.name,
-      entries: tool.entries.map((entry) => ({ id: entry.id, ...(entry.args === null ? { anyArgs: true as const } : { args: entry.args }), consumed: state.isUsed(testId, entry.id) })),
+      entries: tool.entries.map((entry) => ({ id: entry.id, ...declaredMatcher(entry), consumed: state.isUsed(testId, entry.id) })),
     })),
   };
 }

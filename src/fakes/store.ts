@@ -81,7 +81,7 @@ function toLoaded(parsed: ParsedBlock, file: string | null): LoadedBlock {
       name: tool.name,
       ...(tool.description !== undefined && { description: tool.description }),
       ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
-      entries: tool.calls.map((call) => ({ id: call.id, tool: tool.name, index: call.index, args: call.args, result: call.result })),
+      entries: tool.calls.map((call) => ({ id: call.id, tool: tool.name, index: call.index, args: call.args, argsMatch: call.argsMatch, result: call.result })),
     });
   }
   return { blockId: parsed.blockId, file, mount: parsed.mount, scope: parsed.scope, deny: parsed.deny, tools };

@@ -1,4 +1,5 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
+import type { ArgsMatcher } from "./args-match.js";
 
 /** A tools/call result as MCP sends it (`CallToolResult`). */
 export interface FakeCallResult {
@@ -31,6 +32,8 @@ export interface McpFakeCall {
   id?: string;
   args?: Record<string, unknown>;
   anyArgs?: true;
+  /** A partial match: a subset of keys, `{ "$regex", "$flags"? }` and `{ "$schema" }` leaves (see arg-patterns.ts). */
+  argsMatch?: Record<string, unknown>;
   result?: McpFakeResult;
   error?: string;
 }
@@ -42,13 +45,11 @@ export type McpFakeResult = string | Array<Record<string, unknown>> | Record<str
 export type FakeSourceKind = "file" | "code" | "control-api";
 
 /** One entry after loading: its id, what it matches and what it answers. */
-export interface FakeEntry {
+export interface FakeEntry extends ArgsMatcher {
   id: string;
   tool: string;
   /** Position in its tool's `calls`. */
   index: number;
-  /** The declared arguments, or null for `anyArgs`. */
-  args: Record<string, unknown> | null;
   result: FakeCallResult;
 }
 

@@ -123,7 +123,7 @@ describe("load errors", () => {
     ]);
     expect(problems[0].message).toContain('scope: unknown key "testid"; did you mean "testId"?');
     expect(problems[2].message).toContain('tools[0].calls[0]: unknown key "arg"; did you mean "args"?');
-    expect(problems[3].message).toContain('has neither "args" nor "anyArgs"; expected exactly one of them');
+    expect(problems[3].message).toContain('has neither "args" nor "anyArgs" nor "argsMatch"; expected exactly one of them');
   });
 
   it.each([
