@@ -6,8 +6,9 @@
 import { closestEntry, entryDifference, entryMatches, type ArgsMatcher } from "./args-match.js";
 import { evictedError, exhaustedError, mismatchError, notDeclaredError, type DeclaredEntry, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
 import type { McpFakeOutcome } from "./journal.js";
+import type { ConsumptionState } from "./consumption.js";
 import type { LevelBlocks, MountFakes } from "./store.js";
-import type { FakeCallResult, FakeEntry, FakeToolEntries } from "./types.js";
+import type { FakeCallResult, FakeToolEntries, LoadedBlock } from "./types.js";
 
 export type FakeDecision =
   | { kind: "answer"; entryId: string; result: FakeCallResult }
@@ -23,15 +24,20 @@ export interface DecideInput {
   mount: string;
 }
 
-const NO_BLOCKS: LevelBlocks = [[], [], [], []];
+export const NO_BLOCKS: LevelBlocks = [[], [], [], []];
+
+/** The definitions of `name` in the most specific level whose blocks declare it (`pick` chooses tools, resources or prompts). */
+export function declaringLevelOf<T>(levels: LevelBlocks, name: string, pick: (block: LoadedBlock) => Map<string, T>): T[] | undefined {
+  for (const blocks of levels) {
+    const found = blocks.flatMap((block) => pick(block).get(name) ?? []);
+    if (found.length > 0) return found;
+  }
+  return undefined;
+}
 
 /** The tool's entries at the most specific level that declares it, with that level's tool definitions. */
 export function declaringLevel(levels: LevelBlocks, tool: string): FakeToolEntries[] | undefined {
-  for (const blocks of levels) {
-    const tools = blocks.flatMap((block) => block.tools.get(tool) ?? []);
-    if (tools.length > 0) return tools;
-  }
-  return undefined;
+  return declaringLevelOf(levels, tool, (block) => block.tools);
 }
 
 function underDeny(levels: LevelBlocks, override: "allow" | "deny" | null): boolean {
@@ -46,7 +52,7 @@ function declaredTools(levels: LevelBlocks): string[] {
   return [...names];
 }
 
-function describeEntry(entry: FakeEntry, consumed: boolean): DeclaredEntry {
+export function describeEntry(entry: ArgsMatcher & { id: string }, consumed: boolean): DeclaredEntry {
   return { id: entry.id, ...declaredMatcher(entry), consumed };
 }
 
@@ -56,30 +62,41 @@ export function declaredMatcher(entry: ArgsMatcher): { args: Record<string, unkn
   return entry.args === null ? { anyArgs: true } : { args: entry.args };
 }
 
-function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeDecision {
+type FakeFailure = Extract<FakeDecision, { kind: "error" }>;
+
+export function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeFailure {
   return { kind: "error", code: jsonRpcError.data.mcpTestkit.code, outcome, jsonRpcError };
 }
 
-export function decide(mount: MountFakes | undefined, input: DecideInput): FakeDecision {
-  const { tool, arguments: args, testId, context, undeclared } = input;
-  const base: FailureContext = { tool, testId, context, mount: input.mount };
-  const levels = mount ? mount.levels(testId, context) : NO_BLOCKS;
-  const tools = declaringLevel(levels, tool);
-  if (!tools || !mount) {
-    return underDeny(levels, undeclared) ? fail(notDeclaredError(base, declaredTools(levels)), "not_declared") : { kind: "pass" };
-  }
-  const state = mount.consumption;
+/**
+ * Among the declaring level's entries, the first unused one that matches `args` (marked used),
+ * or the failure: evicted, exhausted (entries matched, all used) or mismatch (none matched).
+ */
+export function chooseEntry<E extends ArgsMatcher & { id: string }>(state: ConsumptionState, base: FailureContext, entries: readonly E[], args: Record<string, unknown>): E | FakeFailure {
+  const { testId } = base;
   if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
-  const entries = tools.flatMap((t) => t.entries);
   const matching = entries.filter((entry) => entryMatches(args, entry));
   const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
   if (unused) {
     state.markUsed(testId, unused.id);
-    return { kind: "answer", entryId: unused.id, result: structuredClone(unused.result) };
+    return unused;
   }
   if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
   const closest = closestEntry(args, entries);
   const difference = closest ? (entryDifference(args, closest) ?? null) : null;
   const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
   return fail(mismatchError(base, args, declared, difference), "mismatch");
+}
+
+export function decide(mount: MountFakes | undefined, input: DecideInput): FakeDecision {
+  const { tool, arguments: args, testId, context, undeclared } = input;
+  const base: FailureContext = { name: tool, testId, context, mount: input.mount };
+  const levels = mount ? mount.levels(testId, context) : NO_BLOCKS;
+  const tools = declaringLevel(levels, tool);
+  if (!tools || !mount) {
+    return underDeny(levels, undeclared) ? fail(notDeclaredError(base, declaredTools(levels)), "not_declared") : { kind: "pass" };
+  }
+  const chosen = chooseEntry(mount.consumption, base, tools.flatMap((t) => t.entries), args);
+  if ("kind" in chosen) return chosen;
+  return { kind: "answer", entryId: chosen.id, result: structuredClone(chosen.result) };
 }

@@ -12,6 +12,8 @@ export type FakeLoadRule =
   | "mcp-fakes/bad-entry"
   | "mcp-fakes/duplicate-tool"
   | "mcp-fakes/duplicate-id"
+  | "mcp-fakes/duplicate-resource"
+  | "mcp-fakes/duplicate-prompt"
   | "mcp-fakes/bad-regex"
   | "mcp-fakes/bad-schema"
   | "mcp-fakes/bad-pattern";
