@@ -1,4 +1,5 @@
 /** Fakes for resources/read and prompts/get: the format, the result shapes, ids, matching, failures, listing and inspection. */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createFakes, FixtureLoadError, McpFakesAddError, type FakeRequestAnswer } from "../../src/fakes/index.js";
 
@@ -182,5 +183,14 @@ describe("resource and prompt load errors", () => {
   it("refuses an entry id used by a tool entry and a resource entry of the same mount", () => {
     const [problem] = problems({ scope: "shared", tools: [{ name: "t", calls: [{ id: "same", anyArgs: true, result: "a" }] }], resources: [{ uri: "file:///a", reads: [{ id: "same", result: "b" }] }] });
     expect(problem).toMatchObject({ rule: "mcp-fakes/duplicate-id", entryId: "code#1:same" });
+  });
+});
+
+describe("docs/fakes.md", () => {
+  it("every fixture example in it loads", () => {
+    const text = readFileSync(new URL("../../docs/fakes.md", import.meta.url), "utf8");
+    const examples = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1]) as Record<string, unknown>).filter((json) => "mcpFakes" in json);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect(createFakes().load(example.mcpFakes).added).toBeGreaterThan(0);
   });
 });
