@@ -95,18 +95,24 @@ const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), mess
   error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
 });
 
+/** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
+const matchedEntryFields = (of: string) => ({
+  id: nonEmptyString("a string naming the entry").optional(),
+  args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
+  anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
+  argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
+  result: z.unknown().optional(),
+});
+
+function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+  checkOneMatcher(entry, ctx);
+  if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
+}
+
 const callSchema = z
-  .strictObject({
-    id: nonEmptyString("a string naming the entry").optional(),
-    args: plainObject("an object of argument values (the tool's arguments, matched exactly)").optional(),
-    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
-    result: z.unknown().optional(),
-    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
-  })
+  .strictObject({ ...matchedEntryFields("the tool's"), error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional() })
   .superRefine((call, ctx) => {
-    checkOneMatcher(call, ctx);
-    if (call.argsMatch !== undefined) checkPattern(call.argsMatch, ctx);
+    checkMatcher(call, ctx);
     if (checkOneAnswer(call, ctx)) checkResult(call.result, ctx);
   });
 
@@ -131,20 +137,10 @@ const resourceSchema = z.strictObject({
   reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
 });
 
-const getSchema = z
-  .strictObject({
-    id: nonEmptyString("a string naming the entry").optional(),
-    args: plainObject("an object of argument values (the prompt's arguments, matched exactly)").optional(),
-    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
-    result: z.unknown().optional(),
-    error: rpcErrorSchema.optional(),
-  })
-  .superRefine((get, ctx) => {
-    checkOneMatcher(get, ctx);
-    if (get.argsMatch !== undefined) checkPattern(get.argsMatch, ctx);
-    if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
-  });
+const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
+  checkMatcher(get, ctx);
+  if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+});
 
 const promptSchema = z.strictObject({
   name: nonEmptyString("the prompt's name, a string"),
@@ -297,6 +293,11 @@ const compiled = (argsMatch: Record<string, unknown> | undefined): ArgsPattern |
 
 const optional = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 
+/** What every entry has: its id, its position and what it matches (a read, with no arguments, matches any). */
+function entryBase(blockId: string, list: ListKey, name: string, index: number, entry: { id?: string; args?: Record<string, unknown>; argsMatch?: Record<string, unknown> }) {
+  return { id: entryId(blockId, list, name, index, entry.id), index, args: entry.args ?? null, argsMatch: compiled(entry.argsMatch) };
+}
+
 function normalize(block: z.infer<typeof blockSchema>, position: number | null, blockId: string, mount: string): ParsedBlock {
   return {
     position,
@@ -308,11 +309,8 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       name: tool.name,
       ...optional({ description: tool.description, inputSchema: tool.inputSchema }),
       entries: tool.calls.map((call, index) => ({
-        id: entryId(blockId, "tools", tool.name, index, call.id),
+        ...entryBase(blockId, "tools", tool.name, index, call),
         tool: tool.name,
-        index,
-        args: call.args ?? null,
-        argsMatch: compiled(call.argsMatch),
         result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result),
       })),
     })),
@@ -320,11 +318,8 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       uri: resource.uri,
       ...optional({ name: resource.name, description: resource.description, mimeType: resource.mimeType }),
       entries: resource.reads.map((read, index) => ({
-        id: entryId(blockId, "resources", resource.uri, index, read.id),
+        ...entryBase(blockId, "resources", resource.uri, index, read),
         name: resource.uri,
-        index,
-        args: null,
-        argsMatch: null,
         answer: read.error !== undefined ? toRpcError(read.error) : { result: toReadResult(read.result, resource.uri, resource.mimeType) },
       })),
     })),
@@ -332,11 +327,8 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       name: prompt.name,
       ...optional({ description: prompt.description, arguments: prompt.arguments }),
       entries: prompt.gets.map((get, index) => ({
-        id: entryId(blockId, "prompts", prompt.name, index, get.id),
+        ...entryBase(blockId, "prompts", prompt.name, index, get),
         name: prompt.name,
-        index,
-        args: get.args ?? null,
-        argsMatch: compiled(get.argsMatch),
         answer: get.error !== undefined ? toRpcError(get.error) : { result: toPromptResult(get.result, prompt.description) },
       })),
     })),
