@@ -322,7 +322,8 @@ function runConformance(suite, modeArgs) {
 }
 
 /**
- * The counts of one checks.json: the scenario's own checks (SUCCESS / FAILURE / WARNING) and,
+ * The counts of one checks.json: the scenario's own checks (SUCCESS / FAILURE / WARNING /
+ * SKIPPED: a check the suite did not apply, e.g. for a request the client never sent) and,
  * apart, the suite's generic wire-schema-valid check (`wire`: undefined when there is none).
  */
 function countChecks(file) {
@@ -331,7 +332,7 @@ function countChecks(file) {
   const wireChecks = checks.filter((check) => check.id === WIRE_CHECK);
   const count = (list, status) => list.filter((check) => check.status === status).length;
   const wire = wireChecks.length === 0 ? undefined : { passed: count(wireChecks, "SUCCESS"), failed: wireChecks.length - count(wireChecks, "SUCCESS") };
-  return { passed: count(own, "SUCCESS"), failed: count(own, "FAILURE"), warnings: count(own, "WARNING"), wire };
+  return { passed: count(own, "SUCCESS"), failed: count(own, "FAILURE"), warnings: count(own, "WARNING"), skipped: count(own, "SKIPPED"), wire };
 }
 
 /** Server mode: per scenario, the counts read from the suite's checks.json files. */
@@ -464,9 +465,10 @@ if (table.length > 0) {
   for (const row of table) {
     const mark = row.failing ? "FAIL" : "pass";
     const warnings = row.warnings > 0 ? `, ${row.warnings} warning${row.warnings === 1 ? "" : "s"}` : "";
+    const skipped = row.skipped > 0 ? `, ${row.skipped} skipped` : "";
     const wire = row.wire === undefined ? "" : row.wire.failed > 0 ? `; ${WIRE_CHECK} FAILED` : `; ${WIRE_CHECK} ok`;
     const note = row.note ? ` (${row.note})` : "";
-    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${label(row).padEnd(labelWidth)}]  ${row.passed} passed, ${row.failed} failed${warnings}${wire}${note}`);
+    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${label(row).padEnd(labelWidth)}]  ${row.passed} passed, ${row.failed} failed${warnings}${skipped}${wire}${note}`);
   }
   for (const suite of selectedSuites) {
     const rows = table.filter((row) => row.suite === suite);
