@@ -1,33 +1,44 @@
 #!/usr/bin/env node
 /**
  * `npm run conformance`: runs the official MCP conformance suite
- * (@modelcontextprotocol/conformance) against mcp-testkit, both ways:
+ * (@modelcontextprotocol/conformance) against mcp-testkit, both ways, in two versions:
+ * - 0.1.16 (protocol 2025-11-25) and the pre-release 0.2.0-alpha.12 with `--spec-version
+ *   2026-07-28` (protocol 2026-07-28), one after the other;
  * - server mode: the suite is the client, mcp-testkit's mock (serving
- *   examples/conformance/server.js) the server under test;
+ *   examples/conformance/server.js) the server under test. 0.1.16: `--suite active`, then
+ *   `--suite pending`; the alpha: `--suite active`, `draft`, `pending` (together its 40 scenarios
+ *   for 2026-07-28; two are in both draft and pending: run in each, one row);
  * - client mode: the suite serves a scenario, mcp-testkit's driver (the program
- *   examples/conformance/client.js, run on this Node) is the client under test, for the
- *   scenarios initialize, tools_call, elicitation-sep1034-client-defaults and sse-retry.
+ *   examples/conformance/client.js, run on this Node) is the client under test. 0.1.16: initialize,
+ *   tools_call, elicitation-sep1034-client-defaults, sse-retry; the alpha: the 8 scenarios without
+ *   OAuth (tools_call, request-metadata, sep-2322-client-request-state, http-standard-headers,
+ *   http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref,
+ *   json-schema-2020-12-preservation).
  *
- *   npm run conformance                          server mode (active suite, then pending), then client mode
+ *   npm run conformance                          both suites: server mode, then client mode, each
+ *   npm run conformance -- --spec 2025           only 0.1.16 (or: 2026, only the alpha)
  *   npm run conformance -- --mode server         only server mode (or: client)
- *   npm run conformance -- --suite active        server mode: only the active suite (or: pending)
- *   npm run conformance -- --scenario ping       one scenario (client mode if it is one of the four)
+ *   npm run conformance -- --suite active        server mode: only the active suite (or: pending, draft)
+ *   npm run conformance -- --scenario ping       one scenario, in each suite that has it (client
+ *                                                mode if it is one of the client scenarios above)
  *   npm run conformance -- --verbose             the suite's JSON output for every check
  *
  * Steps: build if dist/ is missing or older than src/; server mode: start `mcp-testkit mock
- * examples/conformance/server.js --port <free>` (dist/cli/main.js), wait for its URL, run the
- * suite, stop the mock whatever happened; client mode: run the suite's `client --command "<node>
+ * examples/conformance/server.js --port <free>` (dist/cli/main.js) once, wait for its URL, run the
+ * suite(s), stop the mock whatever happened; client mode: run the suite's `client --command "<node>
  * examples/conformance/client.js" --scenario <name>` for each scenario. The suite runs under
  * Node 22 (it imports `fs.globSync`, which Node 20 lacks: this Node if it is 22 or newer, else
- * `npx -p node@22`, or the binary named by CONFORMANCE_NODE). Prints a table; exits non-zero on
- * any failed check (in client mode also on a warning, a client that exits non-zero or times
- * out, as the suite itself counts them).
+ * `npx -p node@22`, or the binary named by CONFORMANCE_NODE). Prints a table, one row per
+ * scenario saying the suite version, spec and selection; the alpha adds a generic
+ * `wire-schema-valid` check to most scenarios: a row counts the scenario's own checks and shows
+ * that one apart. Exits non-zero on any failed check (own or wire-schema-valid; in client mode
+ * also on a warning, a client that exits non-zero or times out, as the suite itself counts them).
  *
- * The suite is not a dependency of this package (it needs Node 22, and its dependencies warned
- * EBADENGINE on every `npm install` on Node 20): the first run installs
- * @modelcontextprotocol/conformance@<SUITE_VERSION> into node_modules/.cache/mcp-testkit-conformance
- * with npm under Node 22, and later runs reuse it. CONFORMANCE_SUITE=<path to its dist/index.js>
- * uses another copy.
+ * The suites are not dependencies of this package (they need Node 22, and their dependencies
+ * warned EBADENGINE on every `npm install` on Node 20): the first run installs each pinned
+ * version with npm under Node 22 into a folder of its own, node_modules/.cache/mcp-testkit-conformance
+ * (0.1.16) and node_modules/.cache/mcp-testkit-conformance-2026 (the alpha), and later runs reuse
+ * them. CONFORMANCE_SUITE / CONFORMANCE_SUITE_2026=<path to its dist/index.js> use another copy.
  *
  * CONFORMANCE_PROGRAMMATIC=1 serves the scenario with mockMcp() from dist/index.js instead of
  * the CLI (the fallback used when dist/cli/main.js has no `mock` command).
@@ -43,18 +54,43 @@ import { parseArgs } from "node:util";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SCENARIO_FILE = "examples/conformance/server.js";
 const CLIENT_FILE = "examples/conformance/client.js";
-/** The client-mode scenarios the driver must pass (issue 4). */
-const CLIENT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
 const CLI = join(ROOT, "dist/cli/main.js");
 const LIBRARY = join(ROOT, "dist/index.js");
-const SUITE_VERSION = "0.1.16";
-const SUITE_DIR = join(ROOT, "node_modules/.cache/mcp-testkit-conformance");
-const SUITE_PACKAGE = join(SUITE_DIR, "node_modules/@modelcontextprotocol/conformance");
-const SUITE = process.env.CONFORMANCE_SUITE ?? join(SUITE_PACKAGE, "dist/index.js");
 const URL_TIMEOUT_MS = 30_000;
+/** The check the 0.2 alphas add to (almost) every scenario: the wire traffic matched the schema. Counted apart from the scenario's own checks. */
+const WIRE_CHECK = "wire-schema-valid";
+
+/**
+ * The two suites, each pinned and installed into its own folder. `serverSuites` are the
+ * `--suite` values run in server mode (in this order), `clientScenarios` the client-mode
+ * scenarios the driver must pass, `specArgs` what selects the protocol revision.
+ */
+function suiteInfo(key, version, spec, folder, envVariable, specArgs, serverSuites, clientScenarios) {
+  const dir = join(ROOT, "node_modules/.cache", folder);
+  const packageDir = join(dir, "node_modules/@modelcontextprotocol/conformance");
+  return { key, version, spec, dir, packageDir, envVariable, entry: process.env[envVariable] ?? join(packageDir, "dist/index.js"), specArgs, serverSuites, clientScenarios };
+}
+const SUITES = {
+  // The released suite, protocol 2025-11-25; client scenarios of issue 4.
+  2025: suiteInfo("2025", "0.1.16", "2025-11-25", "mcp-testkit-conformance", "CONFORMANCE_SUITE", [], ["active", "pending"], ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]),
+  // The pre-release suite for protocol 2026-07-28 (issue 8): its scenarios for 2026-07-28 are
+  // spread over active, draft and pending (two are both draft and pending: run once, counted
+  // once); client mode: the scenarios without OAuth.
+  2026: suiteInfo("2026", "0.2.0-alpha.12", "2026-07-28", "mcp-testkit-conformance-2026", "CONFORMANCE_SUITE_2026", ["--spec-version", "2026-07-28"], ["active", "draft", "pending"], [
+    "tools_call",
+    "request-metadata",
+    "sep-2322-client-request-state",
+    "http-standard-headers",
+    "http-custom-headers",
+    "http-invalid-tool-headers",
+    "json-schema-ref-no-deref",
+    "json-schema-2020-12-preservation",
+  ]),
+};
 
 const { values: args } = parseArgs({
   options: {
+    spec: { type: "string", default: "all" },
     mode: { type: "string", default: "all" },
     suite: { type: "string", default: "all" },
     scenario: { type: "string" },
@@ -63,13 +99,16 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("Usage: npm run conformance -- [--mode all|server|client] [--suite all|active|pending] [--scenario <name>] [--verbose]");
-  console.log(`  --mode     server: the suite tests the mock; client: the suite tests the driver (${CLIENT_SCENARIOS.join(", ")}); all (default): both`);
-  console.log("  --suite    server mode only: the active suite, the pending scenarios, or both (default)");
+  console.log("Usage: npm run conformance -- [--spec all|2025|2026] [--mode all|server|client] [--suite all|active|pending|draft] [--scenario <name>] [--verbose]");
+  console.log(`  --spec     2025: conformance ${SUITES[2025].version} (${SUITES[2025].spec}); 2026: conformance ${SUITES[2026].version} with --spec-version ${SUITES[2026].spec}; all (default): both, 2025 first`);
+  console.log(`  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}); all (default): both`);
+  console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), or all of them (default)");
   process.exit(0);
 }
+if (!["all", "2025", "2026"].includes(args.spec)) fail(`--spec must be all, 2025 or 2026, got "${args.spec}"`);
 if (!["all", "server", "client"].includes(args.mode)) fail(`--mode must be all, server or client, got "${args.mode}"`);
-if (!["all", "active", "pending"].includes(args.suite)) fail(`--suite must be all, active or pending, got "${args.suite}"`);
+if (!["all", "active", "pending", "draft"].includes(args.suite)) fail(`--suite must be all, active, pending or draft, got "${args.suite}"`);
+const selectedSuites = args.spec === "all" ? [SUITES[2025], SUITES[2026]] : [SUITES[args.spec]];
 
 function say(line) {
   console.log(`[conformance] ${line}`);
@@ -209,8 +248,8 @@ function node22() {
 }
 
 /** The installed suite's version, or undefined when there is none. */
-function installedSuiteVersion() {
-  const manifest = join(SUITE_PACKAGE, "package.json");
+function installedSuiteVersion(suite) {
+  const manifest = join(suite.packageDir, "package.json");
   return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
 }
 
@@ -219,24 +258,34 @@ function installedSuiteVersion() {
  * engines want it; so npm neither warns nor installs for the wrong Node). npm's own CLI script is
  * the one running this script (`npm_execpath`), or the one next to this Node.
  */
-function installSuiteIfMissing() {
-  if (process.env.CONFORMANCE_SUITE) {
-    if (!existsSync(SUITE)) fail(`CONFORMANCE_SUITE=${SUITE} does not exist`);
+function installSuiteIfMissing(suite) {
+  if (process.env[suite.envVariable]) {
+    if (!existsSync(suite.entry)) fail(`${suite.envVariable}=${suite.entry} does not exist`);
     return;
   }
-  const version = installedSuiteVersion();
-  if (version === SUITE_VERSION && existsSync(SUITE)) return;
-  say(`${version ? `found conformance ${version}, not ${SUITE_VERSION}` : "first run"}: installing @modelcontextprotocol/conformance@${SUITE_VERSION} into ${relative(ROOT, SUITE_DIR)}`);
-  mkdirSync(SUITE_DIR, { recursive: true });
+  const version = installedSuiteVersion(suite);
+  if (version === suite.version && existsSync(suite.entry)) return;
+  const name = `@modelcontextprotocol/conformance@${suite.version}`;
+  say(`${version ? `found conformance ${version}, not ${suite.version}` : "first run"}: installing ${name} into ${relative(ROOT, suite.dir)}`);
+  mkdirSync(suite.dir, { recursive: true });
   // A package.json of its own, so npm installs here and not into the project above it.
-  writeFileSync(join(SUITE_DIR, "package.json"), `${JSON.stringify({ name: "mcp-testkit-conformance-suite", private: true }, null, 2)}\n`);
+  writeFileSync(join(suite.dir, "package.json"), `${JSON.stringify({ name: `mcp-testkit-conformance-suite-${suite.key}`, private: true }, null, 2)}\n`);
   const npmCli = [process.env.npm_execpath, join(dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js")].find((path) => path && path.endsWith(".js") && existsSync(path));
-  const installArgs = ["install", "--prefix", SUITE_DIR, "--no-audit", "--no-fund", "--loglevel", "error", `@modelcontextprotocol/conformance@${SUITE_VERSION}`];
+  // An exact version: a pre-release is only installed when named exactly.
+  const installArgs = ["install", "--prefix", suite.dir, "--no-audit", "--no-fund", "--loglevel", "error", "--save-exact", name];
   const [command, ...prefix] = npmCli ? [...node22(), npmCli] : ["npm"];
-  const result = spawnSync(command, [...prefix, ...installArgs], { cwd: SUITE_DIR, stdio: "inherit", timeout: 600_000 });
-  if (result.status !== 0 || !existsSync(SUITE)) {
-    fail(`could not install @modelcontextprotocol/conformance@${SUITE_VERSION} (npm exited ${result.status ?? result.signal}); is the npm registry reachable? Or set CONFORMANCE_SUITE to its dist/index.js`);
+  const result = spawnSync(command, [...prefix, ...installArgs], { cwd: suite.dir, stdio: "inherit", timeout: 600_000 });
+  if (result.status !== 0 || !existsSync(suite.entry) || installedSuiteVersion(suite) !== suite.version) {
+    fail(`could not install ${name} (npm exited ${result.status ?? result.signal}); is the npm registry reachable? Or set ${suite.envVariable} to its dist/index.js`);
   }
+}
+
+/** The scenario names the suite lists for `kind` ("server" or "client") at its spec version. */
+function listScenarios(suite, kind) {
+  const [command, ...prefix] = node22();
+  const result = spawnSync(command, [...prefix, suite.entry, "list", `--${kind}`, ...suite.specArgs], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  if (result.status !== 0) fail(`conformance ${suite.version} list --${kind} failed: ${result.stderr}`);
+  return [...result.stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
 }
 
 /** Quotes a word for the shell the suite runs `--command` with (it splits on spaces, then joins them again). */
@@ -244,20 +293,20 @@ function shellWord(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function runSuite(url, selection, outputDir) {
-  return runConformance(["server", "--url", url, ...selection, "-o", outputDir]);
+function runSuite(suite, url, selection, outputDir) {
+  return runConformance(suite, ["server", "--url", url, ...selection, ...suite.specArgs, "-o", outputDir]);
 }
 
 /** Client mode, one scenario: the suite serves it and runs examples/conformance/client.js (on this Node) against it. */
-function runClientScenario(scenario, outputDir) {
+function runClientScenario(suite, scenario, outputDir) {
   const command = `${shellWord(process.execPath)} ${CLIENT_FILE}`;
-  return runConformance(["client", "--command", command, "--scenario", scenario, "-o", outputDir]);
+  return runConformance(suite, ["client", "--command", command, "--scenario", scenario, ...suite.specArgs, "-o", outputDir]);
 }
 
-/** Runs the suite's CLI with `suiteArgs`; resolves with its exit code. */
-function runConformance(modeArgs) {
+/** Runs the suite's CLI with `modeArgs`; resolves with its exit code. */
+function runConformance(suite, modeArgs) {
   const [command, ...prefix] = node22();
-  const suiteArgs = [...prefix, SUITE, ...modeArgs];
+  const suiteArgs = [...prefix, suite.entry, ...modeArgs];
   if (args.verbose) suiteArgs.push("--verbose");
   const shown = (arg) => (arg.startsWith(`${ROOT}/`) ? relative(ROOT, arg) : /\s/.test(arg) ? JSON.stringify(arg) : arg);
   say(`${command} ${suiteArgs.map(shown).join(" ")}`);
@@ -272,16 +321,28 @@ function runConformance(modeArgs) {
   });
 }
 
-/** Per scenario: SUCCESS / FAILURE / WARNING counts, read from the suite's checks.json files. */
+/**
+ * The counts of one checks.json: the scenario's own checks (SUCCESS / FAILURE / WARNING /
+ * SKIPPED: a check the suite did not apply, e.g. for a request the client never sent) and,
+ * apart, the suite's generic wire-schema-valid check (`wire`: undefined when there is none).
+ */
+function countChecks(file) {
+  const checks = JSON.parse(readFileSync(file, "utf8"));
+  const own = checks.filter((check) => check.id !== WIRE_CHECK);
+  const wireChecks = checks.filter((check) => check.id === WIRE_CHECK);
+  const count = (list, status) => list.filter((check) => check.status === status).length;
+  const wire = wireChecks.length === 0 ? undefined : { passed: count(wireChecks, "SUCCESS"), failed: wireChecks.length - count(wireChecks, "SUCCESS") };
+  return { passed: count(own, "SUCCESS"), failed: count(own, "FAILURE"), warnings: count(own, "WARNING"), skipped: count(own, "SKIPPED"), wire };
+}
+
+/** Server mode: per scenario, the counts read from the suite's checks.json files. */
 function readResults(outputDir) {
   const results = new Map();
   for (const entry of readdirSync(outputDir)) {
     const match = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry);
     const file = join(outputDir, entry, "checks.json");
     if (!match || !existsSync(file)) continue;
-    const checks = JSON.parse(readFileSync(file, "utf8"));
-    const count = (status) => checks.filter((check) => check.status === status).length;
-    results.set(match[1], { passed: count("SUCCESS"), failed: count("FAILURE"), warnings: count("WARNING") });
+    results.set(match[1], countChecks(file));
   }
   return results;
 }
@@ -292,25 +353,40 @@ function readResults(outputDir) {
  */
 function readClientResult(outputDir) {
   const file = readdirSync(outputDir, { recursive: true }).find((entry) => entry === "checks.json" || entry.endsWith("/checks.json"));
-  if (file === undefined) return undefined;
-  const checks = JSON.parse(readFileSync(join(outputDir, file), "utf8"));
-  const count = (status) => checks.filter((check) => check.status === status).length;
-  return { passed: count("SUCCESS"), failed: count("FAILURE"), warnings: count("WARNING") };
+  return file === undefined ? undefined : countChecks(join(outputDir, file));
+}
+
+/** A row fails on a failed own check or a failed wire-schema-valid check. */
+function rowFails(counts) {
+  return counts.failed > 0 || (counts.wire?.failed ?? 0) > 0;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-// What to run: server-mode runs (each one suite invocation against the mock) and client-mode scenarios.
-const scenarioIsClient = args.scenario !== undefined && (args.mode === "client" || (args.mode === "all" && CLIENT_SCENARIOS.includes(args.scenario)));
-const serverRuns =
-  args.mode === "client" || scenarioIsClient
-    ? []
-    : args.scenario
-      ? [{ label: args.scenario, selection: ["--scenario", args.scenario] }]
-      : (args.suite === "all" ? ["active", "pending"] : [args.suite]).map((suite) => ({ label: suite, selection: ["--suite", suite] }));
-const clientScenarios = args.mode === "server" ? [] : scenarioIsClient ? [args.scenario] : args.scenario ? [] : CLIENT_SCENARIOS;
+/**
+ * What to run, per suite: server-mode runs (each one suite invocation against the mock) and
+ * client-mode scenarios. With --scenario, a name the driver must pass in client mode (or any
+ * name with --mode client) runs in client mode, else in server mode; with --spec all, a suite
+ * that does not have the scenario is left out.
+ */
+function plan(suite) {
+  if (args.scenario === undefined) {
+    return {
+      serverRuns: args.mode === "client" ? [] : suite.serverSuites.filter((name) => args.suite === "all" || args.suite === name).map((name) => ({ label: name, selection: ["--suite", name] })),
+      clientScenarios: args.mode === "server" ? [] : suite.clientScenarios,
+    };
+  }
+  const isClient = args.mode === "client" || (args.mode === "all" && suite.clientScenarios.includes(args.scenario));
+  if (args.spec === "all" && !listScenarios(suite, isClient ? "client" : "server").includes(args.scenario)) {
+    say(`conformance ${suite.version} (${suite.spec}) has no ${isClient ? "client" : "server"} scenario ${args.scenario}: skipped`);
+    return { serverRuns: [], clientScenarios: [] };
+  }
+  return isClient ? { serverRuns: [], clientScenarios: [args.scenario] } : { serverRuns: [{ label: args.scenario, selection: ["--scenario", args.scenario] }], clientScenarios: [] };
+}
 
-installSuiteIfMissing();
+for (const suite of selectedSuites) installSuiteIfMissing(suite);
+const plans = selectedSuites.map((suite) => ({ suite, ...plan(suite) }));
+if (plans.every((entry) => entry.serverRuns.length === 0 && entry.clientScenarios.length === 0)) fail("nothing to run for these options (see --help)");
 buildIfNeeded();
 
 const workDir = mkdtempSync(join(tmpdir(), "mcp-testkit-conformance-"));
@@ -328,58 +404,96 @@ process.once("exit", () => {
 });
 
 let exitCode = 0;
-/** Rows: { mode, run, scenario, passed, failed, warnings, failing, note? }. */
+/** Rows: { suite, mode, run, scenario, passed, failed, warnings, wire?, failing, note? }. */
 const table = [];
 
-if (serverRuns.length > 0) {
-  try {
-    mock = await startMock(logFile);
-    say(`mock: ${mock.how}`);
-    say(`mock URL: ${mock.url} (its output: ${logFile})`);
-    for (const run of serverRuns) {
-      const outputDir = mkdtempSync(join(workDir, `${run.label}-`));
-      const code = await runSuite(mock.url, run.selection, outputDir);
-      if (code !== 0) exitCode = 1;
-      for (const [scenario, counts] of readResults(outputDir)) table.push({ mode: "server", run: run.label, scenario, ...counts, failing: counts.failed > 0 });
+for (const { suite, serverRuns, clientScenarios } of plans) {
+  if (serverRuns.length > 0) {
+    say(`server mode, conformance ${suite.version} (spec ${suite.spec}): the suite against the mock`);
+    try {
+      // One mock for all server runs (both suites): each request picks its protocol era.
+      if (!mock) {
+        mock = await startMock(logFile);
+        say(`mock: ${mock.how}`);
+        say(`mock URL: ${mock.url} (its output: ${logFile})`);
+      }
+      for (const run of serverRuns) {
+        const outputDir = mkdtempSync(join(workDir, `${suite.key}-${run.label}-`));
+        const code = await runSuite(suite, mock.url, run.selection, outputDir);
+        if (code !== 0) exitCode = 1;
+        for (const [scenario, counts] of readResults(outputDir)) {
+          // A scenario in two of the suite's --suite selections (2026: draft and pending) is one row, labelled with both.
+          const earlier = table.find((row) => row.suite === suite && row.mode === "server" && row.scenario === scenario);
+          if (earlier) {
+            earlier.run += `+${run.label}`;
+            earlier.failing ||= rowFails(counts);
+            continue;
+          }
+          table.push({ suite, mode: "server", run: run.label, scenario, ...counts, failing: rowFails(counts) });
+        }
+      }
+    } catch (error) {
+      console.error(`[conformance] ${error.message}`);
+      exitCode = 1;
     }
-  } catch (error) {
-    console.error(`[conformance] ${error.message}`);
-    exitCode = 1;
-  } finally {
-    await stopMock(mock?.child);
   }
-}
 
-if (clientScenarios.length > 0) {
-  say(`client mode: the driver (${CLIENT_FILE}, on Node ${process.versions.node}) against the suite's scenario servers`);
-  for (const scenario of clientScenarios) {
-    const outputDir = mkdtempSync(join(workDir, `client-${scenario.replace(/[^\w.-]/g, "_")}-`));
-    const code = await runClientScenario(scenario, outputDir);
-    if (code !== 0) exitCode = 1;
-    const counts = readClientResult(outputDir);
-    if (counts === undefined) {
-      table.push({ mode: "client", run: "client", scenario, passed: 0, failed: 0, warnings: 0, failing: true, note: `no results (the suite exited ${code})` });
-      continue;
+  if (clientScenarios.length > 0) {
+    say(`client mode, conformance ${suite.version} (spec ${suite.spec}): the driver (${CLIENT_FILE}, on Node ${process.versions.node}) against the suite's scenario servers`);
+    for (const scenario of clientScenarios) {
+      const outputDir = mkdtempSync(join(workDir, `${suite.key}-client-${scenario.replace(/[^\w.-]/g, "_")}-`));
+      const code = await runClientScenario(suite, scenario, outputDir);
+      if (code !== 0) exitCode = 1;
+      const counts = readClientResult(outputDir);
+      if (counts === undefined) {
+        table.push({ suite, mode: "client", run: "client", scenario, passed: 0, failed: 0, warnings: 0, failing: true, note: `no results (the suite exited ${code})` });
+        continue;
+      }
+      // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
+      const note = code !== 0 && !rowFails(counts) && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
+      table.push({ suite, mode: "client", run: "client", scenario, ...counts, failing: code !== 0 || rowFails(counts) || counts.warnings > 0, ...(note ? { note } : {}) });
     }
-    // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
-    const note = code !== 0 && counts.failed === 0 && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
-    table.push({ mode: "client", run: "client", scenario, ...counts, failing: code !== 0 || counts.failed > 0 || counts.warnings > 0, ...(note ? { note } : {}) });
   }
 }
+await stopMock(mock?.child);
 
 if (table.length > 0) {
   console.log("\n=== mcp-testkit conformance summary ===");
+  const label = (row) => `${row.suite.version} ${row.suite.spec} ${row.run}`;
   const width = Math.max(...table.map((row) => row.scenario.length));
+  const labelWidth = Math.max(...table.map((row) => label(row).length));
   for (const row of table) {
     const mark = row.failing ? "FAIL" : "pass";
     const warnings = row.warnings > 0 ? `, ${row.warnings} warning${row.warnings === 1 ? "" : "s"}` : "";
+    const skipped = row.skipped > 0 ? `, ${row.skipped} skipped` : "";
+    const wire = row.wire === undefined ? "" : row.wire.failed > 0 ? `; ${WIRE_CHECK} FAILED` : `; ${WIRE_CHECK} ok`;
     const note = row.note ? ` (${row.note})` : "";
-    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${row.run}]  ${row.passed} passed, ${row.failed} failed${warnings}${note}`);
+    console.log(`${mark}  ${row.scenario.padEnd(width)}  [${label(row).padEnd(labelWidth)}]  ${row.passed} passed, ${row.failed} failed${warnings}${skipped}${wire}${note}`);
   }
-  for (const label of new Set(table.map((row) => row.run))) {
-    const rows = table.filter((row) => row.run === label);
-    const what = label === "client" ? "client (driver under test)" : `server ${label}`;
-    console.log(`${what}: ${rows.filter((row) => !row.failing).length} of ${rows.length} scenarios passed`);
+  for (const suite of selectedSuites) {
+    const rows = table.filter((row) => row.suite === suite);
+    if (rows.length === 0) continue;
+    const sum = (list, count) => list.reduce((total, row) => total + count(row), 0);
+    const checks = (list) => {
+      const wire = list.filter((row) => row.wire !== undefined);
+      const wireText = wire.length === 0 ? "" : `; ${WIRE_CHECK}: ${sum(wire, (row) => row.wire.passed)} passed, ${sum(wire, (row) => row.wire.failed)} failed`;
+      return `own checks: ${sum(list, (row) => row.passed)} passed, ${sum(list, (row) => row.failed)} failed, ${sum(list, (row) => row.warnings)} warnings${wireText}`;
+    };
+    const passed = (list) => `${list.filter((row) => !row.failing).length} of ${list.length} scenarios passed`;
+    const where = `conformance ${suite.version}, spec ${suite.spec}`;
+    const serverRows = rows.filter((row) => row.mode === "server");
+    if (serverRows.length > 0) {
+      // Per --suite selection (a row run in two selections counts in both), then the scenarios overall.
+      const selections = [...new Set(serverRows.flatMap((row) => row.run.split("+")))];
+      for (const selection of selections) {
+        const selected = serverRows.filter((row) => row.run.split("+").includes(selection));
+        console.log(`${where}, server ${selection}: ${passed(selected)} (${checks(selected)})`);
+      }
+      const shared = serverRows.filter((row) => row.run.includes("+")).length;
+      if (selections.length > 1) console.log(`${where}, server overall: ${passed(serverRows)} (${checks(serverRows)})${shared > 0 ? `; ${shared} of them in two selections (${[...new Set(serverRows.filter((row) => row.run.includes("+")).map((row) => row.run))].join(", ")}): run in each, counted once` : ""}`);
+    }
+    const clientRows = rows.filter((row) => row.mode === "client");
+    if (clientRows.length > 0) console.log(`${where}, client (driver under test): ${passed(clientRows)} (${checks(clientRows)})`);
   }
   const failedScenarios = table.filter((row) => row.failing).length;
   if (failedScenarios > 0) exitCode = 1;

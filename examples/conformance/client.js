@@ -6,7 +6,7 @@
  * argument and the scenario's name in MCP_CONFORMANCE_SCENARIO, and checks what it sent.
  *
  *   node examples/conformance/client.js <server-url>        (needs `npm run build`)
- *   npm run conformance -- --mode client                    runs the four scenarios below
+ *   npm run conformance -- --mode client                    runs the scenarios below (both suites)
  *
  * It does what a good client does, whatever the scenario: initialize (latest protocol version,
  * clientInfo, the elicitation capability), list the tools (every page), call each one with
@@ -24,7 +24,8 @@
  *   tools_call                           add_numbers is listed and called with numbers
  *   elicitation-sep1034-client-defaults  the elicitation is accepted with all five defaults
  *   sse-retry                            the GET reconnection waits `retry:`, with Last-Event-ID
- * and, in 0.2.0-alpha with --spec-version 2026-07-28 (run by hand under Node 22; 8 of 8 passed):
+ * and, in 0.2.0-alpha.12 with --spec-version 2026-07-28 (`npm run conformance -- --spec 2026
+ * --mode client`; 8 of 8 passed):
  *   tools_call, request-metadata          _meta on every request, a retry after -32022
  *   sep-2322-client-request-state         MRTR: requestState echoed, new ids, resultType defaulted
  *   http-standard-headers, http-custom-headers, http-invalid-tool-headers

@@ -3,6 +3,7 @@
  * the wires in `src/wire/` enact its outcomes. Nothing a client sends can make it throw:
  * every bad input becomes a JSON-RPC error reply.
  */
+import type { PromptGetSource, PromptListSource, ResourceListSource, ResourceReadSource } from "./request-sources.js";
 import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
@@ -105,6 +106,11 @@ export class Engine implements EngineState {
   /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
   readonly toolSources: ToolStepSource[];
   readonly toolListSources: ToolListSource[] = [];
+  /** Asked before the catalog answers a read or a prompt (empty unless fakes are plugged in). */
+  readonly resourceReadSources: ResourceReadSource[] = [];
+  readonly promptGetSources: PromptGetSource[] = [];
+  readonly resourceListSources: ResourceListSource[] = [];
+  readonly promptListSources: PromptListSource[] = [];
   readonly pageSize: number;
   readonly serverInfo: Record<string, unknown>;
   readonly instructions?: string;

@@ -3,11 +3,12 @@
  * declares the tool answers with its first unused matching entry, or fails; an undeclared tool
  * under deny fails; anything else passes to the next step source.
  */
-import { argsDifference, argsEqual, closestArgs } from "./args-match.js";
+import { closestEntry, entryDifference, entryMatches, type ArgsMatcher } from "./args-match.js";
 import { evictedError, exhaustedError, mismatchError, notDeclaredError, type DeclaredEntry, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
 import type { McpFakeOutcome } from "./journal.js";
+import type { ConsumptionState } from "./consumption.js";
 import type { LevelBlocks, MountFakes } from "./store.js";
-import type { FakeCallResult, FakeEntry, FakeToolEntries } from "./types.js";
+import type { FakeCallResult, FakeToolEntries, LoadedBlock } from "./types.js";
 
 export type FakeDecision =
   | { kind: "answer"; entryId: string; result: FakeCallResult }
@@ -23,15 +24,20 @@ export interface DecideInput {
   mount: string;
 }
 
-const NO_BLOCKS: LevelBlocks = [[], [], [], []];
+export const NO_BLOCKS: LevelBlocks = [[], [], [], []];
+
+/** The definitions of `name` in the most specific level whose blocks declare it (`pick` chooses tools, resources or prompts). */
+export function declaringLevelOf<T>(levels: LevelBlocks, name: string, pick: (block: LoadedBlock) => Map<string, T>): T[] | undefined {
+  for (const blocks of levels) {
+    const found = blocks.flatMap((block) => pick(block).get(name) ?? []);
+    if (found.length > 0) return found;
+  }
+  return undefined;
+}
 
 /** The tool's entries at the most specific level that declares it, with that level's tool definitions. */
 export function declaringLevel(levels: LevelBlocks, tool: string): FakeToolEntries[] | undefined {
-  for (const blocks of levels) {
-    const tools = blocks.flatMap((block) => block.tools.get(tool) ?? []);
-    if (tools.length > 0) return tools;
-  }
-  return undefined;
+  return declaringLevelOf(levels, tool, (block) => block.tools);
 }
 
 function underDeny(levels: LevelBlocks, override: "allow" | "deny" | null): boolean {
@@ -46,36 +52,53 @@ function declaredTools(levels: LevelBlocks): string[] {
   return [...names];
 }
 
-function describeEntry(entry: FakeEntry, consumed: boolean): DeclaredEntry {
-  return entry.args === null ? { id: entry.id, anyArgs: true, consumed } : { id: entry.id, args: entry.args, consumed };
+export function describeEntry(entry: ArgsMatcher & { id: string }, consumed: boolean): DeclaredEntry {
+  return { id: entry.id, ...declaredMatcher(entry), consumed };
 }
 
-function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeDecision {
+/** What an entry matches, as written: `{ args }`, `{ argsMatch }` or `{ anyArgs: true }`. */
+export function declaredMatcher(entry: ArgsMatcher): { args: Record<string, unknown> } | { argsMatch: Record<string, unknown> } | { anyArgs: true } {
+  if (entry.argsMatch !== null) return { argsMatch: entry.argsMatch.written };
+  return entry.args === null ? { anyArgs: true } : { args: entry.args };
+}
+
+type FakeFailure = Extract<FakeDecision, { kind: "error" }>;
+
+export function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): FakeFailure {
   return { kind: "error", code: jsonRpcError.data.mcpTestkit.code, outcome, jsonRpcError };
+}
+
+/**
+ * Among the declaring level's entries, the first unused one that matches `args` (marked used),
+ * or the failure: evicted, exhausted (entries matched, all used) or mismatch (none matched).
+ */
+export function chooseEntry<E extends ArgsMatcher & { id: string }>(state: ConsumptionState, base: FailureContext, entries: readonly E[], args: Record<string, unknown>): E | FakeFailure {
+  const { testId } = base;
+  if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
+  const matching = entries.filter((entry) => entryMatches(args, entry));
+  const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
+  if (unused) {
+    state.markUsed(testId, unused.id);
+    return unused;
+  }
+  if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
+  const closest = closestEntry(args, entries);
+  const difference = closest ? (entryDifference(args, closest) ?? null) : null;
+  const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
+  return fail(mismatchError(base, args, declared, difference), "mismatch");
 }
 
 export function decide(mount: MountFakes | undefined, input: DecideInput): FakeDecision {
   const { tool, arguments: args, testId, context, undeclared } = input;
-  const base: FailureContext = { tool, testId, context, mount: input.mount };
+  const base: FailureContext = { name: tool, testId, context, mount: input.mount };
   const levels = mount ? mount.levels(testId, context) : NO_BLOCKS;
   const tools = declaringLevel(levels, tool);
   if (!tools || !mount) {
     return underDeny(levels, undeclared) ? fail(notDeclaredError(base, declaredTools(levels)), "not_declared") : { kind: "pass" };
   }
-  const state = mount.consumption;
-  if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
-  const entries = tools.flatMap((t) => t.entries);
-  const matching = entries.filter((entry) => entry.args === null || argsEqual(args, entry.args));
-  const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
-  if (unused) {
-    state.markUsed(testId, unused.id);
-    // A copy, so nothing downstream can change the fixture; results are JSON, and a JSON round trip
-    // costs a fraction of structuredClone on Node 20.
-    return { kind: "answer", entryId: unused.id, result: JSON.parse(JSON.stringify(unused.result)) as FakeCallResult };
-  }
-  if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
-  const closest = closestArgs(args, entries);
-  const difference = closest?.args ? (argsDifference(args, closest.args) ?? null) : null;
-  const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
-  return fail(mismatchError(base, args, declared, difference), "mismatch");
+  const chosen = chooseEntry(mount.consumption, base, tools.flatMap((t) => t.entries), args);
+  if ("kind" in chosen) return chosen;
+  // A copy, so nothing downstream can change the fixture; results are JSON, and a JSON round trip
+  // costs a fraction of structuredClone on Node 20.
+  return { kind: "answer", entryId: chosen.id, result: JSON.parse(JSON.stringify(chosen.result)) as FakeCallResult };
 }

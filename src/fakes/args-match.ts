@@ -1,8 +1,10 @@
 /**
  * Argument matching as the document (and Mastra's tool mocks) define it: object key order is
  * ignored, array order matters, values are never converted (1 is not "1"), and keys must be
- * the same on both sides.
+ * the same on both sides. An `argsMatch` entry is matched by its compiled pattern instead
+ * (arg-patterns.ts); both kinds share the closest-entry and first-difference reporting here.
  */
+import { patternCloseness, patternDifference, type ArgsPattern } from "./arg-patterns.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -78,13 +80,28 @@ export function sharedLeaves(received: unknown, declared: unknown): number {
   return argsEqual(received, declared) ? 1 : 0;
 }
 
-/** The declared arguments closest to `received` (most shared leaf values; the first on a tie). */
-export function closestArgs<T extends { args: Record<string, unknown> | null }>(received: unknown, entries: readonly T[]): T | undefined {
+/** What an entry matches: exact `args`, a partial `argsMatch` pattern, or (both null) any arguments. */
+export interface ArgsMatcher {
+  args: Record<string, unknown> | null;
+  argsMatch: ArgsPattern | null;
+}
+
+/** Where `received` parts from the entry's arguments, or undefined when the entry matches. */
+export function entryDifference(received: unknown, entry: ArgsMatcher): string | undefined {
+  if (entry.argsMatch !== null) return patternDifference(received, entry.argsMatch.node);
+  return entry.args === null ? undefined : argsDifference(received, entry.args);
+}
+
+export function entryMatches(received: unknown, entry: ArgsMatcher): boolean {
+  return entryDifference(received, entry) === undefined;
+}
+
+/** The entry closest to `received` (most leaf values matched; the first on a tie); anyArgs entries are left out. */
+export function closestEntry<T extends ArgsMatcher>(received: unknown, entries: readonly T[]): T | undefined {
   let best: T | undefined;
   let bestScore = -1;
   for (const entry of entries) {
-    if (entry.args === null) continue;
-    const score = sharedLeaves(received, entry.args);
+    const score = entry.argsMatch !== null ? patternCloseness(received, entry.argsMatch.node) : entry.args !== null ? sharedLeaves(received, entry.args) : -1;
     if (score > bestScore) {
       best = entry;
       bestScore = score;

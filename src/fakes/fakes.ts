@@ -1,14 +1,15 @@
 /** The fakes of one mock server: its store, its answers, its journal and its control API. */
-import { decide } from "./answer.js";
+import { decide, type FakeDecision } from "./answer.js";
+import { decideRequest, type DecideRequestInput, type RequestDecision } from "./answer-requests.js";
 import { createControlHandler, type ControlTarget } from "./control-api.js";
-import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
+import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
-import { assertFakesConsumed, fakeToolDefinitions, inspectFakes, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
+import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
 import { FakesJournal } from "./journal.js";
 import { loadFailure, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { FakesStore, type AddOutcome, type FakesInput } from "./store.js";
-import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity } from "./types.js";
+import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer } from "./types.js";
 
 export type FakesLogLevel = "error" | "warn" | "info";
 export type FakesLogger = (level: FakesLogLevel, line: string) => void;
@@ -32,16 +33,41 @@ export const DEFAULT_JOURNAL_MAX = 1000;
 const EVICTED_MARKS_PER_CAP = 10;
 
 /** One tools/call, as the engine's step source passes it. */
-export interface FakeToolCall {
+export interface FakeToolCall extends FakeRequestBase {
   tool: string;
   /** The arguments as received (missing arguments are `{}`). */
   arguments?: Record<string, unknown>;
+}
+
+/** What every request asked of the fakes carries besides its own fields. */
+export interface FakeRequestBase {
   identity?: FakeIdentity;
   /** The mount path of the MCP endpoint (default "/mcp"). */
   mount?: string;
   sessionId?: string | null;
-  /** The JSON-RPC id of the tools/call request, for the journal. */
+  /** The JSON-RPC id of the request, for the journal. */
   requestId?: string | number | null;
+}
+
+export interface FakeResourceRead extends FakeRequestBase {
+  uri: string;
+}
+
+export interface FakePromptGet extends FakeRequestBase {
+  name: string;
+  /** The arguments as received (missing arguments are `{}`). */
+  arguments?: Record<string, unknown>;
+}
+
+/** A resources/read or prompts/get answer: the entry's result or JSON-RPC error, a fake failure, or `pass`. */
+export type FakeRequestAnswer =
+  | { kind: "answer"; entryId: string; answer: FakeRpcAnswer }
+  | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError }
+  | { kind: "pass" };
+
+export interface ListQuery {
+  mount?: string;
+  identity?: FakeIdentity;
 }
 
 export type FakeAnswer =
@@ -128,26 +154,58 @@ export class Fakes {
 
   /** Asks the fakes about one tools/call: an answer, a fake failure, or `pass` (not handled here). */
   answer(call: FakeToolCall): FakeAnswer {
-    const identity = call.identity ?? {};
+    const args = call.arguments ?? {};
+    const asked = this.ask(call, "tools/call", { name: call.tool, arguments: args }, { name: call.tool }, (testId, context, mount) =>
+      decide(this.store.mounts.get(mount), { tool: call.tool, arguments: args, testId, context, undeclared: call.identity?.undeclared ?? null, mount }),
+    );
+    if (asked.kind !== "answer") return asked;
+    return { kind: "answer", entryId: asked.entryId, result: asked.result };
+  }
+
+  /** Asks the fakes about one resources/read: the entry's result or error, a fake failure, or `pass` (the catalog answers). */
+  readResource(read: FakeResourceRead): FakeRequestAnswer {
+    return this.askRequest(read, "resources/read", { uri: read.uri }, { subject: "resource", name: read.uri, arguments: {} });
+  }
+
+  /** Asks the fakes about one prompts/get, as `readResource` does. */
+  getPrompt(get: FakePromptGet): FakeRequestAnswer {
+    const args = get.arguments ?? {};
+    return this.askRequest(get, "prompts/get", { name: get.name, arguments: args }, { subject: "prompt", name: get.name, arguments: args });
+  }
+
+  private askRequest(request: FakeRequestBase, method: string, params: Record<string, unknown>, input: Pick<DecideRequestInput, "subject" | "name" | "arguments">): FakeRequestAnswer {
+    const asked = this.ask(request, method, params, { subject: input.subject, name: input.name }, (testId, context, mount) =>
+      decideRequest(this.store.mounts.get(mount), { ...input, testId, context, mount }),
+    );
+    if (asked.kind !== "answer") return asked;
+    return { kind: "answer", entryId: asked.entryId, answer: asked.answer };
+  }
+
+  /**
+   * One decision, journaled (with the entry id or the failure's outcome), logged and counted on
+   * failure; a decision that throws becomes MCP_FAKE_INTERNAL_ERROR. Never throws.
+   */
+  private ask<D extends FakeDecision | RequestDecision>(request: FakeRequestBase, method: string, params: Record<string, unknown>, about: Pick<FailureContext, "subject" | "name">, decideFor: (testId: string | null, context: string | null, mount: string) => D): D | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } {
+    const identity = request.identity ?? {};
     const testId = identity.testId ?? null;
     const context = identity.context ?? null;
-    const mount = call.mount ?? DEFAULT_MOUNT;
-    const args = call.arguments ?? {};
-    const record = { mount, sessionId: call.sessionId ?? null, testId, context, method: "tools/call", request: { id: call.requestId ?? null, params: { name: call.tool, arguments: args } } };
+    const mount = request.mount ?? DEFAULT_MOUNT;
+    const record = { mount, sessionId: request.sessionId ?? null, testId, context, method, request: { id: request.requestId ?? null, params } };
     try {
-      const decision = decide(this.store.mounts.get(mount), { tool: call.tool, arguments: args, testId, context, undeclared: identity.undeclared ?? null, mount });
+      const decision = decideFor(testId, context, mount);
       if (decision.kind === "pass") return decision;
       if (decision.kind === "answer") {
-        this.journal.record({ ...record, response: { result: decision.result, mcpFake: { outcome: "answered", entryId: decision.entryId } } });
+        const response = "result" in decision ? { result: decision.result } : decision.answer;
+        this.journal.record({ ...record, response: { ...response, mcpFake: { outcome: "answered", entryId: decision.entryId } } });
         return decision;
       }
       this.fail(decision.code, decision.jsonRpcError);
       this.journal.record({ ...record, response: { error: decision.jsonRpcError, mcpFake: { outcome: decision.outcome, code: decision.code } } });
       return { kind: "error", code: decision.code, jsonRpcError: decision.jsonRpcError };
     } catch (error) {
-      const jsonRpcError = internalError({ tool: call.tool, testId, context, mount }, error);
+      const jsonRpcError = internalError({ ...about, testId, context, mount }, error);
       this.fail(MCP_FAKE_INTERNAL_ERROR, jsonRpcError);
-      this.journal.record({ ...record, request: { id: record.request.id, params: { name: call.tool } }, response: { error: jsonRpcError } });
+      this.journal.record({ ...record, request: { id: record.request.id, params: { [about.subject === "resource" ? "uri" : "name"]: about.name } }, response: { error: jsonRpcError } });
       return { kind: "error", code: MCP_FAKE_INTERNAL_ERROR, jsonRpcError };
     }
   }
@@ -164,8 +222,18 @@ export class Fakes {
   }
 
   /** The tools named in the request's blocks, for tools/list (a registered definition wins over these). */
-  listTools(query: { mount?: string; identity?: FakeIdentity }): FakeToolDefinition[] {
+  listTools(query: ListQuery): FakeToolDefinition[] {
     return fakeToolDefinitions(this.store.mounts.get(query.mount ?? DEFAULT_MOUNT), query.identity?.testId ?? null, query.identity?.context ?? null);
+  }
+
+  /** The resources of the request's blocks, for resources/list (a registered resource wins). */
+  listResources(query: ListQuery): FakeResourceDefinition[] {
+    return fakeResourceDefinitions(this.store.mounts.get(query.mount ?? DEFAULT_MOUNT), query.identity?.testId ?? null, query.identity?.context ?? null);
+  }
+
+  /** The prompts of the request's blocks, for prompts/list (a registered prompt wins). */
+  listPrompts(query: ListQuery): FakePromptDefinition[] {
+    return fakePromptDefinitions(this.store.mounts.get(query.mount ?? DEFAULT_MOUNT), query.identity?.testId ?? null, query.identity?.context ?? null);
   }
 
   // ── inspection and reset ───────────────────────────────────────────────────

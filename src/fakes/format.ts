@@ -5,14 +5,29 @@
  */
 import { z } from "zod";
 import { closest as closestName } from "../util/closest.js";
+import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
+import type { ArgsMatcher } from "./args-match.js";
+import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
 import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
-import { DEFAULT_MOUNT, type FakeCallResult, type FakeScope } from "./types.js";
+import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
 
-const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools"];
+const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
 const SCOPE_KEYS = ["testId", "context"];
 const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
-const CALL_KEYS = ["id", "args", "anyArgs", "result", "error"];
+const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error"];
+const RESOURCE_KEYS = ["uri", "name", "description", "mimeType", "reads"];
+const READ_KEYS = ["id", "result", "error"];
+const PROMPT_KEYS = ["name", "description", "arguments", "gets"];
+const GET_KEYS = CALL_KEYS;
+const ARGUMENT_KEYS = ["name", "description", "required"];
+/** Per list of a block: its items' keys, its entries' key and their keys. */
+const LISTS = {
+  tools: { itemKeys: TOOL_KEYS, entriesKey: "calls", entryKeys: CALL_KEYS, noun: "a tool", entryNoun: "a call" },
+  resources: { itemKeys: RESOURCE_KEYS, entriesKey: "reads", entryKeys: READ_KEYS, noun: "a resource", entryNoun: "a read" },
+  prompts: { itemKeys: PROMPT_KEYS, entriesKey: "gets", entryKeys: GET_KEYS, noun: "a prompt", entryNoun: "a get" },
+} as const;
+type ListKey = keyof typeof LISTS;
 
 const plainObject = (what: string) =>
   z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
@@ -51,22 +66,54 @@ function checkResult(result: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
+const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
+
+function checkOneMatcher(call: Partial<Record<(typeof MATCHER_KEYS)[number], unknown>>, ctx: z.RefinementCtx): void {
+  const given = MATCHER_KEYS.filter((key) => call[key] !== undefined).map((key) => `"${key}"`);
+  if (given.length === 1) return;
+  const found = given.length === 0 ? 'has neither "args" nor "anyArgs" nor "argsMatch"' : given.length === 2 ? `has both ${given.join(" and ")}` : `has all of ${given.join(", ")}`;
+  ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them ("args" matches exactly, "anyArgs": true any arguments, "argsMatch" a subset with patterns)` });
+}
+
+function checkPattern(written: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const problem of compilePattern(written).problems) ctx.addIssue({ code: "custom", path: ["argsMatch", ...problem.path], params: { rule: problem.rule }, message: problem.message });
+}
+
+/** Exactly one of result and error; true when the entry has a result to check. */
+function checkOneAnswer(entry: { result?: unknown; error?: unknown }, ctx: z.RefinementCtx): boolean {
+  const hasResult = entry.result !== undefined;
+  const hasError = entry.error !== undefined;
+  if (hasResult === hasError) ctx.addIssue({ code: "custom", path: [], message: hasResult ? 'has both "result" and "error"; expected exactly one of them' : 'has neither "result" nor "error"; expected exactly one of them' });
+  return hasResult && !hasError;
+}
+
+function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
+  for (const issue of issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+}
+
+const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
+  error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
+});
+
+/** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
+const matchedEntryFields = (of: string) => ({
+  id: nonEmptyString("a string naming the entry").optional(),
+  args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
+  anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
+  argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
+  result: z.unknown().optional(),
+});
+
+function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+  checkOneMatcher(entry, ctx);
+  if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
+}
+
 const callSchema = z
-  .strictObject({
-    id: nonEmptyString("a string naming the entry").optional(),
-    args: plainObject("an object of argument values (the tool's arguments, matched exactly)").optional(),
-    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-    result: z.unknown().optional(),
-    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
-  })
+  .strictObject({ ...matchedEntryFields("the tool's"), error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional() })
   .superRefine((call, ctx) => {
-    const hasArgs = call.args !== undefined;
-    const hasAny = call.anyArgs !== undefined;
-    if (hasArgs === hasAny) ctx.addIssue({ code: "custom", path: [], message: hasArgs ? 'has both "args" and "anyArgs"; expected exactly one of them' : 'has neither "args" nor "anyArgs"; expected exactly one of them' });
-    const hasResult = call.result !== undefined;
-    const hasError = call.error !== undefined;
-    if (hasResult === hasError) ctx.addIssue({ code: "custom", path: [], message: hasResult ? 'has both "result" and "error"; expected exactly one of them' : 'has neither "result" nor "error"; expected exactly one of them' });
-    if (hasResult) checkResult(call.result, ctx);
+    checkMatcher(call, ctx);
+    if (checkOneAnswer(call, ctx)) checkResult(call.result, ctx);
   });
 
 const toolSchema = z.strictObject({
@@ -74,6 +121,32 @@ const toolSchema = z.strictObject({
   description: z.string({ error: "expected a string" }).optional(),
   inputSchema: plainObject("a JSON Schema object").optional(),
   calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
+});
+
+const readSchema = z
+  .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional() })
+  .superRefine((read, ctx) => {
+    if (checkOneAnswer(read, ctx)) addIssues(checkReadResult(read.result), ctx);
+  });
+
+const resourceSchema = z.strictObject({
+  uri: nonEmptyString("the resource's URI, a string"),
+  name: z.string({ error: "expected a string" }).optional(),
+  description: z.string({ error: "expected a string" }).optional(),
+  mimeType: z.string({ error: "expected a string" }).optional(),
+  reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
+});
+
+const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
+  checkMatcher(get, ctx);
+  if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+});
+
+const promptSchema = z.strictObject({
+  name: nonEmptyString("the prompt's name, a string"),
+  description: z.string({ error: "expected a string" }).optional(),
+  arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
+  gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
 });
 
 const scopeSchema = z.unknown().superRefine((scope, ctx) => {
@@ -96,18 +169,30 @@ const blockSchema = z
     scope: scopeSchema,
     mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
     undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
-    tools: z.array(toolSchema, { error: "expected an array of tools" }),
+    tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
+    resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
+    prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
   })
   .superRefine((block, ctx) => {
+    if (block.tools === undefined && block.resources === undefined && block.prompts === undefined) {
+      ctx.addIssue({ code: "custom", path: [], message: 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them' });
+    }
     if (block.scope === "shared" && block.undeclaredTools === "deny") {
       ctx.addIssue({ code: "custom", path: ["undeclaredTools"], params: { rule: "mcp-fakes/shared-deny" }, message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context' });
     }
-    const seen = new Set<string>();
-    block.tools.forEach((tool, i) => {
-      if (seen.has(tool.name)) ctx.addIssue({ code: "custom", path: ["tools", i, "name"], params: { rule: "mcp-fakes/duplicate-tool" }, message: `"${tool.name}" is declared twice in this block; put all its calls in one tool` });
-      seen.add(tool.name);
-    });
+    checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
+    checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
+    checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
   });
+
+function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> | undefined, list: ListKey, key: K, rule: FakeLoadRule, entries: string, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  items?.forEach((item, i) => {
+    const name = item[key];
+    if (seen.has(name)) ctx.addIssue({ code: "custom", path: [list, i, key], params: { rule }, message: `"${name}" is declared twice in this block; put all its ${entries} in one ${LISTS[list].noun.slice(2)}` });
+    seen.add(name);
+  });
+}
 
 /** One block, validated and normalized; ids are given by the caller's naming. */
 export interface ParsedBlock {
@@ -117,7 +202,9 @@ export interface ParsedBlock {
   mount: string;
   scope: FakeScope;
   deny: boolean;
-  tools: Array<{ name: string; description?: string; inputSchema?: Record<string, unknown>; calls: Array<{ id: string; index: number; args: Record<string, unknown> | null; result: FakeCallResult }> }>;
+  tools: FakeToolEntries[];
+  resources: FakeResourceEntries[];
+  prompts: FakePromptEntries[];
 }
 
 export interface FormatInput {
@@ -143,12 +230,13 @@ function formatPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-function keysFor(path: readonly PropertyKey[]): { known: string[]; noun: string } {
-  const last = path[path.length - 1];
+function keysFor(path: readonly PropertyKey[]): { known: readonly string[]; noun: string } {
   if (path.length === 0) return { known: BLOCK_KEYS, noun: "a block" };
-  if (last === "scope") return { known: SCOPE_KEYS, noun: "a scope" };
-  if (path[path.length - 2] === "tools") return { known: TOOL_KEYS, noun: "a tool" };
-  return { known: CALL_KEYS, noun: "a call" };
+  if (path[path.length - 1] === "scope") return { known: SCOPE_KEYS, noun: "a scope" };
+  const list = LISTS[path[0] as ListKey];
+  if (path.length === 2) return { known: list.itemKeys, noun: list.noun };
+  if (path[2] === "arguments") return { known: ARGUMENT_KEYS, noun: "a prompt argument" };
+  return { known: list.entryKeys, noun: list.entryNoun };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -169,21 +257,45 @@ function ruleOf(issue: z.core.$ZodIssue): FakeLoadRule {
   if (declared) return declared;
   if (issue.code === "unrecognized_keys") return "mcp-fakes/unknown-key";
   if (issue.path[0] === "scope") return "mcp-fakes/bad-scope";
-  if (issue.path[2] === "calls" && issue.path.length >= 4) return "mcp-fakes/bad-entry";
+  if (isEntryPath(issue.path)) return "mcp-fakes/bad-entry";
   return "mcp-fakes/bad-block";
 }
 
+function isEntryPath(path: readonly PropertyKey[]): boolean {
+  const list = LISTS[path[0] as ListKey];
+  return list !== undefined && path[2] === list.entriesKey && typeof path[3] === "number";
+}
+
+/** An entry's id as `normalize` gives it: `block:id`, `block:tool#n`, `block:resource:<uri>#n`, `block:prompt:<name>#n`. */
+function entryId(blockId: string, list: ListKey, item: string, index: number, id: string | undefined): string {
+  if (id !== undefined) return `${blockId}:${id}`;
+  return list === "tools" ? `${blockId}:${item}#${index}` : `${blockId}:${list === "resources" ? "resource" : "prompt"}:${item}#${index}`;
+}
+
 function rawEntryId(raw: unknown, path: readonly PropertyKey[], blockId: string): string | null {
-  if (path[0] !== "tools" || path[2] !== "calls" || typeof path[3] !== "number") return null;
-  const tool = (raw as { tools?: Array<{ name?: unknown; calls?: Array<{ id?: unknown }> }> }).tools?.[path[1] as number];
-  const id = tool?.calls?.[path[3]]?.id;
-  if (typeof id === "string" && id !== "") return `${blockId}:${id}`;
-  return `${blockId}:${typeof tool?.name === "string" ? tool.name : `tools[${String(path[1])}]`}#${path[3]}`;
+  if (!isEntryPath(path)) return null;
+  const list = path[0] as ListKey;
+  const items = (raw as Record<string, unknown>)[list] as Array<Record<string, unknown>> | undefined;
+  const item = items?.[path[1] as number];
+  const entry = (item?.[LISTS[list].entriesKey] as Array<{ id?: unknown }> | undefined)?.[path[3] as number];
+  const id = typeof entry?.id === "string" && entry.id !== "" ? entry.id : undefined;
+  const nameKey = list === "resources" ? "uri" : "name";
+  const name = typeof item?.[nameKey] === "string" ? (item[nameKey] as string) : `${list}[${String(path[1])}]`;
+  return entryId(blockId, list, name, path[3] as number, id);
 }
 
 function mountOf(raw: unknown): string {
   const mount = typeof raw === "object" && raw !== null ? (raw as { mount?: unknown }).mount : undefined;
   return typeof mount === "string" && mount.startsWith("/") ? mount : DEFAULT_MOUNT;
+}
+
+const compiled = (argsMatch: Record<string, unknown> | undefined): ArgsPattern | null => (argsMatch === undefined ? null : (compilePattern(argsMatch).pattern ?? null));
+
+const optional = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+
+/** What every entry has: its id, its position and what it matches (a read, with no arguments, matches any). */
+function entryBase(blockId: string, list: ListKey, name: string, index: number, entry: { id?: string; args?: Record<string, unknown>; argsMatch?: Record<string, unknown> }) {
+  return { id: entryId(blockId, list, name, index, entry.id), index, args: entry.args ?? null, argsMatch: compiled(entry.argsMatch) };
 }
 
 function normalize(block: z.infer<typeof blockSchema>, position: number | null, blockId: string, mount: string): ParsedBlock {
@@ -193,28 +305,52 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
     mount,
     scope: block.scope as FakeScope,
     deny: block.undeclaredTools === "deny",
-    tools: block.tools.map((tool) => ({
+    tools: (block.tools ?? []).map((tool) => ({
       name: tool.name,
-      ...(tool.description !== undefined && { description: tool.description }),
-      ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
-      calls: tool.calls.map((call, index) => ({
-        id: `${blockId}:${call.id ?? `${tool.name}#${index}`}`,
-        index,
-        args: call.args ?? null,
+      ...optional({ description: tool.description, inputSchema: tool.inputSchema }),
+      entries: tool.calls.map((call, index) => ({
+        ...entryBase(blockId, "tools", tool.name, index, call),
+        tool: tool.name,
         result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result),
+      })),
+    })),
+    resources: (block.resources ?? []).map((resource) => ({
+      uri: resource.uri,
+      ...optional({ name: resource.name, description: resource.description, mimeType: resource.mimeType }),
+      entries: resource.reads.map((read, index) => ({
+        ...entryBase(blockId, "resources", resource.uri, index, read),
+        name: resource.uri,
+        answer: read.error !== undefined ? toRpcError(read.error) : { result: toReadResult(read.result, resource.uri, resource.mimeType) },
+      })),
+    })),
+    prompts: (block.prompts ?? []).map((prompt) => ({
+      name: prompt.name,
+      ...optional({ description: prompt.description, arguments: prompt.arguments }),
+      entries: prompt.gets.map((get, index) => ({
+        ...entryBase(blockId, "prompts", prompt.name, index, get),
+        name: prompt.name,
+        answer: get.error !== undefined ? toRpcError(get.error) : { result: toPromptResult(get.result, prompt.description) },
       })),
     })),
   };
 }
 
+type Matchable = ArgsMatcher & { id: string; index: number };
+
+/** An args or argsMatch entry after an anyArgs entry cannot match until that one is used. */
 function shadowWarnings(block: ParsedBlock, file: string | null): FakeLoadWarning[] {
   const warnings: FakeLoadWarning[] = [];
-  for (const tool of block.tools) {
-    const firstAny = tool.calls.find((call) => call.args === null);
-    if (!firstAny) continue;
-    for (const call of tool.calls) {
-      if (call.index > firstAny.index && call.args !== null) {
-        warnings.push({ file, blockId: block.blockId, entryId: call.id, message: `${call.id} is shadowed: an args entry after the anyArgs entry ${firstAny.id} for tool "${tool.name}" cannot match until ${firstAny.id} is used; put args entries before anyArgs entries` });
+  const lists: Array<[string, { name: string; entries: Matchable[] }[]]> = [["tool", block.tools], ["prompt", block.prompts]];
+  for (const [noun, items] of lists) {
+    for (const item of items) {
+      const isAny = (entry: Matchable): boolean => entry.args === null && entry.argsMatch === null;
+      const firstAny = item.entries.find(isAny);
+      if (!firstAny) continue;
+      for (const entry of item.entries) {
+        if (entry.index > firstAny.index && !isAny(entry)) {
+          const kind = entry.args !== null ? "args" : "argsMatch";
+          warnings.push({ file, blockId: block.blockId, entryId: entry.id, message: `${entry.id} is shadowed: an ${kind} entry after the anyArgs entry ${firstAny.id} for ${noun} "${item.name}" cannot match until ${firstAny.id} is used; put ${kind} entries before anyArgs entries` });
+        }
       }
     }
   }

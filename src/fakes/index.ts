@@ -20,7 +20,11 @@
  *                                               the unknown-tool policy).
  *    `answer()` never throws; it journals, logs (`MCP-FAKE: …`) and counts on its own.
  *  - tools/list merges `fakes.listTools({ mount, identity })` under the registered tools (a
- *    registered definition wins; fakes never remove a tool).
+ *    registered definition wins; fakes never remove a tool); resources/list and prompts/list
+ *    merge `listResources` and `listPrompts` the same way.
+ *  - resources/read and prompts/get ask `fakes.readResource({ uri, … })` and
+ *    `fakes.getPrompt({ name, arguments, … })` before the catalog: `{ kind: "answer", answer }`
+ *    is the entry's `{ result }` or `{ error }` (a JSON-RPC error), the other kinds as above.
  *  - The router sends paths where `isControlPath(pathname)` to `fakes.handleControl(request)`.
  *  - `fakes.reset()` on the mock's reset; the journal is `fakes.journal` (`record()` takes the
  *    engine's entries for calls no fake handled).
@@ -28,7 +32,7 @@
  * Nothing here imports the engine, the wires or the mock.
  */
 export { createFakes, Fakes, DEFAULT_FAKE_TEST_IDS_MAX, DEFAULT_JOURNAL_MAX } from "./fakes.js";
-export type { FakeAnswer, FakeToolCall, FakesLogger, FakesLogLevel, FakesOptions, LoadResult } from "./fakes.js";
+export type { FakeAnswer, FakePromptGet, FakeRequestAnswer, FakeRequestBase, FakeResourceRead, FakeToolCall, FakesLogger, FakesLogLevel, FakesOptions, ListQuery, LoadResult } from "./fakes.js";
 export { readIdentity, bindIdentity } from "./identity.js";
 export type { HeaderInput, IdentityErrorCode, IdentityInput, IdentityResult, ResolvedIdentity } from "./identity.js";
 export { MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR } from "./fake-errors.js";
@@ -38,6 +42,6 @@ export type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-erro
 export { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, isControlPath } from "./control-api.js";
 export { FakesJournal } from "./journal.js";
 export type { JournalEntry, JournalQuery, McpFakeOutcome, NewJournalEntry } from "./journal.js";
-export type { BlockSnapshot, EntrySnapshot, FakesListing, FakeToolDefinition, InspectQuery } from "./inspect.js";
+export type { BlockSnapshot, EntrySnapshot, FakePromptDefinition, FakeResourceDefinition, FakesListing, FakeToolDefinition, InspectQuery } from "./inspect.js";
 export { DEFAULT_MOUNT } from "./types.js";
-export type { FakeCallResult, FakeIdentity, FakeScope, McpFakeBlock, McpFakeCall, McpFakeResult, McpFakeTool } from "./types.js";
+export type { FakeCallResult, FakeIdentity, FakeRpcAnswer, FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeResult, McpFakeRpcError, McpFakeTool } from "./types.js";

@@ -1,6 +1,7 @@
 /** What a test (or a tools/list) can see of the fakes: the blocks that apply to an identity. */
 import { McpTestkitError } from "../errors.js";
-import { declaringLevel } from "./answer.js";
+import { declaredMatcher, declaringLevelOf } from "./answer.js";
+import type { ArgsMatcher } from "./args-match.js";
 import type { FakesStore, MountFakes } from "./store.js";
 import type { FakeScope, LoadedBlock } from "./types.js";
 
@@ -14,6 +15,7 @@ export interface InspectQuery {
 export interface EntrySnapshot {
   id: string;
   args?: Record<string, unknown>;
+  argsMatch?: Record<string, unknown>;
   anyArgs?: true;
   consumed: boolean;
 }
@@ -27,6 +29,10 @@ export interface BlockSnapshot {
   /** Whether the test id's consumption state was dropped by the cap (its calls fail with MCP_FAKE_EVICTED). */
   evicted: boolean;
   tools: Array<{ name: string; entries: EntrySnapshot[] }>;
+  /** Only when the block fakes resources. */
+  resources?: Array<{ uri: string; entries: EntrySnapshot[] }>;
+  /** Only when the block fakes prompts. */
+  prompts?: Array<{ name: string; entries: EntrySnapshot[] }>;
 }
 
 export interface FakesListing {
@@ -37,6 +43,7 @@ export interface FakesListing {
 
 function snapshot(mount: MountFakes, block: LoadedBlock, testId: string | null): BlockSnapshot {
   const state = mount.consumption;
+  const entries = (list: ReadonlyArray<ArgsMatcher & { id: string }>): EntrySnapshot[] => list.map((entry) => ({ id: entry.id, ...declaredMatcher(entry), consumed: state.isUsed(testId, entry.id) }));
   return {
     blockId: block.blockId,
     file: block.file,
@@ -44,10 +51,9 @@ function snapshot(mount: MountFakes, block: LoadedBlock, testId: string | null):
     scope: block.scope,
     undeclaredTools: block.deny ? "deny" : "allow",
     evicted: state.isEvicted(testId),
-    tools: [...block.tools.values()].map((tool) => ({
-      name: tool.name,
-      entries: tool.entries.map((entry) => ({ id: entry.id, ...(entry.args === null ? { anyArgs: true as const } : { args: entry.args }), consumed: state.isUsed(testId, entry.id) })),
-    })),
+    tools: [...block.tools.values()].map((tool) => ({ name: tool.name, entries: entries(tool.entries) })),
+    ...(block.resources.size > 0 && { resources: [...block.resources.values()].map((resource) => ({ uri: resource.uri, entries: entries(resource.entries) })) }),
+    ...(block.prompts.size > 0 && { prompts: [...block.prompts.values()].map((prompt) => ({ name: prompt.name, entries: entries(prompt.entries) })) }),
   };
 }
 
@@ -73,7 +79,12 @@ export function assertFakesConsumed(store: FakesStore, query: InspectQuery): voi
   for (const { blocks } of inspectFakes(store, query).mounts) {
     for (const block of blocks) {
       if (block.scope === "shared") continue;
-      for (const tool of block.tools) for (const entry of tool.entries) if (!entry.consumed) unused.push(`${entry.id} (${block.mount}, tool "${tool.name}")`);
+      const items: Array<[string, string, EntrySnapshot[]]> = [
+        ...block.tools.map((tool): [string, string, EntrySnapshot[]] => ["tool", tool.name, tool.entries]),
+        ...(block.resources ?? []).map((resource): [string, string, EntrySnapshot[]] => ["resource", resource.uri, resource.entries]),
+        ...(block.prompts ?? []).map((prompt): [string, string, EntrySnapshot[]] => ["prompt", prompt.name, prompt.entries]),
+      ];
+      for (const [noun, name, entries] of items) for (const entry of entries) if (!entry.consumed) unused.push(`${entry.id} (${block.mount}, ${noun} "${name}")`);
     }
   }
   if (unused.length > 0) {
@@ -90,14 +101,42 @@ export interface FakeToolDefinition {
 
 /** The tools named in the request's blocks, for tools/list; the engine lists a registered definition instead when there is one. */
 export function fakeToolDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakeToolDefinition[] {
+  return definitions(mount, testId, context, (block) => block.tools).map(([name, tools]) => ({ name, ...firstOf(tools, "description"), inputSchema: tools.find((tool) => tool.inputSchema !== undefined)?.inputSchema ?? { type: "object" } }));
+}
+
+export interface FakeResourceDefinition {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface FakePromptDefinition {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+/** Each name (or URI) `pick` finds in the request's blocks, with its declaring level's definitions. */
+function definitions<T>(mount: MountFakes | undefined, testId: string | null, context: string | null, pick: (block: LoadedBlock) => Map<string, T>): Array<[string, T[]]> {
   if (!mount) return [];
   const levels = mount.levels(testId, context);
   const names = new Set<string>();
-  for (const blocks of levels) for (const block of blocks) for (const name of block.tools.keys()) names.add(name);
-  return [...names].map((name) => {
-    const tools = declaringLevel(levels, name) ?? [];
-    const description = tools.find((tool) => tool.description !== undefined)?.description;
-    const inputSchema = tools.find((tool) => tool.inputSchema !== undefined)?.inputSchema ?? { type: "object" };
-    return { name, ...(description !== undefined && { description }), inputSchema };
-  });
+  for (const blocks of levels) for (const block of blocks) for (const name of pick(block).keys()) names.add(name);
+  return [...names].map((name) => [name, declaringLevelOf(levels, name, pick) ?? []]);
+}
+
+/** The first defined value of `key` among a level's definitions. */
+function firstOf<T, K extends keyof T>(items: readonly T[], key: K): Partial<Record<K, NonNullable<T[K]>>> {
+  const value = items.find((item) => item[key] !== undefined)?.[key];
+  return (value === undefined ? {} : { [key]: value }) as Partial<Record<K, NonNullable<T[K]>>>;
+}
+
+/** The resources named in the request's blocks, for resources/list (named by their URI unless given a name). */
+export function fakeResourceDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakeResourceDefinition[] {
+  return definitions(mount, testId, context, (block) => block.resources).map(([uri, items]) => ({ uri, name: items.find((item) => item.name !== undefined)?.name ?? uri, ...firstOf(items, "description"), ...firstOf(items, "mimeType") }));
+}
+
+export function fakePromptDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakePromptDefinition[] {
+  return definitions(mount, testId, context, (block) => block.prompts).map(([name, items]) => ({ name, ...firstOf(items, "description"), ...firstOf(items, "arguments") }));
 }

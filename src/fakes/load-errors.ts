@@ -11,7 +11,12 @@ export type FakeLoadRule =
   | "mcp-fakes/unknown-key"
   | "mcp-fakes/bad-entry"
   | "mcp-fakes/duplicate-tool"
-  | "mcp-fakes/duplicate-id";
+  | "mcp-fakes/duplicate-id"
+  | "mcp-fakes/duplicate-resource"
+  | "mcp-fakes/duplicate-prompt"
+  | "mcp-fakes/bad-regex"
+  | "mcp-fakes/bad-schema"
+  | "mcp-fakes/bad-pattern";
 
 export interface FakeLoadProblem {
   rule: FakeLoadRule;

@@ -7,7 +7,7 @@ import { parseFakes, type ParsedBlock } from "./format.js";
 import { blockId, sourceBase } from "./ids.js";
 import type { FakeLoadProblem, FakeLoadWarning } from "./load-errors.js";
 import { ConsumptionState, type ConsumptionLimits } from "./consumption.js";
-import type { FakeSourceKind, FakeToolEntries, LoadedBlock } from "./types.js";
+import { blockEntries, type FakeSourceKind, type LoadedBlock } from "./types.js";
 
 /** One `mcpFakes` value to add, with where it came from. */
 export interface FakesInput {
@@ -55,7 +55,7 @@ export class MountFakes {
 
   add(block: LoadedBlock): void {
     this.blocks.push(block);
-    for (const tool of block.tools.values()) for (const entry of tool.entries) this.entryIds.add(entry.id);
+    for (const entry of blockEntries(block)) this.entryIds.add(entry.id);
     const { scope } = block;
     if (scope === "shared") this.shared.push(block);
     else if (scope.testId !== undefined && scope.context !== undefined) push(this.byBoth, bothKey(scope.testId, scope.context), block);
@@ -75,16 +75,16 @@ export class MountFakes {
 }
 
 function toLoaded(parsed: ParsedBlock, file: string | null): LoadedBlock {
-  const tools = new Map<string, FakeToolEntries>();
-  for (const tool of parsed.tools) {
-    tools.set(tool.name, {
-      name: tool.name,
-      ...(tool.description !== undefined && { description: tool.description }),
-      ...(tool.inputSchema !== undefined && { inputSchema: tool.inputSchema }),
-      entries: tool.calls.map((call) => ({ id: call.id, tool: tool.name, index: call.index, args: call.args, result: call.result })),
-    });
-  }
-  return { blockId: parsed.blockId, file, mount: parsed.mount, scope: parsed.scope, deny: parsed.deny, tools };
+  return {
+    blockId: parsed.blockId,
+    file,
+    mount: parsed.mount,
+    scope: parsed.scope,
+    deny: parsed.deny,
+    tools: new Map(parsed.tools.map((tool) => [tool.name, tool])),
+    resources: new Map(parsed.resources.map((resource) => [resource.uri, resource])),
+    prompts: new Map(parsed.prompts.map((prompt) => [prompt.name, prompt])),
+  };
 }
 
 const ORIGIN: Record<FakeSourceKind, string> = { file: "file", code: "code", "control-api": "the control API" };
@@ -148,14 +148,12 @@ export class FakesStore {
     const problems: FakeLoadProblem[] = [];
     const seen = new Map<string, string>();
     for (const block of planned) {
-      for (const tool of block.tools.values()) {
-        for (const entry of tool.entries) {
-          const key = `${block.mount}\u0000${entry.id}`;
-          const where = this.mounts.get(block.mount)?.entryIds.has(entry.id) ? "is already loaded" : seen.has(key) ? "is used twice in this load" : null;
-          seen.set(key, entry.id);
-          if (where) {
-            problems.push({ rule: "mcp-fakes/duplicate-id", file: block.file, blockId: block.blockId, entryId: entry.id, message: `${block.file ?? block.blockId}, block ${block.blockId}: entry id "${entry.id}" ${where} on mount ${block.mount}; entry ids are unique per mount, so give this entry another "id"` });
-          }
+      for (const entry of blockEntries(block)) {
+        const key = `${block.mount}\u0000${entry.id}`;
+        const where = this.mounts.get(block.mount)?.entryIds.has(entry.id) ? "is already loaded" : seen.has(key) ? "is used twice in this load" : null;
+        seen.set(key, entry.id);
+        if (where) {
+          problems.push({ rule: "mcp-fakes/duplicate-id", file: block.file, blockId: block.blockId, entryId: entry.id, message: `${block.file ?? block.blockId}, block ${block.blockId}: entry id "${entry.id}" ${where} on mount ${block.mount}; entry ids are unique per mount, so give this entry another "id"` });
         }
       }
     }

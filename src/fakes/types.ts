@@ -1,4 +1,5 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
+import type { ArgsMatcher } from "./args-match.js";
 
 /** A tools/call result as MCP sends it (`CallToolResult`). */
 export interface FakeCallResult {
@@ -17,7 +18,30 @@ export interface McpFakeBlock {
   scope: FakeScope;
   mount?: string;
   undeclaredTools?: "deny";
-  tools: McpFakeTool[];
+  /** At least one of tools, resources and prompts. */
+  tools?: McpFakeTool[];
+  resources?: McpFakeResource[];
+  prompts?: McpFakePrompt[];
+}
+
+/** A JSON-RPC error a read or prompt answers with: a message (code -32603), or code, message and data. */
+export type McpFakeRpcError = string | { code: number; message: string; data?: unknown };
+
+/** A resource answered by fakes: its reads are used in order, one per `resources/read`. */
+export interface McpFakeResource {
+  uri: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+  reads: Array<{ id?: string; result?: unknown; error?: McpFakeRpcError }>;
+}
+
+/** A prompt answered by fakes: each `prompts/get` takes its first unused matching entry. */
+export interface McpFakePrompt {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+  gets: Array<{ id?: string; args?: Record<string, unknown>; anyArgs?: true; argsMatch?: Record<string, unknown>; result?: unknown; error?: McpFakeRpcError }>;
 }
 
 export interface McpFakeTool {
@@ -31,6 +55,8 @@ export interface McpFakeCall {
   id?: string;
   args?: Record<string, unknown>;
   anyArgs?: true;
+  /** A partial match: a subset of keys, `{ "$regex", "$flags"? }` and `{ "$schema" }` leaves (see arg-patterns.ts). */
+  argsMatch?: Record<string, unknown>;
   result?: McpFakeResult;
   error?: string;
 }
@@ -42,14 +68,39 @@ export type McpFakeResult = string | Array<Record<string, unknown>> | Record<str
 export type FakeSourceKind = "file" | "code" | "control-api";
 
 /** One entry after loading: its id, what it matches and what it answers. */
-export interface FakeEntry {
+export interface FakeEntry extends ArgsMatcher {
   id: string;
   tool: string;
   /** Position in its tool's `calls`. */
   index: number;
-  /** The declared arguments, or null for `anyArgs`. */
-  args: Record<string, unknown> | null;
   result: FakeCallResult;
+}
+
+/** What a resource or prompt entry answers: the method's result as sent, or a JSON-RPC error. */
+export type FakeRpcAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+
+/** One resources/read or prompts/get entry after loading (a resource's entries match any read). */
+export interface FakeRequestEntry extends ArgsMatcher {
+  id: string;
+  /** The resource's URI or the prompt's name. */
+  name: string;
+  index: number;
+  answer: FakeRpcAnswer;
+}
+
+export interface FakeResourceEntries {
+  uri: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+  entries: FakeRequestEntry[];
+}
+
+export interface FakePromptEntries {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+  entries: FakeRequestEntry[];
 }
 
 export interface FakeToolEntries {
@@ -68,6 +119,14 @@ export interface LoadedBlock {
   scope: FakeScope;
   deny: boolean;
   tools: Map<string, FakeToolEntries>;
+  /** By URI. */
+  resources: Map<string, FakeResourceEntries>;
+  prompts: Map<string, FakePromptEntries>;
+}
+
+/** Every entry of a block: its tools', resources' and prompts'. */
+export function* blockEntries(block: LoadedBlock): Generator<{ id: string }> {
+  for (const map of [block.tools, block.resources, block.prompts]) for (const item of map.values()) yield* item.entries;
 }
 
 /** The identity of one request: each field null when not supplied. */

@@ -1,6 +1,7 @@
 /**
- * Scenario fakes (seed 003) plugged into a mock: the first step source of `tools/call`, a
- * source of `tools/list` entries, the journal of every request, and the mount paths the
+ * Scenario fakes (seed 003) plugged into a mock: the first step source of `tools/call`, the
+ * first source of `resources/read` and `prompts/get` (before the catalog), a source of
+ * `tools/list`, `resources/list` and `prompts/list` entries, the journal of every request, and the mount paths the
  * fakes' blocks name. The fakes themselves (src/fakes) know nothing of the engine.
  */
 import { isAbsolute, resolve } from "node:path";
@@ -8,8 +9,10 @@ import { statSync } from "node:fs";
 import type { Engine } from "../engine/engine.js";
 import type { RequestContext, RequestIdentity } from "../engine/request-context.js";
 import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-sources.js";
+import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
+import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpTestkitError } from "../errors.js";
-import { createFakes, type Fakes, type FakesLogger, type LoadResult } from "../fakes/index.js";
+import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, McpFakeBlock } from "../fakes/types.js";
 
 /** Where fakes come from in `mockMcp({ fixtures })`: paths (files or directories) or blocks. */
@@ -47,6 +50,10 @@ export class FakesBinding {
     });
     engine.toolSources.unshift(this.stepSource);
     engine.toolListSources.push(this.listSource);
+    engine.resourceReadSources.push(this.readSource);
+    engine.promptGetSources.push(this.promptSource);
+    engine.resourceListSources.push((context) => this.fakes.listResources(this.listQuery(context)));
+    engine.promptListSources.push((context) => this.fakes.listPrompts(this.listQuery(context)));
     engine.events.on("request:end", (event) => {
       const key = `${event.sessionId}\u0000${String(event.requestId)}`;
       if (this.journaledByFakes.delete(key)) return;
@@ -95,7 +102,12 @@ export class FakesBinding {
     } catch {
       throw new McpTestkitError(`fixtures: ${JSON.stringify(path)} is neither a file nor a directory (looked at ${full}).`);
     }
-    return directory ? this.fakes.loadDir(full) : this.fakes.loadFile(full, path);
+    if (!directory) return this.fakes.loadFile(full, path);
+    const result = this.fakes.loadDir(full);
+    if (result.added === 0) {
+      throw new McpTestkitError(`fixtures: the directory ${JSON.stringify(path)} holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory.`);
+    }
+    return result;
   }
 
   private readonly stepSource: ToolStepSource = (call, context) => {
@@ -115,13 +127,37 @@ export class FakesBinding {
       return choice;
     }
     call.fake = answer.code;
-    if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code: answer.code });
+    this.countFailure(answer.code);
     const { code, message, data } = answer.jsonRpcError;
     return { step: { throws: { code, message, data } }, hasOutputSchema: false };
   };
 
-  private readonly listSource: ToolListSource = (context: RequestContext) =>
-    this.fakes.listTools({ mount: context.mount ?? this.defaultMount, identity: fakeIdentity(context.identity) });
+  private readonly listSource: ToolListSource = (context: RequestContext) => this.fakes.listTools(this.listQuery(context));
+
+  private listQuery(context: RequestContext): { mount: string; identity: FakeIdentity } {
+    return { mount: context.mount ?? this.defaultMount, identity: fakeIdentity(context.identity) };
+  }
+
+  private readonly readSource: ResourceReadSource = (read, context) => this.sourceAnswer(read, this.fakes.readResource({ uri: read.uri, ...this.requestFacts(read, context) }));
+
+  private readonly promptSource: PromptGetSource = (get, context) => this.sourceAnswer(get, this.fakes.getPrompt({ name: get.name, arguments: get.arguments, ...this.requestFacts(get, context) }));
+
+  private requestFacts(request: { sessionId: string; requestId: JsonRpcId }, context: RequestContext) {
+    return { ...this.listQuery(context), sessionId: request.sessionId, requestId: request.requestId };
+  }
+
+  /** A fake's answer for a read or a prompt as the engine's source answer (undefined: the catalog answers). */
+  private sourceAnswer(request: { sessionId: string; requestId: JsonRpcId }, answer: FakeRequestAnswer): SourceAnswer | undefined {
+    if (answer.kind === "pass") return undefined;
+    this.journaledByFakes.add(`${request.sessionId}\u0000${String(request.requestId)}`);
+    if (answer.kind === "answer") return answer.answer;
+    this.countFailure(answer.code);
+    return { error: answer.jsonRpcError };
+  }
+
+  private countFailure(code: string): void {
+    if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code });
+  }
 }
 
 function fakeIdentity(identity: RequestIdentity): FakeIdentity {

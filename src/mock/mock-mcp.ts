@@ -16,7 +16,7 @@ import { checkMockOptions } from "./option-checks.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import { passesLevel } from "../engine/call-context.js";
-import { MemoryTransport } from "../wire/memory.js";
+import { memoryFacts, MemoryTransport, type MemoryIdentity } from "../wire/memory.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
 import type { HttpExchange } from "../wire/http/exchange.js";
@@ -350,10 +350,15 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return waitForCalls(this.engine.calls, this.engine.events, count, options);
   }
 
-  /** A transport for an SDK `Client` in the same process; each one is its own session. */
-  async connectInMemory(): Promise<Transport & { readonly mockSessionId: string }> {
+  /**
+   * A transport for an SDK `Client` in the same process; each one is its own session. An
+   * `identity` ({ testId, context, undeclared }) is what an HTTP client sends as X-Test-* headers:
+   * scenario fakes scoped to it answer this client's requests.
+   */
+  async connectInMemory(identity?: MemoryIdentity): Promise<Transport & { readonly mockSessionId: string }> {
     this.assertOpen("connectInMemory");
-    const transport = new MemoryTransport(this.engine, (closed) => this.connections.delete(closed));
+    const facts = memoryFacts(identity);
+    const transport = new MemoryTransport(this.engine, (closed) => this.connections.delete(closed), facts);
     this.connections.add(transport);
     return transport;
   }

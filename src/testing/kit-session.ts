@@ -6,7 +6,9 @@
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
+import { McpTestkitError } from "../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../mock/mock-mcp.js";
+import { currentTestName } from "./test-name.js";
 
 /** The kit's SDK client: its `clientInfo` and the SDK's own `Client` options (capabilities, ...). */
 export interface KitClientOptions extends ClientOptions {
@@ -21,6 +23,12 @@ export interface McpTestKitOptions extends MockMcpOptions {
    * step can call `call.sample(...)` and the test answers with `kit.client.setRequestHandler(...)`.
    */
   client?: KitClientOptions;
+  /**
+   * The test id the kit's client sends, as an HTTP client sends `X-Test-Id`, so scenario fakes
+   * scoped to it answer: a string, or `true` for the current test's full name (Vitest
+   * `describe > test`, Jest `describe test`), read when the kit opens its session.
+   */
+  testId?: true | string;
 }
 
 /** The seed's kit names its server this way; a mock's own default is mcp-testkit's name. */
@@ -36,15 +44,24 @@ export interface KitSession {
   close(): Promise<void>;
 }
 
+function kitTestId(option: unknown): string | undefined {
+  if (option === undefined) return undefined;
+  if (option === true) return currentTestName();
+  if (typeof option === "string" && option !== "") return option;
+  throw new McpTestkitError(`The kit's "testId" must be true (the current test's full name) or a non-empty string, got ${JSON.stringify(option) ?? typeof option}.`);
+}
+
 export async function openKitSession(options: McpTestKitOptions = {}): Promise<KitSession> {
-  const { client: clientOptions = {}, ...mockOptions } = options;
+  const { client: clientOptions = {}, testId: testIdOption, ...mockOptions } = options;
+  // Read before the server starts, so a bad option starts nothing.
+  const testId = kitTestId(testIdOption);
   const { info = KIT_CLIENT_INFO, ...sdkOptions } = clientOptions;
   // The kit's client connects in memory, so the mock listens on nothing else unless asked to.
   const server = await mockMcp({ ...mockOptions, transport: mockOptions.transport ?? "memory", serverInfo: mockOptions.serverInfo ?? KIT_SERVER_INFO });
   const client = new Client(info, sdkOptions);
   let connection: KitTransport;
   try {
-    connection = await server.connectInMemory();
+    connection = await server.connectInMemory(testId === undefined ? undefined : { testId });
     await client.connect(connection);
   } catch (error) {
     await client.close().catch(() => undefined);

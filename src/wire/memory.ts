@@ -9,11 +9,41 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Engine } from "../engine/engine.js";
 import type { Outcome } from "../engine/outcome.js";
 import type { Connection } from "../engine/connection.js";
-import { requestContext, wireFacts } from "../engine/request-context.js";
+import { requestContext, wireFacts, type RequestFacts, type RequestIdentity } from "../engine/request-context.js";
+import { checkKeys, checkValueKinds, typeLabel } from "../engine/spec-checks.js";
+import { McpTestkitError } from "../errors.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { errorResponse, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 
 const MEMORY = wireFacts("memory");
+
+/**
+ * Who an in-memory client is, for scenario fakes: what an HTTP client sends as `X-Test-Id`,
+ * `X-Test-Context` and `X-Test-Undeclared`. It holds for every message of the connection.
+ */
+export interface MemoryIdentity {
+  testId?: string;
+  context?: string;
+  undeclared?: "allow" | "deny";
+}
+
+const IDENTITY_KINDS = { testId: "string", context: "string", undeclared: "string" } as const;
+
+/** The request facts of a connection with this identity (none without one, so calls record no identity). */
+export function memoryFacts(identity: unknown): RequestFacts | undefined {
+  if (identity === undefined) return undefined;
+  const where = "connectInMemory(identity)";
+  if (typeof identity !== "object" || identity === null || Array.isArray(identity)) throw new McpTestkitError(`${where}: expected an object { testId?, context?, undeclared? }, got ${typeLabel(identity)}.`);
+  checkKeys(identity, Object.keys(IDENTITY_KINDS), where);
+  checkValueKinds(identity as Record<string, unknown>, IDENTITY_KINDS, where);
+  const { testId, context, undeclared } = identity as MemoryIdentity;
+  for (const [key, value] of Object.entries({ testId, context })) {
+    if (value === "") throw new McpTestkitError(`${where}: "${key}" is an empty string; leave it out for none (an empty header counts as not sent too).`);
+  }
+  if (undeclared !== undefined && undeclared !== "allow" && undeclared !== "deny") throw new McpTestkitError(`${where}: "undeclared" must be "allow" or "deny", got ${JSON.stringify(undeclared)}.`);
+  const fields: RequestIdentity = { ...(testId !== undefined && { testId }), ...(context !== undefined && { context }), ...(undeclared !== undefined && { undeclared }) };
+  return Object.keys(fields).length === 0 ? undefined : { identity: Object.freeze(fields) };
+}
 
 export class MemoryTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -29,6 +59,8 @@ export class MemoryTransport implements Transport {
   constructor(
     private readonly engine: Engine,
     private readonly onClosed?: (transport: MemoryTransport) => void,
+    /** The connection's identity for every message (see `memoryFacts`). */
+    private readonly facts?: RequestFacts,
   ) {
     this.connection = engine.openConnection({ send: (message) => this.deliver(JSON.stringify(message)) }, "memory");
   }
@@ -49,7 +81,7 @@ export class MemoryTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error("MemoryTransport is closed");
     const text = JSON.stringify(message);
-    const outcome = this.engine.receiveText(this.connection, text, requestContext(this.connection, MEMORY));
+    const outcome = this.engine.receiveText(this.connection, text, requestContext(this.connection, MEMORY, this.facts));
     if (outcome instanceof Promise) {
       outcome.then(
         (settled) => this.enact(settled),

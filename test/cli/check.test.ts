@@ -288,6 +288,16 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(xml).toContain(`skipped="${skippedChecks.length}"`);
   });
 
+  it("--junit still writes a report when the server cannot be reached: one failed connect case", async () => {
+    const port = await freePort();
+    const file = scratchFile("unreachable.xml");
+    const result = await runCli(["check", `http://127.0.0.1:${port}/mcp`, "--junit", file]);
+    expect(result.code).toBe(1);
+    const xml = readFileSync(file, "utf8");
+    expect(xml).toContain('<testsuites name="mcp-testkit check" tests="1" failures="1" errors="0" skipped="0"');
+    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check" name="0\. connect: the server can be started or reached">\n {6}<failure message="cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/);
+  });
+
   it("an address nobody listens on: exit 1, cannot reach", async () => {
     const port = await freePort();
     const result = await runCli(["check", `http://127.0.0.1:${port}/mcp`]);

@@ -15,9 +15,12 @@ const FIXTURES = fileURLToPath(new URL("../fakes/fixtures", import.meta.url));
 describe("mcp-testkit mock --fixtures", () => {
   it("serves fixture files with no scenario, answering per test id, and says what it loaded", async () => {
     const child = startCli(["mock", "--fixtures", FIXTURES]);
-    const [, served, url] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    // Both waits listen from the start: the two lines may come in one chunk of output.
+    const servedLine = waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    const catalogLine = waitForLine(child, "stdout", /^ {2}.*fake block.*$/);
+    const [, served, url] = await servedLine;
     expect(served).toBe(`fixtures ${FIXTURES}`);
-    const catalog = await waitForLine(child, "stdout", /^ {2}.*fake block.*$/);
+    const catalog = await catalogLine;
     expect(catalog[0]).toContain("3 fake blocks on /mcp, /mcp/flights, /mcp/hotels");
     const client = new Client({ name: "cli-fakes", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { "X-Test-Id": encodeURIComponent("tickets › retry on timeout") } } }));

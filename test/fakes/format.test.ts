@@ -107,7 +107,7 @@ describe("load errors", () => {
         file: null,
         blockId: "code#1",
         entryId: null,
-        message: 'code, block (code#1): unknown key "undeclaredTool"; did you mean "undeclaredTools"? A block has: scope, mount, undeclaredTools, tools',
+        message: 'code, block (code#1): unknown key "undeclaredTool"; did you mean "undeclaredTools"? A block has: scope, mount, undeclaredTools, tools, resources, prompts',
       },
     ]);
   });
@@ -123,7 +123,7 @@ describe("load errors", () => {
     ]);
     expect(problems[0].message).toContain('scope: unknown key "testid"; did you mean "testId"?');
     expect(problems[2].message).toContain('tools[0].calls[0]: unknown key "arg"; did you mean "args"?');
-    expect(problems[3].message).toContain('has neither "args" nor "anyArgs"; expected exactly one of them');
+    expect(problems[3].message).toContain('has neither "args" nor "anyArgs" nor "argsMatch"; expected exactly one of them');
   });
 
   it.each([
@@ -154,7 +154,8 @@ describe("load errors", () => {
     [{ scope: "shared", mount: "mcp", tools: [] }, "mcp-fakes/bad-block", 'mount: expected a path starting with "/"'],
     [{ scope: "shared", tools: [{ name: "a", calls: [] }] }, "mcp-fakes/bad-block", "calls: expected at least one call"],
     [{ scope: "shared", tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }], inputschema: {} }] }, "mcp-fakes/unknown-key", 'did you mean "inputSchema"?'],
-    [{ scope: "shared" }, "mcp-fakes/bad-block", "tools: expected an array of tools"],
+    [{ scope: "shared" }, "mcp-fakes/bad-block", 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them'],
+    [{ scope: "shared", tools: {} }, "mcp-fakes/bad-block", "tools: expected an array of tools"],
     ["not a block", "mcp-fakes/bad-block", "expected a block object with scope and tools, received string"],
     [[], "mcp-fakes/bad-block", "mcpFakes is an empty array"],
   ])("a malformed block %j fails with rule %s", (block, rule, expected) => {

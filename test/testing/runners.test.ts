@@ -72,7 +72,8 @@ describe("mcpTestKit under Jest (ESM, global hooks)", () => {
       ["assertToolReturns reports a check that throws (here a failed Jest expect)", "passed"],
       ["assertToolFails passes on a tool error", "passed"],
       ["resources and prompts registered inside the test work through the kit's client", "passed"],
+      ["true sends the test's full name", "passed"],
     ]);
-    expect([report.success, report.numTotalTests, report.numPassedTests, report.numFailedTests]).toEqual([true, 5, 5, 0]);
+    expect([report.success, report.numTotalTests, report.numPassedTests, report.numFailedTests]).toEqual([true, 6, 6, 0]);
   }, CHILD_TIMEOUT_MS + 5_000);
 });

@@ -15,6 +15,23 @@ export function escapeXml(text: string): string {
     .replace(/"/g, "&quot;");
 }
 
+/** The report of a run that never reached the server: one failed test case saying why. */
+export function formatUnreachableJunit(target: string, message: string, seconds: number): string {
+  const suiteName = escapeXml(`mcp-testkit check ${target}`);
+  const counts = `tests="1" failures="1" errors="0" skipped="0" time="${seconds.toFixed(3)}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="mcp-testkit check" ${counts}>`,
+    `  <testsuite name="${suiteName}" ${counts}>`,
+    `    <testcase classname="mcp-testkit.check" name="0. connect: the server can be started or reached">`,
+    `      <failure message="${escapeXml(message)}" type="FAIL">${escapeXml(message)}</failure>`,
+    "    </testcase>",
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
 export function formatJunit(report: CheckReport, seconds: number): string {
   const { total, fail, skip } = report.summary;
   const suiteName = escapeXml(`mcp-testkit check ${report.target}`);

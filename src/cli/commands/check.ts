@@ -12,7 +12,7 @@ import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
 import { CheckContext } from "../check/context.js";
 import { MODERN, MODERN_CHECKS, ModernContext } from "../check/modern-checks.js";
 import { formatHeader, formatResult, formatSummary, useColor } from "../check/report.js";
-import { formatJunit } from "../check/junit.js";
+import { formatJunit, formatUnreachableJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
 import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
@@ -99,7 +99,11 @@ export async function run(argv: string[]): Promise<number> {
       // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
       if (cannot) {
         await probeModern(ctx);
-        if (ctx.modern === undefined) throw cannot;
+        if (ctx.modern === undefined) {
+          // CI reads the report file: a server that cannot be reached is a failed run there too, not a missing file.
+          if (values.junit !== undefined) await writeJunit(values.junit, formatUnreachableJunit(target.value, cannot.message, (Date.now() - startedAt) / 1000));
+          throw cannot;
+        }
       }
       // The driver refuses a version it does not speak; the answer is still in the record.
       if (error instanceof ProtocolError) ctx.initResult = initializeAnswer(ctx);

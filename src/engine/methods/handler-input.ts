@@ -6,6 +6,7 @@ import type { Connection } from "../connection.js";
 import { replyWith, type Outcome } from "../outcome.js";
 import type { RequestContext } from "../request-context.js";
 import type { ToolListSource, ToolStepSource } from "../step-sources.js";
+import type { PromptGetSource, PromptListSource, ResourceListSource, ResourceReadSource } from "../request-sources.js";
 import type { CacheOptions } from "../cache-hints.js";
 import type { Subscription } from "./subscriptions.js";
 import type { RequestStateKeeper } from "../mrtr/request-state.js";
@@ -18,6 +19,12 @@ export interface EngineState {
   readonly toolSources: readonly ToolStepSource[];
   /** Tools listed besides the catalog's (fakes), asked on every `tools/list`. */
   readonly toolListSources: readonly ToolListSource[];
+  /** Asked in order for each `resources/read` and `prompts/get` before the catalog (fakes). */
+  readonly resourceReadSources: readonly ResourceReadSource[];
+  readonly promptGetSources: readonly PromptGetSource[];
+  /** Resources and prompts listed besides the catalog's (fakes). */
+  readonly resourceListSources: readonly ResourceListSource[];
+  readonly promptListSources: readonly PromptListSource[];
   readonly pageSize: number;
   readonly serverInfo: Record<string, unknown>;
   readonly instructions?: string;

@@ -8,16 +8,23 @@ import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
+import { answerOrThrow, askSources, byName, mergeListings } from "../request-sources.js";
 
 export const listPrompts: RequestHandler = (input) => {
-  const { page, nextCursor } = paginate([...input.state.catalog.prompts.values()], input.params.cursor, input.state.pageSize);
-  const prompts = page.map((entry) => shapeForVersion(entry.listing, PROMPT_FIELDS, input.context.protocolVersion));
+  const own: Array<Record<string, unknown>> = [];
+  for (const entry of input.state.catalog.prompts.values()) own.push(entry.listing);
+  // Prompts from other sources (fakes) come after the catalog's; a registered one wins.
+  const listings = mergeListings(own, input.state.promptListSources, input.context, byName);
+  const { page, nextCursor } = paginate(listings, input.params.cursor, input.state.pageSize);
+  const prompts = page.map((listing) => shapeForVersion(listing, PROMPT_FIELDS, input.context.protocolVersion));
   return ok(input, nextCursor === undefined ? { prompts } : { prompts, nextCursor });
 };
 
 export const getPrompt: RequestHandler = async (input) => {
   const name = requireString(input.params, "name", "prompts/get");
   const args = (optionalObject(input.params, "arguments", "prompts/get") ?? {}) as Record<string, string>;
+  const answered = askSources(input.state.promptGetSources, { name, arguments: args, sessionId: input.connection.id, requestId: input.request.id }, input.context);
+  if (answered !== undefined) return ok(input, answerOrThrow(answered));
   const prompt = input.state.catalog.prompts.get(name);
   if (!prompt) {
     throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...input.state.catalog.prompts.keys()] });

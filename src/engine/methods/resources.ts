@@ -10,10 +10,15 @@ import { ok, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
+import { answerOrThrow, askSources, byUri, mergeListings } from "../request-sources.js";
 
 export const listResources: RequestHandler = (input) => {
-  const { page, nextCursor } = paginate([...input.state.catalog.resources.values()], input.params.cursor, input.state.pageSize);
-  const resources = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, input.context.protocolVersion));
+  const own: Array<Record<string, unknown>> = [];
+  for (const entry of input.state.catalog.resources.values()) own.push(entry.listing);
+  // Resources from other sources (fakes) come after the catalog's; a registered one wins.
+  const listings = mergeListings(own, input.state.resourceListSources, input.context, byUri);
+  const { page, nextCursor } = paginate(listings, input.params.cursor, input.state.pageSize);
+  const resources = page.map((listing) => shapeForVersion(listing, RESOURCE_FIELDS, input.context.protocolVersion));
   return ok(input, nextCursor === undefined ? { resources } : { resources, nextCursor });
 };
 
@@ -32,6 +37,8 @@ function notFound(uri: string, version: string): RpcError {
 export const readResource: RequestHandler = async (input) => {
   const uri = requireString(input.params, "uri", "resources/read");
   const version = input.context.protocolVersion;
+  const answered = askSources(input.state.resourceReadSources, { uri, sessionId: input.connection.id, requestId: input.request.id }, input.context);
+  if (answered !== undefined) return ok(input, answerOrThrow(answered));
   const found = input.state.catalog.findResource(uri);
   if (!found) throw notFound(uri, version);
   const contents = await readContents(uri, found.definition, found.variables, contentRequest(input));

@@ -13,6 +13,7 @@ import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from ".
 import { paginate } from "../pagination.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
+import { byName, mergeListings } from "../request-sources.js";
 import { answerKind, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
@@ -25,13 +26,10 @@ import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 
 export const listTools: RequestHandler = (input) => {
   const { catalog, toolListSources, pageSize } = input.state;
-  let listings: Array<Record<string, unknown>> = [];
-  for (const tool of catalog.tools.values()) listings.push(tool.listing);
+  const own: Array<Record<string, unknown>> = [];
+  for (const tool of catalog.tools.values()) own.push(tool.listing);
   // Tools from other sources (fakes) are listed after the catalog's; a registered definition wins.
-  for (const source of toolListSources) {
-    const extra = source(input.context).filter((tool) => !catalog.tools.has(tool.name) && !listings.some((listed) => listed.name === tool.name));
-    if (extra.length > 0) listings = listings.concat(extra as ReadonlyArray<Record<string, unknown>>);
-  }
+  const listings = mergeListings(own, toolListSources, input.context, byName);
   const { page, nextCursor } = paginate(listings, input.params.cursor, pageSize);
   const version = input.context.protocolVersion;
   const tools = page.map((listing) => shapeForVersion(listing, TOOL_FIELDS, version));
