@@ -61,6 +61,26 @@ describe("the driver's observers, against a mock in memory", () => {
     expect(timeout!.durationMs).toBeGreaterThanOrEqual(40);
   });
 
+  it("2026-07-28: a round that asks for input finishes input_required, its retry complete; versions from _meta", async () => {
+    const observer = recordingObserver();
+    await using mock = await mockMcp({
+      tools: {
+        greet: async (call) => {
+          const answer = await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+          return { returns: `hi ${String((answer.content as { name?: string } | undefined)?.name)}` };
+        },
+      },
+    });
+    await using app = mcpAttach(mock.connectInMemory(), { observers: [observer], onElicitation: () => ({ action: "accept", content: { name: "Ada" } }) });
+    expect((await app.callTool("greet")).getTextContent()).toBe("hi Ada");
+    expect(app.era).toBe("modern");
+    await until(() => observer.finishes.filter(({ request }) => request.method === "tools/call").length === 2, "both rounds");
+    const calls = observer.finishes.filter(({ request }) => request.method === "tools/call");
+    expect(calls.map(({ finish }) => finish.outcome)).toEqual(["input_required", "complete"]);
+    expect(calls[0]!.request.requestId).not.toBe(calls[1]!.request.requestId);
+    for (const { request } of calls) expect(request.protocolVersion).toBe("2026-07-28");
+  });
+
   it("tells the lifecycle: created = will start, connected = did start, close() = will stop and did stop", async () => {
     const observer = recordingObserver();
     await using mock = await mockMcp({ tools: { ok: { returns: "fine" } } });
