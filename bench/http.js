@@ -20,9 +20,8 @@
  * Options: --quick, --rounds=N, --only=load,setup (parts), --json=PATH (default
  * bench/results/http.json), --no-json.
  */
-import { fork, spawnSync } from "node:child_process";
+import { fork } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import {
   balancedOrders,
@@ -30,6 +29,7 @@ import {
   benchDir,
   cpuMicros,
   environment,
+  exposedGc,
   fmtMs,
   fmtRate,
   fmtRatio,
@@ -51,12 +51,7 @@ import { openSessions, runLoad } from "./lib/loadgen.js";
 import { HTTP_SIDES, MODERN_SIDES, startSide } from "./servers/http-sides.js";
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
-if (typeof globalThis.gc !== "function") {
-  const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
-  if (child.error) throw child.error;
-  process.exit(child.status ?? 1);
-}
-const gc = /** @type {() => void} */ (globalThis.gc);
+const gc = exposedGc(import.meta.url);
 
 const args = parseArgs();
 const quick = args.has("quick");

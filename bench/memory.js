@@ -17,25 +17,18 @@
  * Options: --quick (fewer rounds, for a smoke run), --rounds=N, --only=setup,seq,par,mem,
  *          --json=PATH (default bench/results/memory.json), --no-json.
  */
-import { spawnSync, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { cpuMicros, fmtInt, fmtRate, fmtRatio, fmtRatioSpread, fmtUs, mean, median, percentile, permutations, quartiles, renderTable, runPlan } from "./lib/common.js";
+import { cpuMicros, exposedGc, fmtInt, fmtRate, fmtRatio, fmtRatioSpread, fmtUs, mean, median, percentile, permutations, quartiles, renderTable, runPlan } from "./lib/common.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
-if (typeof globalThis.gc !== "function") {
-  const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
-  if (child.error) throw child.error;
-  process.exit(child.status ?? 1);
-}
-const gc = /** @type {() => void} */ (globalThis.gc);
+const gc = exposedGc(import.meta.url);
 
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");

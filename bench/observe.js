@@ -20,19 +20,13 @@
  * Options: --quick, --rounds=N, --only=overhead,simulate, --json=PATH (default
  * bench/results/observe.json), --no-json.
  */
-import { fork, spawnSync } from "node:child_process";
+import { fork } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { banner, benchDir, cpuMicros, environment, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
+import { banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
 
-if (typeof globalThis.gc !== "function") {
-  const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
-  if (child.error) throw child.error;
-  process.exit(child.status ?? 1);
-}
-const gc = /** @type {() => void} */ (globalThis.gc);
+const gc = exposedGc(import.meta.url);
 
 const args = parseArgs();
 const quick = args.has("quick");

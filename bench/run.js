@@ -7,6 +7,7 @@
  * - http    bench/http.js    Streamable HTTP: our mock vs aimock, the SDK and a bare node:http server (issue 3)
  * - driver  bench/driver.js  the stdio driver vs expect-mcp and the SDK's StdioClientTransport (issue 4)
  * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip (issue 9)
+ * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries (issue 7)
  *
  * Options: --only=memory,http,driver,observe (default all; the memory section's own parts setup, seq,
  * par, mem are accepted too and run only those), --quick, --rounds=N, --no-json (passed to every
@@ -31,8 +32,9 @@ const SECTIONS = {
   http: { file: "http.js", hardCapMs: 125_000 },
   driver: { file: "driver.js", hardCapMs: 95_000 },
   observe: { file: "observe.js", hardCapMs: 75_000 },
+  fakes: { file: "fakes.js", hardCapMs: 90_000 },
 };
-const only = (args.get("only") ?? "memory,http,driver,observe").split(",").filter(Boolean);
+const only = (args.get("only") ?? "memory,http,driver,observe,fakes").split(",").filter(Boolean);
 const unknown = only.filter((name) => !(name in SECTIONS) && !MEMORY_PARTS.includes(name));
 if (unknown.length) {
   console.error(`unknown --only value(s): ${unknown.join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")} (memory parts: ${MEMORY_PARTS.join(", ")})`);

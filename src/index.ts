@@ -31,6 +31,7 @@ export type {
   MessageRejectedEvent,
   HttpRejectedEvent,
   NotificationSentEvent,
+  UnknownMirroredHeaderEvent,
   FakeFailureEvent,
   ServerLifecycleEvent,
   ServerFailedToStartEvent,

@@ -3,7 +3,7 @@
  * medians and quartiles, the order in which sides take turns, table rendering, the machine note.
  * The in-memory section (bench/memory.js) keeps its own copies, unchanged.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +14,19 @@ export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const rootDir = path.resolve(benchDir, "..");
 
 /** `--key=value` and `--flag` arguments as a Map. */
+/**
+ * The section's `gc`, re-running the section (`scriptUrl`, its `import.meta.url`) under
+ * `--expose-gc` first when it was started without it (then this process exits with the child's code).
+ */
+export function exposedGc(scriptUrl) {
+  if (typeof globalThis.gc !== "function") {
+    const child = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(scriptUrl), ...process.argv.slice(2)], { stdio: "inherit" });
+    if (child.error) throw child.error;
+    process.exit(child.status ?? 1);
+  }
+  return /** @type {() => void} */ (globalThis.gc);
+}
+
 export function parseArgs(argv = process.argv.slice(2)) {
   return new Map(
     argv.map((arg) => {

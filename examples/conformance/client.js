@@ -24,6 +24,19 @@
  *   tools_call                           add_numbers is listed and called with numbers
  *   elicitation-sep1034-client-defaults  the elicitation is accepted with all five defaults
  *   sse-retry                            the GET reconnection waits `retry:`, with Last-Event-ID
+ * and, in 0.2.0-alpha with --spec-version 2026-07-28 (run by hand under Node 22; 8 of 8 passed):
+ *   tools_call, request-metadata          _meta on every request, a retry after -32022
+ *   sep-2322-client-request-state         MRTR: requestState echoed, new ids, resultType defaulted
+ *   http-standard-headers, http-custom-headers, http-invalid-tool-headers
+ *                                         Mcp-Method / Mcp-Name / Mcp-Param-* (calls and arguments
+ *                                         from MCP_CONFORMANCE_CONTEXT), invalid tools left out
+ *   json-schema-ref-no-deref, json-schema-2020-12-preservation
+ *                                         schemas kept as received (one echoed back verbatim)
+ *
+ * The era is chosen as the driver's default does (`versionNegotiation: "auto"`: probe
+ * `server/discover`, fall back to `initialize`), so the same client serves the 2025 suite and the
+ * 2026-07-28 scenarios of 0.2.0-alpha; MCP_TESTKIT_VERSION_NEGOTIATION=legacy (or a version to
+ * pin, such as 2026-07-28) forces one.
  *
  * Exit code: 0 when every step worked, 1 otherwise (the error on stderr).
  */
@@ -111,6 +124,29 @@ export function answerElicitation(params) {
   return { action: "accept", content };
 }
 
+/** The scenario's context (MCP_CONFORMANCE_CONTEXT, JSON), when the suite gives one. */
+function scenarioContext() {
+  try {
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What to call: the calls the scenario's context names (with its arguments), else each tool with
+ * arguments from its schema. A tool whose schema asks for another tool's `schema` back verbatim
+ * (json-schema-2020-12-preservation's echo) gets the other tool's inputSchema as received.
+ */
+export function plannedCalls(tools, context) {
+  if (Array.isArray(context.toolCalls)) return context.toolCalls.map((call) => ({ name: call.name, args: call.arguments ?? {} }));
+  return tools.map((tool) => {
+    const wantsSchema = tool.inputSchema?.properties?.schema?.type === "object" && /verbatim/i.test(tool.inputSchema.properties.schema.description ?? "");
+    const other = tools.find((candidate) => candidate !== tool);
+    return { name: tool.name, args: wantsSchema && other ? { schema: other.inputSchema } : argumentsFor(tool.inputSchema) };
+  });
+}
+
 function log(line) {
   console.log(`[client] ${line}`);
 }
@@ -124,7 +160,12 @@ async function main() {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "(none)";
   log(`scenario ${scenario}: ${SCENARIOS[scenario] ?? "not one this client knows; doing what a good client does"}`);
 
+  const negotiation = process.env.MCP_TESTKIT_VERSION_NEGOTIATION;
+  const versionNegotiation = negotiation === undefined || negotiation === "auto" || negotiation === "legacy" ? (negotiation ?? "auto") : { pin: negotiation };
   const driver = mcpConnect(url, {
+    versionNegotiation,
+    // A client, not a test: what breaks the schema is logged as a warning below, not a failure.
+    strict: false,
     clientInfo: { name: "mcp-testkit-conformance-client", version: "0.1.0" },
     requestTimeout: 10_000,
     onElicitation: (params) => {
@@ -136,21 +177,27 @@ async function main() {
 
   try {
     const result = await driver.initialize();
-    log(`initialized: ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${result.protocolVersion}`);
+    log(`initialized (${driver.era} era): ${result.serverInfo?.name ?? "(no serverInfo)"} ${result.serverInfo?.version ?? ""}, protocol ${result.protocolVersion}`);
 
     // A good client only asks for what the server declared (the initialize scenario's server declares nothing).
     if (result.capabilities.tools === undefined) log("tools: not offered (no tools capability)");
     else {
       const tools = await driver.getTools();
       log(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);
-      for (const tool of tools) {
-        const args = argumentsFor(tool.inputSchema);
-        const call = await driver.callTool(tool.name, args);
-        const text = call.content
-          .filter((item) => item.type === "text")
-          .map((item) => item.text)
-          .join(" ");
-        log(`tools/call ${tool.name} ${JSON.stringify(args)} -> ${call.isError ? "isError: " : ""}${text || JSON.stringify(call.content)}`);
+      for (const [name, reason] of driver.rejectedTools.map((tool) => [tool.name, tool.reason])) log(`tools: left out ${name} (${reason})`);
+      for (const { name, args } of plannedCalls(tools, scenarioContext())) {
+        try {
+          const call = await driver.callTool(name, args);
+          const text = call.content
+            .filter((item) => item.type === "text")
+            .map((item) => item.text)
+            .join(" ");
+          log(`tools/call ${name} ${JSON.stringify(args)} -> ${call.isError ? "isError: " : ""}${text || JSON.stringify(call.content)}`);
+        } catch (error) {
+          // A tool the server cannot run is the server's finding, not a reason to stop.
+          if (error?.name !== "ToolCallError") throw error;
+          log(`tools/call ${name} ${JSON.stringify(args)} -> error ${error.code}: ${error.serverMessage}`);
+        }
       }
     }
 

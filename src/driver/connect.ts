@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
+import { ModernHttpFetch } from "./modern-http.js";
 import type { DriverOptions, McpConnectOptions, McpShellOptions } from "./options.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 
@@ -40,9 +41,12 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   if (endpoint.protocol !== "http:" && endpoint.protocol !== "https:") {
     throw new McpTestkitError(`mcpConnect(url): expected an http: or https: URL, got ${JSON.stringify(endpoint.href)}.`);
   }
+  checkOptions(options);
+  // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
+  const modernHttp = new ModernHttpFetch(options.fetch ?? ((input, init) => fetch(input, init)));
   const transport = new StreamableHTTPClientTransport(endpoint, {
     ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    fetch: modernHttp.fetch,
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
   const closeWire = async () => {
@@ -51,7 +55,7 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
     if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
     await transport.close();
   };
-  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire }, options);
+  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp }, options);
 }
 
 /**

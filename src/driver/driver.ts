@@ -6,7 +6,9 @@
  *
  * `McpDriver` is a facade; each job is a part of its own:
  * - `RpcSession` (session.ts): JSON-RPC requests, responses, timeouts, the traffic record;
- * - `Negotiation` (negotiation.ts): the handshake every call waits for;
+ * - `Negotiation` (negotiation.ts): the handshake every call waits for — `initialize`, or
+ *   `server/discover` (discover-negotiation.ts) with `_meta` on every request in 2026-07-28;
+ * - input rounds (input-rounds.ts): 2026-07-28's `input_required` results answered and retried;
  * - `ListCache` (list-cache.ts): the four lists, every page, until `list_changed`;
  * - `NotificationInbox` (inbox.ts): notifications kept, waited for, listened to;
  * - `ServerRequestAnswers` (server-requests.ts): roots, sampling, elicitation, ping;
@@ -38,8 +40,14 @@ import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
 import { ListCache } from "./list-cache.js";
 import { DRIVER_MARKER } from "./markers.js";
+import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverResult, type DriverEra } from "./discover-negotiation.js";
+import { INPUT_METHODS } from "../protocol/validate/schemas/modern.js";
+import { withInputRounds } from "./input-rounds.js";
+import type { ModernHttpFetch } from "./modern-http.js";
 import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
-import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
+import { Subscription, type ListenFilter } from "./subscription.js";
+import { invalidHeaderAnnotation } from "./tool-headers.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
 import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
@@ -47,6 +55,9 @@ import { StdioProcessTransport } from "./stdio-process.js";
 import { sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
+export type { DiscoverResult, DriverEra } from "./discover-negotiation.js";
+export type { ListenFilter, SubscriptionEnd } from "./subscription.js";
+export { Subscription } from "./subscription.js";
 export type { CloseOptions } from "./lifetime.js";
 
 /** How the driver reaches its server. */
@@ -61,7 +72,17 @@ export interface DriverConnection {
   closeWire?: () => Promise<void>;
   /** Which of the transport's errors mean the server broke the protocol (default: the SDK transports'). */
   classifyError?: ErrorClassifier;
+  /** Streamable HTTP: the per-request headers and streams of 2026-07-28 (mcpConnect). */
+  modernHttp?: ModernHttpFetch;
 }
+
+/** A tool a client over HTTP must leave out of `tools/list` (2026-07-28: an invalid `x-mcp-header`). */
+export interface RejectedTool {
+  name: string;
+  reason: string;
+}
+
+
 
 export interface ListOptions {
   /** Ask the server again even if the list is cached (lists refresh by themselves on `list_changed`). */
@@ -80,6 +101,11 @@ export class McpDriver implements AsyncDisposable {
 
   private readonly session: RpcSession;
   private readonly negotiation: Negotiation;
+  /** The `server/discover` handshake, unless the options ask for `legacy`. */
+  private readonly discovery: DiscoverNegotiation | undefined;
+  private readonly modernHttp: ModernHttpFetch | undefined;
+  private readonly maxInputRounds: number;
+  private readonly rejected: RejectedTool[] = [];
   private readonly lists: ListCache;
   private readonly inbox: NotificationInbox;
   private readonly answers: ServerRequestAnswers;
@@ -91,6 +117,8 @@ export class McpDriver implements AsyncDisposable {
   constructor(connection: DriverConnection, options: DriverOptions = {}) {
     checkOptions(options);
     this.kind = connection.kind;
+    this.modernHttp = connection.modernHttp;
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.target = connection.target;
     this.process = connection.process;
     this.requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
@@ -111,20 +139,31 @@ export class McpDriver implements AsyncDisposable {
         processContext,
         classifyError: connection.classifyError ?? sdkTransportErrors,
         requestMeta: () => this.negotiation.requestMeta(),
+        // On HTTP a modern request is cancelled by closing its stream (no notifications/cancelled).
+        cancelRequest: (id, reason) => this.modernHttp?.closeStream(id, reason) ?? false,
+        settled: (id) => this.modernHttp?.settled(id),
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );
-    this.negotiation = new InitializeNegotiation(this.session, options, () => this.answers.impliedCapabilities(), processContext);
+    const implied = () => this.answers.impliedCapabilities();
+    const initialize = new InitializeNegotiation(this.session, options, implied, processContext);
+    const mode = negotiationMode(options);
+    this.discovery = mode === "legacy" ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);
+    this.negotiation = this.discovery ?? initialize;
     this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined);
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────
 
   /**
-   * The MCP handshake: sends `initialize` (your `params` over the defaults: the latest protocol
-   * version, the capabilities the options imply, `clientInfo`), checks the answer, then sends
-   * `notifications/initialized`. Calling it again returns the same result. Every other method
-   * initializes implicitly, so calling it is only needed to pass params or to test the handshake.
+   * The MCP handshake. Legacy era: sends `initialize` (your `params` over the defaults: the latest
+   * protocol version, the capabilities the options imply, `clientInfo`), checks the answer, then
+   * sends `notifications/initialized`. 2026-07-28 (`versionNegotiation` auto or a pin): asks
+   * `server/discover` and resolves with its answer in the same shape (version, capabilities,
+   * serverInfo, instructions; the raw result is `discoverResult`); `params` then set the
+   * capabilities and `clientInfo` every request's `_meta` carries. Calling it again returns the
+   * same result. Every other method does it implicitly, so calling it is only needed to pass
+   * params or to test the handshake.
    */
   async initialize(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
     this.assertOpen("initialize");
@@ -137,6 +176,33 @@ export class McpDriver implements AsyncDisposable {
 
   getInitializeResult(): InitializeResult | undefined {
     return this.negotiation.result;
+  }
+
+  /**
+   * The era spoken once the handshake is done: `"modern"` (2026-07-28: `server/discover`, `_meta`
+   * on every request, no session) or `"legacy"` (`initialize`); undefined before.
+   */
+  get era(): DriverEra | undefined {
+    if (this.negotiation.result === undefined) return undefined;
+    return this.discovery?.era ?? "legacy";
+  }
+
+  /** The server's `server/discover` result (modern era), once the handshake is done. */
+  get discoverResult(): DiscoverResult | undefined {
+    return this.discovery?.discoverResult;
+  }
+
+  /** Why `versionNegotiation: "auto"` fell back to `initialize`, when it did. */
+  get fallbackReason(): string | undefined {
+    return this.discovery?.fallbackReason;
+  }
+
+  /**
+   * Tools left out of `getTools()` because their `x-mcp-header` annotations are invalid (a
+   * client over HTTP must exclude them in 2026-07-28), with the reason.
+   */
+  get rejectedTools(): RejectedTool[] {
+    return [...this.rejected];
   }
 
   /** The negotiated protocol version, once initialized. */
@@ -353,6 +419,32 @@ export class McpDriver implements AsyncDisposable {
   }
 
   /**
+   * `server/discover` (2026-07-28): the server's versions, capabilities and identity, asked
+   * again (the handshake asked it already; see `discoverResult`). Modern era only.
+   */
+  async discover(options: CallOptions = {}): Promise<DiscoverResult> {
+    this.assertOpen("discover");
+    await this.requireModern("discover");
+    return (await this.send("server/discover", undefined, { ...options, label: "server/discover" })) as DiscoverResult;
+  }
+
+  /**
+   * `subscriptions/listen` (2026-07-28): a subscription to list changes and resource updates.
+   * Its `acknowledged` resolves with the filter the server agreed to; its `notifications` are
+   * those tagged with its id (they are in `notifications` and `waitForNotification` too);
+   * `close()` ends it. Modern era only (the legacy era has `subscribeResource`).
+   */
+  async listen(filter: ListenFilter, options: { acknowledgeTimeoutMs?: number } = {}): Promise<Subscription> {
+    this.assertOpen("listen");
+    await this.requireModern("listen");
+    return new Subscription(
+      (listener) => this.inbox.listen("*", listener),
+      (signal, onId) => this.send("subscriptions/listen", { notifications: filter }, { label: "subscriptions/listen", signal, onId, timeoutMs: Infinity }),
+      options.acknowledgeTimeoutMs ?? this.requestTimeout,
+    );
+  }
+
+  /**
    * Any request, as is: no implicit `initialize`, the result validated like every other and
    * returned raw. A JSON-RPC error throws `RequestFailedError` (with `code`, `serverMessage`, `data`).
    */
@@ -371,7 +463,8 @@ export class McpDriver implements AsyncDisposable {
   async setRoots(roots: Root[]): Promise<void> {
     this.assertOpen("setRoots");
     this.answers.setRoots(roots, this.negotiation.started);
-    if (this.negotiation.result) await this.session.notify("notifications/roots/list_changed");
+    // 2026-07-28 has no roots/list_changed: the server asks for roots in each request's input.
+    if (this.negotiation.result && this.era === "legacy") await this.session.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────
@@ -465,13 +558,63 @@ export class McpDriver implements AsyncDisposable {
   private send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     this.session.throwIfBroken();
     const ready = this.negotiation.ready();
-    if (ready instanceof Promise) return ready.then(() => this.session.request(method, params, spec));
-    return this.session.request(method, params, spec);
+    if (ready instanceof Promise) return ready.then(() => this.sendNow(method, params, spec));
+    return this.sendNow(method, params, spec);
+  }
+
+  /** A request once the era is known: in 2026-07-28 the three that may ask for input go through the input rounds. */
+  private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
+    if (this.discovery?.era !== "modern" || !INPUT_METHODS.has(method)) return this.session.request(method, params, spec);
+    return this.sendModern(method, params ?? {}, spec);
+  }
+
+  private async sendModern(method: string, params: JsonObject, spec: RequestSpec): Promise<JsonObject> {
+    // Mcp-Param-* headers come from the tool's schema, so over HTTP the tools are listed first.
+    if (method === "tools/call" && this.modernHttp && !this.modernHttp.toolSchemas.has(params.name as string)) await this.getTools().catch(() => undefined);
+    return await withInputRounds((round) => this.session.request(method, round, spec), params, {
+      label: spec.label ?? method,
+      maxRounds: this.maxInputRounds,
+      answer: (inputMethod, inputParams, context) => this.answers.answer(inputMethod, inputParams, context),
+      processContext: () => this.process?.context(),
+      ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+    });
+  }
+
+  /** Fails unless the handshake found the modern era. */
+  private async requireModern(what: string): Promise<void> {
+    await this.ready(what);
+    if (this.era !== "modern") {
+      throw new McpTestkitError(
+        `${what}() is part of protocol revision 2026-07-28, but this driver speaks ${this.protocolVersion} (legacy era${this.fallbackReason ? `: ${this.fallbackReason}` : ""}). ` +
+          `Against a 2026-07-28 server use versionNegotiation "auto" (the default) or { pin: "2026-07-28" }.`,
+      );
+    }
   }
 
   private list<T>(kind: ListKind, options: ListOptions): Promise<T[]> {
     this.assertOpen(`get${kind[0]!.toUpperCase()}${kind.slice(1)}`);
-    return this.lists.get<T>(kind, options.refresh === true);
+    const items = this.lists.get<T>(kind, options.refresh === true);
+    return kind === "tools" && this.modernHttp ? (items.then((tools) => this.acceptTools(tools as Tool[])) as Promise<T[]>) : items;
+  }
+
+  /**
+   * Over HTTP: the tools' schemas are kept for the Mcp-Param-* headers, and in 2026-07-28 a tool
+   * with an invalid x-mcp-header is left out (the spec says a client must exclude it).
+   */
+  private acceptTools(tools: Tool[]): Tool[] {
+    const http = this.modernHttp!;
+    if (this.era !== "modern") return tools;
+    const accepted: Tool[] = [];
+    for (const tool of tools) {
+      const reason = invalidHeaderAnnotation(tool.inputSchema);
+      if (reason === undefined) {
+        accepted.push(tool);
+        http.toolSchemas.set(tool.name, tool.inputSchema);
+      } else if (!this.rejected.some((entry) => entry.name === tool.name && entry.reason === reason)) {
+        this.rejected.push({ name: tool.name, reason });
+      }
+    }
+    return accepted;
   }
 
   private requireProcess(what: string): StdioProcessTransport {
@@ -507,6 +650,11 @@ export function checkOptions(options: DriverOptions): void {
     throw new McpTestkitError(`requestTimeout must be a number of ms > 0, got ${String(timeout)}.`);
   }
   if (options.roots !== undefined) checkRoots(options.roots);
+  checkNegotiation(options);
+  const rounds = options.maxInputRounds;
+  if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1 && rounds <= 1000)) {
+    throw new McpTestkitError(`maxInputRounds must be an integer from 1 to 1000, got ${String(rounds)}.`);
+  }
   for (const name of ["onSampling", "onElicitation"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "function") {
       throw new McpTestkitError(`${name} must be a function (params) => result, got ${typeof options[name]}.`);

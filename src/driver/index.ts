@@ -3,6 +3,9 @@
  *
  * - `mcpShell(command, options)`: spawn a stdio server; `mcpConnect(url, options)`: Streamable HTTP;
  *   `mcpAttach(transport, options)`: any SDK-shaped transport (a mock's `connectInMemory()`).
+ * - The era (`versionNegotiation`: `"auto"` by default — probe `server/discover`, fall back to
+ *   `initialize` — or `"legacy"`, or `{ pin: "2026-07-28" }`); in 2026-07-28 `discover`, `listen`
+ *   (`subscriptions/listen`) and input rounds (MRTR) answered by the same handlers.
  * - One API for all (`McpDriver`): `initialize`, `getTools` / `getResources` / `getResourceTemplates` /
  *   `getPrompts` (all pages), `hasTool` / `hasResource` / `hasResourceTemplate` / `hasPrompt`,
  *   `callTool`, `readResource`, `getPrompt`, `complete`, `setLoggingLevel`, `subscribeResource`,
@@ -21,6 +24,12 @@ export {
   type CloseOptions,
   type WaitForNotificationOptions,
   type CompletionReference,
+  type RejectedTool,
+  type DiscoverResult,
+  type DriverEra,
+  type ListenFilter,
+  type SubscriptionEnd,
+  Subscription,
 } from "./driver.js";
 export {
   DEFAULT_REQUEST_TIMEOUT,
@@ -29,6 +38,7 @@ export {
   type McpShellOptions,
   type McpConnectOptions,
   type MCPStdinSubprocessOptions,
+  type VersionNegotiation,
   type InitializeParams,
   type MCPTool,
   type MCPResource,

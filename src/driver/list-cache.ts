@@ -1,7 +1,8 @@
 /**
  * The four lists, each fetched once across all its pages and kept until the server says it
  * changed (`list_changed` bumps the list's generation, so an answer fetched before the change is
- * not kept). A fetch that fails is forgotten, so the next call asks again.
+ * not kept) or, in 2026-07-28, until its `ttlMs` has passed (the shortest of its pages'; 0:
+ * asked again every time). A fetch that fails is forgotten, so the next call asks again.
  */
 import { LIST_KINDS, listKind, type ListKind } from "../protocol/list-kinds.js";
 import { itemsOf, walkPages, type PageWalkEnd } from "../protocol/pagination.js";
@@ -14,7 +15,7 @@ const maxPages = 10_000;
 export type PageRequest = (method: string, params: JsonObject | undefined, spec: RequestSpec) => Promise<JsonObject>;
 
 export class ListCache {
-  private readonly lists = new Map<ListKind, { generation: number; items: Promise<unknown[]> }>();
+  private readonly lists = new Map<ListKind, { generation: number; items: Promise<unknown[]>; expiresAt: number }>();
   private readonly generations: Record<ListKind, number> = { tools: 0, resources: 0, resourceTemplates: 0, prompts: 0 };
   private readonly changedBy = new Map<string, ListKind[]>();
 
@@ -28,8 +29,9 @@ export class ListCache {
 
   get<T>(kind: ListKind, refresh: boolean): Promise<T[]> {
     const cached = this.lists.get(kind);
-    if (!refresh && cached && cached.generation === this.generations[kind]) return cached.items as Promise<T[]>;
-    const entry = { generation: this.generations[kind], items: this.fetchAll(kind) };
+    if (!refresh && cached && cached.generation === this.generations[kind] && performance.now() < cached.expiresAt) return cached.items as Promise<T[]>;
+    const entry = { generation: this.generations[kind], items: Promise.resolve<unknown[]>([]), expiresAt: Infinity };
+    entry.items = this.fetchAll(kind, (ttlMs) => (entry.expiresAt = performance.now() + ttlMs));
     this.lists.set(kind, entry);
     entry.items.catch(() => {
       if (this.lists.get(kind) === entry) this.lists.delete(kind);
@@ -42,13 +44,15 @@ export class ListCache {
     for (const kind of this.changedBy.get(method) ?? []) this.generations[kind]++;
   }
 
-  private async fetchAll(kind: ListKind): Promise<unknown[]> {
+  private async fetchAll(kind: ListKind, expireAfter: (ttlMs: number) => void): Promise<unknown[]> {
     const { method, key } = listKind(kind);
     const { pages, end } = await walkPages(
       (cursor, page) => this.request(method, cursor === undefined ? undefined : { cursor }, { label: cursor === undefined ? method : `${method} (page ${page})` }),
       maxPages,
     );
     if (end.kind !== "done") throw new ProtocolError(describePagingFailure(method, end), { method, process: this.processContext() });
+    const ttls = pages.map((page) => page.ttlMs).filter((ttl): ttl is number => typeof ttl === "number" && ttl >= 0);
+    if (ttls.length > 0) expireAfter(Math.min(...ttls));
     return itemsOf(pages, key);
   }
 }

@@ -22,7 +22,11 @@ import type { ServerRequestContext } from "./session.js";
 
 export const DEFAULT_REQUEST_TIMEOUT = 5000;
 export const DEFAULT_CLOSE_TIMEOUT = 5000;
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 export const DEFAULT_CLIENT_INFO: Implementation = { name: "mcp-testkit", version: "0.1.0" };
+
+/** See `DriverOptions.versionNegotiation`. */
+export type VersionNegotiation = "legacy" | "auto" | { pin: string };
 
 /** Options every driver takes, whatever the wire. */
 export interface DriverOptions {
@@ -39,8 +43,28 @@ export interface DriverOptions {
   onElicitation?: (params: ElicitRequestParams, context: ServerRequestContext) => ElicitResult | Promise<ElicitResult>;
   /** The `clientInfo` sent in `initialize` (default `{ name: "mcp-testkit", version }`). */
   clientInfo?: Implementation;
-  /** The protocol version asked for in `initialize` (default: the latest mcp-testkit knows, 2025-11-25). */
+  /**
+   * The protocol version to speak. A legacy one (2025-11-25 and older) is asked for in
+   * `initialize`; 2026-07-28 is named in every request's `_meta`. Given alone, it also chooses
+   * `versionNegotiation` (a legacy version: `"legacy"`; a modern one: `{ pin }`).
+   */
   protocolVersion?: string;
+  /**
+   * How the era is chosen (default `"auto"`, or what `protocolVersion` implies):
+   * - `"auto"`: probe with `server/discover` (2026-07-28); a server that answers with no
+   *   recognised modern result or error (-32601, an HTTP 4xx, a timeout) is legacy, and the
+   *   driver falls back to `initialize`, as the spec's backward-compatibility rules say;
+   * - `"legacy"`: `initialize` only, as before 2026-07-28;
+   * - `{ pin: "2026-07-28" }`: the modern era only; a server that does not speak it fails the
+   *   first call with an error saying so.
+   */
+  versionNegotiation?: VersionNegotiation;
+  /**
+   * 2026-07-28: how many `input_required` rounds (MRTR) one call may take before the driver
+   * gives up with a ProtocolError (default 10). Each round answers the server's input requests
+   * with `onElicitation`, `onSampling` and `roots`, then retries the call.
+   */
+  maxInputRounds?: number;
   /** More client capabilities to declare, merged over those the options imply. */
   capabilities?: ClientCapabilities;
   /**

@@ -53,6 +53,8 @@ export interface RequestSpec extends CallOptions {
   errorFor?: ErrorFor;
   /** False for `initialize`, which the spec says must never be cancelled. */
   cancellable?: boolean;
+  /** Told the request's JSON-RPC id just before it is written (a subscription is named by it). */
+  onId?: (id: JsonRpcId) => void;
 }
 
 /** Passed to the handlers of server requests (`onSampling`, `onElicitation`). */
@@ -94,6 +96,13 @@ export interface SessionHooks {
   classifyError: ErrorClassifier;
   /** What the negotiated era adds to every request's `_meta` (none before 2026-07-28). */
   requestMeta(): JsonObject | undefined;
+  /**
+   * Cancels a request the wire's own way (2026-07-28 over HTTP: close its stream); false when
+   * the wire has none, and `notifications/cancelled` is sent instead.
+   */
+  cancelRequest?(id: JsonRpcId, reason: string): boolean;
+  /** A request is over (answered, failed or given up): the wire may forget it. */
+  settled?(id: JsonRpcId): void;
 }
 
 export interface SessionOptions {
@@ -242,9 +251,11 @@ export class RpcSession {
         detach: noop,
       };
       this.pending.set(id, request);
-      this.timeouts.start(request, request.timeoutMs);
+      // A long-lived request (subscriptions/listen) has no deadline.
+      if (Number.isFinite(request.timeoutMs)) this.timeouts.start(request, request.timeoutMs);
       if (spec.signal) this.listenForAbort(request, spec.signal);
     });
+    spec.onId?.(id);
     transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
     return result;
   }
@@ -376,7 +387,7 @@ export class RpcSession {
     this.settle(request);
     this.abandoned.add(request.id);
     if (this.abandoned.size > rememberedCancellations) this.abandoned.delete(this.abandoned.values().next().value as JsonRpcId);
-    if (request.cancellable && !this.closed) {
+    if (request.cancellable && !this.closed && this.hooks.cancelRequest?.(request.id, reason) !== true) {
       this.notify("notifications/cancelled", { requestId: request.id, reason }).catch(() => undefined);
     }
     request.reject(error());
@@ -385,6 +396,7 @@ export class RpcSession {
   private settle(request: PendingRequest): void {
     request.detach();
     this.pending.delete(request.id);
+    this.hooks.settled?.(request.id);
     if (this.pending.size === 0) this.timeouts.idle();
   }
 
@@ -500,7 +512,7 @@ export class RpcSession {
     if (method === "notifications/progress" && params !== undefined) {
       const request = [...this.pending.values()].find((pending) => pending.onProgress && pending.id === params.progressToken);
       if (request) {
-        this.timeouts.start(request, request.timeoutMs);
+        if (Number.isFinite(request.timeoutMs)) this.timeouts.start(request, request.timeoutMs);
         try {
           request.onProgress!(params as ProgressParams);
         } catch {

@@ -19,7 +19,7 @@ import { ObservedRequests, RequestWatch } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
 import { discover, initialize, ping, setLevel } from "./methods/lifecycle.js";
-import { listen, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
+import { endSubscriptionsOf, listen, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
 import { checkCacheOptions, type CacheOptions } from "./cache-hints.js";
 import { serverMeta, stampModernOutcome } from "./modern-result.js";
 import { RequestStateKeeper } from "./mrtr/request-state.js";
@@ -157,6 +157,8 @@ export class Engine implements EngineState {
    */
   closeConnection(connection: Connection, outcome: "cancelled" | "disconnected", reason: string): void {
     if (connection.closed) return;
+    // A listen on it ends saying why: its client left, or the mock ended the connection (it is stopping: listens are 2026-07-28's, with no sessions to close).
+    if (this.subscriptions.size > 0) endSubscriptionsOf(this.subscriptions, connection, outcome === "disconnected" ? "client_disconnected" : "server_stopping");
     for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
     this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
@@ -321,9 +323,9 @@ export class Engine implements EngineState {
   }
 
   /** Ends every open `subscriptions/listen` from the server side (each gets its closing result); how many ended. */
-  endSubscriptions(): number {
+  endSubscriptions(reason: "completed" | "server_stopping" = "completed"): number {
     const open = [...this.subscriptions];
-    for (const subscription of open) subscription.end();
+    for (const subscription of open) subscription.end(reason);
     return open.length;
   }
 
@@ -336,7 +338,7 @@ export class Engine implements EngineState {
   }
 
   close(reason = "the mock server closed"): void {
-    this.endSubscriptions();
+    this.endSubscriptions("server_stopping");
     this.requestStates.clear();
     for (const connection of [...this.connections]) this.closeConnection(connection, "cancelled", reason);
   }

@@ -93,6 +93,14 @@ export interface NotificationSentEvent {
   readonly wire: TransportFacts["wire"];
 }
 
+/** A 2026-07-28 `tools/call` came with an `Mcp-Param-*` header for a parameter its tool does not mirror (`x-mcp-header`). */
+export interface UnknownMirroredHeaderEvent {
+  readonly method: string;
+  /** The header's lower-case name (for people; never a metric label). */
+  readonly header: string;
+  readonly wire: TransportFacts["wire"];
+}
+
 export interface FakeFailureEvent {
   /** The fake error's stable code (`rate_limited`); a metric label only while it is a short word, and at most 64 of them. */
   readonly code: string;
@@ -124,16 +132,24 @@ export type StreamCloseReason =
   | "client_disconnected"
   /** A step closed it early (`closeAfterEvents`), for the client to resume. */
   | "closed_for_resumption"
+  /** The client cancelled its request (a `subscriptions/listen` cancelled, or in 2026-07-28 its stream closed, which cancels it). */
+  | "request_cancelled"
   /** Its session ended (DELETE, expiry, a dropped connection). */
   | "session_closed"
   /** The mock is closing. */
   | "server_stopping";
 
 export interface StreamOpenEvent {
+  /** The session's id; "" for a stream of a 2026-07-28 request (no session). */
   readonly sessionId: string;
   readonly streamId: string;
-  /** `request`: the answer stream of a POST; `standalone`: the GET stream. */
-  readonly kind: "request" | "standalone";
+  /**
+   * `request`: the answer stream of a POST; `standalone`: the GET stream (2025); `listen`: a
+   * `subscriptions/listen` (2026-07-28, any wire), from its acknowledgement to its end.
+   */
+  readonly kind: "request" | "standalone" | "listen";
+  /** The wire it is on, when not HTTP (a listen over stdio or memory). */
+  readonly wire?: TransportFacts["wire"];
 }
 
 export interface StreamCloseEvent extends StreamOpenEvent {
@@ -153,7 +169,7 @@ export interface MockEvents {
   "request:start": RequestStartEvent;
   /** A request was answered, or ended with no answer. Exactly once per `request:start`. */
   "request:end": RequestEndEvent;
-  /** An SSE stream opened (HTTP only). */
+  /** An SSE stream opened (HTTP), or a `subscriptions/listen` was acknowledged (any wire). */
   "stream:open": StreamOpenEvent;
   "stream:close": StreamCloseEvent;
   /** A message was refused before it became a request (parse error, invalid request). */
@@ -162,6 +178,8 @@ export interface MockEvents {
   "http:rejected": HttpRejectedEvent;
   /** The mock sent a client a notification. */
   "notification:sent": NotificationSentEvent;
+  /** A 2026-07-28 request carried an `Mcp-Param-*` header its tool does not mirror (one event per header). */
+  "http:unknownMirroredHeader": UnknownMirroredHeaderEvent;
   /** A scenario fake answered with one of its structured failures (`code`: its stable code). The fakes emit it. */
   "fake:failure": FakeFailureEvent;
   /** `mockMcp()` is about to start the server's wire. */
@@ -186,6 +204,7 @@ export const MOCK_EVENT_NAMES: readonly MockEventName[] = [
   "message:rejected",
   "http:rejected",
   "notification:sent",
+  "http:unknownMirroredHeader",
   "fake:failure",
   "server:willStart",
   "server:didStart",

@@ -104,7 +104,7 @@ export function resolveRequestVersion(context: RequestContext, params: unknown, 
   const meta = requestMeta(params)!;
   const capabilities = meta[META.clientCapabilities];
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
-  return { protocolVersion: declared, identity: context.identity, transport: context.transport, signal: context.signal, receivedAt: context.receivedAt, client: clientFactsOf(meta) };
+  return { protocolVersion: declared, identity: context.identity, transport: context.transport, signal: context.signal, receivedAt: context.receivedAt, mount: context.mount, client: clientFactsOf(meta) };
 }
 
 /** -32602 for a 2026-07-28 request whose `_meta` lacks a required field (over HTTP: 400). */

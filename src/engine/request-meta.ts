@@ -1,15 +1,9 @@
 /**
- * The `_meta` keys of protocol revision 2026-07-28, where a request names its own version,
- * client and capabilities (no `initialize`), and where results name the server.
+ * Reading a request's `_meta` in protocol revision 2026-07-28, where a request names its own
+ * version, client and capabilities (no `initialize`). The keys are in protocol/meta-keys.ts.
  */
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+export { META } from "../protocol/meta-keys.js";
+import { META } from "../protocol/meta-keys.js";
 
 type Json = Record<string, unknown>;
 

@@ -98,5 +98,7 @@ export function decide(mount: MountFakes | undefined, input: DecideInput): FakeD
   }
   const chosen = chooseEntry(mount.consumption, base, tools.flatMap((t) => t.entries), args);
   if ("kind" in chosen) return chosen;
-  return { kind: "answer", entryId: chosen.id, result: structuredClone(chosen.result) };
+  // A copy, so nothing downstream can change the fixture; results are JSON, and a JSON round trip
+  // costs a fraction of structuredClone on Node 20.
+  return { kind: "answer", entryId: chosen.id, result: JSON.parse(JSON.stringify(chosen.result)) as FakeCallResult };
 }

@@ -171,6 +171,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.binding.fakes;
   }
 
+  /** Throws listing every unused fake entry (with its id) of the blocks that apply to this test id (nock's `isDone`). */
+  assertFakesConsumed(query: { testId?: string; context?: string; mount?: string } = {}): void {
+    this.binding.fakes.assertConsumed(query);
+  }
+
   /** Adds `mcpFakes` blocks from code (entry ids `code#n:…`); throws a FixtureLoadError, adding nothing, on any problem. */
   loadFakes(blocks: McpFakeBlock | readonly McpFakeBlock[]): LoadResult {
     return this.binding.load(blocks);
@@ -282,6 +287,18 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   /** The Streamable HTTP endpoint; undefined for a mock served in memory only. */
   get url(): Url {
     return this.wire?.url as Url;
+  }
+
+  /**
+   * The endpoint's URL with `?testId=` (and `&context=`): for an agent in another process that
+   * cannot send headers, so its calls get this test's fakes. Throws for a mock with no URL.
+   */
+  urlFor(identity: { testId?: string; context?: string }): string {
+    if (this.wire?.url === undefined) throw new McpTestkitError("urlFor() needs a mock served over HTTP (transport \"http\", the default); this one has no URL.");
+    const url = new URL(this.wire.url);
+    if (identity.testId !== undefined) url.searchParams.set("testId", identity.testId);
+    if (identity.context !== undefined) url.searchParams.set("context", identity.context);
+    return url.toString();
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */

@@ -11,6 +11,7 @@ import { ObserverDelivery, type ObserveOptions } from "./delivery.js";
 import type { McpObserver, ObservedRequest, ObservedStream } from "./observer.js";
 import { mockRequestOutcome, type StreamTerminationReason } from "./outcomes.js";
 import { traceContextOf } from "./trace-context.js";
+import { versionHas } from "../protocol/versions.js";
 
 /** The endpoint label of a wire: the MCP path for HTTP, else the wire's name. */
 export type EndpointOf = (wire: string) => string;
@@ -22,6 +23,7 @@ const STREAM_REASONS: Record<StreamCloseReason, StreamTerminationReason> = {
   completed: "completed",
   client_disconnected: "client_disconnected",
   closed_for_resumption: "closed_for_resumption",
+  request_cancelled: "request_cancelled",
   session_closed: "session_closed",
   server_stopping: "server_stopping",
 };
@@ -74,7 +76,8 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
         Object.freeze({
           method: event.method,
           requestId: event.requestId,
-          sessionId: event.sessionId,
+          // A request that names its version per request (2026-07-28) has no session, whatever its connection.
+          sessionId: versionHas(event.protocolVersion, "perRequestMeta") ? "" : event.sessionId,
           protocolVersion: event.protocolVersion,
           wire: event.wire,
           endpoint: endpointOf(event.wire),
@@ -91,8 +94,9 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
       delivery.requestFinished(request, Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }));
     }),
     events.on("stream:open", (event) => {
-      const kind = event.kind === "standalone" ? "subscription" : "request_stream";
-      const stream = streams.start(streamKey(event), Object.freeze({ kind, streamId: event.streamId, sessionId: event.sessionId, endpoint: endpointOf("http"), openedAt: Date.now() }));
+      // The GET stream (2025) and a subscriptions/listen (2026-07-28) are subscriptions; a POST's answer is a request stream.
+      const kind = event.kind === "request" ? "request_stream" : "subscription";
+      const stream = streams.start(streamKey(event), Object.freeze({ kind, streamId: event.streamId, sessionId: event.sessionId, endpoint: endpointOf(event.wire ?? "http"), openedAt: Date.now() }));
       if (stream !== undefined) delivery.streamOpened(stream);
     }),
     events.on("stream:close", (event) => {

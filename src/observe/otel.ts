@@ -43,7 +43,8 @@ function startAttributes(request: ObservedRequest): Attributes {
     "mcp.protocol.version": request.protocolVersion,
     "jsonrpc.request.id": String(request.requestId),
   };
-  if (request.sessionId !== "" && request.wire === "http") attributes["mcp.session.id"] = request.sessionId;
+  // Only a real session's id (HTTP, or the simulator's Mcp-Session-Id): a 2026-07-28 request has none, stdio and memory connections are no sessions.
+  if (request.sessionId !== "" && (request.wire === "http" || request.wire === "simulated")) attributes["mcp.session.id"] = request.sessionId;
   const target = targetOf(request);
   if (request.method === "tools/call" && target !== undefined) {
     attributes["gen_ai.tool.name"] = target;

@@ -15,6 +15,8 @@ export const ClientRequestMethods = [
   "prompts/get",
   "completion/complete",
   "logging/setLevel",
+  "server/discover",
+  "subscriptions/listen",
 ] as const;
 
 export const ClientNotificationMethods = [
@@ -35,22 +37,39 @@ export const ServerNotificationMethods = [
   "notifications/tools/list_changed",
   "notifications/prompts/list_changed",
   "notifications/elicitation/complete",
+  "notifications/subscriptions/acknowledged",
 ] as const;
 
 /** Task methods (2025-11-25): either side may run tasks, so both send these. */
 export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
 
-/** The feature a method needs, for methods that not every revision has (the rest are in all). */
-const METHOD_FEATURES: Readonly<Record<string, Feature>> = Object.freeze({
-  "elicitation/create": "elicitation",
-  "notifications/elicitation/complete": "elicitationUrlMode",
-  ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, "tasks" as const])),
+/**
+ * The features a method needs, for methods that not every revision has (the rest are in all).
+ * A server request needs `serverRequests` too: 2026-07-28 asks for input in results instead.
+ */
+const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.freeze({
+  initialize: ["initialize"],
+  "notifications/initialized": ["initialize"],
+  ping: ["ping"],
+  "logging/setLevel": ["loggingSetLevel"],
+  "resources/subscribe": ["resourcesSubscribe"],
+  "resources/unsubscribe": ["resourcesSubscribe"],
+  "server/discover": ["serverDiscover"],
+  "subscriptions/listen": ["subscriptionsListen"],
+  "notifications/subscriptions/acknowledged": ["subscriptionsListen"],
+  "elicitation/create": ["elicitation", "serverRequests"],
+  "sampling/createMessage": ["serverRequests"],
+  "roots/list": ["serverRequests"],
+  "notifications/elicitation/complete": ["elicitationUrlMode"],
+  ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
 });
 
-/** The feature a method needs, if not every revision has it. */
-export function featureOfMethod(method: string): Feature | undefined {
-  return Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method] : undefined;
+const none: readonly Feature[] = [];
+
+/** The features a method needs, if not every revision has it (empty when all do). */
+export function featuresOfMethod(method: string): readonly Feature[] {
+  return Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method]! : none;
 }
 
 export type ClientRequestMethod = (typeof ClientRequestMethods)[number];

@@ -89,6 +89,7 @@ export const FEATURES = {
   mrtr: { since: "2026-07-28", what: "multi round-trip requests (input_required results, inputResponses and requestState)" },
   requestHeaders: { since: "2026-07-28", what: "the Mcp-Method, Mcp-Name and Mcp-Param-* HTTP headers, checked against the body" },
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
+  structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value (before: an object)" },
 } as const satisfies Record<string, FeatureSpan>;
 
 export type Feature = keyof typeof FEATURES;

@@ -38,6 +38,11 @@ const COMMON = [
 ];
 const STDIO = [...COMMON, "stdin-close", "stdout-clean"];
 const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete-session", "http-origin", "http-accept", "http-protocol-version"];
+/** The 2026-07-28 checks, listed after the legacy ones for a server that answers server/discover (our mock does). */
+const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
+const MODERN_HTTP = [...MODERN_COMMON, "modern-http-method-header", "modern-http-name-header", "modern-http-version-header", "modern-http-get-delete", "modern-http-no-session"];
+/** Our dual-era mock over HTTP: both eras' checks. */
+const DUAL_HTTP = [...HTTP, ...MODERN_HTTP];
 
 /** Every check PASS, but for the given ones. */
 function statuses(ids: string[], except: Record<string, string> = {}): Record<string, string> {
@@ -199,8 +204,18 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   it("our mock passes every check, with paginated lists", async () => {
     const server = await startMock();
     const { code, report, stderr } = await checkJson(server.url!);
-    expect(statusesOf(report)).toEqual(statuses(HTTP));
-    expect(report).toMatchObject({ transport: "http", target: server.url, protocolVersion: "2025-11-25", summary: { total: 21, pass: 21 }, ok: true });
+    expect(statusesOf(report)).toEqual(statuses(DUAL_HTTP));
+    expect(report).toMatchObject({
+      transport: "http",
+      target: server.url,
+      protocolVersion: "2025-11-25",
+      eras: { legacy: { spoken: true, protocolVersion: "2025-11-25" }, modern: { spoken: true, protocolVersion: "2026-07-28" } },
+      summary: { total: 31, pass: 31 },
+      ok: true,
+    });
+    expect(detailOf(report, "modern-unsupported-version")).toMatch(/^server\/discover in 1999-01-01 got 400 -32022, data.supported \["2026-07-28"/);
+    expect(detailOf(report, "modern-http-method-header")).toContain("server/discover without Mcp-Method got 400 (-32020");
+    expect(report.checks.find((check: Json) => check.id === "modern-discover").spec).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/discover");
     expect(detailOf(report, "pagination")).toBe(
       "tools/list 2 pages (3), resources/list 1 page (1), resources/templates/list 1 page (1), prompts/list 1 page (1); no duplicates",
     );
@@ -214,7 +229,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   it("a mock without DNS-rebinding protection FAILs the foreign Origin check (a MUST)", async () => {
     const server = await startMock({ dnsRebindingProtection: false });
     const { code, report } = await checkJson(server.url!);
-    expect(statusesOf(report)).toEqual(statuses(HTTP, { "http-origin": "FAIL" }));
+    expect(statusesOf(report)).toEqual(statuses(DUAL_HTTP, { "http-origin": "FAIL" }));
     expect(detailOf(report, "http-origin")).toBe(
       "initialize from Origin http://mcp-testkit-foreign-origin.invalid got 200; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)",
     );
@@ -231,7 +246,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     ]);
     expect(only.report.summary).toEqual({ total: 3, pass: 3, warn: 0, fail: 0, skip: 0 });
     const skipped = await checkJsonWith([server.url!, "--skip", "http-origin,2"]);
-    expect(Object.keys(statusesOf(skipped.report))).toEqual(HTTP.filter((id) => id !== "http-origin" && id !== "version-latest"));
+    expect(Object.keys(statusesOf(skipped.report))).toEqual(DUAL_HTTP.filter((id) => id !== "http-origin" && id !== "version-latest"));
     expect(skipped.code).toBe(0);
   });
 
@@ -240,7 +255,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(typo).toMatchObject({ code: 2, stdout: "" });
     expect(typo.stderr).toMatch(/^mcp-testkit check: --only unknown-methd: no check has that id; did you mean "unknown-method"\? \(for a Streamable HTTP server: initialize, version-latest, /);
     const number = await runCli(["check", broken(), "--skip", "99"]);
-    expect(number).toMatchObject({ code: 2, stderr: expect.stringContaining(`mcp-testkit check: --skip 99: there are checks 1 to ${STDIO.length} for a stdio server`) });
+    expect(number).toMatchObject({ code: 2, stderr: expect.stringContaining(`mcp-testkit check: --skip 99: there are checks 1 to ${STDIO.length + MODERN_COMMON.length} for a stdio server`) });
     const none = await runCli(["check", broken(), "--only", "ping", "--skip", "ping"]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining("mcp-testkit check: --only and --skip leave no check to run") });
   });
@@ -252,11 +267,11 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("FAIL  A foreign Origin gets 403");
     const xml = readFileSync(file, "utf8");
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="' + HTTP.length + '" failures="1" errors="0" skipped="0" time="')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="' + DUAL_HTTP.length + '" failures="1" errors="0" skipped="0" time="')).toBe(true);
     expect(xml).toContain(`<property name="target" value="${server.url}"/>`);
     expect(xml).toContain('<testcase classname="mcp-testkit.check.http" name="1. initialize: ');
     expect(xml).toMatch(/<testcase classname="mcp-testkit\.check\.http" name="\d+\. http-origin: A foreign Origin gets 403">\n {6}<failure message="initialize from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200; servers MUST validate Origin/);
-    expect(xml.match(/<testcase /g)).toHaveLength(HTTP.length);
+    expect(xml.match(/<testcase /g)).toHaveLength(DUAL_HTTP.length);
     expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
   });
 

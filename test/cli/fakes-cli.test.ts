@@ -34,6 +34,19 @@ describe("mcp-testkit mock --fixtures", () => {
     }
   });
 
+  it("takes a fixtures directory as a positional argument too, beside a scenario file", async () => {
+    const scenario = scenarioFile("scenario.json", { tools: { ping_tool: { returns: "pong" } } });
+    const child = startCli(["mock", scenario, FIXTURES, "--fake-test-ids-max", "10"]);
+    const [, served] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    expect(served).toBe(`${scenario} + fixtures ${FIXTURES}`);
+  });
+
+  it("refuses a --fake-test-ids-max that is not a whole number", async () => {
+    const result = await runCli(["mock", FIXTURES, "--fake-test-ids-max", "many"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--fake-test-ids-max must be a whole number, 0 or more, got "many"');
+  });
+
   it("refuses a bad fixture file at start, naming the rule, and exits non-zero", async () => {
     const bad = scenarioFile("bad-fixture.json", { mcpFakes: { scope: "shared", undeclaredTool: "deny", tools: [] } });
     const result = await runCli(["mock", "--fixtures", bad]);
@@ -66,5 +79,39 @@ describe("mcp-testkit validate", () => {
     const result = await runCli(["validate"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("missing the fixtures directory or file to check");
+  });
+});
+
+describe("examples/fixtures", () => {
+  const EXAMPLE_FIXTURES = fileURLToPath(new URL("../../examples/fixtures", import.meta.url));
+
+  it("all load (mcp-testkit validate)", async () => {
+    const result = await runCli(["validate", EXAMPLE_FIXTURES]);
+    expect(result.stdout).toBe(`ok    ${EXAMPLE_FIXTURES} (5 blocks)\n`);
+    expect(result.code).toBe(0);
+  });
+
+  it("answer as their README says, served beside the issue-tracker scenario as npm start does", async () => {
+    const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
+    const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
+    const [, , url] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    const connect = async (headers: Record<string, string>) => {
+      const client = new Client({ name: "examples", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } }));
+      return client;
+    };
+    const retry = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20retry%20on%20timeout" });
+    const plain = await connect({});
+    const readOnly = await connect({ "X-Test-Context": "read-only" });
+    try {
+      expect((await retry.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).isError).toBe(true);
+      expect((await retry.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).structuredContent).toEqual({ ticket: "T-1042", status: "open" });
+      expect((await plain.callTool({ name: "get_weather", arguments: { city: "Oslo" } })).content).toEqual([{ type: "text", text: "Snow, -3 °C" }]);
+      expect((await plain.callTool({ name: "get_weather", arguments: { city: "Rome" } })).content).toEqual([{ type: "text", text: "Sunny, 21 °C" }]);
+      await expect(readOnly.callTool({ name: "search_issues", arguments: { query: "crash" } })).rejects.toThrow(/search_issues/);
+      expect((await readOnly.callTool({ name: "search_docs", arguments: {} })).content).toEqual([{ type: "text", text: "3 documents found" }]);
+    } finally {
+      for (const client of [retry, plain, readOnly]) await client.close();
+    }
   });
 });

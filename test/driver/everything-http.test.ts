@@ -96,7 +96,8 @@ describe("server-everything over Streamable HTTP", () => {
 
   it("a URL where nothing listens fails with a clear connection error", async () => {
     const port = await freePort();
-    const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`));
+    // Legacy, to name initialize as the request that failed (auto: server/discover, in modern.test.ts).
+    const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`, { versionNegotiation: "legacy" }));
     const error = (await app.initialize().catch((e: unknown) => e)) as ConnectionClosedError;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error.message).toMatch(/Could not send initialize \(id 1\): fetch failed/);

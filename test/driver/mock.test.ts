@@ -57,7 +57,8 @@ describe("driving a mock in memory", () => {
 
   it("list_changed from the mock refreshes the cached tools", async () => {
     await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
-    await using app = mcpAttach(mock.connectInMemory());
+    // list_changed reaches a legacy session; in 2026-07-28 it comes on subscriptions/listen (test/driver/modern.test.ts).
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
     expect(await app.hasTool("two")).toBe(false);
     await mock.setTool("two", { returns: 2 });
     await app.waitForNotification("notifications/tools/list_changed");
@@ -76,7 +77,9 @@ describe("driving a mock in memory", () => {
       },
       resources: { "notes://today": "v1" },
     });
+    // Server requests and resources/subscribe are the legacy era's (2026-07-28: test/driver/modern.test.ts).
     await using app = mcpAttach(mock.connectInMemory(), {
+      versionNegotiation: "legacy",
       roots: [{ uri: "file:///repo" }],
       onSampling: () => ({ role: "assistant", content: { type: "text", text: "4" }, model: "calc" }),
       onElicitation: () => ({ action: "accept", content: { name: "Ada" } }),

@@ -159,7 +159,8 @@ describe("zoo: timeouts", () => {
 
 describe("zoo: processes that fail", () => {
   it("exits at once: initialize fails with ProcessFailedToStart and the exit code", async () => {
-    const app = track(mcpShell(zoo("exits-immediately")));
+    // Legacy, to name initialize as the request unanswered (auto names server/discover: modern.test.ts).
+    const app = track(mcpShell(zoo("exits-immediately"), { versionNegotiation: "legacy" }));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProcessFailedToStart;
     expect(error).toBeInstanceOf(ProcessFailedToStart);
     expect(error.exitCode).toBe(0);

@@ -85,12 +85,12 @@ interface Run {
 }
 
 /** Runs client.js as the suite does: `<command> <server-url>`, MCP_CONFORMANCE_SCENARIO set. */
-function runClient(url: string, scenarioName: string): Promise<Run> {
+function runClient(url: string, scenarioName: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
       [CLIENT, url],
-      { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName }, timeout: 20_000 },
+      { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName, ...env }, timeout: 20_000 },
       (error, stdout, stderr) => resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -99,7 +99,8 @@ function runClient(url: string, scenarioName: string): Promise<Run> {
 describe("examples/conformance/client.js (conformance client mode, on the driver)", () => {
   it("initializes, lists the tools and calls each one: arguments from the schema, elicitation answered with the defaults, a closed stream resumed", async () => {
     server = await mockMcp({ ...scenario, transport: "http", host: "127.0.0.1" });
-    const run = await runClient(server.url!, "tools_call");
+    // The 2025 suite's scenario (SSE resumption is the legacy era's): our dual-era mock would be spoken to in 2026-07-28.
+    const run = await runClient(server.url!, "tools_call", { MCP_TESTKIT_VERSION_NEGOTIATION: "legacy" });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
 
@@ -138,8 +139,25 @@ describe("examples/conformance/client.js helpers", () => {
     return (await import(pathToFileURL(CLIENT).href)) as {
       answerElicitation(params: Record<string, unknown>): { action: string; content?: Record<string, unknown> };
       argumentsFor(schema: unknown): Record<string, unknown>;
+      plannedCalls(tools: unknown[], context: Record<string, unknown>): { name: string; args: Record<string, unknown> }[];
     };
   }
+
+  it("plans the calls: the scenario context's own (2026-07-28 header scenarios), else each tool, echoing a schema back verbatim where a tool asks for one", async () => {
+    const { plannedCalls } = await helpers();
+    const tools = [
+      { name: "rich", inputSchema: { type: "object", $defs: { a: { type: "string" } }, properties: { n: { type: "integer" } }, required: ["n"] } },
+      { name: "echo", inputSchema: { type: "object", properties: { schema: { type: "object", description: "The inputSchema the client observed, passed back verbatim." } }, required: ["schema"] } },
+    ];
+    expect(plannedCalls(tools, {})).toEqual([
+      { name: "rich", args: { n: 1 } },
+      { name: "echo", args: { schema: tools[0]!.inputSchema } },
+    ]);
+    expect(plannedCalls(tools, { toolCalls: [{ name: "rich", arguments: { n: "Hello, 世界" } }, { name: "echo" }] })).toEqual([
+      { name: "rich", args: { n: "Hello, 世界" } },
+      { name: "echo", args: {} },
+    ]);
+  });
 
   it("answers a form elicitation with the schema's defaults (SEP-1034), sample values for required fields without one", async () => {
     const { answerElicitation } = await helpers();

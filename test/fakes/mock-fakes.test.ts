@@ -37,7 +37,14 @@ describe("fixture files served over Streamable HTTP", () => {
       ["tool-error", "tickets/retry.json:first-try", "tickets › retry on timeout"],
       ["result", "tickets/retry.json:second-try", "tickets › retry on timeout"],
     ]);
-    expect(() => server.fakes.assertConsumed({ testId: "tickets › retry on timeout" })).not.toThrow();
+    expect(() => server.assertFakesConsumed({ testId: "tickets › retry on timeout" })).not.toThrow();
+  });
+
+  it("assertFakesConsumed() lists every entry a test left unused, by id", async () => {
+    const server = await serveFakes({ fixtures: FIXTURES });
+    const { client } = await sdkClient(server.url, withTestId("tickets › retry on timeout"));
+    await client.callTool({ name: "create_ticket", arguments: { title: "Refund" } });
+    expect(() => server.assertFakesConsumed({ testId: "tickets › retry on timeout" })).toThrow("tickets/retry.json:second-try");
   });
 
   it("refuse a third call with MCP_FAKE_EXHAUSTED, logged, journaled and counted", async () => {
@@ -63,6 +70,17 @@ describe("fixture files served over Streamable HTTP", () => {
     const error = await scoped.client.callTool({ name: "create_ticket", arguments: { title: "Refnd" } }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ code: -32602, data: { mcpTestkit: { code: "MCP_FAKE_MISMATCH", received: { title: "Refnd" } } } });
     expect((error as Error).message).toContain("create_ticket");
+  });
+
+  it("urlFor({ testId }) gives a URL an agent in another process can use without headers", async () => {
+    const server = await serveFakes({ fixtures: FIXTURES });
+    const url = server.urlFor({ testId: "tickets › retry on timeout" });
+    expect(url).toBe(`${server.url}?testId=tickets+%E2%80%BA+retry+on+timeout`);
+    const { client } = await sdkClient(url);
+    expect((await client.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).isError).toBe(true);
+    const memory = await mockMcp({ transport: "memory" });
+    expect(() => memory.urlFor({ testId: "x" })).toThrow("urlFor() needs a mock served over HTTP");
+    await memory.close();
   });
 
   it("serve each block's mount on the mock's port; a mount serves only its own block", async () => {
@@ -168,4 +186,25 @@ describe("fakes on the other wires", () => {
       await server.close();
     }
   });
+});
+
+describe("many tests at once", () => {
+  it("200 sessions with distinct test ids, in parallel, each get only their own entries", async () => {
+    const sessions = 200;
+    const blocks = Array.from({ length: sessions }, (_, i) => ({
+      scope: { testId: `suite › test ${i}` },
+      tools: [{ name: "whoami", calls: [{ anyArgs: true as const, result: `test ${i}` }] }],
+    }));
+    const server = await serveFakes({ fixtures: blocks });
+    const answers = await Promise.all(
+      Array.from({ length: sessions }, async (_, i) => {
+        const { client } = await sdkClient(server.url, withTestId(`suite › test ${i}`));
+        const result = await client.callTool({ name: "whoami", arguments: { n: i } });
+        // A second call finds this test's only entry used: exhausted, never another test's entry.
+        const again = await client.callTool({ name: "whoami", arguments: { n: i } }).catch((error: { data?: { mcpTestkit?: { code?: string } } }) => error.data?.mcpTestkit?.code);
+        return [(result.content as Array<{ text: string }>)[0]!.text, again];
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: sessions }, (_, i) => [`test ${i}`, "MCP_FAKE_EXHAUSTED"]));
+  }, 60_000);
 });

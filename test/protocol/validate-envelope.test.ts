@@ -131,12 +131,12 @@ describe("validateMessage: versions", () => {
   });
 
   it("version.unknown: an unknown version is one problem, and only the envelope is checked", () => {
-    expect(validateMessage({ ...request("made/up"), jsonrpc: "1.0" }, fromClient("2026-07-28"))).toEqual([
+    expect(validateMessage({ ...request("made/up"), jsonrpc: "1.0" }, fromClient("2030-01-01"))).toEqual([
       {
         path: "$",
         rule: "version.unknown",
         message:
-          'expected a protocol version this validator knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25); got "2026-07-28"; only the JSON-RPC envelope was checked',
+          'expected a protocol version this validator knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); got "2030-01-01"; only the JSON-RPC envelope was checked',
       },
       { path: "$.jsonrpc", rule: "jsonrpc.version", message: 'expected "2.0"; got "1.0"' },
     ]);

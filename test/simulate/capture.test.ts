@@ -7,7 +7,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MAXIMUM_CAPTURED_BYTES, DEFAULT_STREAM_ITEM_QUEUE_CAPACITY, McpTestkitError, simulate } from "../../src/index.js";
-import { drain, memoryMock, mcpPost, openSession, sdkServer, simulator, text, useCleanup } from "./support.js";
+import { drain, memoryMock, mcpPost, modernMeta, modernPost, openSession, sdkServer, sdkV2Server, simulator, text, useCleanup } from "./support.js";
 import { recordingObserver, until } from "../observe/support.js";
 
 useCleanup();
@@ -194,16 +194,26 @@ describe("close() and failures", () => {
 });
 
 describe("no socket", () => {
-  it("opens no listener and no connection, through a mock and through an SDK server", async () => {
+  it("opens no listener and no connection, through a mock and through SDK servers, in both eras", async () => {
     const listen = vi.spyOn(net.Server.prototype, "listen");
     const connect = vi.spyOn(net.Socket.prototype, "connect");
     const createConnection = vi.spyOn(net, "createConnection");
-    for (const target of [await memoryMock({ tools: { "catalog.search": { returns: "found" } } }), await sdkServer()]) {
+    const mock = await memoryMock({ tools: { "catalog.search": { returns: "found" } } });
+    for (const target of [mock, await sdkServer()]) {
       const sim = simulator(target);
       const sessionId = await openSession(sim);
       const simulation = await sim.startRequest(call(sessionId, "catalog.search", 1));
       await drain(simulation);
       expect((await simulation.awaitCompletion(2000))?.reason).toBe("completed");
+    }
+    // 2026-07-28: one request alone, no initialize, no session.
+    for (const target of [mock, sdkV2Server()]) {
+      const sim = simulator(target);
+      const simulation = await sim.startRequest(modernPost({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: modernMeta(), name: "catalog.search", arguments: { query: "shoe" } } } as never));
+      await drain(simulation);
+      const completion = await simulation.awaitCompletion(2000);
+      expect(completion?.reason).toBe("completed");
+      expect(completion?.terminalMessage).toMatchObject({ id: 2, result: { resultType: "complete" } });
     }
     expect(listen).not.toHaveBeenCalled();
     expect(connect).not.toHaveBeenCalled();

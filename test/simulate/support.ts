@@ -6,6 +6,7 @@
 import { afterEach } from "vitest";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createMcpHandler, McpServer as McpServerV2, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { mockMcp, simulate, type MockMcpOptions, type MockMcpServer, type Simulator } from "../../src/index.js";
 
@@ -84,6 +85,52 @@ export async function sdkServer(options: { keepAliveMs?: number; delayMs?: numbe
   await server.connect(transport);
   onCleanup(() => server.close());
   return { fetch: (request) => transport.handleRequest(request) };
+}
+
+/**
+ * The same server as a user builds it with SDK v2 (`@modelcontextprotocol/server` 2.4.0):
+ * `McpServer` with `catalog.search` from a per-request factory, behind `createMcpHandler(...)`,
+ * whose `fetch` is the web-standard face (2026-07-28 requests, and 2025 ones statelessly).
+ */
+export function sdkV2Server(options: { keepAliveMs?: number } = {}): McpHttpHandler {
+  const handler = createMcpHandler(
+    () => {
+      const server = new McpServerV2({ name: "catalog", version: "1.0.0" });
+      server.registerTool("catalog.search", { description: "Searches the catalog", inputSchema: z.object({ query: z.string() }) }, async ({ query }, ctx) => {
+        const token = ctx.mcpReq._meta?.progressToken;
+        if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: 1, total: 2 } });
+        return { content: [{ type: "text", text: `3 results for ${query}` }] };
+      });
+      return server;
+    },
+    { keepAliveMs: options.keepAliveMs ?? 0 },
+  );
+  onCleanup(() => handler.close());
+  return handler;
+}
+
+/** `params._meta` of a 2026-07-28 request: its version, client capabilities and client info (plus `extra`). */
+export function modernMeta(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "simulated-client", version: "1.0.0" },
+    ...extra,
+  };
+}
+
+/**
+ * A 2026-07-28 POST as a client builds it: no session, `MCP-Protocol-Version`, `Mcp-Method` and
+ * (for tools/call, prompts/get, resources/read) `Mcp-Name`, plus `headers`.
+ */
+export function modernPost(body: { method: string; params?: Record<string, unknown> }, headers: Record<string, string> = {}): Request {
+  const name = body.params?.name ?? body.params?.uri;
+  return mcpPost(body, {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": body.method,
+    ...(["tools/call", "prompts/get", "resources/read"].includes(body.method) && typeof name === "string" && { "mcp-name": name }),
+    ...headers,
+  });
 }
 
 /** Every stream item until the simulation completes (bounded: at most `limit` reads). */

@@ -12,6 +12,8 @@ import { itemsOf, walkPages, type PageWalkEnd } from "../../protocol/pagination.
 import { LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { plainMessage, type Target } from "../target/target.js";
 import { clip } from "../../util/text.js";
+import type { ModernContext } from "./modern-checks.js";
+import type { EraFinding } from "./types.js";
 
 export type Json = Record<string, unknown>;
 
@@ -60,11 +62,30 @@ export class CheckContext {
   /** Lines on a stdio server's stdout that were not MCP messages, with where they came from. */
   readonly strayStdout: string[] = [];
   private lists: Promise<Map<ListKind, ListOutcome>> | undefined;
+  /** The 2026-07-28 era, when the server answered server/discover to a pinned driver. */
+  modern: ModernContext | undefined;
+  /** Why the server does not speak 2026-07-28, when it does not. */
+  modernFailure: string | undefined;
 
   constructor(
     readonly target: Target,
     readonly driver: McpDriver,
   ) {}
+
+  /**
+   * Whether to list the legacy era's checks: yes when initialize worked, and also when nothing
+   * worked (so the report shows initialize failing); no for a server that speaks 2026-07-28 only.
+   */
+  get speaksLegacy(): boolean {
+    return this.init !== undefined || this.modern === undefined;
+  }
+
+  eras(): { legacy: EraFinding; modern: EraFinding } {
+    const legacy: EraFinding = this.init ? { spoken: true, protocolVersion: this.init.protocolVersion } : { spoken: false, why: this.initFailure ?? "initialize failed" };
+    const version = this.modern?.driver.protocolVersion;
+    const modern: EraFinding = version ? { spoken: true, protocolVersion: version } : { spoken: false, why: this.modernFailure ?? "not probed" };
+    return { legacy, modern };
+  }
 
   /** The negotiated version, or the latest we speak when there is none. */
   get version(): string {

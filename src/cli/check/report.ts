@@ -9,10 +9,13 @@ export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   return stream.isTTY === true && (process.env.NO_COLOR ?? "") === "";
 }
 
-export function formatHeader(report: Pick<CheckReport, "target" | "transport" | "protocolVersion" | "serverInfo">): string {
+export function formatHeader(report: Pick<CheckReport, "target" | "transport" | "protocolVersion" | "serverInfo"> & Partial<Pick<CheckReport, "eras">>): string {
   const info = report.serverInfo;
   const server = info ? `${String(info.name)} ${String(info.version)}` : "(not initialized)";
-  return `mcp-testkit check: ${report.target}\n${server}, protocol ${report.protocolVersion ?? "unknown"}, over ${report.transport === "http" ? "Streamable HTTP" : "stdio"}\n`;
+  const { legacy, modern } = report.eras ?? {};
+  // A second line only for a server that speaks 2026-07-28: a legacy-only server's header is as before.
+  const eras = modern?.spoken ? `eras: legacy ${legacy?.spoken ? legacy.protocolVersion : "not spoken"}, modern ${modern.protocolVersion}\n` : "";
+  return `mcp-testkit check: ${report.target}\n${server}, protocol ${report.protocolVersion ?? "unknown"}, over ${report.transport === "http" ? "Streamable HTTP" : "stdio"}\n${eras}`;
 }
 
 /** Two lines: `  3. PASS  Title: detail` and the spec reference under it. */

@@ -6,15 +6,24 @@ import { ProtocolError } from "../../driver/index.js";
 import { plainMessage } from "../target/target.js";
 import { CHECKS, type CheckDefinition } from "./catalogue.js";
 import type { CheckContext } from "./context.js";
-import { fail, skip, type CheckReport, type CheckResult } from "./types.js";
+import { MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
+import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
 
-export function checksFor(kind: "stdio" | "http"): CheckDefinition[] {
-  return CHECKS.filter((check) => check.only === undefined || check.only === kind);
+/** A check of either era, as the list names it. */
+export type AnyCheck = (CheckDefinition & { era: "legacy" }) | (ModernCheckDefinition & { era: "modern" });
+
+/**
+ * Every check for a transport, numbered from 1 in this order: the legacy era's (an `initialize`
+ * session), then 2026-07-28's. A report holds those of the eras the server speaks.
+ */
+export function checksFor(kind: "stdio" | "http"): AnyCheck[] {
+  const applies = (check: { only?: "stdio" | "http" }) => check.only === undefined || check.only === kind;
+  return [...CHECKS.filter(applies).map((check) => ({ ...check, era: "legacy" as const })), ...MODERN_CHECKS.filter(applies).map((check) => ({ ...check, era: "modern" as const }))];
 }
 
 export interface RunHooks {
   /** Called before each check runs (for the spinner). */
-  onStart?: (check: CheckDefinition, number: number) => void;
+  onStart?: (check: AnyCheck, number: number) => void;
   onResult?: (result: CheckResult) => void;
   /** The ids of the checks to run (`--only` / `--skip`); the others are left out of the report. Default: all. */
   selected?: ReadonlySet<string>;
@@ -26,35 +35,49 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
   for (const [index, check] of checks.entries()) {
     const number = index + 1;
     if (hooks.selected && !hooks.selected.has(check.id)) continue;
+    // The checks of an era the server does not speak are left out (a modern-only server fails no initialize checks).
+    if (check.era === "modern" ? ctx.modern === undefined : !ctx.speaksLegacy) continue;
     hooks.onStart?.(check, number);
-    let outcome;
-    if (check.needsSession && ctx.init === undefined) {
-      outcome = skip("initialize failed (check 1)");
-    } else if (check.needsSession && ctx.driver.protocolErrors.length > 0) {
-      outcome = skip(`the session broke earlier: ${firstLine(ctx.driver.protocolErrors[0])}`);
-    } else {
-      try {
-        outcome = await check.run(ctx);
-      } catch (error) {
-        // A check that could not finish is a failure of the server only when the server broke the protocol.
-        outcome = error instanceof ProtocolError ? fail(firstLine(error)) : fail(`the check could not run: ${firstLine(error)}`);
-      }
-    }
-    const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec: check.spec(ctx.version) };
+    const outcome = check.era === "modern" ? await runModern(check, ctx) : await runLegacy(check, ctx);
+    const spec = check.era === "modern" ? check.spec() : check.spec(ctx.version);
+    const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec };
     results.push(result);
     hooks.onResult?.(result);
   }
   const count = (status: CheckResult["status"]) => results.filter((result) => result.status === status).length;
   const summary = { total: results.length, pass: count("PASS"), warn: count("WARN"), fail: count("FAIL"), skip: count("SKIP") };
+  const modernInfo = ctx.modern?.driver.serverInfo as Record<string, unknown> | undefined;
   return {
     target: ctx.target.value,
     transport: ctx.target.kind,
-    protocolVersion: ctx.init?.protocolVersion,
-    serverInfo: ctx.init?.serverInfo as Record<string, unknown> | undefined,
+    protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion,
+    serverInfo: (ctx.init?.serverInfo as Record<string, unknown> | undefined) ?? modernInfo,
+    eras: ctx.eras(),
     checks: results,
     summary,
     ok: summary.fail === 0,
   };
+}
+
+async function runLegacy(check: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
+  if (check.needsSession && ctx.init === undefined) return skip("initialize failed (check 1)");
+  if (check.needsSession && ctx.driver.protocolErrors.length > 0) return skip(`the session broke earlier: ${firstLine(ctx.driver.protocolErrors[0])}`);
+  return await guarded(() => check.run(ctx));
+}
+
+async function runModern(check: ModernCheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
+  const modern = ctx.modern!;
+  if (modern.driver.protocolErrors.length > 0) return skip(`the 2026-07-28 connection broke earlier: ${firstLine(modern.driver.protocolErrors[0])}`);
+  return await guarded(() => check.run(modern));
+}
+
+async function guarded(run: () => Promise<CheckOutcome>): Promise<CheckOutcome> {
+  try {
+    return await run();
+  } catch (error) {
+    // A check that could not finish is a failure of the server only when the server broke the protocol.
+    return error instanceof ProtocolError ? fail(firstLine(error)) : fail(`the check could not run: ${firstLine(error)}`);
+  }
 }
 
 function firstLine(error: unknown): string {

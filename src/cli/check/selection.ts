@@ -5,7 +5,8 @@
  */
 import { closest } from "../../util/closest.js";
 import { UsageError } from "../command.js";
-import type { CheckDefinition } from "./catalogue.js";
+/** What selection needs of a check: its id (numbers are positions in the list). */
+type CheckDefinition = { id: string };
 
 export interface Selection {
   only?: readonly string[];

@@ -24,11 +24,18 @@ export interface CheckReport {
   transport: "stdio" | "http";
   protocolVersion: string | undefined;
   serverInfo: Record<string, unknown> | undefined;
+  /**
+   * The eras the server speaks, each with its version, and why one is not spoken: `legacy`
+   * (an `initialize` session) and `modern` (2026-07-28, `server/discover`).
+   */
+  eras: { legacy: EraFinding; modern: EraFinding };
   checks: CheckResult[];
   summary: { total: number; pass: number; warn: number; fail: number; skip: number };
   /** True when no check failed. */
   ok: boolean;
 }
+
+export type EraFinding = { spoken: true; protocolVersion: string } | { spoken: false; why: string };
 
 export const pass = (detail: string): CheckOutcome => ({ status: "PASS", detail });
 export const warn = (detail: string): CheckOutcome => ({ status: "WARN", detail });

@@ -10,6 +10,7 @@ import { isSupportedVersion } from "../../protocol/versions.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
 import { CheckContext } from "../check/context.js";
+import { MODERN, MODERN_CHECKS, ModernContext } from "../check/modern-checks.js";
 import { formatHeader, formatResult, formatSummary, useColor } from "../check/report.js";
 import { formatJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
@@ -23,6 +24,7 @@ const listed = (only: "stdio" | "http" | undefined) =>
   CHECKS.filter((check) => check.only === only)
     .map((check) => `  ${check.id.padEnd(24)} ${check.title}`)
     .join("\n");
+const listedModern = () => MODERN_CHECKS.map((check) => `  ${check.id.padEnd(27)} ${check.title.replace(/^2026-07-28: /, "")}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`).join("\n");
 
 export const help = `Usage: mcp-testkit check [options] <command | url>
 
@@ -36,12 +38,19 @@ For a stdio server a second, short-lived copy is started for the probes that wou
 session (an unknown protocol version, a line that is not JSON); at the end its stdin is
 closed and it must exit (code 0) within ${STDIN_CLOSE_GRACE_MS / 1000} s.
 
+Eras: the server is asked in both. The legacy era (initialize, a session) gets the checks below
+it passes or fails; a second connection pinned to 2026-07-28 asks server/discover, and a server
+that answers it also gets the 2026-07-28 checks. The report lists the checks of each era the
+server speaks (a legacy-only server: the legacy ones; a 2026-07-28-only server: the modern ones).
+
 Checks for every server:
 ${listed(undefined)}
 Only stdio:
 ${listed("stdio")}
 Only URLs (Streamable HTTP):
 ${listed("http")}
+2026-07-28 (when the server answers server/discover):
+${listedModern()}
 
 Options:
   --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
@@ -85,9 +94,13 @@ export async function run(argv: string[]): Promise<number> {
       ctx.init = await ctx.driver.initialize();
       ctx.initResult = ctx.init as unknown as Record<string, unknown>;
     } catch (error) {
-      const cannot = unreachable(error, target);
-      if (cannot) throw cannot;
       ctx.initFailure = plainMessage(error).split("\n")[0];
+      const cannot = unreachable(error, target);
+      // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
+      if (cannot) {
+        await probeModern(ctx);
+        if (ctx.modern === undefined) throw cannot;
+      }
       // The driver refuses a version it does not speak; the answer is still in the record.
       if (error instanceof ProtocolError) ctx.initResult = initializeAnswer(ctx);
       const version = ctx.initResult?.protocolVersion;
@@ -95,8 +108,12 @@ export async function run(argv: string[]): Promise<number> {
         ctx.initFailure = `the server answered with protocolVersion ${JSON.stringify(version)}, which mcp-testkit does not speak, so the session cannot go on (see check 2)`;
       }
     }
-    if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion, serverInfo: ctx.init?.serverInfo as Record<string, unknown> | undefined }));
-    const total = checksFor(target.kind).length;
+    progress.step(`asking server/discover (${MODERN})`);
+    if (ctx.modern === undefined && ctx.modernFailure === undefined) await probeModern(ctx);
+    const info = (ctx.init?.serverInfo ?? ctx.modern?.driver.serverInfo) as Record<string, unknown> | undefined;
+    if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }));
+    // Those the report will hold: the checks of the eras the server speaks.
+    const total = checksFor(target.kind).filter((check) => (check.era === "modern" ? ctx.modern !== undefined : ctx.speaksLegacy)).length;
     const report = await runChecks(ctx, {
       selected,
       onStart: (check, number) => progress.step(`${number}/${total} ${check.title}`),
@@ -113,6 +130,24 @@ export async function run(argv: string[]): Promise<number> {
     progress.stop();
     // The stdin-close check closes a stdio driver itself; this ends whatever is still open.
     await ctx.driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
+    await ctx.modern?.driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
+  }
+}
+
+/**
+ * The 2026-07-28 era: a second connection (a second process on stdio) pinned to it asks
+ * server/discover. A server that answers gets the modern checks; one that does not is
+ * legacy-only, and the reason is kept for the report.
+ */
+async function probeModern(ctx: CheckContext): Promise<void> {
+  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push(`${line} (2026-07-28 copy)`) });
+  try {
+    await driver.initialize();
+    const discover = driver.discoverResult!;
+    ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs);
+  } catch (error) {
+    ctx.modernFailure = plainMessage(error).split("\n")[0];
+    await driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
   }
 }
 

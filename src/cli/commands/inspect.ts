@@ -9,6 +9,7 @@ import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.
 import { createProgress } from "../output/progress.js";
 import { clip, describeProperties, oneLine } from "../output/schema.js";
 import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
+import { LIST_KINDS, type ListKind } from "../../protocol/list-kinds.js";
 
 export const summary = "Show what an MCP server offers: info, version, capabilities, tools, resources, prompts";
 
@@ -33,14 +34,17 @@ const OPTIONS = { ...TARGET_OPTIONS } as const;
 
 type Json = Record<string, unknown>;
 
-const LISTS = [
-  { key: "tools", capability: "tools", title: "Tools", list: (driver: McpDriver) => driver.getTools() },
-  { key: "resources", capability: "resources", title: "Resources", list: (driver: McpDriver) => driver.getResources() },
-  { key: "resourceTemplates", capability: "resources", title: "Resource templates", list: (driver: McpDriver) => driver.getResourceTemplates() },
-  { key: "prompts", capability: "prompts", title: "Prompts", list: (driver: McpDriver) => driver.getPrompts() },
-] as const;
+/** How the driver fetches each list (every page); the rest of each list's facts come from the one table. */
+const FETCH: Record<ListKind, (driver: McpDriver) => Promise<unknown[]>> = {
+  tools: (driver) => driver.getTools(),
+  resources: (driver) => driver.getResources(),
+  resourceTemplates: (driver) => driver.getResourceTemplates(),
+  prompts: (driver) => driver.getPrompts(),
+};
 
-type ListKey = (typeof LISTS)[number]["key"];
+const LISTS = LIST_KINDS.map(({ kind, capability, noun }) => ({ key: kind, capability, title: `${noun[0]!.toUpperCase()}${noun.slice(1)}s`, list: FETCH[kind] }));
+
+type ListKey = ListKind;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);

@@ -5,6 +5,7 @@
  * SIGTERM, and with `--stdio` when stdin closes; `--record` then writes the call record.
  */
 import { Console } from "node:console";
+import { readFileSync, statSync } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
@@ -17,7 +18,7 @@ import { plural } from "../../util/text.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
-export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [--fixtures <path>]...
+export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [<fixtures file or directory>...]
 
 Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
 then one line per tool call as the call ends. With --stdio it speaks MCP on stdin/stdout
@@ -27,15 +28,18 @@ It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
-can be functions). Fixture files of scenario fakes (the mcpFakes format) load with
---fixtures, with or without a scenario; their tools answer per test id (X-Test-Id header).
+can be functions). Fixture files of scenario fakes (the mcpFakes format: a directory, or a
+JSON file with an "mcpFakes" key) are served beside it, or alone; their tools answer per
+test id (X-Test-Id header), and each block's "mount" is served on the same port.
 
 Options:
   --port <number>  Port to listen on (default: a free port)
   --host <host>    Host to listen on (default: 127.0.0.1)
   --path <path>    Path of the MCP endpoint (default: /mcp)
   --stdio          Serve over stdin/stdout instead of HTTP
-  --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable)
+  --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable; a positional
+                   directory or a JSON file with "mcpFakes" counts as one too)
+  --fake-test-ids-max <n>  Test ids whose used entries each mount remembers (default 500; 0: no cap)
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
   -h, --help       Show this help
@@ -52,15 +56,19 @@ const OPTIONS = {
   stdio: { type: "boolean" },
   record: { type: "string" },
   fixtures: { type: "string", multiple: true },
+  "fake-test-ids-max": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
-  const fixtures = values.fixtures ?? [];
-  if (positionals.length === 0 && fixtures.length === 0) throw new UsageError("missing the scenario file to serve (or --fixtures <path> for scenario fakes)");
-  if (positionals.length > 1) throw new UsageError(`serves one scenario file at a time, got ${positionals.length}: ${positionals.join(", ")} (fixture files go after --fixtures)`);
-  const file = positionals[0];
+  const positionalFixtures = positionals.filter(isFixturesPath);
+  const scenarios = positionals.filter((path) => !positionalFixtures.includes(path));
+  const fixtures = [...positionalFixtures, ...(values.fixtures ?? [])];
+  if (scenarios.length === 0 && fixtures.length === 0) throw new UsageError("missing the scenario file to serve (or a fixtures directory or file for scenario fakes)");
+  if (scenarios.length > 1) throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
+  const file = scenarios[0];
+  const fakeTestIdsMax = values["fake-test-ids-max"] === undefined ? undefined : parseCount(values["fake-test-ids-max"], "--fake-test-ids-max");
   const stdio = values.stdio === true;
   const httpFlags = (["port", "host", "path"] as const).filter((flag) => values[flag] !== undefined);
   if (stdio && httpFlags.length > 0) throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
@@ -75,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
   if (fixtures.length > 0) scenario.fixtures = fixtures;
+  if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
   const served = [file, ...fixtures.map((path) => `fixtures ${path}`)].filter((part) => part !== undefined).join(" + ");
 
   // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
@@ -140,6 +149,24 @@ async function serve(
 /** Where the mock was asked to listen: the flags, else the scenario's own options, else the defaults. */
 function listenAddress(scenario: Scenario, http: { port?: number; host?: string }): string {
   return `${String(http.host ?? scenario.host ?? "127.0.0.1")}:${String(http.port ?? scenario.port ?? 0)}`;
+}
+
+/** A directory, or a JSON file with an `mcpFakes` key: fixtures, not a scenario. */
+function isFixturesPath(path: string): boolean {
+  try {
+    if (statSync(path).isDirectory()) return true;
+    if (!path.toLowerCase().endsWith(".json")) return false;
+    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && Object.hasOwn(parsed, "mcpFakes");
+  } catch {
+    // Not readable or not JSON: the scenario loader says what is wrong with it.
+    return false;
+  }
+}
+
+function parseCount(text: string, flag: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number, 0 or more, got "${text}"`);
+  return Number(text);
 }
 
 function parsePort(text: string): number {

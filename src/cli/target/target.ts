@@ -4,6 +4,7 @@
  * (`--header`, `--timeout`), and turning a server that cannot be reached or fails to start
  * into one clear message with the process context (command, exit code, stderr lines).
  */
+import type { VersionNegotiation } from "../../driver/options.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
 import { CommandError, UsageError } from "../command.js";
@@ -77,6 +78,11 @@ export interface OpenOptions {
   onStdoutLine?: (line: string) => void;
   /** Run requests strictly (a result breaking the schema throws); default false, so a flawed server can still be looked at. */
   strict?: boolean;
+  /**
+   * The era to speak. Default `"legacy"`: `inspect` and `call` show the `initialize` session as
+   * before (a flag to choose the era is not there yet); `check` asks for each era it tests.
+   */
+  versionNegotiation?: VersionNegotiation;
 }
 
 /**
@@ -85,7 +91,7 @@ export interface OpenOptions {
  * recorded (`driver.problems`) rather than thrown, unless `strict`.
  */
 export function openDriver(target: Target, options: OpenOptions = {}): McpDriver {
-  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false };
+  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, versionNegotiation: options.versionNegotiation ?? "legacy" };
   if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
   const process = new StdioProcessTransport({
     shellCommand: target.value,

@@ -10,6 +10,7 @@ import type { PromptGetSource, PromptListSource, ResourceListSource, ResourceRea
 import type { CacheOptions } from "../cache-hints.js";
 import type { Subscription } from "./subscriptions.js";
 import type { RequestStateKeeper } from "../mrtr/request-state.js";
+import type { EventHub } from "../events.js";
 
 export interface EngineState {
   readonly catalog: Catalog;
@@ -31,6 +32,8 @@ export interface EngineState {
   readonly protocolVersions: readonly string[];
   readonly cache?: CacheOptions;
   readonly subscriptions: Set<Subscription>;
+  /** The mock's events (a listen tells its life as a `stream:open` / `stream:close`). */
+  readonly events: EventHub;
   readonly requestStates: RequestStateKeeper;
   /** Sends a notification to every legacy session and every subscriptions/listen that opted in. */
   broadcast(method: string, params?: Record<string, unknown>): void;

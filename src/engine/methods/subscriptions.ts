@@ -3,6 +3,8 @@
  * notifications, each tagged with the subscription's id (the listen request's id). It is
  * acknowledged first; it ends when the client goes away or cancels it (`disconnected` /
  * `cancelled`, no answer) or when the mock ends it (a result, as the spec's graceful close).
+ * Its life, from the acknowledgement to the end, is a `stream:open` / `stream:close` of kind
+ * `listen` with the reason it ended (observers and metrics count it as a subscription).
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
@@ -10,7 +12,11 @@ import type { Connection } from "../connection.js";
 import { idKey } from "../connection.js";
 import { NO_REPLY, replyWith, RpcError, type Outcome } from "../outcome.js";
 import { META } from "../request-meta.js";
+import type { EventHub, StreamCloseReason } from "../events.js";
 import type { RequestHandler } from "./handler-input.js";
+
+/** The method that opens a subscription (2026-07-28). */
+export const LISTEN_METHOD = "subscriptions/listen";
 
 export interface SubscriptionFilter {
   toolsListChanged?: boolean;
@@ -24,8 +30,10 @@ export interface Subscription {
   readonly id: JsonRpcId;
   readonly connection: Connection;
   readonly filter: SubscriptionFilter;
-  /** Ends it from the server side with its closing result. */
-  end(): void;
+  /** Ends it from the server side with its closing result (`reason` for observers: `completed`, or `server_stopping`). */
+  end(reason?: StreamCloseReason): void;
+  /** Ends it with no answer: its connection is going away (`reason` tells observers why). */
+  abandon(reason: StreamCloseReason): void;
 }
 
 /** Which filter flag opts in to a list_changed notification. */
@@ -37,6 +45,7 @@ const LIST_FLAGS: Record<string, keyof SubscriptionFilter> = {
 
 export interface SubscriptionState {
   readonly subscriptions: Set<Subscription>;
+  readonly events: EventHub;
 }
 
 /** The filter the mock agrees to: only what the client asked for and the mock can send. */
@@ -69,22 +78,28 @@ export const listen: RequestHandler = (input) => {
   const controller = new AbortController();
   const key = idKey(request.id);
   connection.inFlight.set(key, { controller });
+  // A subscription has no session, whatever wire it came on (its stream id says which connection).
+  const stream = { sessionId: "", streamId: `listen:${connection.id}:${key}`, kind: "listen", wire: connection.wire } as const;
   // The acknowledgement is the first message tagged with this subscription's id.
   connection.send(tagged("notifications/subscriptions/acknowledged", { notifications: filter }, request.id), { relatedRequestId: request.id });
+  if (state.events.has("stream:open")) state.events.emit("stream:open", stream);
   return new Promise<Outcome>((resolve) => {
     const subscription: Subscription = {
       id: request.id,
       connection,
       filter,
-      end: () => finish(replyWith(request.id, { _meta: { [META.subscriptionId]: request.id } })),
+      end: (reason = "completed") => finish(replyWith(request.id, { _meta: { [META.subscriptionId]: request.id } }), reason),
+      abandon: (reason) => finish(NO_REPLY, reason),
     };
-    const finish = (outcome: Outcome) => {
+    const finish = (outcome: Outcome, reason: StreamCloseReason) => {
       if (!state.subscriptions.delete(subscription)) return;
       controller.signal.removeEventListener("abort", onAbort);
       if (connection.inFlight.get(key)?.controller === controller) connection.inFlight.delete(key);
+      if (state.events.has("stream:close")) state.events.emit("stream:close", { ...stream, reason });
       resolve(outcome);
     };
-    const onAbort = () => finish(NO_REPLY);
+    // Aborted by the client: notifications/cancelled, or (2026-07-28 HTTP) its stream closed, which cancels it.
+    const onAbort = () => finish(NO_REPLY, "request_cancelled");
     state.subscriptions.add(subscription);
     controller.signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -97,4 +112,9 @@ export function notifySubscribers(subscriptions: Iterable<Subscription>, method:
   for (const subscription of subscriptions) {
     if (subscription.filter[flag] === true) subscription.connection.send(tagged(method, params, subscription.id), { relatedRequestId: subscription.id });
   }
+}
+
+/** Ends, with no answer, every subscription on `connection` (it is closing; `reason` says why). */
+export function endSubscriptionsOf(subscriptions: Iterable<Subscription>, connection: Connection, reason: StreamCloseReason): void {
+  for (const subscription of [...subscriptions]) if (subscription.connection === connection) subscription.abandon(reason);
 }

@@ -29,12 +29,13 @@ export class MetricsCollector {
   readonly sessionsActive = this.gauge("sessions_active", "Open sessions (HTTP) and connections (memory, stdio).");
   readonly streamsActive = this.gauge("request_streams_active", "Open SSE answer streams of POSTs.");
   readonly streamDuration = this.histogram("request_stream_duration_seconds", "SSE answer stream lifetimes by endpoint and termination reason, seconds.", ["endpoint", "reason"]);
-  readonly subscriptionsActive = this.gauge("subscriptions_active", "Open standalone (GET) streams.");
-  readonly subscriptionDuration = this.histogram("subscription_duration_seconds", "Standalone stream lifetimes by endpoint and termination reason, seconds.", ["endpoint", "reason"]);
+  readonly subscriptionsActive = this.gauge("subscriptions_active", "Open subscriptions: standalone (GET) streams (2025) and subscriptions/listen requests (2026-07-28).");
+  readonly subscriptionDuration = this.histogram("subscription_duration_seconds", "Subscription lifetimes (GET streams, subscriptions/listen) by endpoint and termination reason, seconds.", ["endpoint", "reason"]);
   readonly cancellations = this.counter("cancellations_total", "Requests cancelled by the client (notifications/cancelled), by endpoint and method.", ["endpoint", "method"]);
   readonly progress = this.counter("progress_emitted_total", "notifications/progress sent, by endpoint.", ["endpoint"]);
   readonly keepAlives = this.counter("keep_alives_emitted_total", "SSE keep-alive comments sent (the mock sends none yet; the family is here for dashboards).");
   readonly protocolErrors = this.counter("protocol_errors_total", "JSON-RPC errors sent (replies, refusals, HTTP transport errors), by code.", ["code"]);
+  readonly unknownMirroredHeaders = this.counter("unknown_mirrored_headers_total", "Mcp-Param-* headers (2026-07-28) for a parameter the called tool does not mirror, by endpoint and method.", ["endpoint", "method"]);
   readonly fakeFailures = this.counter("fake_failures_total", "Structured failures answered by scenario fakes, by stable code.", ["code"]);
 
   private readonly families: Array<ValueFamily | HistogramFamily>;
@@ -94,17 +95,18 @@ export class MetricsCollector {
       }),
       events.on("stream:open", (event) => {
         this.streamsOpenedAt.set(streamKey(event), performance.now());
-        (event.kind === "standalone" ? this.subscriptionsActive : this.streamsActive).add(1);
+        (event.kind === "request" ? this.streamsActive : this.subscriptionsActive).add(1);
       }),
       events.on("stream:close", (event) => {
         const key = streamKey(event);
         const openedAt = this.streamsOpenedAt.get(key);
         if (openedAt === undefined) return;
         this.streamsOpenedAt.delete(key);
-        const standalone = event.kind === "standalone";
-        (standalone ? this.subscriptionsActive : this.streamsActive).add(-1);
-        (standalone ? this.subscriptionDuration : this.streamDuration).observe((performance.now() - openedAt) / 1000, endpointOf("http"), event.reason);
+        const subscription = event.kind !== "request";
+        (subscription ? this.subscriptionsActive : this.streamsActive).add(-1);
+        (subscription ? this.subscriptionDuration : this.streamDuration).observe((performance.now() - openedAt) / 1000, endpointOf(event.wire ?? "http"), event.reason);
       }),
+      events.on("http:unknownMirroredHeader", (event) => this.unknownMirroredHeaders.add(1, endpointOf(event.wire), methodLabel(event.method))),
       events.on("fake:failure", (event) => this.fakeFailures.add(1, this.fakeCodes.label(String(event.code)))),
     ];
     return () => {

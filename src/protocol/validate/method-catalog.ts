@@ -5,7 +5,7 @@
 import {
   ClientNotificationMethods,
   ClientRequestMethods,
-  featureOfMethod,
+  featuresOfMethod,
   ServerNotificationMethods,
   ServerRequestMethods,
   TaskNotificationMethods,
@@ -41,14 +41,11 @@ export function oppositeDirection(direction: MessageDirection): MessageDirection
   return direction === "client-to-server" ? "server-to-client" : "client-to-server";
 }
 
-export { featureOfMethod };
+export { featuresOfMethod };
 
 /** The methods of a kind that a side may send in a version (for "expected one of" lists). */
 export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {
-  return sentBy[direction][kind].filter((method) => {
-    const feature = featureOfMethod(method);
-    return feature === undefined || versionHas(version, feature);
-  });
+  return sentBy[direction][kind].filter((method) => featuresOfMethod(method).every((feature) => versionHas(version, feature)));
 }
 
 export type MethodLookup =
@@ -57,7 +54,7 @@ export type MethodLookup =
   | { found: "other-direction" }
   | { found: "no" };
 
-/** Whether `direction`'s side may send `method` as a `kind` (ignoring versions; see featureOfMethod). */
+/** Whether `direction`'s side may send `method` as a `kind` (ignoring versions; see featuresOfMethod). */
 export function lookupMethod(method: string, direction: MessageDirection, kind: MethodKind): MethodLookup {
   const otherKind: MethodKind = kind === "request" ? "notification" : "request";
   if (sentBySet[direction][kind].has(method)) return foundYes;

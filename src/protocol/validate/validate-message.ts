@@ -3,15 +3,16 @@
  * or result (responses, given the request's method) against that revision's MCP schema.
  */
 import { isObject } from "../jsonrpc.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas, type ProtocolVersion } from "../versions.js";
+import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "../versions.js";
 import { describeValue } from "./describe-value.js";
 import { checkEnvelope } from "./envelope.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
-import { featureOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
+import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
 import { readJsonInput } from "./read-json-input.js";
 import { issuesOf, type Schema } from "./schemas/combinators.js";
 import { featureProblemMessage } from "./schemas/kit.js";
+import { INPUT_METHODS } from "./schemas/modern.js";
 import { schemasFor } from "./schemas/schema-set.js";
 import { translateZodIssues } from "./zod-issues.js";
 
@@ -27,12 +28,12 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
     value = input.value;
   }
   const version = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-  if (!isSupportedVersion(version)) {
+  if (!isKnownVersion(version)) {
     // Without that revision's schema only the JSON-RPC envelope can be judged.
     const unknown: ValidationProblem = {
       path: "$",
       rule: "version.unknown",
-      message: `expected a protocol version this validator knows (${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}); got ${describeValue(version)}; only the JSON-RPC envelope was checked`,
+      message: `expected a protocol version this validator knows (${KNOWN_PROTOCOL_VERSIONS.join(", ")}); got ${describeValue(version)}; only the JSON-RPC envelope was checked`,
     };
     return [unknown, ...checkEnvelope(value, [], version).problems];
   }
@@ -67,8 +68,12 @@ function validateOne(
     // The request travelled the other way.
     const methodProblem = checkMethod(requestMethod, oppositeDirection(direction), "request", version, prefix, "requestMethod");
     if (methodProblem) return [...problems, methodProblem];
-    const schema = schemas.results.get(requestMethod);
-    if (schema) parseWith(schema, value.result, prefix, "result", "result.shape", problems);
+    const envelopeSchema = schemas.modern.resultEnvelope(requestMethod);
+    if (envelopeSchema) parseWith(envelopeSchema, value.result, prefix, "result", "result.shape", problems);
+    // An input_required result (MRTR) is not the method's result yet: it has its own shape.
+    const asksForInput = envelopeSchema !== undefined && value.result.resultType === "input_required" && INPUT_METHODS.has(requestMethod);
+    const schema = asksForInput ? schemas.modern.inputRequiredResult : schemas.results.get(requestMethod);
+    if (schema) parseAgain(schema, value.result, prefix, "result", "result.shape", problems);
     return problems;
   }
 
@@ -80,7 +85,20 @@ function validateOne(
   if (schema && (value.params === undefined || isObject(value.params))) {
     parseWith(schema, value.params, prefix, "params", "params.shape", problems);
   }
+  // 2026-07-28: every client request names its version, capabilities and client in `_meta`.
+  const requestEnvelope = schemas.modern.requestEnvelope;
+  if (requestEnvelope && envelope.kind === "request" && direction === "client-to-server" && (value.params === undefined || isObject(value.params))) {
+    parseAgain(requestEnvelope, value.params, prefix, "params", "params.shape", problems);
+  }
   return problems;
+}
+
+/** `parseWith` for a second schema over the same value: what the first found already is not added again. */
+function parseAgain(schema: Schema, value: unknown, prefix: readonly PathSegment[], key: "params" | "result", rule: "params.shape" | "result.shape", problems: ValidationProblem[]): void {
+  const found: ValidationProblem[] = [];
+  parseWith(schema, value, prefix, key, rule, found);
+  const seen = new Set(problems.map((problem) => `${problem.path} ${problem.message}`));
+  problems.push(...found.filter((problem) => !seen.has(`${problem.path} ${problem.message}`)));
 }
 
 /** Adds to `problems` what `schema` finds wrong with `value`, the member `key` of the message at `prefix`. */
@@ -115,9 +133,8 @@ function checkMethod(
   where: "method" | "requestMethod",
 ): ValidationProblem | undefined {
   const lookup = lookupMethod(method, direction, kind);
-  const feature = featureOfMethod(method);
-  const available = feature === undefined || versionHas(version, feature);
-  if (lookup.found === "yes" && available) return undefined;
+  const feature = featuresOfMethod(method).find((needed) => !versionHas(version, needed));
+  if (lookup.found === "yes" && feature === undefined) return undefined;
   // requestMethod is an option, not part of the message, so its problems sit at the message root.
   const path = formatJsonPath(where === "method" ? [...prefix, "method"] : prefix);
   const label = where === "method" ? "" : "requestMethod: ";

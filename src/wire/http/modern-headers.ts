@@ -127,3 +127,21 @@ function paramProblem(header: (name: string) => string | undefined, args: unknow
   }
   return undefined;
 }
+
+const PARAM_PREFIX = "mcp-param-";
+
+/**
+ * The `Mcp-Param-*` headers (lower-case names) a request sent for no parameter `schema` mirrors:
+ * the spec defines no such header, so the mock ignores it, and tells metrics.
+ */
+export function unknownMirroredHeaders(headers: Record<string, string[] | undefined> | Headers, schema: unknown): string[] {
+  const names = headers instanceof Headers ? [...headers.keys()] : Object.keys(headers);
+  let unknown: string[] | undefined;
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (!lower.startsWith(PARAM_PREFIX)) continue;
+    const mirrored = mirroredOf(schema).some((parameter) => parameter.header.toLowerCase() === lower.slice(PARAM_PREFIX.length));
+    if (!mirrored) (unknown ??= []).push(lower);
+  }
+  return unknown ?? [];
+}

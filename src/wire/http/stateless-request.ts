@@ -8,7 +8,8 @@ import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import type { Connection as EngineConnection } from "../../engine/connection.js";
-import { EventStream } from "./event-stream.js";
+import type { StreamCloseReason } from "../../engine/events.js";
+import { EventStream, type StreamObserver } from "./event-stream.js";
 import type { AnswerHost, PostAnswer } from "./post-answer.js";
 import { SSE_HEADERS } from "./post-answer.js";
 
@@ -37,11 +38,14 @@ export class StatelessRequest implements AnswerHost {
   readonly engineConnection: EngineConnection;
   private answer?: PostAnswer;
   private ended = false;
+  private stopping = false;
 
   constructor(
     private readonly engine: Engine,
     readonly preferSse: boolean,
     private readonly onEnd: (request: StatelessRequest) => void,
+    /** Whether its SSE answer is a request stream to observers (a listen is a subscription instead, told by the engine). */
+    private readonly observesStream = true,
   ) {
     this.id = `request-${nextRequestNumber++}`;
     // Not a session: it opens and closes with no session events.
@@ -69,7 +73,28 @@ export class StatelessRequest implements AnswerHost {
   }
 
   newStream(): EventStream {
-    return new EventStream(this.id, false);
+    const events = this.engine.events;
+    const observed = this.observesStream && (events.has("stream:open") || events.has("stream:close"));
+    return new EventStream(this.id, false, undefined, undefined, observed ? this.streamObserver() : undefined);
+  }
+
+  /** Tells `stream:open` / `stream:close` listeners of its SSE answer: no session, and a client closing it cancelled the request. */
+  private streamObserver(): StreamObserver {
+    const events = this.engine.events;
+    return {
+      opened: (stream) => {
+        if (events.has("stream:open")) events.emit("stream:open", { sessionId: "", streamId: stream.id, kind: "request" });
+      },
+      closed: (stream, reason) => {
+        if (events.has("stream:close")) events.emit("stream:close", { sessionId: "", streamId: stream.id, kind: "request", reason: this.closeReason(reason) });
+      },
+      watchesClose: () => events.has("stream:close"),
+    };
+  }
+
+  private closeReason(reason: StreamCloseReason): StreamCloseReason {
+    if (reason === "client_disconnected") return "request_cancelled";
+    return this.stopping && reason === "completed" ? "server_stopping" : reason;
   }
 
   abandonRequests(keys: readonly string[]): void {
@@ -86,6 +111,7 @@ export class StatelessRequest implements AnswerHost {
 
   /** The server closes: an unanswered request's response ends. */
   abandon(): void {
+    this.stopping = true;
     const answer = this.answer;
     this.answer = undefined;
     answer?.abandon();

@@ -18,7 +18,8 @@ import { declaredVersion } from "../../engine/request-meta.js";
 import type { FakeIdentity } from "../../fakes/types.js";
 import { isObject } from "../../protocol/jsonrpc.js";
 import { readRequestIdentity, storedIdentity } from "./identity.js";
-import { headerProblem } from "./modern-headers.js";
+import { headerProblem, unknownMirroredHeaders } from "./modern-headers.js";
+import { LISTEN_METHOD } from "../../engine/methods/subscriptions.js";
 import { StatelessRequest } from "./stateless-request.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
@@ -141,12 +142,15 @@ export class StreamableHttpEndpoint {
       });
       return;
     }
-    const problem = headerProblem(exchange, message, (tool) => this.engine.catalog.tools.get(tool)?.listing.inputSchema);
+    const schemaOf = (tool: string) => this.engine.catalog.tools.get(tool)?.listing.inputSchema;
+    const problem = headerProblem(exchange, message, schemaOf);
     if (problem) {
       exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
+      this.tellRejected(400, problem.code, exchange.path);
       return;
     }
-    const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless);
+    if (this.engine.events.has("http:unknownMirroredHeader")) this.tellUnknownMirrored(exchange, message, schemaOf);
+    const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless, message.method !== LISTEN_METHOD);
     this.stateless.add(request);
     const answer = new PostAnswer(exchange, request, [idKey(id)], SINGLE_REQUEST);
     answer.take(this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange, facts)));
@@ -154,8 +158,21 @@ export class StreamableHttpEndpoint {
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
     exchange.respond(status, JSON_HEADERS, errorBody(code, message));
+    this.tellRejected(status, code, exchange.path);
+  }
+
+  private tellRejected(status: number, code: number, path: string): void {
     const events = this.engine.events;
-    if (events.has("http:rejected")) events.emit("http:rejected", { status, code, path: exchange.path });
+    if (events.has("http:rejected")) events.emit("http:rejected", { status, code, path });
+  }
+
+  /** Tells listeners of each `Mcp-Param-*` header a `tools/call` sent for a parameter its (known) tool does not mirror. */
+  private tellUnknownMirrored(exchange: HttpExchange, message: Record<string, unknown>, schemaOf: (tool: string) => unknown): void {
+    const name = (message.params as Record<string, unknown> | undefined)?.name;
+    if (message.method !== "tools/call" || typeof name !== "string" || !this.engine.catalog.tools.has(name)) return;
+    for (const header of unknownMirroredHeaders(exchange.distinctHeaders, schemaOf(name))) {
+      this.engine.events.emit("http:unknownMirroredHeader", { method: message.method, header, wire: "http" });
+    }
   }
 
   /** The session a request names, or why it cannot have one (already answered). */

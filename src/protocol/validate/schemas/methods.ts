@@ -22,6 +22,7 @@ import { contentSchemas } from "./content.js";
 import { displayFields } from "./display.js";
 import { interactionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
+import { modernSchemas, type ModernSchemas } from "./modern.js";
 
 export interface MethodSchemaSet {
   /** Params of requests and notifications, by method (the same whichever side sends them). */
@@ -30,6 +31,8 @@ export interface MethodSchemaSet {
   results: ReadonlyMap<string, Schema>;
   /** Error `data` for error codes that promise a shape. */
   errorData: ReadonlyMap<number, Schema>;
+  /** What 2026-07-28 adds around every request and result (nothing before it). */
+  modern: ModernSchemas;
 }
 
 export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
@@ -38,6 +41,8 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
   const catalog = catalogSchemas(kit, content);
   const interaction = interactionSchemas(kit, content, catalog);
   const { title } = displayFields(kit);
+  const modern = modernSchemas(kit, catalog, interaction);
+  const { retryParams } = modern;
 
   /** A result that may instead be a task handle when the request asked for a task (2025-11-25). */
   const orTaskHandle = (result: Schema) => {
@@ -50,7 +55,7 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
 
   const callToolResult = resultObject({
     content: z.array(content.contentBlock),
-    structuredContent: since("structuredContent", jsonObject).optional(),
+    structuredContent: since("structuredContent", kit.has("structuredContentAnyValue") ? z.unknown() : jsonObject).optional(),
     isError: z.boolean().optional(),
   });
 
@@ -74,14 +79,16 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     ["initialize", requestParams({ protocolVersion: z.string(), capabilities: catalog.clientCapabilities, clientInfo: catalog.implementation })],
     ["ping", emptyParams],
     ["tools/list", paginatedParams],
-    ["tools/call", requestParams({ name: z.string(), arguments: jsonObject.optional(), task: interaction.taskMetadata })],
+    ["tools/call", requestParams({ name: z.string(), arguments: jsonObject.optional(), task: interaction.taskMetadata, ...retryParams })],
     ["resources/list", paginatedParams],
     ["resources/templates/list", paginatedParams],
-    ["resources/read", requestParams({ uri: uriString })],
+    ["resources/read", requestParams({ uri: uriString, ...retryParams })],
     ["resources/subscribe", requestParams({ uri: uriString })],
     ["resources/unsubscribe", requestParams({ uri: uriString })],
     ["prompts/list", paginatedParams],
-    ["prompts/get", requestParams({ name: z.string(), arguments: z.record(z.string(), z.string()).optional() })],
+    ["prompts/get", requestParams({ name: z.string(), arguments: z.record(z.string(), z.string()).optional(), ...retryParams })],
+    ["server/discover", emptyParams],
+    ["subscriptions/listen", modern.listenParams],
     ["completion/complete", completeParams],
     ["logging/setLevel", requestParams({ level: loggingLevel })],
     ["sampling/createMessage", interaction.createMessageParams],
@@ -117,6 +124,7 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     ["notifications/roots/list_changed", emptyNotificationParams],
     ["notifications/elicitation/complete", notificationParams({ elicitationId: z.string() })],
     ["notifications/tasks/status", interaction.task],
+    ["notifications/subscriptions/acknowledged", modern.acknowledgedParams],
   ]);
 
   const results = new Map<string, Schema>([
@@ -149,10 +157,15 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     // The payload is the original request's result, whatever it was.
     ["tasks/result", emptyResult],
     ["tasks/list", paginatedResult({ tasks: z.array(interaction.task) })],
+    ["server/discover", modern.discoverResult],
+    ["subscriptions/listen", modern.listenResult],
   ]);
 
   const errorData = new Map<number, Schema>();
   if (kit.has("elicitationUrlMode")) errorData.set(ErrorCode.UrlElicitationRequired, interaction.urlElicitationRequiredData);
 
-  return { params, results, errorData };
+  if (kit.has("perRequestMeta")) errorData.set(ErrorCode.UnsupportedProtocolVersion, z.looseObject({ supported: z.array(z.string()), requested: z.unknown() }));
+  if (kit.has("perRequestMeta")) errorData.set(ErrorCode.MissingRequiredClientCapability, z.looseObject({ requiredCapabilities: catalog.clientCapabilities }));
+
+  return { params, results, errorData, modern };
 }

@@ -1,0 +1,224 @@
+/**
+ * The checks of protocol revision 2026-07-28 (the modern era), run when the server answers
+ * `server/discover` to a driver pinned to it: the discover result, an unsupported version
+ * (-32022 with the supported list), an unknown method (-32601, over HTTP with 404), `resultType`
+ * and caching hints on results, and over Streamable HTTP the header rules with raw requests
+ * (missing or mismatched headers → 400 -32020), GET and DELETE → 405, no session minted.
+ */
+import { RequestFailedError, type DiscoverResult, type McpDriver } from "../../driver/index.js";
+import { META } from "../../protocol/meta-keys.js";
+import { validateMessage } from "../../protocol/validate/index.js";
+import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
+import { plainMessage } from "../target/target.js";
+import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
+import { BASE_HEADERS, describeAnswer, errorCode, rawPost, rawRequest, type RawHttpAnswer } from "./raw-http.js";
+import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
+
+export const MODERN = LATEST_KNOWN_VERSION;
+const UNSUPPORTED = "1999-01-01";
+const UNKNOWN_METHOD = "mcp-testkit/no-such-method";
+const HEADER_MISMATCH = -32020;
+const UNSUPPORTED_VERSION = -32022;
+
+/** The modern era's state: the pinned driver and what `server/discover` said. */
+export class ModernContext {
+  constructor(
+    readonly driver: McpDriver,
+    readonly discover: DiscoverResult,
+    readonly url: string | undefined,
+    readonly extraHeaders: Record<string, string>,
+    readonly timeoutMs: number,
+  ) {}
+
+  capability(name: string): unknown {
+    return (this.discover.capabilities as Json)[name];
+  }
+
+  /** The `_meta` of a modern request, with `version` as its protocol version. */
+  meta(version = MODERN): Json {
+    return { [META.protocolVersion]: version, [META.clientInfo]: { name: "mcp-testkit-check", version: "0.1.0" }, [META.clientCapabilities]: {} };
+  }
+
+  /** A raw modern request over HTTP with the headers a conforming client sends, then `change`d. */
+  async post(method: string, params: Json, change: (headers: Record<string, string>) => void = () => undefined, version = MODERN): Promise<RawHttpAnswer> {
+    const id = `mcp-testkit-${method.replace(/\W/g, "-")}`;
+    const headers: Record<string, string> = { ...BASE_HEADERS, "mcp-protocol-version": version, "mcp-method": method, ...this.extraHeaders };
+    const name = params.name ?? params.uri;
+    if (typeof name === "string" && ["tools/call", "prompts/get", "resources/read"].includes(method)) headers["mcp-name"] = name;
+    change(headers);
+    return await rawPost(this.url!, headers, { jsonrpc: "2.0", id, method, params: { ...params, _meta: this.meta(version) } }, { timeoutMs: this.timeoutMs, waitForId: id });
+  }
+}
+
+export interface ModernCheckDefinition {
+  id: string;
+  title: string;
+  spec: () => string;
+  only?: "stdio" | "http";
+  run: (ctx: ModernContext) => Promise<CheckOutcome>;
+}
+
+const spec = (path: string) => () => `https://modelcontextprotocol.io/specification/${MODERN}/${path}`;
+
+export const MODERN_CHECKS: readonly ModernCheckDefinition[] = [
+  { id: "modern-discover", title: "2026-07-28: server/discover answered", spec: spec("server/discover"), run: discoverAnswered },
+  { id: "modern-unsupported-version", title: "2026-07-28: an unsupported version gets -32022 with the supported list", spec: spec("basic/versioning#protocol-version-negotiation"), run: unsupportedVersion },
+  { id: "modern-unknown-method", title: "2026-07-28: an unknown method gets -32601", spec: spec("basic/transports/streamable-http#protocol-version-header"), run: unknownMethod },
+  { id: "modern-result-type", title: "2026-07-28: resultType and caching hints on results", spec: spec("server/utilities/caching"), run: resultTypes },
+  { id: "modern-messages-valid", title: "2026-07-28: every server message valid", spec: spec("schema"), run: messagesValid },
+  { id: "modern-http-method-header", title: "2026-07-28: a missing or mismatched Mcp-Method gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: methodHeader },
+  { id: "modern-http-name-header", title: "2026-07-28: a missing Mcp-Name gets 400 -32020", spec: spec("basic/transports/streamable-http#standard-request-headers"), only: "http", run: nameHeader },
+  { id: "modern-http-version-header", title: "2026-07-28: a missing MCP-Protocol-Version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionHeader },
+  { id: "modern-http-get-delete", title: "2026-07-28: GET and DELETE get 405", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: getAndDelete },
+  { id: "modern-http-no-session", title: "2026-07-28: no session id minted", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: noSession },
+];
+
+async function discoverAnswered(ctx: ModernContext): Promise<CheckOutcome> {
+  const problems = validateMessage({ jsonrpc: "2.0", id: 1, result: ctx.discover }, { direction: "server-to-client", protocolVersion: MODERN, requestMethod: "server/discover" });
+  if (problems.length > 0) return fail(`the DiscoverResult breaks the ${MODERN} schema: ${describeProblems(problems)}`);
+  if (!ctx.discover.supportedVersions.includes(MODERN)) return fail(`supportedVersions ${JSON.stringify(ctx.discover.supportedVersions)} lacks ${MODERN}, which it was asked in`);
+  const info = (ctx.discover._meta as Json | undefined)?.[META.serverInfo] as Json | undefined;
+  const seen = `supportedVersions ${JSON.stringify(ctx.discover.supportedVersions)}, ttlMs ${String(ctx.discover.ttlMs)}, cacheScope ${String(ctx.discover.cacheScope)}`;
+  if (info === undefined) return warn(`${seen}; no _meta["${META.serverInfo}"] (servers SHOULD name themselves)`);
+  return pass(`${seen}; serverInfo ${String(info.name)} ${String(info.version)}`);
+}
+
+async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
+  const asked = `server/discover in ${UNSUPPORTED}`;
+  if (ctx.url !== undefined) {
+    const answer = await ctx.post("server/discover", {}, undefined, UNSUPPORTED);
+    const error = answer.messages.map((message) => message.error).find((value): value is Json => typeof value === "object" && value !== null);
+    if (error?.code !== UNSUPPORTED_VERSION) return fail(`${asked} got ${describeAnswer(answer)}; expected 400 with error -32022 (UnsupportedProtocolVersion)`);
+    const listed = supportedList(error.data);
+    if (answer.status !== 400) return fail(`${asked} got -32022 with HTTP ${answer.status}; the status MUST be 400`);
+    return listed.outcome(asked, "400 -32022");
+  }
+  try {
+    const result = await ctx.driver.request("server/discover", { _meta: ctx.meta(UNSUPPORTED) });
+    return fail(`${asked} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32022`);
+  } catch (error) {
+    if (!(error instanceof RequestFailedError) || error.code !== UNSUPPORTED_VERSION) return fail(`${asked}: ${plainMessage(error).split("\n")[0]}; expected error -32022`);
+    return supportedList(error.data).outcome(asked, "-32022");
+  }
+}
+
+/** Judges -32022's `data.supported`: the list the client retries from. */
+function supportedList(data: unknown): { outcome: (asked: string, got: string) => CheckOutcome } {
+  const supported = typeof data === "object" && data !== null ? (data as Json).supported : undefined;
+  return {
+    outcome: (asked, got) => {
+      if (!Array.isArray(supported)) return fail(`${asked} got ${got} without data.supported (the versions the server speaks, which the client retries with)`);
+      if (!supported.includes(MODERN)) return warn(`${asked} got ${got}, but data.supported ${JSON.stringify(supported)} lacks ${MODERN}, which the server just served`);
+      return pass(`${asked} got ${got}, data.supported ${JSON.stringify(supported)}`);
+    },
+  };
+}
+
+async function unknownMethod(ctx: ModernContext): Promise<CheckOutcome> {
+  if (ctx.url !== undefined) {
+    const answer = await ctx.post(UNKNOWN_METHOD, {});
+    const code = errorCode(answer);
+    if (code === METHOD_NOT_FOUND && answer.status === 404) return pass(`${UNKNOWN_METHOD} got ${describeAnswer(answer)}`);
+    if (code === METHOD_NOT_FOUND) return fail(`${UNKNOWN_METHOD} got -32601 with HTTP ${answer.status}; an unknown method MUST be answered with 404`);
+    return fail(`${UNKNOWN_METHOD} got ${describeAnswer(answer)}; expected 404 with error -32601`);
+  }
+  try {
+    const result = await ctx.driver.request(UNKNOWN_METHOD, {});
+    return fail(`${UNKNOWN_METHOD} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32601`);
+  } catch (error) {
+    if (error instanceof RequestFailedError && error.code === METHOD_NOT_FOUND) return pass(`${UNKNOWN_METHOD} got -32601 ${JSON.stringify(clip(error.serverMessage ?? "", 60))}`);
+    return fail(`${UNKNOWN_METHOD}: ${plainMessage(error).split("\n")[0]}; expected error -32601`);
+  }
+}
+
+/** The lists the server advertises (and one read), each judged by the 2026-07-28 schema. */
+async function resultTypes(ctx: ModernContext): Promise<CheckOutcome> {
+  const asked: string[] = [];
+  const problems: string[] = [];
+  const judge = async (method: string, params: Json | undefined) => {
+    asked.push(method);
+    try {
+      const result = await ctx.driver.request(method, params);
+      const found = validateMessage({ jsonrpc: "2.0", id: 1, result }, { direction: "server-to-client", protocolVersion: MODERN, requestMethod: method });
+      if (found.length > 0) problems.push(`${method}: ${describeProblems(found)}`);
+      return result;
+    } catch (error) {
+      problems.push(`${method}: ${plainMessage(error).split("\n")[0]}`);
+      return undefined;
+    }
+  };
+  for (const list of LISTS) {
+    if (ctx.capability(list.capability) === undefined) continue;
+    // Resource templates are listed under the resources capability, like resources.
+    const result = await judge(list.method, undefined);
+    const first = list.kind === "resources" ? ((result?.resources as Json[] | undefined)?.[0]?.uri as string | undefined) : undefined;
+    if (first !== undefined) await judge("resources/read", { uri: first });
+  }
+  if (asked.length === 0) return skip("the server advertises no tools, resources or prompts");
+  if (problems.length > 0) return fail(`${plural(problems.length, "result")} of ${asked.length} break the ${MODERN} schema; first: ${problems[0]}`);
+  return pass(`${asked.join(", ")}: each with resultType "complete", ttlMs and cacheScope`);
+}
+
+async function messagesValid(ctx: ModernContext): Promise<CheckOutcome> {
+  const problems = ctx.driver.problems;
+  const incoming = ctx.driver.messages.filter((record) => record.direction === "incoming").length;
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    return fail(`${plural(problems.length, "problem")} in ${MODERN} messages; first: ${first.method ?? "(no method)"} ${first.path}: ${first.message}`);
+  }
+  return pass(`${plural(incoming, "message")} from the server, all valid for ${MODERN}`);
+}
+
+/** A header probe: 400 with -32020 passes; another 4xx is a WARN (refused, but not as the spec says); 2xx a FAIL. */
+function judgeHeaderProbe(what: string, answer: RawHttpAnswer): CheckOutcome {
+  const code = errorCode(answer);
+  if (answer.status === 400 && code === HEADER_MISMATCH) return pass(`${what} got ${describeAnswer(answer)}`);
+  if (answer.status >= 200 && answer.status < 300) return fail(`${what} was served (${describeAnswer(answer)}); the server MUST refuse it with 400 and -32020 (HeaderMismatch)`);
+  if (answer.status >= 400 && answer.status < 500) return warn(`${what} got ${describeAnswer(answer)}: refused, but the spec says 400 with -32020 (HeaderMismatch)`);
+  return fail(`${what} got ${describeAnswer(answer)}; expected 400 with -32020 (HeaderMismatch)`);
+}
+
+async function methodHeader(ctx: ModernContext): Promise<CheckOutcome> {
+  const missing = judgeHeaderProbe("server/discover without Mcp-Method", await ctx.post("server/discover", {}, (headers) => delete headers["mcp-method"]));
+  const mismatched = judgeHeaderProbe("server/discover with Mcp-Method: tools/list", await ctx.post("server/discover", {}, (headers) => (headers["mcp-method"] = "tools/list")));
+  return worst(missing, mismatched);
+}
+
+async function nameHeader(ctx: ModernContext): Promise<CheckOutcome> {
+  if (ctx.capability("tools") === undefined) return skip("the server advertises no tools");
+  return judgeHeaderProbe("tools/call without Mcp-Name", await ctx.post("tools/call", { name: "mcp-testkit-no-such-tool", arguments: {} }, (headers) => delete headers["mcp-name"]));
+}
+
+async function versionHeader(ctx: ModernContext): Promise<CheckOutcome> {
+  return judgeHeaderProbe("server/discover without MCP-Protocol-Version (its _meta says 2026-07-28)", await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]));
+}
+
+async function getAndDelete(ctx: ModernContext): Promise<CheckOutcome> {
+  const headers = { ...BASE_HEADERS, accept: "text/event-stream", "mcp-protocol-version": MODERN, ...ctx.extraHeaders };
+  const outcomes: CheckOutcome[] = [];
+  for (const method of ["GET", "DELETE"] as const) {
+    const answer = await rawRequest(ctx.url!, method, headers, undefined, { timeoutMs: ctx.timeoutMs });
+    outcomes.push(answer.status === 405 ? pass(`${method} got 405`) : fail(`${method} with MCP-Protocol-Version: ${MODERN} got ${describeAnswer(answer)}; expected 405 Method Not Allowed`));
+  }
+  return worst(...outcomes);
+}
+
+async function noSession(ctx: ModernContext): Promise<CheckOutcome> {
+  const answer = await ctx.post("server/discover", {});
+  const id = answer.headers?.get("mcp-session-id");
+  if (answer.status !== 200) return fail(`a conforming server/discover POST got ${describeAnswer(answer)}`);
+  if (id) return fail(`the server/discover response carries Mcp-Session-Id ${JSON.stringify(clip(id, 40))}; ${MODERN} has no sessions, and servers MUST NOT mint them`);
+  return pass("the server/discover response carries no Mcp-Session-Id");
+}
+
+/** The worst of several outcomes (FAIL over WARN over PASS), details joined. */
+function worst(...outcomes: CheckOutcome[]): CheckOutcome {
+  const order = ["PASS", "SKIP", "WARN", "FAIL"] as const;
+  const status = outcomes.map((outcome) => outcome.status).sort((a, b) => order.indexOf(b) - order.indexOf(a))[0]!;
+  return { status, detail: outcomes.map((outcome) => outcome.detail).join("; ") };
+}
+
+function describeProblems(problems: readonly { path: string; message: string }[]): string {
+  const [first] = problems;
+  return `${first!.path}: ${first!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`;
+}

@@ -1,0 +1,273 @@
+/**
+ * The 2026-07-28 handshake: there is none to keep, only a `server/discover` to learn the server's
+ * versions, capabilities and identity, and a `_meta` that every request carries from then on.
+ * In `auto` mode the same probe tells a legacy server apart (the spec's backward-compatibility
+ * rules): a `DiscoverResult` or a recognised modern error means modern; anything else (an
+ * unknown method, an HTTP 4xx without a modern error, a timeout) means legacy, and the
+ * `initialize` handshake takes over for the rest of the connection.
+ */
+import type { ClientCapabilities, Implementation, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpTestkitError } from "../errors.js";
+import { META } from "../protocol/meta-keys.js";
+import { ErrorCode } from "../protocol/errors.js";
+import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
+import { ConnectionClosedError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { isPlainObject, mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
+import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
+import type { JsonObject, RpcSession } from "./session.js";
+
+/** The era the driver speaks once the handshake is done. */
+export type DriverEra = "legacy" | "modern";
+
+/** What `server/discover` answers (2026-07-28). */
+export interface DiscoverResult extends JsonObject {
+  supportedVersions: string[];
+  capabilities: JsonObject;
+  instructions?: string;
+  _meta?: JsonObject;
+}
+
+/** Errors that only a modern server sends: they say "modern", so no fallback (spec, versioning). */
+const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+
+/** Whether `version` is a revision spoken per request (2026-07-28 and later ones we know). */
+export function isModernVersion(version: unknown): version is string {
+  return isKnownVersion(version) && versionHas(version, "perRequestMeta");
+}
+
+/** The mode the options ask for: `versionNegotiation`, else what `protocolVersion` implies, else auto. */
+export function negotiationMode(options: Pick<DriverOptions, "protocolVersion" | "versionNegotiation">): VersionNegotiation {
+  const { versionNegotiation: mode, protocolVersion } = options;
+  if (mode !== undefined) return mode;
+  if (protocolVersion === undefined) return "auto";
+  return isModernVersion(protocolVersion) ? { pin: protocolVersion } : "legacy";
+}
+
+/** Throws a McpTestkitError for a negotiation mode that cannot work (before anything is spawned). */
+export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" | "versionNegotiation">): void {
+  const mode = options.versionNegotiation;
+  const known = KNOWN_PROTOCOL_VERSIONS.join(", ");
+  if (mode !== undefined && mode !== "legacy" && mode !== "auto") {
+    if (!isPlainObject(mode) || typeof mode.pin !== "string") {
+      throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: "2026-07-28" }, got ${JSON.stringify(mode)}.`);
+    }
+    if (!isModernVersion(mode.pin)) {
+      throw new McpTestkitError(
+        `versionNegotiation: { pin: ${JSON.stringify(mode.pin)} }: a pin names a revision spoken per request (2026-07-28); ` +
+          `for a legacy revision use { versionNegotiation: "legacy", protocolVersion: ${JSON.stringify(mode.pin)} }. mcp-testkit knows ${known}.`,
+      );
+    }
+  }
+  const version = options.protocolVersion;
+  if (version !== undefined && mode === "legacy" && isModernVersion(version)) {
+    throw new McpTestkitError(`protocolVersion ${JSON.stringify(version)} has no initialize handshake, so versionNegotiation "legacy" cannot ask for it: use "auto" or { pin: ${JSON.stringify(version)} }.`);
+  }
+}
+
+/**
+ * `server/discover` first. `pin` fails on a server that is not modern; `auto` falls back to
+ * `legacy` (an `InitializeNegotiation`, which then answers everything this class is asked).
+ */
+export class DiscoverNegotiation implements Negotiation {
+  /** The discover answer as an `initialize`-shaped result (version, capabilities, serverInfo). */
+  private modernResult: InitializeResult | undefined;
+  /** The server's `server/discover` result itself (modern era). */
+  discoverResult: DiscoverResult | undefined;
+  /** Which era the probe found; undefined until it is done. */
+  era: DriverEra | undefined;
+  private declared: ClientCapabilities | undefined;
+  private clientInfo: Implementation;
+  private version: string;
+  private meta: JsonObject | undefined;
+  private pending: Promise<InitializeResult> | undefined;
+
+  constructor(
+    private readonly session: RpcSession,
+    private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo" | "requestTimeout">,
+    private readonly mode: "auto" | { pin: string },
+    private readonly implied: () => ClientCapabilities,
+    private readonly processContext: () => ProcessContext | undefined,
+    private readonly legacy: InitializeNegotiation,
+  ) {
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.version = mode === "auto" ? (isModernVersion(options.protocolVersion) ? options.protocolVersion : LATEST_KNOWN_VERSION) : mode.pin;
+  }
+
+  /** The handshake's answer once done: `initialize`'s in the legacy era, discover's (as the same shape) in the modern one. */
+  get result(): InitializeResult | undefined {
+    return this.era === "legacy" ? this.legacy.result : this.modernResult;
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    if (this.era === "legacy") return this.legacy.clientCapabilities;
+    return this.declared ?? this.implied();
+  }
+
+  get started(): boolean {
+    return this.era === "legacy" ? this.legacy.started : this.declared !== undefined;
+  }
+
+  /** The version spoken: the modern one chosen, or the one `initialize` negotiated. */
+  get protocolVersion(): string | undefined {
+    return this.result?.protocolVersion;
+  }
+
+  negotiate(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
+    if (this.era === "legacy") return this.legacy.negotiate(params);
+    this.pending ??= this.handshake(params).catch((error: unknown) => {
+      this.pending = undefined;
+      throw error;
+    });
+    return this.pending;
+  }
+
+  ready(): InitializeResult | Promise<InitializeResult> {
+    if (this.era === "legacy") return this.legacy.ready();
+    return this.modernResult ?? this.negotiate();
+  }
+
+  /** While probing and in the modern era: the version, capabilities and client of every request. */
+  requestMeta(): JsonObject | undefined {
+    if (this.era === "legacy") return this.legacy.requestMeta();
+    return (this.meta ??= {
+      [META.protocolVersion]: this.version,
+      [META.clientInfo]: this.clientInfo,
+      [META.clientCapabilities]: this.clientCapabilities,
+    });
+  }
+
+  /** Sends `server/discover` once more (the modern era's own request), returning its result as is. */
+  async discover(): Promise<DiscoverResult> {
+    return (await this.session.request("server/discover", undefined, { label: "server/discover" })) as DiscoverResult;
+  }
+
+  private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
+    const { protocolVersion, capabilities, clientInfo } = params;
+    if (protocolVersion !== undefined) {
+      if (!isModernVersion(protocolVersion)) return await this.fallBack(params, `initialize() asked for ${protocolVersion}, a legacy revision`);
+      this.version = protocolVersion;
+    }
+    this.declared = mergeCapabilities(this.implied(), capabilities);
+    if (clientInfo !== undefined) this.clientInfo = clientInfo;
+    this.meta = undefined;
+    // The probe's answer is judged by the modern schema, whatever the recorder assumed before.
+    this.session.recorder.setProtocolVersion(this.version);
+    let answer: DiscoverResult | undefined;
+    for (let attempt = 0; attempt < 2 && answer === undefined; attempt++) {
+      const outcome = await this.probe();
+      if (outcome.kind === "modern") answer = outcome.result;
+      else if (outcome.kind === "retry") this.useVersion(outcome.version);
+      else if (this.mode === "auto") return await this.fallBack(params, outcome.why);
+      else throw this.notModern(outcome.why, outcome.cause);
+    }
+    if (answer === undefined) throw this.notModern(`it refused protocol version ${this.version} twice`, undefined);
+    const chosen = this.chooseVersion(answer);
+    if (chosen === undefined) {
+      const why = `its server/discover lists ${JSON.stringify(answer.supportedVersions)}, none of which mcp-testkit speaks per request`;
+      if (this.mode === "auto") return await this.fallBack(params, why);
+      throw this.notModern(why, undefined);
+    }
+    this.useVersion(chosen);
+    const transport = await this.session.connectedTransport();
+    transport?.setProtocolVersion(chosen);
+    this.discoverResult = answer;
+    this.era = "modern";
+    const serverInfo = isPlainObject(answer._meta) ? answer._meta[META.serverInfo] : undefined;
+    this.modernResult = {
+      protocolVersion: chosen,
+      capabilities: answer.capabilities,
+      serverInfo: serverInfo as Implementation,
+      ...(typeof answer.instructions === "string" ? { instructions: answer.instructions } : {}),
+    } as InitializeResult;
+    return this.modernResult;
+  }
+
+  /** One `server/discover`: a modern answer, a version to retry with, or why the server looks legacy. */
+  private async probe(): Promise<
+    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string } | { kind: "legacy"; why: string; cause?: unknown }
+  > {
+    try {
+      const result = await this.session.request("server/discover", undefined, { label: "server/discover", cancellable: false });
+      if (isDiscoverResult(result)) return { kind: "modern", result };
+      return { kind: "legacy", why: `it answered server/discover with ${JSON.stringify(result).slice(0, 200)}, not a DiscoverResult (supportedVersions and capabilities)` };
+    } catch (error) {
+      if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
+        if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
+        const supported = isPlainObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+        // Retried even when the list names the version just refused (a server may refuse a first
+        // try on purpose); the handshake bounds the attempts.
+        const version = supported.includes(this.version) ? this.version : newestModern(supported);
+        if (version !== undefined) return { kind: "retry", version };
+        const legacy = supported.filter(isSupportedVersion);
+        if (this.mode === "auto" && legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize` };
+        throw this.refused(error);
+      }
+      this.session.throwIfBroken();
+      if (!saysLegacy(error)) throw error;
+      return { kind: "legacy", why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}`, cause: error };
+    }
+  }
+
+  private useVersion(version: string): void {
+    this.version = version;
+    this.meta = undefined;
+    this.session.recorder.setProtocolVersion(version);
+  }
+
+  /** The version to speak: ours if listed, else the newest modern one both know. */
+  private chooseVersion(answer: DiscoverResult): string | undefined {
+    if (answer.supportedVersions.includes(this.version)) return this.version;
+    return newestModern(answer.supportedVersions);
+  }
+
+  /** The legacy era for the rest of the connection: `initialize`, with the version the options ask for. */
+  private async fallBack(params: Partial<InitializeParams>, why: string): Promise<InitializeResult> {
+    this.era = "legacy";
+    this.fallbackReason = why;
+    const requested = params.protocolVersion ?? (isSupportedVersion(this.options.protocolVersion) ? this.options.protocolVersion : LATEST_PROTOCOL_VERSION);
+    this.session.recorder.setProtocolVersion(requested);
+    const { protocolVersion: _ignored, ...rest } = params;
+    return await this.legacy.negotiate({ ...rest, protocolVersion: requested });
+  }
+
+  /** Why `auto` fell back to `initialize` (for messages and tests), if it did. */
+  fallbackReason: string | undefined;
+
+  private notModern(why: string, cause: unknown): ProtocolError {
+    return new ProtocolError(
+      `The server does not speak MCP ${this.version} (versionNegotiation { pin: ${JSON.stringify(this.version)} }): ${why}. ` +
+        `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`,
+      { method: "server/discover", process: this.processContext(), ...(cause === undefined ? {} : { cause }) },
+    );
+  }
+
+  private refused(error: RequestFailedError): ProtocolError {
+    return new ProtocolError(
+      `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
+        `${error.data === undefined ? "" : ` (data: ${JSON.stringify(error.data).slice(0, 300)})`}; it asked for ${this.version}. ` +
+        `Check versionNegotiation / protocolVersion and the capabilities the driver declares (roots, onSampling, onElicitation, capabilities).`,
+      { method: "server/discover", process: this.processContext(), cause: error },
+    );
+  }
+}
+
+/**
+ * Whether a failed probe means "a legacy server" (fall back) rather than "no server" (fail): a
+ * JSON-RPC error, a result of another shape, no answer in time, or an HTTP 4xx (the SDK transport's error carries the
+ * status as `code`). A process that did not start or a URL where nothing listens fails as is.
+ */
+function saysLegacy(error: unknown): boolean {
+  // A result that is no DiscoverResult fails the modern schema (a ProtocolError of its own request).
+  if (error instanceof RequestFailedError || error instanceof RequestTimeoutError || error instanceof ProtocolError) return true;
+  if (!(error instanceof ConnectionClosedError)) return false;
+  const status = isPlainObject(error.cause) ? error.cause.code : undefined;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+function isDiscoverResult(value: unknown): value is DiscoverResult {
+  return isPlainObject(value) && Array.isArray(value.supportedVersions) && value.supportedVersions.every((v) => typeof v === "string") && isPlainObject(value.capabilities);
+}
+
+function newestModern(versions: readonly unknown[]): string | undefined {
+  return versions.filter(isModernVersion).sort(compareVersions).at(-1);
+}

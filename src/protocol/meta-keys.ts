@@ -1,0 +1,13 @@
+/**
+ * The `_meta` keys of protocol revision 2026-07-28, where a request names its own version,
+ * client and capabilities (no `initialize`), results name the server, and subscription
+ * notifications their subscription. One list for the mock, the driver and the validator.
+ */
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+} as const;

@@ -1,0 +1,102 @@
+/**
+ * `mcp-testkit check` and the two eras: which eras a server speaks, and the 2026-07-28 checks
+ * against real peers — our dual-era mock over stdio (`mcp-testkit mock --stdio`), a server built
+ * with the official SDK v2 (2.4.0) over Streamable HTTP (dual-era, and modern-only with
+ * `legacy: "reject"`) and over stdio, and a legacy-only server (the era is reported as not
+ * spoken, the report as before).
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
+import { REPO, runCli, scenarioFile, useCli } from "./support.js";
+// @ts-expect-error a plain .mjs fixture, no types
+import { factory } from "../driver/servers/sdk-v2-server.mjs";
+
+useCli();
+
+type Json = Record<string, any>;
+
+const sdkV2Stdio = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "sdk-v2-server.mjs")}" stdio`;
+const broken = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "broken.mjs")}"`;
+const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
+const MODERN_HTTP = [...MODERN_COMMON, "modern-http-method-header", "modern-http-name-header", "modern-http-version-header", "modern-http-get-delete", "modern-http-no-session"];
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function serveSdkV2(legacy: "stateless" | "reject"): Promise<string> {
+  const handler = createMcpHandler(factory, { legacy });
+  const server: WebHandlerServer = await serveWebHandler(handler.fetch);
+  cleanups.push(async () => {
+    await server.close();
+    await handler.close();
+  });
+  return server.url;
+}
+
+async function check(target: string): Promise<{ code: number | null; report: Json; stderr: string }> {
+  const result = await runCli(["check", target, "--json"], { timeoutMs: 20_000 });
+  try {
+    return { code: result.code, report: JSON.parse(result.stdout) as Json, stderr: result.stderr };
+  } catch {
+    throw new Error(`check --json did not print JSON (exit ${result.code}); stdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+const modernStatuses = (report: Json) => Object.fromEntries((report.checks as Json[]).filter((c) => c.id.startsWith("modern-")).map((c) => [c.id, c.status]));
+const detailOf = (report: Json, id: string) => (report.checks as Json[]).find((c) => c.id === id)?.detail as string;
+const allPass = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, "PASS"]));
+
+describe("check and the eras", () => {
+  it("an SDK v2 server over HTTP (dual-era): both eras found, every 2026-07-28 check passes", async () => {
+    const url = await serveSdkV2("stateless");
+    const { report } = await check(url);
+    expect(report.eras).toEqual({ legacy: { spoken: true, protocolVersion: "2025-11-25" }, modern: { spoken: true, protocolVersion: "2026-07-28" } });
+    expect(modernStatuses(report)).toEqual(allPass(MODERN_HTTP));
+    expect(detailOf(report, "modern-unknown-method")).toBe('mcp-testkit/no-such-method got 404 (-32601 "Method not found")');
+    expect(detailOf(report, "modern-http-get-delete")).toBe("GET got 405; DELETE got 405");
+    expect(detailOf(report, "modern-result-type")).toContain('tools/list, resources/list, resources/read, resources/templates/list: each with resultType "complete"');
+    // The legacy checks are those of before, numbered first.
+    expect((report.checks as Json[])[0]).toMatchObject({ number: 1, id: "initialize", status: "PASS" });
+    expect((report.checks as Json[]).find((c) => c.id === "modern-discover")!.number).toBe(22);
+  });
+
+  it("an SDK v2 server that serves 2026-07-28 only: the legacy checks are left out, the modern ones run", async () => {
+    const url = await serveSdkV2("reject");
+    const { code, report } = await check(url);
+    expect(report.eras.legacy.spoken).toBe(false);
+    expect(report.eras.legacy.why).toMatch(/initialize/);
+    expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
+    expect(report.protocolVersion).toBe("2026-07-28");
+    expect(report.serverInfo).toEqual({ name: "sdk-v2-fixture", version: "2.4.0" });
+    expect((report.checks as Json[]).map((c) => c.id)).toEqual(MODERN_HTTP);
+    expect(modernStatuses(report)).toEqual(allPass(MODERN_HTTP));
+    expect(code).toBe(0);
+  });
+
+  it("an SDK v2 server over stdio: both eras (a second copy is probed for 2026-07-28)", async () => {
+    const { report } = await check(sdkV2Stdio);
+    expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
+    expect(modernStatuses(report)).toEqual(allPass(MODERN_COMMON));
+    expect(detailOf(report, "modern-unsupported-version")).toBe('server/discover in 1999-01-01 got -32022, data.supported ["2026-07-28"]');
+  });
+
+  it("our mock over stdio (mcp-testkit mock --stdio): both eras, every 2026-07-28 check passes", async () => {
+    const scenario = scenarioFile("eras.json", { tools: { echo: { inputSchema: { type: "object", properties: { text: { type: "string" } } }, responses: [{ returns: "pong" }] } }, resources: { "notes://today": "Ship it." } });
+    const { report } = await check(`"${process.execPath}" "${join(REPO, "dist", "cli", "main.js")}" mock --stdio "${scenario}"`);
+    expect(report.eras.legacy.spoken).toBe(true);
+    expect(modernStatuses(report)).toEqual(allPass(MODERN_COMMON));
+  });
+
+  it("a legacy-only server: 2026-07-28 is reported as not spoken, with why, and no modern check is listed", async () => {
+    const { code, report } = await check(broken);
+    expect(report.eras.legacy).toEqual({ spoken: true, protocolVersion: "2025-11-25" });
+    expect(report.eras.modern.spoken).toBe(false);
+    expect(report.eras.modern.why).toMatch(/does not speak MCP 2026-07-28.*server\/discover failed/);
+    expect((report.checks as Json[]).some((c) => c.id.startsWith("modern-"))).toBe(false);
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,346 @@
+/**
+ * The driver in protocol revision 2026-07-28 against our own dual-era mock, on every wire
+ * (memory, Streamable HTTP, stdio through `mcp-testkit mock --stdio`): `versionNegotiation`
+ * auto, pinned and legacy; `server/discover`; `_meta` on every request; the HTTP headers; MRTR
+ * answered through `onElicitation` / `onSampling` / `roots`; `subscriptions/listen`; caching
+ * hints honoured by the list cache; and the teaching errors.
+ */
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { mockMcp } from "../../src/index.js";
+import { mcpAttach, mcpConnect, mcpShell, ProtocolError, ProcessFailedToStart, ConnectionClosedError, type McpDriver } from "../../src/driver/index.js";
+import { freePort } from "../support/ports.js";
+import { useDrivers, zoo } from "./support.js";
+
+const track = useDrivers();
+
+const MODERN = "2026-07-28";
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+const weather = {
+  inputSchema: { type: "object", properties: { city: { type: "string", "x-mcp-header": "City" }, days: { type: "integer", "x-mcp-header": "Days" } } },
+  responses: [{ returns: "sunny" }],
+};
+
+/** The JSON-RPC requests the driver sent, in order. */
+function sentRequests(app: McpDriver): { method: string; params: Record<string, unknown> | undefined }[] {
+  return app.messages
+    .filter((record) => record.direction === "outgoing" && "method" in record.content && "id" in record.content)
+    .map((record) => record.content as unknown as { method: string; params: Record<string, unknown> | undefined });
+}
+
+describe("the driver in 2026-07-28 against the mock (memory)", () => {
+  for (const versionNegotiation of ["auto", { pin: MODERN }] as const) {
+    it(`${JSON.stringify(versionNegotiation)}: discovers, then every request carries the version, capabilities and client in _meta`, async () => {
+      await using mock = await mockMcp({ tools: { weather }, resources: { "notes://today": "Ship it." }, prompts: { greet: { messages: [{ role: "user", content: "Hello" }] } } });
+      await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation, clientInfo: { name: "modern-test", version: "1.0.0" } });
+      const result = await app.initialize();
+      expect(app.era).toBe("modern");
+      expect(result.protocolVersion).toBe(MODERN);
+      expect(app.protocolVersion).toBe(MODERN);
+      expect(app.discoverResult?.supportedVersions).toContain(MODERN);
+      expect(app.serverCapabilities?.tools).toBeDefined();
+      expect(app.serverInfo?.name).toBeTypeOf("string");
+      expect(app.sessionId).toBeUndefined();
+
+      expect((await app.callTool("weather", { city: "Oslo" })).getTextContent()).toBe("sunny");
+      expect((await app.readResource("notes://today")).getTextContent()).toBe("Ship it.");
+      expect((await app.getPrompt("greet")).messages).toHaveLength(1);
+      const requests = sentRequests(app);
+      expect(requests.map((request) => request.method)).toEqual(["server/discover", "tools/call", "resources/read", "prompts/get"]);
+      for (const request of requests) {
+        expect(request.params?._meta).toEqual({
+          [META_VERSION]: MODERN,
+          "io.modelcontextprotocol/clientInfo": { name: "modern-test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        });
+      }
+      expect(mock.calls[0]).toMatchObject({ tool: "weather", protocolVersion: MODERN });
+      expect(app.problems).toEqual([]);
+    });
+  }
+
+  it("legacy: initialize as before, no _meta, no server/discover", async () => {
+    await using mock = await mockMcp({ tools: { weather } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
+    await app.callTool("weather", { city: "Oslo" });
+    expect(app.era).toBe("legacy");
+    expect(app.protocolVersion).toBe("2025-11-25");
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["initialize", "tools/call"]);
+    expect(sentRequests(app)[1]!.params?._meta).toBeUndefined();
+  });
+
+  it("protocolVersion alone chooses the mode: a legacy version means legacy, 2026-07-28 a pin", async () => {
+    await using mock = await mockMcp({ tools: { weather } });
+    await using legacy = mcpAttach(mock.connectInMemory(), { protocolVersion: "2025-06-18" });
+    await using modern = mcpAttach(mock.connectInMemory(), { protocolVersion: MODERN });
+    await legacy.initialize();
+    await modern.initialize();
+    expect([legacy.era, legacy.protocolVersion]).toEqual(["legacy", "2025-06-18"]);
+    expect([modern.era, modern.protocolVersion]).toEqual(["modern", MODERN]);
+  });
+
+  it("MRTR: elicitation, sampling and roots asked in input_required results are answered by the driver's handlers, then retried", async () => {
+    await using mock = await mockMcp({
+      tools: {
+        plan: async (call) => {
+          const [answer, sampled] = await Promise.all([
+            call.elicit({ mode: "form", message: "Which city?", requestedSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }),
+            call.sample({ messages: [{ role: "user", content: { type: "text", text: "weather?" } }], maxTokens: 10 }),
+          ]);
+          const roots = await call.listRoots();
+          return { returns: `${(answer.content as { city: string }).city} / ${(sampled.content as { text: string }).text} / ${roots.map((root) => root.uri).join(",")}` };
+        },
+      },
+    });
+    const asked: string[] = [];
+    await using app = mcpAttach(mock.connectInMemory(), {
+      versionNegotiation: { pin: MODERN },
+      roots: [{ uri: "file:///work" }],
+      onElicitation: (params) => {
+        asked.push(`elicit:${params.message}`);
+        return { action: "accept", content: { city: "Oslo" } };
+      },
+      onSampling: () => {
+        asked.push("sample");
+        return { role: "assistant", content: { type: "text", text: "rain" }, model: "m" };
+      },
+    });
+    const result = await app.callTool("plan");
+    expect(result.getTextContent()).toBe("Oslo / rain / file:///work");
+    expect(asked.sort()).toEqual(["elicit:Which city?", "sample"]);
+    // One call on the mock's side, with its three exchanges; three tools/call requests on ours.
+    expect(mock.calls).toHaveLength(1);
+    expect(mock.calls[0]!.exchanges.map((exchange) => exchange.method)).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
+    const calls = sentRequests(app).filter((request) => request.method === "tools/call");
+    expect(calls).toHaveLength(3);
+    expect(calls[0]!.params).not.toHaveProperty("requestState");
+    expect(Object.keys(calls[1]!.params!.inputResponses as object).length).toBe(2);
+    expect(calls[1]!.params!.requestState).toBeTypeOf("string");
+    expect(calls[2]!.params!.requestState).not.toBe(calls[1]!.params!.requestState);
+    const ids = app.messages.filter((record) => record.direction === "outgoing" && record.method === "tools/call").map((record) => record.id);
+    expect(new Set(ids).size).toBe(3);
+    // The capabilities declared in _meta are those the handlers imply.
+    expect(calls[0]!.params!._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true }, sampling: {}, elicitation: {} } });
+  });
+
+  it("MRTR without a handler for what the server asks fails the call, naming the option to pass", async () => {
+    await using mock = await mockMcp({ tools: { ask: { inputRequired: { inputRequests: { who: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } } } } } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
+    const error = (await app.callTool("ask").catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/could not answer the server's input request "who" \(elicitation\/create\).*onElicitation/s);
+  });
+
+  it("MRTR rounds are bounded: a server that asks for input forever is stopped after maxInputRounds", async () => {
+    await using mock = await mockMcp({ tools: { forever: { inputRequired: { requestState: "again" } } } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, maxInputRounds: 3 });
+    const error = (await app.callTool("forever").catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toMatch(/still answered input_required after 3 rounds.*maxInputRounds/s);
+    expect(sentRequests(app).filter((request) => request.method === "tools/call")).toHaveLength(4);
+    expect(sentRequests(app).at(-1)!.params!.requestState).toBe("again");
+  });
+
+  it("subscriptions/listen: acknowledged, then list_changed and resources/updated tagged with its id; close() ends it", async () => {
+    await using mock = await mockMcp({ tools: { one: { returns: 1 } }, resources: { "notes://today": "v1" } });
+    await using app = mcpAttach(mock.connectInMemory());
+    const subscription = await app.listen({ toolsListChanged: true, resourceSubscriptions: ["notes://today"] });
+    expect(await subscription.acknowledged).toEqual({ toolsListChanged: true, resourceSubscriptions: ["notes://today"] });
+    await mock.setTool("two", { returns: 2 });
+    await mock.setResource("notes://today", "v2");
+    await app.waitForNotification("notifications/resources/updated");
+    expect(subscription.notifications.map((notification) => notification.method)).toEqual(["notifications/tools/list_changed", "notifications/resources/updated"]);
+    expect(subscription.notifications[1]!.params).toMatchObject({ uri: "notes://today", _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id } });
+    expect(await subscription.close()).toEqual({ by: "client" });
+    expect(app.problems).toEqual([]);
+  });
+
+  it("subscriptions/listen ended by the server resolves `ended` with its result", async () => {
+    await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
+    await using app = mcpAttach(mock.connectInMemory());
+    const subscription = await app.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    expect(mock.endSubscriptions()).toBe(1);
+    const end = await subscription.ended;
+    expect(end).toMatchObject({ by: "server", result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id } } });
+  });
+
+  it("the list cache follows ttlMs: 0 asks every time, a longer TTL keeps the list", async () => {
+    await using fresh = await mockMcp({ tools: { one: { returns: 1 } } });
+    await using app = mcpAttach(fresh.connectInMemory());
+    await app.getTools();
+    await app.getTools();
+    expect(sentRequests(app).filter((request) => request.method === "tools/list")).toHaveLength(2);
+
+    await using cached = await mockMcp({ tools: { one: { returns: 1 } }, cache: { methods: { "tools/list": { ttlMs: 60_000, cacheScope: "public" } } } });
+    await using kept = mcpAttach(cached.connectInMemory());
+    await kept.getTools();
+    await kept.getTools();
+    expect(sentRequests(kept).filter((request) => request.method === "tools/list")).toHaveLength(1);
+  });
+
+  it("legacy-only calls in the modern era and modern-only calls in the legacy era say what to do", async () => {
+    await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
+    await using legacy = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
+    await expect(legacy.listen({ toolsListChanged: true })).rejects.toThrow(/listen\(\) is part of protocol revision 2026-07-28, but this driver speaks 2025-11-25.*versionNegotiation "auto"/s);
+    await expect(legacy.discover()).rejects.toThrow(/discover\(\) is part of protocol revision 2026-07-28/);
+    await using modern = mcpAttach(mock.connectInMemory());
+    expect((await modern.discover()).supportedVersions).toContain(MODERN);
+  });
+
+  it("bad negotiation options are refused before anything starts", () => {
+    expect(() => mcpShell("node server.js", { versionNegotiation: { pin: "2025-11-25" } })).toThrow(/a pin names a revision spoken per request.*versionNegotiation: "legacy", protocolVersion: "2025-11-25"/s);
+    expect(() => mcpShell("node server.js", { versionNegotiation: "modern" as never })).toThrow(/versionNegotiation must be "legacy", "auto" or \{ pin: "2026-07-28" \}/);
+    expect(() => mcpShell("node server.js", { versionNegotiation: "legacy", protocolVersion: MODERN })).toThrow(/has no initialize handshake/);
+    expect(() => mcpShell("node server.js", { maxInputRounds: 0 })).toThrow(/maxInputRounds must be an integer from 1 to 1000/);
+  });
+});
+
+describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every header)", () => {
+  it("auto: no session, the headers the spec requires (Mcp-Param-* from x-mcp-header, Base64 for non-ASCII), MRTR and listen", async () => {
+    await using mock = await mockMcp({
+      tools: { weather, ask: async (call) => ({ returns: `hi ${((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content as { name: string }).name}` }) },
+      resources: { "notes://søk": "funnet" },
+    });
+    const seen: Headers[] = [];
+    const fetchSpy = (input: string | URL | Request, init?: RequestInit) => {
+      seen.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    await using app = mcpConnect(mock.url!, { fetch: fetchSpy, onElicitation: () => ({ action: "accept", content: { name: "Ada" } }) });
+    expect((await app.callTool("weather", { city: "Zürich", days: 3 })).getTextContent()).toBe("sunny");
+    expect(app.era).toBe("modern");
+    expect(app.sessionId).toBeUndefined();
+    const call = seen.find((headers) => headers.get("mcp-method") === "tools/call")!;
+    expect(call.get("mcp-protocol-version")).toBe(MODERN);
+    expect(call.get("mcp-name")).toBe("weather");
+    expect(call.get("mcp-param-city")).toBe(`=?base64?${Buffer.from("Zürich").toString("base64")}?=`);
+    expect(call.get("mcp-param-days")).toBe("3");
+    expect(call.get("mcp-session-id")).toBeNull();
+    expect((await app.readResource("notes://søk")).getTextContent()).toBe("funnet");
+    expect((await app.callTool("ask")).getTextContent()).toBe("hi Ada");
+
+    const subscription = await app.listen({ toolsListChanged: true });
+    await subscription.acknowledged;
+    await mock.setTool("two", { returns: 2 });
+    await app.waitForNotification("notifications/tools/list_changed");
+    expect((await subscription.close()).by).toBe("client");
+    expect(mock.calls.map((record) => [record.tool, record.protocolVersion, record.outcome])).toEqual([
+      ["weather", MODERN, "result"],
+      ["ask", MODERN, "result"],
+    ]);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("a modern server's 4xx JSON-RPC error is the call's error (a header rule the mock enforces), not a failed POST", async () => {
+    await using mock = await mockMcp({ tools: { weather } });
+    // A fetch that drops Mcp-Name: the mock answers 400 -32020.
+    const dropName = (input: string | URL | Request, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      headers.delete("mcp-name");
+      return fetch(input, { ...init, headers });
+    };
+    await using app = mcpConnect(mock.url!, { fetch: dropName, versionNegotiation: { pin: MODERN } });
+    const error = (await app.callTool("weather", { city: "Oslo" }).catch((e: unknown) => e)) as { code?: number; message: string };
+    expect(error.code).toBe(-32020);
+    expect(error.message).toMatch(/Mcp-Name header is required/);
+  });
+
+  it("tools with an invalid x-mcp-header are left out of getTools() and listed in rejectedTools", async () => {
+    await using mock = await mockMcp({
+      tools: {
+        good: weather,
+        nested: { inputSchema: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } }, responses: [{ returns: "x" }] },
+        twice: { inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "Same" }, b: { type: "string", "x-mcp-header": "same" } } }, responses: [{ returns: "x" }] },
+        number: { inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } }, responses: [{ returns: "x" }] },
+      },
+    });
+    await using app = mcpConnect(mock.url!);
+    expect((await app.getTools()).map((tool) => tool.name)).toEqual(["good"]);
+    expect(app.rejectedTools.map((tool) => tool.name).sort()).toEqual(["nested", "number", "twice"]);
+    expect(app.rejectedTools.find((tool) => tool.name === "twice")!.reason).toMatch(/used twice/);
+  });
+});
+
+describe("header values (the spec's encoding examples)", () => {
+  it("plain ASCII goes as is; non-ASCII, edge whitespace, control characters and sentinel look-alikes go in Base64", async () => {
+    const { encodeHeaderValue } = await import("../../src/driver/modern-http.js");
+    expect(encodeHeaderValue("us-west1")).toBe("us-west1");
+    expect(encodeHeaderValue("us west 1")).toBe("us west 1");
+    expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
+    expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    expect(encodeHeaderValue("")).toBe("=?base64??=");
+  });
+});
+
+describe("the driver in 2026-07-28 over stdio (mcp-testkit mock --stdio)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-testkit-modern-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const scenario = path.join(dir, "scenario.json");
+  writeFileSync(scenario, JSON.stringify({ tools: { echo: { inputSchema: { type: "object", properties: { text: { type: "string" } } }, responses: [{ returns: "pong" }] } } }));
+  const command = `"${process.execPath}" "${CLI}" mock --stdio "${scenario}"`;
+
+  for (const versionNegotiation of ["auto", { pin: MODERN }, "legacy"] as const) {
+    it(`${JSON.stringify(versionNegotiation)}: calls a tool`, async () => {
+      const app = track(mcpShell(command, { versionNegotiation }));
+      expect((await app.callTool("echo", { text: "x" })).getTextContent()).toBe("pong");
+      expect(app.era).toBe(versionNegotiation === "legacy" ? "legacy" : "modern");
+      await app.close();
+    });
+  }
+});
+
+describe("auto against a modern server that refuses the first try", () => {
+  it("-32022 listing the version asked for: the driver retries server/discover once and stays modern (no initialize)", async () => {
+    const app = track(mcpShell(zoo("modern-refuses-once")));
+    expect((await app.callTool("any")).getTextContent()).toBe("ok");
+    expect(app.era).toBe("modern");
+    expect(app.serverInfo).toEqual({ name: "refuses-once", version: "1.0.0" });
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "server/discover", "tools/call"]);
+    await app.close();
+  });
+});
+
+describe("auto against legacy servers falls back to initialize", () => {
+  it("a zoo server answering -32601 to server/discover: initialize follows, the reason is kept", async () => {
+    const app = track(mcpShell(zoo("errors")));
+    await app.initialize();
+    expect(app.era).toBe("legacy");
+    expect(app.protocolVersion).toBe("2025-11-25");
+    expect(app.fallbackReason).toMatch(/server\/discover failed: .*-32601/);
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize"]);
+    expect(sentRequests(app)[1]!.params?._meta).toBeUndefined();
+    await app.close();
+  });
+
+  it("a pin against a legacy server fails with an error that says so", async () => {
+    const app = track(mcpShell(zoo("errors"), { versionNegotiation: { pin: MODERN } }));
+    const error = (await app.initialize().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toMatch(/does not speak MCP 2026-07-28.*versionNegotiation "auto"/s);
+    await app.close();
+  });
+
+  it("a server that exits at once fails the probe with ProcessFailedToStart (no fallback to a dead process)", async () => {
+    const app = track(mcpShell(zoo("exits-immediately")));
+    const error = (await app.initialize().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ProcessFailedToStart);
+    expect(error.message).toContain("exited before answering server/discover");
+    await app.close();
+  });
+
+  it("a URL where nothing listens fails the probe with the connection error", async () => {
+    const port = await freePort();
+    const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`));
+    const error = (await app.initialize().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.message).toMatch(/Could not send server\/discover \(id 1\): fetch failed/);
+    await app.close();
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * `validateMessage` for protocol revision 2026-07-28, held to the spec's own examples
+ * (`fixtures/spec-2026-07-28/`, copied from the spec repository: see the README there): every
+ * example is valid, and mutations of them are invalid with the JSON path and rule expected.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { validateMessage } from "../../src/protocol/validate/index.js";
+
+const MODERN = "2026-07-28";
+const root = fileURLToPath(new URL("./fixtures/spec-2026-07-28", import.meta.url));
+type Json = Record<string, any>;
+
+/** Every example, as [type folder, file name, content]. */
+const examples: [string, string, Json][] = readdirSync(root, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dir) => readdirSync(path.join(root, dir.name)).map((file) => [dir.name, file, JSON.parse(readFileSync(path.join(root, dir.name, file), "utf8"))] as [string, string, Json]));
+
+/** The method a result type answers. */
+const METHOD_OF: Record<string, string> = {
+  CallTool: "tools/call",
+  Complete: "completion/complete",
+  Discover: "server/discover",
+  GetPrompt: "prompts/get",
+  ListPrompts: "prompts/list",
+  ListResourceTemplates: "resources/templates/list",
+  ListResources: "resources/list",
+  ListTools: "tools/list",
+  ReadResource: "resources/read",
+  SubscriptionsListen: "subscriptions/listen",
+};
+
+const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+const fromClient = { direction: "client-to-server", protocolVersion: MODERN } as const;
+const answers = (requestMethod: string) => ({ direction: "server-to-client", protocolVersion: MODERN, requestMethod }) as const;
+const response = (result: unknown) => ({ jsonrpc: "2.0", id: 1, result });
+/** A retry of tools/call carrying `inputResponses` (where the three client results travel in 2026-07-28). */
+const retry = (inputResponses: unknown) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", inputResponses, requestState: "s", _meta: meta } });
+/** An input_required result carrying `inputRequests` (where the three server requests travel). */
+const asking = (inputRequests: unknown) => response({ resultType: "input_required", inputRequests });
+
+const pathsOf = (problems: { path: string; rule: string }[]) => problems.map((problem) => [problem.path, problem.rule]);
+
+/** How an example of `type` is checked as a whole message: the message and the options. */
+function asMessage(type: string, example: Json): [unknown, Parameters<typeof validateMessage>[1]] {
+  const base = type.replace(/(ResultResponse|Result|Request)$/, "");
+  if (type.endsWith("ResultResponse")) return [example, answers(METHOD_OF[base]!)];
+  if (type === "InputRequiredResult") return [response(example), answers("tools/call")];
+  if (["CreateMessageResult", "ElicitResult", "ListRootsResult"].includes(type)) return [retry({ key: example }), fromClient];
+  if (type === "InputResponses") return [retry(example), fromClient];
+  if (["CreateMessageRequest", "ElicitRequest", "ListRootsRequest"].includes(type)) return [asking({ key: example }), answers("tools/call")];
+  if (type === "InputRequests") return [asking(example), answers("tools/call")];
+  if (type.endsWith("Result")) return [response(example), answers(METHOD_OF[base]!)];
+  if (type.endsWith("Request")) return [example, fromClient];
+  if (type.endsWith("Notification")) return [example, { direction: "server-to-client", protocolVersion: MODERN }];
+  // Errors: whole error responses, or the error objects alone.
+  return ["jsonrpc" in example ? example : { jsonrpc: "2.0", id: 1, error: example }, { direction: "server-to-client", protocolVersion: MODERN }];
+}
+
+/**
+ * Examples that break the spec's own schema, with the problems expected. This one predates the
+ * caching hints: schema.json requires ttlMs and cacheScope on ReadResourceResult, and
+ * server/utilities/caching says "Servers MUST include caching hints on results with
+ * resultType: complete" (its sibling read-resource-result-response-with-ttl.json has them).
+ */
+const KNOWN_INVALID: Record<string, [string, string][]> = {
+  "ReadResourceResultResponse/read-resource-result-response.json": [
+    ["$.result.ttlMs", "result.shape"],
+    ["$.result.cacheScope", "result.shape"],
+  ],
+};
+
+describe("validateMessage holds to the 2026-07-28 examples of the spec", () => {
+  it("has the examples (68 files in 54 types)", () => {
+    expect(examples).toHaveLength(68);
+    expect(new Set(examples.map(([type]) => type)).size).toBe(54);
+  });
+
+  it.each(examples.map(([type, file, example]) => [`${type}/${file}`, type, example] as const))("%s is valid", (name, type, example) => {
+    const [message, options] = asMessage(type, example);
+    expect(pathsOf(validateMessage(message, options))).toEqual(KNOWN_INVALID[name] ?? []);
+  });
+});
+
+/** A deep copy of example `type/file`, changed by `change`. */
+function mutated(type: string, file: string, change: (copy: Json) => void): Json {
+  const example = examples.find(([t, f]) => t === type && f === file);
+  if (!example) throw new Error(`no example ${type}/${file}`);
+  const copy = structuredClone(example[2]);
+  change(copy);
+  return copy;
+}
+
+
+describe("mutations of the examples are invalid where they were changed", () => {
+  it("server/discover without supportedVersions", () => {
+    const message = mutated("DiscoverResultResponse", "discover-result-response.json", (m) => delete m.result.supportedVersions);
+    expect(pathsOf(validateMessage(message, answers("server/discover")))).toEqual([["$.result.supportedVersions", "result.shape"]]);
+  });
+
+  it("a list result without ttlMs, or with a cacheScope that is neither public nor private", () => {
+    const noTtl = mutated("ListToolsResultResponse", "list-tools-result-response.json", (m) => delete m.result.ttlMs);
+    expect(pathsOf(validateMessage(noTtl, answers("tools/list")))).toEqual([["$.result.ttlMs", "result.shape"]]);
+    const shared = mutated("ListToolsResultResponse", "list-tools-result-response.json", (m) => (m.result.cacheScope = "shared"));
+    const problems = validateMessage(shared, answers("tools/list"));
+    expect(pathsOf(problems)).toEqual([["$.result.cacheScope", "result.shape"]]);
+    expect(problems[0]!.message).toMatch(/"private".*"public"|"public".*"private"/);
+    const negative = mutated("ReadResourceResultResponse", "read-resource-result-response-with-ttl.json", (m) => (m.result.ttlMs = -1));
+    expect(pathsOf(validateMessage(negative, answers("resources/read")))).toEqual([["$.result.ttlMs", "result.shape"]]);
+  });
+
+  it("a result without resultType, and input_required where a method may not ask for input", () => {
+    const missing = mutated("CallToolResultResponse", "call-tool-result-response.json", (m) => delete m.result.resultType);
+    expect(pathsOf(validateMessage(missing, answers("tools/call")))).toEqual([["$.result.resultType", "result.shape"]]);
+    const asks = mutated("ListToolsResultResponse", "list-tools-result-response.json", (m) => (m.result.resultType = "input_required"));
+    expect(pathsOf(validateMessage(asks, answers("tools/list")))).toEqual([["$.result.resultType", "result.shape"]]);
+    const unknown = mutated("CallToolResultResponse", "call-tool-result-response.json", (m) => (m.result.resultType = "partial"));
+    expect(pathsOf(validateMessage(unknown, answers("tools/call")))).toEqual([["$.result.resultType", "result.shape"]]);
+  });
+
+  it("a request without the per-request _meta version or capabilities", () => {
+    const noVersion = mutated("CallToolRequest", "call-tool-request.json", (m) => delete m.params._meta["io.modelcontextprotocol/protocolVersion"]);
+    expect(pathsOf(validateMessage(noVersion, fromClient))).toEqual([['$.params._meta["io.modelcontextprotocol/protocolVersion"]', "params.shape"]]);
+    const noCapabilities = mutated("ListToolsRequest", "list-tools-request.json", (m) => delete m.params._meta["io.modelcontextprotocol/clientCapabilities"]);
+    expect(pathsOf(validateMessage(noCapabilities, fromClient))).toEqual([['$.params._meta["io.modelcontextprotocol/clientCapabilities"]', "params.shape"]]);
+    const noMeta = mutated("DiscoverRequest", "server-discover-request.json", (m) => delete m.params);
+    expect(pathsOf(validateMessage(noMeta, fromClient))).toEqual([["$.params", "params.shape"]]);
+    const badInfo = mutated("CallToolRequest", "call-tool-request.json", (m) => (m.params._meta["io.modelcontextprotocol/clientInfo"] = { name: "x" }));
+    expect(pathsOf(validateMessage(badInfo, fromClient))).toEqual([['$.params._meta["io.modelcontextprotocol/clientInfo"].version', "params.shape"]]);
+  });
+
+  it("MRTR: an input_required result with neither inputRequests nor requestState, an input request of another method, a state that is not a string", () => {
+    const empty = mutated("InputRequiredResult", "input-required-result-with-request-state-only.json", (m) => delete m.requestState);
+    expect(pathsOf(validateMessage(response(empty), answers("tools/call")))).toEqual([["$.result", "result.shape"]]);
+    const other = mutated("InputRequiredResult", "input-required-result-with-elicitation-and-sampling-and-request-state.json", (m) => (m.inputRequests.github_login.method = "tools/call"));
+    expect(pathsOf(validateMessage(response(other), answers("prompts/get")))).toEqual([["$.result.inputRequests.github_login.method", "result.shape"]]);
+    const badState = retry({});
+    badState.params.requestState = 42 as never;
+    expect(pathsOf(validateMessage(badState, fromClient))).toEqual([["$.params.requestState", "params.shape"]]);
+    const badAnswer = retry({ github_login: { action: "maybe" } });
+    expect(pathsOf(validateMessage(badAnswer, fromClient))).toEqual([["$.params.inputResponses.github_login.action", "params.shape"]]);
+  });
+
+  it("subscriptions/listen without its filter; an acknowledgement with a filter that is not one", () => {
+    const noFilter = mutated("SubscriptionsListenRequest", "listen-for-list-changes.json", (m) => delete m.params.notifications);
+    expect(pathsOf(validateMessage(noFilter, fromClient))).toEqual([["$.params.notifications", "params.shape"]]);
+    const badAck = mutated("SubscriptionsAcknowledgedNotification", "listen-acknowledged.json", (m) => (m.params.notifications.toolsListChanged = "yes"));
+    expect(pathsOf(validateMessage(badAck, { direction: "server-to-client", protocolVersion: MODERN }))).toEqual([["$.params.notifications.toolsListChanged", "params.shape"]]);
+    const closedWithoutId = mutated("SubscriptionsListenResultResponse", "listen-closed-response.json", (m) => delete m.result._meta);
+    expect(pathsOf(validateMessage(closedWithoutId, answers("subscriptions/listen")))).toEqual([["$.result._meta", "result.shape"]]);
+  });
+
+  it("-32022 without data.supported; -32021 without data.requiredCapabilities", () => {
+    const unsupported = mutated("UnsupportedProtocolVersionError", "unsupported-version.json", (m) => delete m.error.data.supported);
+    expect(pathsOf(validateMessage(unsupported, { direction: "server-to-client", protocolVersion: MODERN }))).toEqual([["$.error.data.supported", "error.data"]]);
+    const missing = mutated("MissingRequiredClientCapabilityError", "missing-elicitation-capability.json", (m) => delete m.error.data.requiredCapabilities);
+    expect(pathsOf(validateMessage(missing, { direction: "server-to-client", protocolVersion: MODERN }))).toEqual([["$.error.data.requiredCapabilities", "error.data"]]);
+  });
+
+  it("what 2026-07-28 removed is a version.feature problem; what it added is one in 2025-11-25", () => {
+    const request = (method: string, params: Json = { _meta: meta }) => ({ jsonrpc: "2.0", id: 1, method, params });
+    for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe"]) {
+      expect(pathsOf(validateMessage(request(method), fromClient)), method).toContainEqual(["$.method", "version.feature"]);
+    }
+    const elicit = { jsonrpc: "2.0", id: 1, method: "elicitation/create", params: { message: "x", requestedSchema: { type: "object", properties: {} } } };
+    expect(validateMessage(elicit, { direction: "server-to-client", protocolVersion: MODERN })[0]).toMatchObject({ path: "$.method", rule: "version.feature", message: expect.stringContaining("server-to-client JSON-RPC requests") });
+    const discover = examples.find(([type]) => type === "DiscoverRequest")![2];
+    expect(pathsOf(validateMessage(discover, { direction: "client-to-server", protocolVersion: "2025-11-25" }))).toEqual([["$.method", "version.feature"]]);
+    // Legacy results need no resultType.
+    expect(validateMessage(response({ content: [] }), { direction: "server-to-client", protocolVersion: "2025-11-25", requestMethod: "tools/call" })).toEqual([]);
+  });
+});
