@@ -75,6 +75,13 @@ describe("mcp-testkit validate", () => {
     expect(report.paths[0].errors.map((error: { rule: string }) => error.rule).sort()).toEqual(["mcp-fakes/bad-entry", "mcp-fakes/shared-deny"]);
   });
 
+  it("checks a step answer's values with the mock's own step checker", async () => {
+    const bad = scenarioFile("bad-step.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ id: "stuck", anyArgs: true, step: { hang: "yes" } }] }] } });
+    const result = await runCli(["validate", bad]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/mcp-fakes\/bad-step: .*bad-step\.json.*tools\[0\]\.calls\[0\]\.step: the step: "hang" must be true or false/);
+  });
+
   it("without a path is a usage error", async () => {
     const result = await runCli(["validate"]);
     expect(result.code).toBe(2);
