@@ -77,8 +77,8 @@ describe("mcp-testkit mock: bad usage exits 2 with one clear message", () => {
     [[json, "--port"], "option --port needs a value"],
     [["--record", "--stdio", json], "option --record needs a value"],
     [["--stdio=yes", json], "option --stdio does not take a value"],
-    [[], "missing the scenario file to serve (or --fixtures <path> for scenario fakes)"],
-    [[json, json], `serves one scenario file at a time, got 2: ${json}, ${json} (fixture files go after --fixtures)`],
+    [[], "missing the scenario file to serve (or a fixtures directory or file for scenario fakes)"],
+    [[json, json], `serves one scenario file at a time, got 2: ${json}, ${json} (fixture files are those with an "mcpFakes" key, or directories)`],
     [["--port", "http", json], '--port must be a port number from 0 to 65535, got "http"'],
     [["--port", "70000", json], '--port must be a port number from 0 to 65535, got "70000"'],
     [["--port", "-1", json], "option --port needs a value"],
@@ -102,8 +102,10 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     await failsWith("no/such/scenario.json", `Cannot load scenario file "no/such/scenario.json": there is no such file. Relative paths start from ${REPO.replace(/\/$/, "")}.`);
   });
 
-  it("a directory", async () => {
-    await failsWith("examples", 'Cannot load scenario file "examples": it is a directory, not a file.');
+  it("a directory is not a scenario: it is served as a fixtures directory", async () => {
+    const result = await runCli(["mock", "--stdio", "examples/fixtures"]);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toContain("mcp-testkit mock: serving fixtures examples/fixtures over stdio");
   });
 
   it("invalid JSON, with the line and column", async () => {
