@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FixtureLoadError, McpFakesAddError, mockMcp, type MockMcpServer } from "../../src/index.js";
 import type { McpFakeBlock } from "../../src/fakes/types.js";
-import { sdkClient, track, useCleanup } from "../wire/support/http.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { post, rawSession, rpcRequest, sdkClient, track, useCleanup } from "../wire/support/http.js";
 
 useCleanup();
 const logger = () => {};
@@ -63,6 +64,29 @@ describe("step answers over HTTP", () => {
     expect(server.calls.map((call) => [call.fake, call.outcome])).toEqual([["code#1:down", "protocol-error"], ["code#1:up", "result"]]);
     const [thrown] = server.fakes.journal.entries({ method: "tools/call" });
     expect(thrown.response).toMatchObject({ error: { code: -32001, message: "upstream down" }, mcpFake: { outcome: "answered", entryId: "code#1:down" } });
+  });
+});
+
+describe("step answers on the other wires", () => {
+  it("writes a raw step's bytes verbatim where the reply would go (HTTP, no SDK: it would refuse them)", async () => {
+    const server = track(await mockMcp({ fakesOptions: { logger }, fixtures: { scope: "shared", tools: [{ name: "garbage", calls: [{ id: "bytes", anyArgs: true, step: { raw: "not json {" } }] }] } })) as MockMcpServer & { url: string };
+    const { sessionId } = await rawSession(server.url);
+    const response = await post(server.url, rpcRequest("tools/call", { name: "garbage" }), { sessionId });
+    expect(await response.text()).toBe("not json {");
+    expect(server.calls[0]).toMatchObject({ fake: "code#1:bytes" });
+  });
+
+  it("delays, then answers, an in-memory client scoped by its identity", async () => {
+    const server = track(await mockMcp({ transport: "memory", fakesOptions: { logger }, fixtures: { scope: { testId: TEST_ID }, tools: [{ name: "fetch_page", calls: [{ id: "slow", anyArgs: true, step: { delayMs: 100, toolError: "timed out upstream" } }] }] } }));
+    const client = new Client({ name: "steps-test", version: "1.0.0" });
+    await client.connect(await server.connectInMemory({ testId: TEST_ID }));
+    try {
+      const result = await client.callTool({ name: "fetch_page", arguments: {} });
+      expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "timed out upstream" }] });
+      expect(server.calls[0]).toMatchObject({ fake: "code#1:slow", outcome: "tool-error" });
+    } finally {
+      await client.close();
+    }
   });
 });
 
