@@ -27,7 +27,14 @@ export async function loadScenario(file: string): Promise<Scenario> {
       `${where} must be an object of mockMcp() options such as { "tools": { "search": { "returns": "found" } } }, but it is ${describe(scenario)}.`,
     );
   }
-  return scenario as Scenario;
+  return withoutSchemaKey(scenario as Scenario);
+}
+
+/** A scenario's options without its `$schema` (the editor's pointer to schemas/scenario.schema.json, not a mockMcp() option). */
+export function withoutSchemaKey(scenario: Scenario): Scenario {
+  if (typeof scenario.$schema !== "string") return scenario;
+  const { $schema: _editorsOnly, ...options } = scenario;
+  return options;
 }
 
 async function checkReadable(file: string, path: string): Promise<void> {

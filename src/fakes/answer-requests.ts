@@ -11,7 +11,7 @@ import type { FakeRequestEntry, FakeRpcAnswer, LoadedBlock } from "./types.js";
 
 export type RequestSubject = "resource" | "prompt";
 
-export type RequestDecision = { kind: "answer"; entryId: string; answer: FakeRpcAnswer } | Exclude<FakeDecision, { kind: "answer" }>;
+export type RequestDecision = { kind: "answer"; entryId: string; answer: FakeRpcAnswer } | Exclude<FakeDecision, { kind: "answer" | "step" }>;
 
 export interface DecideRequestInput {
   subject: RequestSubject;

@@ -8,10 +8,11 @@ import { evictedError, exhaustedError, mismatchError, notDeclaredError, type Dec
 import type { McpFakeOutcome } from "./journal.js";
 import type { ConsumptionState } from "./consumption.js";
 import type { LevelBlocks, MountFakes } from "./store.js";
-import type { FakeCallResult, FakeToolEntries, LoadedBlock } from "./types.js";
+import type { FakeCallResult, FakeToolEntries, LoadedBlock, McpFakeStep } from "./types.js";
 
 export type FakeDecision =
   | { kind: "answer"; entryId: string; result: FakeCallResult }
+  | { kind: "step"; entryId: string; step: McpFakeStep }
   | { kind: "error"; code: McpFakeErrorCode; outcome: McpFakeOutcome; jsonRpcError: FakeJsonRpcError }
   | { kind: "pass" };
 
@@ -100,5 +101,6 @@ export function decide(mount: MountFakes | undefined, input: DecideInput): FakeD
   if ("kind" in chosen) return chosen;
   // A copy, so nothing downstream can change the fixture; results are JSON, and a JSON round trip
   // costs a fraction of structuredClone on Node 20.
-  return { kind: "answer", entryId: chosen.id, result: JSON.parse(JSON.stringify(chosen.result)) as FakeCallResult };
+  const reply = JSON.parse(JSON.stringify(chosen.reply)) as typeof chosen.reply;
+  return "step" in reply ? { kind: "step", entryId: chosen.id, step: reply.step } : { kind: "answer", entryId: chosen.id, result: reply.result };
 }

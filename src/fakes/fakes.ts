@@ -3,13 +3,14 @@ import { decide, type FakeDecision } from "./answer.js";
 import { decideRequest, type DecideRequestInput, type RequestDecision } from "./answer-requests.js";
 import { createControlHandler, type ControlTarget } from "./control-api.js";
 import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
+import type { FakeStepChecker } from "./fake-steps.js";
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
 import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
-import { FakesJournal } from "./journal.js";
+import { FakesJournal, type JournalEntry } from "./journal.js";
 import { loadFailure, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { FakesStore, type AddOutcome, type FakesInput } from "./store.js";
-import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer } from "./types.js";
+import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer, type McpFakeStep } from "./types.js";
 
 export type FakesLogLevel = "error" | "warn" | "info";
 export type FakesLogger = (level: FakesLogLevel, line: string) => void;
@@ -25,6 +26,8 @@ export interface FakesOptions {
   allowedOrigins?: readonly string[];
   /** Extra fields for `GET /__mcp-testkit/health` (the engine's tools, sessions, …). */
   health?: () => Record<string, unknown>;
+  /** Checks the values of `step` answers at load (the mock passes the engine's step checker); without one only their keys are checked. */
+  checkStep?: FakeStepChecker;
 }
 
 export const DEFAULT_FAKE_TEST_IDS_MAX = 500;
@@ -72,6 +75,8 @@ export interface ListQuery {
 
 export type FakeAnswer =
   | { kind: "answer"; entryId: string; result: FakeCallResult }
+  /** Run `step`; its reply is known only when it ends, so the caller completes `journaled` then (`journal.complete`). */
+  | { kind: "step"; entryId: string; step: McpFakeStep; journaled: JournalEntry }
   | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError }
   | { kind: "pass" };
 
@@ -92,7 +97,7 @@ export class Fakes {
   constructor(private readonly options: FakesOptions = {}) {
     const cap = options.fakeTestIdsMax ?? DEFAULT_FAKE_TEST_IDS_MAX;
     if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`fakeTestIdsMax must be a whole number ≥ 0 (0: no cap), received ${cap}`);
-    this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP });
+    this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP }, options.checkStep);
     this.journal = new FakesJournal(options.journalMax ?? DEFAULT_JOURNAL_MAX);
     this.logger = options.logger;
     this.handleControl = createControlHandler(this.controlTarget(), { allowedOrigins: options.allowedOrigins });
@@ -158,6 +163,7 @@ export class Fakes {
     const asked = this.ask(call, "tools/call", { name: call.tool, arguments: args }, { name: call.tool }, (testId, context, mount) =>
       decide(this.store.mounts.get(mount), { tool: call.tool, arguments: args, testId, context, undeclared: call.identity?.undeclared ?? null, mount }),
     );
+    if (asked.kind === "step") return { kind: "step", entryId: asked.entryId, step: asked.step, journaled: asked.journaled as JournalEntry };
     if (asked.kind !== "answer") return asked;
     return { kind: "answer", entryId: asked.entryId, result: asked.result };
   }
@@ -185,7 +191,7 @@ export class Fakes {
    * One decision, journaled (with the entry id or the failure's outcome), logged and counted on
    * failure; a decision that throws becomes MCP_FAKE_INTERNAL_ERROR. Never throws.
    */
-  private ask<D extends FakeDecision | RequestDecision>(request: FakeRequestBase, method: string, params: Record<string, unknown>, about: Pick<FailureContext, "subject" | "name">, decideFor: (testId: string | null, context: string | null, mount: string) => D): D | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } {
+  private ask<D extends FakeDecision | RequestDecision>(request: FakeRequestBase, method: string, params: Record<string, unknown>, about: Pick<FailureContext, "subject" | "name">, decideFor: (testId: string | null, context: string | null, mount: string) => D): (D & { journaled?: JournalEntry }) | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } {
     const identity = request.identity ?? {};
     const testId = identity.testId ?? null;
     const context = identity.context ?? null;
@@ -194,10 +200,10 @@ export class Fakes {
     try {
       const decision = decideFor(testId, context, mount);
       if (decision.kind === "pass") return decision;
-      if (decision.kind === "answer") {
-        const response = "result" in decision ? { result: decision.result } : decision.answer;
-        this.journal.record({ ...record, response: { ...response, mcpFake: { outcome: "answered", entryId: decision.entryId } } });
-        return decision;
+      if (decision.kind === "answer" || decision.kind === "step") {
+        const response = "result" in decision ? { result: decision.result } : "answer" in decision ? decision.answer : {};
+        const journaled = this.journal.record({ ...record, response: { ...response, mcpFake: { outcome: "answered", entryId: decision.entryId } } });
+        return { ...decision, journaled };
       }
       this.fail(decision.code, decision.jsonRpcError);
       this.journal.record({ ...record, response: { error: decision.jsonRpcError, mcpFake: { outcome: decision.outcome, code: decision.code } } });

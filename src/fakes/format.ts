@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
+import { stepKeyProblems, type FakeStepChecker } from "./fake-steps.js";
 import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
 import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
@@ -15,11 +16,11 @@ import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type F
 const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
 const SCOPE_KEYS = ["testId", "context"];
 const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
-const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error"];
+const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error", "step"];
 const RESOURCE_KEYS = ["uri", "name", "description", "mimeType", "reads"];
 const READ_KEYS = ["id", "result", "error"];
 const PROMPT_KEYS = ["name", "description", "arguments", "gets"];
-const GET_KEYS = CALL_KEYS;
+const GET_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error"];
 const ARGUMENT_KEYS = ["name", "description", "required"];
 /** Per list of a block: its items' keys, its entries' key and their keys. */
 const LISTS = {
@@ -67,6 +68,7 @@ function checkResult(result: unknown, ctx: z.RefinementCtx): void {
 }
 
 const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
+const CALL_ANSWER_KEYS = ["result", "error", "step"] as const;
 
 function checkOneMatcher(call: Partial<Record<(typeof MATCHER_KEYS)[number], unknown>>, ctx: z.RefinementCtx): void {
   const given = MATCHER_KEYS.filter((key) => call[key] !== undefined).map((key) => `"${key}"`);
@@ -79,12 +81,15 @@ function checkPattern(written: Record<string, unknown>, ctx: z.RefinementCtx): v
   for (const problem of compilePattern(written).problems) ctx.addIssue({ code: "custom", path: ["argsMatch", ...problem.path], params: { rule: problem.rule }, message: problem.message });
 }
 
-/** Exactly one of result and error; true when the entry has a result to check. */
-function checkOneAnswer(entry: { result?: unknown; error?: unknown }, ctx: z.RefinementCtx): boolean {
-  const hasResult = entry.result !== undefined;
-  const hasError = entry.error !== undefined;
-  if (hasResult === hasError) ctx.addIssue({ code: "custom", path: [], message: hasResult ? 'has both "result" and "error"; expected exactly one of them' : 'has neither "result" nor "error"; expected exactly one of them' });
-  return hasResult && !hasError;
+/** Exactly one of the answer keys (result and error; a tool call also step); true when the entry has a result to check. */
+function checkOneAnswer(entry: { result?: unknown; error?: unknown; step?: unknown }, ctx: z.RefinementCtx, keys: readonly string[] = ["result", "error"]): boolean {
+  const given = keys.filter((key) => entry[key as keyof typeof entry] !== undefined).map((key) => `"${key}"`);
+  if (given.length !== 1) {
+    const names = keys.map((key) => `"${key}"`);
+    const found = given.length === 0 ? `has neither ${names.join(" nor ")}` : `has ${given.length === 2 ? "both " : ""}${given.join(" and ")}`;
+    ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them` });
+  }
+  return given.length === 1 && entry.result !== undefined;
 }
 
 function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
@@ -110,10 +115,15 @@ function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Re
 }
 
 const callSchema = z
-  .strictObject({ ...matchedEntryFields("the tool's"), error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional() })
+  .strictObject({
+    ...matchedEntryFields("the tool's"),
+    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
+    step: plainObject('a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })').optional(),
+  })
   .superRefine((call, ctx) => {
     checkMatcher(call, ctx);
-    if (checkOneAnswer(call, ctx)) checkResult(call.result, ctx);
+    if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
+    for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
   });
 
 const toolSchema = z.strictObject({
@@ -216,6 +226,8 @@ export interface FormatInput {
   blockIdFor: (position: number | null, mount: string) => string;
   /** Words for messages when there is no file: "code", "the control API". */
   origin: string;
+  /** Checks the values of each `step` answer (the engine's step checker); without one only its keys are checked. */
+  checkStep?: FakeStepChecker;
 }
 
 export interface FormatOutput {
@@ -311,7 +323,7 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       entries: tool.calls.map((call, index) => ({
         ...entryBase(blockId, "tools", tool.name, index, call),
         tool: tool.name,
-        result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result),
+        reply: call.step !== undefined ? { step: call.step } : { result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result) },
       })),
     })),
     resources: (block.resources ?? []).map((resource) => ({
@@ -333,6 +345,19 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       })),
     })),
   };
+}
+
+/** Each step answer's values, checked by `checker` (the keys were checked with the rest of the block). */
+function checkSteps(block: z.infer<typeof blockSchema>, checker: FakeStepChecker | undefined): Array<{ path: (string | number)[]; message: string }> {
+  if (checker === undefined) return [];
+  const found: Array<{ path: (string | number)[]; message: string }> = [];
+  (block.tools ?? []).forEach((tool, t) =>
+    tool.calls.forEach((call, c) => {
+      const message = call.step === undefined ? undefined : checker(call.step);
+      if (message !== undefined) found.push({ path: ["tools", t, "calls", c, "step"], message });
+    }),
+  );
+  return found;
 }
 
 type Matchable = ArgsMatcher & { id: string; index: number };
@@ -383,6 +408,11 @@ export function parseFakes(input: FormatInput): FormatOutput {
         const path = formatPath(issue.path);
         out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }
+      return;
+    }
+    const stepProblems = checkSteps(parsed.data, input.checkStep);
+    if (stepProblems.length > 0) {
+      out.problems.push(...stepProblems.map(({ path, message }) => ({ rule: "mcp-fakes/bad-step" as const, file, blockId, entryId: rawEntryId(raw, path, blockId), message: `${label}: ${formatPath(path)}: ${message}` })));
       return;
     }
     const block = normalize(parsed.data, position, blockId, mount);

@@ -9,11 +9,14 @@
  *    URL's `searchParams`, and the identity stored on the session. On `{ kind: "http-error" }`
  *    it answers `status` with `body` as JSON and stops. On `initialize` it stores
  *    `bindIdentity(session, result.sent)` on the session; later requests pass it as `session`.
+ *  - Whoever plugs the fakes in passes `checkStep` (the engine's step checker) to `createFakes`.
  *  - The tools/call step source calls `fakes.answer({ tool, arguments, identity, mount,
  *    sessionId, requestId })`, with the arguments as received (`{}` when absent), the resolved
  *    identity `{ testId, context, undeclared }` (each null when not supplied), the mount path
  *    of the MCP endpoint and the session id. It gets back one of:
  *      `{ kind: "answer", entryId, result }`   → reply with `result` (a CallToolResult);
+ *      `{ kind: "step", entryId, step, journaled }` → run `step` (a mock step as JSON) and, when
+ *                                               the call ends, `journal.complete(journaled, reply)`;
  *      `{ kind: "error", code, jsonRpcError }` → reply with the JSON-RPC error (HTTP 200); never
  *                                               fall through to the script;
  *      `{ kind: "pass" }`                       → ask the next source (the tool's script, then
@@ -44,4 +47,6 @@ export { FakesJournal } from "./journal.js";
 export type { JournalEntry, JournalQuery, McpFakeOutcome, NewJournalEntry } from "./journal.js";
 export type { BlockSnapshot, EntrySnapshot, FakePromptDefinition, FakeResourceDefinition, FakesListing, FakeToolDefinition, InspectQuery } from "./inspect.js";
 export { DEFAULT_MOUNT } from "./types.js";
-export type { FakeCallResult, FakeIdentity, FakeRpcAnswer, FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeResult, McpFakeRpcError, McpFakeTool } from "./types.js";
+export type { FakeCallResult, FakeIdentity, FakeRpcAnswer, FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeResult, McpFakeRpcError, McpFakeStep, McpFakeTool } from "./types.js";
+export { FAKE_STEP_KEYS } from "./fake-steps.js";
+export type { FakeStepChecker } from "./fake-steps.js";

@@ -77,6 +77,12 @@ export class FakesJournal {
     return full;
   }
 
+  /** Fills in the reply of an entry journaled before it was sent (a fake's step runs after the fake chose it). */
+  complete(entry: JournalEntry, reply: { result?: unknown; error?: { code: number; message: string; data?: unknown } }): void {
+    if (reply.result !== undefined) entry.response.result = reply.result;
+    if (reply.error !== undefined) entry.response.error = reply.error;
+  }
+
   /** Entries oldest first, filtered, then paged by offset and limit. */
   entries(query: JournalQuery = {}): JournalEntry[] {
     const found: JournalEntry[] = [];

@@ -16,7 +16,8 @@ export type FakeLoadRule =
   | "mcp-fakes/duplicate-prompt"
   | "mcp-fakes/bad-regex"
   | "mcp-fakes/bad-schema"
-  | "mcp-fakes/bad-pattern";
+  | "mcp-fakes/bad-pattern"
+  | "mcp-fakes/bad-step";
 
 export interface FakeLoadProblem {
   rule: FakeLoadRule;

@@ -3,6 +3,7 @@
  * looking at other tests' blocks. Adds are all-or-nothing across mounts: every input is
  * validated and every entry id checked before anything is added.
  */
+import type { FakeStepChecker } from "./fake-steps.js";
 import { parseFakes, type ParsedBlock } from "./format.js";
 import { blockId, sourceBase } from "./ids.js";
 import type { FakeLoadProblem, FakeLoadWarning } from "./load-errors.js";
@@ -94,7 +95,11 @@ export class FakesStore {
   /** How many times each file was loaded, for the `@2`, `@3` suffixes. */
   private readonly fileLoads = new Map<string, number>();
 
-  constructor(private readonly limits: ConsumptionLimits) {}
+  constructor(
+    private readonly limits: ConsumptionLimits,
+    /** Checks the values of `step` answers (see fake-steps.ts). */
+    private readonly checkStep?: FakeStepChecker,
+  ) {}
 
   mountOf(path: string): MountFakes {
     let mount = this.mounts.get(path);
@@ -133,7 +138,7 @@ export class FakesStore {
         }
         return blockId(sourceBase(counterKind, null, number), position);
       };
-      const parsed = parseFakes({ value: input.value, file, blockIdFor, origin: ORIGIN[input.kind] });
+      const parsed = parseFakes({ value: input.value, file, blockIdFor, origin: ORIGIN[input.kind], checkStep: this.checkStep });
       problems.push(...parsed.problems);
       warnings.push(...parsed.warnings);
       planned.push(...parsed.blocks.map((block) => toLoaded(block, file)));

@@ -59,6 +59,23 @@ export interface McpFakeCall {
   argsMatch?: Record<string, unknown>;
   result?: McpFakeResult;
   error?: string;
+  /** Instead of a result or an error: one of the mock's JSON steps (a delay, a hang, a disconnect, raw bytes, …). */
+  step?: McpFakeStep;
+}
+
+/** A mock step as JSON, without `repeat` (an entry answers one call); see the mock's `StepObject`. */
+export interface McpFakeStep {
+  returns?: unknown;
+  content?: unknown[];
+  structuredContent?: Record<string, unknown>;
+  toolError?: string;
+  throws?: string | { code?: number; message: string; data?: unknown };
+  delayMs?: number;
+  hang?: boolean;
+  result?: unknown;
+  disconnect?: boolean;
+  raw?: string;
+  stream?: { mode?: "json" | "sse"; closeAfterEvents?: number; retryMs?: number };
 }
 
 /** string → text; array → content; full result object; any other object → structuredContent. */
@@ -73,8 +90,11 @@ export interface FakeEntry extends ArgsMatcher {
   tool: string;
   /** Position in its tool's `calls`. */
   index: number;
-  result: FakeCallResult;
+  reply: FakeReply;
 }
+
+/** What a tool call entry answers: a CallToolResult, or a step for the mock to run. */
+export type FakeReply = { result: FakeCallResult } | { step: McpFakeStep };
 
 /** What a resource or prompt entry answers: the method's result as sent, or a JSON-RPC error. */
 export type FakeRpcAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };

@@ -11,8 +11,9 @@ import type { RequestContext, RequestIdentity } from "../engine/request-context.
 import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-sources.js";
 import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import { McpTestkitError } from "../errors.js";
-import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type LoadResult } from "../fakes/index.js";
+import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
+import { checkStep } from "../engine/steps.js";
+import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, McpFakeBlock } from "../fakes/types.js";
 
 /** Where fakes come from in `mockMcp({ fixtures })`: paths (files or directories) or blocks. */
@@ -33,6 +34,8 @@ export class FakesBinding {
   readonly fakes: Fakes;
   /** Requests the fakes journaled themselves (tools/call they answered or refused), by session and id. */
   private readonly journaledByFakes = new Set<string>();
+  /** Calls a fake answered with a step, whose journal entry gets the reply when the call ends. */
+  private readonly stepsRunning = new Map<string, JournalEntry>();
 
   constructor(
     private readonly engine: Engine,
@@ -47,6 +50,7 @@ export class FakesBinding {
       journalMax: options.journalMax,
       logger: options.logger ?? logToStderr,
       health: () => ({ tools: engine.catalog.tools.size, sessions: engine.connections.size }),
+      checkStep: checkFakeStep,
     });
     engine.toolSources.unshift(this.stepSource);
     engine.toolListSources.push(this.listSource);
@@ -56,7 +60,12 @@ export class FakesBinding {
     engine.promptListSources.push((context) => this.fakes.listPrompts(this.listQuery(context)));
     engine.events.on("request:end", (event) => {
       const key = `${event.sessionId}\u0000${String(event.requestId)}`;
-      if (this.journaledByFakes.delete(key)) return;
+      if (this.journaledByFakes.delete(key)) {
+        const running = this.stepsRunning.get(key);
+        if (running === undefined) return;
+        this.stepsRunning.delete(key);
+        return this.fakes.journal.complete(running, { result: event.result, error: event.error });
+      }
       this.fakes.journal.record({
         mount: event.mount ?? this.defaultMount,
         sessionId: event.sessionId,
@@ -120,7 +129,14 @@ export class FakesBinding {
       requestId: call.requestId,
     });
     if (answer.kind === "pass") return undefined;
-    this.journaledByFakes.add(`${call.sessionId}\u0000${String(call.requestId)}`);
+    const key = `${call.sessionId}\u0000${String(call.requestId)}`;
+    this.journaledByFakes.add(key);
+    if (answer.kind === "step") {
+      call.fake = answer.entryId;
+      this.stepsRunning.set(key, answer.journaled);
+      // Recorded as the step's own kind: a hang the client cancels is "cancelled", a throws "protocol-error".
+      return { step: answer.step, hasOutputSchema: this.engine.catalog.tools.get(call.tool)?.hasOutputSchema ?? false };
+    }
     if (answer.kind === "answer") {
       call.fake = answer.entryId;
       const choice: StepChoice = { step: { result: answer.result }, hasOutputSchema: false, recordAs: answer.result.isError ? "tool-error" : "result" };
@@ -157,6 +173,17 @@ export class FakesBinding {
 
   private countFailure(code: string): void {
     if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code });
+  }
+}
+
+/** The engine's step checker for a fake's `step`, as the fakes want it: the problem's message, or undefined. */
+export function checkFakeStep(step: Record<string, unknown>): string | undefined {
+  try {
+    checkStep(step, "the step");
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof McpTestkitError)) throw error;
+    return error.message.slice(MESSAGE_PREFIX.length + 1);
   }
 }
 

@@ -106,6 +106,12 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     await failsWith("examples/scenarios", 'Scenario "fixtures examples/scenarios" was rejected: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory. Fix the scenario file and run the command again.');
   });
 
+  it("a directory is not a scenario: it is served as a fixtures directory", async () => {
+    const result = await runCli(["mock", "--stdio", "examples/fixtures"]);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toContain("mcp-testkit mock: serving fixtures examples/fixtures over stdio");
+  });
+
   it("invalid JSON, with the line and column", async () => {
     const file = scratchFile("trailing-comma.json", `{\n  "tools": {\n    "a": { "returns": 1 },\n  }\n}\n`);
     await failsWith(

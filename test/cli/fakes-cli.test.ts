@@ -75,6 +75,13 @@ describe("mcp-testkit validate", () => {
     expect(report.paths[0].errors.map((error: { rule: string }) => error.rule).sort()).toEqual(["mcp-fakes/bad-entry", "mcp-fakes/shared-deny"]);
   });
 
+  it("checks a step answer's values with the mock's own step checker", async () => {
+    const bad = scenarioFile("bad-step.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ id: "stuck", anyArgs: true, step: { hang: "yes" } }] }] } });
+    const result = await runCli(["validate", bad]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/mcp-fakes\/bad-step: .*bad-step\.json.*tools\[0\]\.calls\[0\]\.step: the step: "hang" must be true or false/);
+  });
+
   it("without a path is a usage error", async () => {
     const result = await runCli(["validate"]);
     expect(result.code).toBe(2);
@@ -87,7 +94,7 @@ describe("examples/fixtures", () => {
 
   it("all load (mcp-testkit validate)", async () => {
     const result = await runCli(["validate", EXAMPLE_FIXTURES]);
-    expect(result.stdout).toBe(`ok    ${EXAMPLE_FIXTURES} (5 blocks)\n`);
+    expect(result.stdout).toBe(`ok    ${EXAMPLE_FIXTURES} (6 blocks)\n`);
     expect(result.code).toBe(0);
   });
 
@@ -103,7 +110,11 @@ describe("examples/fixtures", () => {
     const retry = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20retry%20on%20timeout" });
     const plain = await connect({});
     const readOnly = await connect({ "X-Test-Context": "read-only" });
+    const flaky = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20flaky%20upstream" });
     try {
+      await expect(flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).rejects.toMatchObject({ code: -32000, data: { retryAfterMs: 300 } });
+      expect((await flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).content).toEqual([{ type: "text", text: '{"ticket":"T-1043","status":"open"}' }]);
+      await expect(flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } }, undefined, { timeout: 200 })).rejects.toMatchObject({ code: -32001 });
       expect((await retry.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).isError).toBe(true);
       expect((await retry.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).structuredContent).toEqual({ ticket: "T-1042", status: "open" });
       expect((await plain.callTool({ name: "get_weather", arguments: { city: "Oslo" } })).content).toEqual([{ type: "text", text: "Snow, -3 °C" }]);
@@ -111,7 +122,7 @@ describe("examples/fixtures", () => {
       await expect(readOnly.callTool({ name: "search_issues", arguments: { query: "crash" } })).rejects.toThrow(/search_issues/);
       expect((await readOnly.callTool({ name: "search_docs", arguments: {} })).content).toEqual([{ type: "text", text: "3 documents found" }]);
     } finally {
-      for (const client of [retry, plain, readOnly]) await client.close();
+      for (const client of [retry, plain, readOnly, flaky]) await client.close();
     }
   });
 });

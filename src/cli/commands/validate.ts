@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createFakes, FixtureLoadError, McpFakesAddError, type FakeLoadWarning } from "../../fakes/index.js";
+import { checkFakeStep } from "../../mock/fakes-binding.js";
 import { plural } from "../../util/text.js";
 import { EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 
@@ -60,7 +61,8 @@ export async function run(argv: string[]): Promise<number> {
 
 /** Loads one path into fresh fakes (each path alone, so one bad file does not hide another's problems). */
 function checkPath(path: string): PathReport {
-  const fakes = createFakes();
+  // The mock's own step checker, so validate refuses every step the mock would.
+  const fakes = createFakes({ checkStep: checkFakeStep });
   const full = resolve(path);
   let directory: boolean;
   try {
