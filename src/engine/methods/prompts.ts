@@ -3,22 +3,15 @@ import { ErrorCode } from "../../protocol/errors.js";
 import type { PromptAnswer, PromptMessage } from "../catalog.js";
 import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
 import { RpcError } from "../outcome.js";
-import { paginate } from "../pagination.js";
-import { PROMPT_FIELDS, shapeForVersion } from "../version-shape.js";
+import { PROMPT_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
-import { answerOrThrow, askSources, byName, mergeListings } from "../request-sources.js";
+import { answerOrThrow, askSources, byName } from "../request-sources.js";
+import { listPage } from "./list-page.js";
 
-export const listPrompts: RequestHandler = (input) => {
-  const own: Array<Record<string, unknown>> = [];
-  for (const entry of input.state.catalog.prompts.values()) own.push(entry.listing);
-  // Prompts from other sources (fakes) come after the catalog's; a registered one wins.
-  const listings = mergeListings(own, input.state.promptListSources, input.context, byName);
-  const { page, nextCursor } = paginate(listings, input.params.cursor, input.state.pageSize);
-  const prompts = page.map((listing) => shapeForVersion(listing, PROMPT_FIELDS, input.context.protocolVersion));
-  return ok(input, nextCursor === undefined ? { prompts } : { prompts, nextCursor });
-};
+export const listPrompts: RequestHandler = (input) =>
+  listPage(input, input.state.catalog.prompts.values(), { key: "prompts", fields: PROMPT_FIELDS, sources: input.state.promptListSources, name: byName });
 
 export const getPrompt: RequestHandler = async (input) => {
   const name = requireString(input.params, "name", "prompts/get");

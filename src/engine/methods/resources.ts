@@ -3,30 +3,20 @@ import { ErrorCode } from "../../protocol/errors.js";
 import type { ContentRequest, InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
 import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
 import { RpcError } from "../outcome.js";
-import { paginate } from "../pagination.js";
-import { RESOURCE_FIELDS, shapeForVersion } from "../version-shape.js";
+import { RESOURCE_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
-import { answerOrThrow, askSources, byUri, mergeListings } from "../request-sources.js";
+import { answerOrThrow, askSources, byUri } from "../request-sources.js";
+import { listPage } from "./list-page.js";
 
-export const listResources: RequestHandler = (input) => {
-  const own: Array<Record<string, unknown>> = [];
-  for (const entry of input.state.catalog.resources.values()) own.push(entry.listing);
-  // Resources from other sources (fakes) come after the catalog's; a registered one wins.
-  const listings = mergeListings(own, input.state.resourceListSources, input.context, byUri);
-  const { page, nextCursor } = paginate(listings, input.params.cursor, input.state.pageSize);
-  const resources = page.map((listing) => shapeForVersion(listing, RESOURCE_FIELDS, input.context.protocolVersion));
-  return ok(input, nextCursor === undefined ? { resources } : { resources, nextCursor });
-};
+export const listResources: RequestHandler = (input) =>
+  listPage(input, input.state.catalog.resources.values(), { key: "resources", fields: RESOURCE_FIELDS, sources: input.state.resourceListSources, name: byUri });
 
-export const listResourceTemplates: RequestHandler = (input) => {
-  const { page, nextCursor } = paginate([...input.state.catalog.templates.values()], input.params.cursor, input.state.pageSize);
-  const resourceTemplates = page.map((entry) => shapeForVersion(entry.listing, RESOURCE_FIELDS, input.context.protocolVersion));
-  return ok(input, nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor });
-};
+export const listResourceTemplates: RequestHandler = (input) =>
+  listPage(input, input.state.catalog.templates.values(), { key: "resourceTemplates", fields: RESOURCE_FIELDS });
 
 /** Resource not found: -32002 in the legacy era, -32602 (invalid params) from 2026-07-28. */
 function notFound(uri: string, version: string): RpcError {

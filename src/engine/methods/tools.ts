@@ -10,31 +10,22 @@ import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
 import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
-import { paginate } from "../pagination.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
-import { byName, mergeListings } from "../request-sources.js";
+import { byName } from "../request-sources.js";
 import { answerKind, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
-import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
+import { type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
+import { listPage } from "./list-page.js";
 
-export const listTools: RequestHandler = (input) => {
-  const { catalog, toolListSources, pageSize } = input.state;
-  const own: Array<Record<string, unknown>> = [];
-  for (const tool of catalog.tools.values()) own.push(tool.listing);
-  // Tools from other sources (fakes) are listed after the catalog's; a registered definition wins.
-  const listings = mergeListings(own, toolListSources, input.context, byName);
-  const { page, nextCursor } = paginate(listings, input.params.cursor, pageSize);
-  const version = input.context.protocolVersion;
-  const tools = page.map((listing) => shapeForVersion(listing, TOOL_FIELDS, version));
-  return ok(input, nextCursor === undefined ? { tools } : { tools, nextCursor });
-};
+export const listTools: RequestHandler = (input) =>
+  listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
 
 const DEFAULT_THROW_CODE = ErrorCode.InternalError;
 
