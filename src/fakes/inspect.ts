@@ -4,6 +4,7 @@ import { declaredMatcher, declaringLevelOf } from "./answer.js";
 import type { ArgsMatcher } from "./args-match.js";
 import type { FakesStore, MountFakes } from "./store.js";
 import type { FakeScope, LoadedBlock } from "./types.js";
+import type { DeclaredEntry } from "./fake-errors.js";
 
 export interface InspectQuery {
   testId?: string | null;
@@ -12,13 +13,8 @@ export interface InspectQuery {
   mount?: string;
 }
 
-export interface EntrySnapshot {
-  id: string;
-  args?: Record<string, unknown>;
-  argsMatch?: Record<string, unknown>;
-  anyArgs?: true;
-  consumed: boolean;
-}
+/** An entry as the listing shows it: the same shape a mismatch error lists as declared. */
+export type EntrySnapshot = DeclaredEntry;
 
 export interface BlockSnapshot {
   blockId: string;
