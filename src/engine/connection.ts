@@ -6,6 +6,7 @@
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
 import { NegotiatedState } from "./negotiated.js";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { Peer, SendOptions, StreamHints } from "./outcome.js";
 import type { TransportFacts } from "./request-context.js";
 import type { EventHub } from "./events.js";
@@ -37,10 +38,10 @@ export function idKey(id: JsonRpcId): string {
 }
 
 export class Connection {
-  /** What the client agreed on at `initialize` (a legacy-era session's state). */
-  readonly negotiated = new NegotiatedState();
   readonly inFlight = new Map<string, InFlightRequest>();
-  private readonly pending = new Map<string, PendingServerRequest & { method: string }>();
+  // Made on first use: a 2026-07-28 request's own connection (one per POST) mostly needs neither.
+  #negotiated?: NegotiatedState;
+  #pending?: Map<string, PendingServerRequest & { method: string }>;
   private nextServerRequestId = 0;
   closed = false;
 
@@ -54,6 +55,20 @@ export class Connection {
     /** Hears `notification:sent` (the engine's hub). */
     private readonly events?: EventHub,
   ) {}
+
+  /** What the client agreed on at `initialize` (a legacy-era session's state). */
+  get negotiated(): NegotiatedState {
+    return (this.#negotiated ??= new NegotiatedState());
+  }
+
+  /** The version `initialize` agreed, without making the negotiated state of a connection that never negotiates. */
+  get negotiatedVersion(): string {
+    return this.#negotiated?.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  }
+
+  private get pending(): Map<string, PendingServerRequest & { method: string }> {
+    return (this.#pending ??= new Map());
+  }
 
   /** Whether server-initiated messages can reach this client. */
   get reachable(): boolean {
@@ -104,7 +119,7 @@ export class Connection {
 
   /** Routes a client's response to the server request it answers; false when none waits for it. */
   settle(response: JsonRpcResponse): boolean {
-    if (response.id === null) return false;
+    if (response.id === null || this.#pending === undefined) return false;
     const key = idKey(response.id);
     const waiting = this.pending.get(key);
     if (!waiting) return false;
@@ -117,6 +132,7 @@ export class Connection {
   /** Ends the session: every pending server request fails. In-flight calls are ended by the engine. */
   close(): void {
     this.closed = true;
+    if (this.#pending === undefined) return;
     for (const waiting of this.pending.values()) waiting.reject(new ServerRequestError({ code: -32000, message: "the connection closed" }, waiting.method));
     this.pending.clear();
   }

@@ -159,7 +159,7 @@ export class Engine implements EngineState {
     if (connection.closed) return;
     // A listen on it ends saying why: its client left, or the mock ended the connection (it is stopping: listens are 2026-07-28's, with no sessions to close).
     if (this.subscriptions.size > 0) endSubscriptionsOf(this.subscriptions, connection, outcome === "disconnected" ? "client_disconnected" : "server_stopping");
-    for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    if (connection.inFlight.size > 0) for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
     this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
     this.connections.delete(connection);

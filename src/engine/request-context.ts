@@ -75,7 +75,7 @@ export function wireFacts(wire: keyof typeof WIRE_FACTS): TransportFacts {
  */
 export function requestContext(connection: Connection, transport: TransportFacts, facts?: RequestFacts): RequestContext {
   return {
-    protocolVersion: facts?.protocolVersion ?? connection.negotiated.protocolVersion,
+    protocolVersion: facts?.protocolVersion ?? connection.negotiatedVersion,
     identity: facts?.identity ?? NO_IDENTITY,
     transport,
     signal: facts?.signal,

@@ -75,7 +75,7 @@ export function isStepKey(key: string): boolean {
 
 /** Throws a McpTestkitError naming `where` when a step object is malformed. */
 export function checkStep(step: unknown, where: string): asserts step is Step {
-  if (typeof step === "function") return;
+  if (typeof step === "function" || isPlainAnswer(step)) return;
   if (typeof step !== "object" || step === null || Array.isArray(step)) {
     throw new McpTestkitError(`${where} must be a step object or a function (call) => step, got ${typeLabel(step)}.`);
   }
@@ -109,6 +109,24 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
       throw new McpTestkitError(`${where}: "${key}" must be ${key === "repeat" ? "a whole number of calls, 1 or more" : "a number of milliseconds, 0 or more"}, got ${typeLabel(value)}.`);
     }
   }
+}
+
+/** Keys whose value any JSON can be: a step of one of these alone needs no further check. */
+const FREE_ANSWER_KEYS: ReadonlySet<string> = new Set(["returns", "result"]);
+
+/**
+ * `{ returns: x }` (or `{ result: x }`) and nothing else: what most step functions give back on
+ * every call, checked here without the allocations of the full check.
+ */
+function isPlainAnswer(step: unknown): boolean {
+  if (typeof step !== "object" || step === null || Array.isArray(step) || Object.getPrototypeOf(step) !== Object.prototype) return false;
+  let only: string | undefined;
+  for (const key in step) {
+    if (only !== undefined || !FREE_ANSWER_KEYS.has(key)) return false;
+    only = key;
+  }
+  // `{ returns: undefined }` gives no answer: the full check words that.
+  return only !== undefined && (step as Record<string, unknown>)[only] !== undefined;
 }
 
 function checkStreamHints(value: unknown, where: string): void {

@@ -58,6 +58,10 @@ export class CaptureExchange implements HttpExchange {
     return this.request.headers.get(name) ?? undefined;
   }
 
+  hasAnyHeader(names: readonly string[]): boolean {
+    return names.some((name) => this.request.headers.has(name));
+  }
+
   readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
     const body = this.body ?? new Uint8Array(0);
     then(body.byteLength > limitBytes ? BODY_TOO_LARGE : decoder.decode(body));

@@ -40,6 +40,8 @@ export interface HttpExchange extends TransportFacts {
   readonly path: string;
   /** Lower-case header name; the first value when repeated. */
   header(name: string): string | undefined;
+  /** Whether any of these (lower-case) headers was sent; one look for the few a request rarely carries. */
+  hasAnyHeader(names: readonly string[]): boolean;
   /** The query parameters (parsed on first use). */
   readonly query: URLSearchParams;
   /** Whether the request target has a query at all (cheap, parses nothing). */

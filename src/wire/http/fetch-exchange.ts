@@ -44,6 +44,10 @@ export class FetchExchange implements HttpExchange {
     return this.request.headers.get(name) ?? undefined;
   }
 
+  hasAnyHeader(names: readonly string[]): boolean {
+    return names.some((name) => this.request.headers.has(name));
+  }
+
   readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
     void this.readText(limitBytes).then((body) => {
       if (body !== undefined) then(body);

@@ -18,7 +18,7 @@ const NOTHING: IdentityReading = Object.freeze({ kind: "identity", identity: NO_
 
 /** The identity of this request: what it sent, each field else the session's (`stored`). */
 export function readRequestIdentity(exchange: HttpExchange, stored: RequestIdentity | undefined): IdentityReading {
-  if (!exchange.hasQuery && !IDENTITY_HEADERS.some((name) => exchange.header(name) !== undefined)) {
+  if (!exchange.hasQuery && !exchange.hasAnyHeader(IDENTITY_HEADERS)) {
     return stored === undefined || stored === NO_IDENTITY ? NOTHING : { kind: "identity", identity: stored, sent: {} };
   }
   const result = readIdentity({ headers: exchange.distinctHeaders, query: exchange.query, session: stored });

@@ -41,6 +41,16 @@ export class NodeExchange implements HttpExchange {
     return Array.isArray(value) ? value[0] : value;
   }
 
+  /** One pass over `rawHeaders`, comparing lengths first: cheaper than a look-up per name for headers that are mostly absent. */
+  hasAnyHeader(names: readonly string[]): boolean {
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const field = raw[i]!;
+      for (const name of names) if (field.length === name.length && (field === name || field.toLowerCase() === name)) return true;
+    }
+    return false;
+  }
+
   readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
     if (this.parsedBody !== undefined) {
       const text = typeof this.parsedBody === "string" ? this.parsedBody : JSON.stringify(this.parsedBody);

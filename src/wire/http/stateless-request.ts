@@ -6,7 +6,8 @@
  */
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { Peer, StreamHints } from "../../engine/outcome.js";
 import type { Connection as EngineConnection } from "../../engine/connection.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
@@ -30,7 +31,9 @@ export function modernStatusOf(reply: JsonRpcResponse): number {
 
 let nextRequestNumber = 0;
 
-export class StatelessRequest implements AnswerHost {
+const NOT_A_SESSION = Object.freeze({ session: false });
+
+export class StatelessRequest implements AnswerHost, Peer {
   readonly id: string;
   readonly cancelOnClose = true;
   readonly statusOf = modernStatusOf;
@@ -48,16 +51,17 @@ export class StatelessRequest implements AnswerHost {
     private readonly observesStream = true,
   ) {
     this.id = `request-${nextRequestNumber++}`;
-    // Not a session: it opens and closes with no session events.
-    this.engineConnection = engine.openConnection(
-      {
-        send: (message) => this.answer?.sendRelated(JSON.stringify(message)),
-        prepare: (_requestId, hints) => this.answer?.applyHints(hints),
-      },
-      "http",
-      this.id,
-      { session: false },
-    );
+    // Not a session: it opens and closes with no session events. It is its connection's peer.
+    this.engineConnection = engine.openConnection(this, "http", this.id, NOT_A_SESSION);
+  }
+
+  /** What the server sends about the request goes on its own response (a stream from then on). */
+  send(message: JsonRpcMessage): void {
+    this.answer?.sendRelated(JSON.stringify(message));
+  }
+
+  prepare(_requestId: JsonRpcId, hints: StreamHints): void {
+    this.answer?.applyHints(hints);
   }
 
   openAnswer(answer: PostAnswer): void {

@@ -151,9 +151,11 @@ export class StreamableHttpEndpoint {
     }
     if (this.engine.events.has("http:unknownMirroredHeader")) this.tellUnknownMirrored(exchange, message, schemaOf);
     const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless, message.method !== LISTEN_METHOD);
-    this.stateless.add(request);
     const answer = new PostAnswer(exchange, request, [idKey(id)], SINGLE_REQUEST);
-    answer.take(this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange, facts)));
+    const outcome = this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange, facts));
+    // Only a request still being answered has a response for close() to end.
+    if (outcome instanceof Promise) this.stateless.add(request);
+    answer.take(outcome);
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
