@@ -39,6 +39,7 @@ import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, Tool
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
 import { ListCache } from "./list-cache.js";
+import { ListChangeFollower } from "./list-changes.js";
 import { DRIVER_MARKER } from "./markers.js";
 import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverResult, type DriverEra } from "./discover-negotiation.js";
 import { INPUT_METHODS } from "../protocol/validate/schemas/modern.js";
@@ -109,6 +110,8 @@ export class McpDriver implements AsyncDisposable {
   private readonly maxInputRounds: number;
   private readonly rejected: RejectedTool[] = [];
   private readonly lists: ListCache;
+  /** 2026-07-28: the subscription that brings list_changed (undefined with `followListChanges: false`). */
+  private readonly listChanges: ListChangeFollower | undefined;
   private readonly inbox: NotificationInbox;
   private readonly answers: ServerRequestAnswers;
   private readonly lifetime: ConnectionLifetime;
@@ -127,7 +130,8 @@ export class McpDriver implements AsyncDisposable {
     const processContext = (): ProcessContext | undefined => this.process?.context();
     this.answers = new ServerRequestAnswers(options);
     this.failures = callFailures(processContext);
-    this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext);
+    this.listChanges = options.followListChanges === false ? undefined : new ListChangeFollower((filter) => this.subscribe(filter, this.requestTimeout));
+    this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext, () => this.followListChanges());
     this.inbox = new NotificationInbox(options.maxRecords ?? 10_000, this.requestTimeout, processContext);
     const traceMeta = options.traceContext === false ? undefined : new TraceMeta();
     const observation = observationOf(connection, options, () => this.session);
@@ -264,7 +268,7 @@ export class McpDriver implements AsyncDisposable {
     if (!(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
       return Promise.reject(new McpTestkitError(`close(timeoutMs): expected a number of ms >= 0, got ${String(timeoutMs)}.`));
     }
-    return this.lifetime.close({ timeoutMs, allowFailure }, () => this.inbox.close());
+    return this.lifetime.close({ timeoutMs, allowFailure }, () => this.inbox.close(), () => this.endListChanges(timeoutMs));
   }
 
   /**
@@ -273,7 +277,7 @@ export class McpDriver implements AsyncDisposable {
    * test's own failure. Call `close()` in the test to fail it on a bad exit.
    */
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.lifetime.dispose(DEFAULT_CLOSE_TIMEOUT, () => this.inbox.close());
+    await this.lifetime.dispose(DEFAULT_CLOSE_TIMEOUT, () => this.inbox.close(), () => this.endListChanges(DEFAULT_CLOSE_TIMEOUT));
   }
 
   /** What `close()` (or the disposal) found wrong with how the server ended: a non-zero exit, a signal, a kill at the timeout. */
@@ -448,11 +452,21 @@ export class McpDriver implements AsyncDisposable {
   async listen(filter: ListenFilter, options: { acknowledgeTimeoutMs?: number } = {}): Promise<Subscription> {
     this.assertOpen("listen");
     await this.requireModern("listen");
-    return new Subscription(
-      (listener) => this.inbox.listen("*", listener),
-      (signal, onId) => this.send("subscriptions/listen", { notifications: filter }, { label: "subscriptions/listen", signal, onId, timeoutMs: Infinity }),
-      options.acknowledgeTimeoutMs ?? this.requestTimeout,
-    );
+    return this.subscribe(filter, options.acknowledgeTimeoutMs ?? this.requestTimeout);
+  }
+
+  /**
+   * 2026-07-28 (`followListChanges`, on by default): the `subscriptions/listen` the driver opened
+   * itself for the lists the server says change, while it is open. Its notifications reach the
+   * list cache and `notifications` as the legacy era's do.
+   */
+  get listChangeSubscription(): Subscription | undefined {
+    return this.listChanges?.subscription;
+  }
+
+  /** Why the lists are not followed in 2026-07-28: the server refused that subscription (an error, or no acknowledgement in time). */
+  get listChangeFailure(): Error | undefined {
+    return this.listChanges?.failure;
   }
 
   /**
@@ -554,6 +568,33 @@ export class McpDriver implements AsyncDisposable {
   }
 
   // ── Internals ─────────────────────────────────────────────────────────────────────────────
+
+  /** One `subscriptions/listen`, its request sent at once (the session is ready). */
+  private subscribe(filter: ListenFilter, acknowledgeTimeoutMs: number): Subscription {
+    return new Subscription(
+      (listener) => this.inbox.listen("*", listener),
+      (signal, onId) => this.send("subscriptions/listen", { notifications: filter }, { label: "subscriptions/listen", signal, onId, timeoutMs: Infinity }),
+      acknowledgeTimeoutMs,
+    );
+  }
+
+  /**
+   * As a list fetch starts: in 2026-07-28, make sure the lists are followed (see list-changes.ts).
+   * Its listen request goes out before the list's (both wait for the same handshake).
+   */
+  private followListChanges(): Promise<void> | undefined {
+    const follower = this.listChanges;
+    if (follower === undefined || this.discovery === undefined) return undefined;
+    const start = (result: InitializeResult) => (this.era === "modern" && !this.lifetime.isClosing ? follower.follow(result.capabilities) : undefined);
+    const ready = this.negotiation.ready();
+    // A failed handshake fails the list's own request; here there is nothing to follow.
+    return ready instanceof Promise ? ready.then(start, () => undefined) : start(ready);
+  }
+
+  /** Ends the driver's own subscription before the connection goes, so no request is left open. */
+  private async endListChanges(timeoutMs: number): Promise<void> {
+    await this.listChanges?.close(timeoutMs);
+  }
 
   /** The handshake's answer, after the checks every call makes (open, not broken). */
   private ready(what: string): InitializeResult | Promise<InitializeResult> {
@@ -679,6 +720,9 @@ export function checkOptions(options: DriverOptions): void {
   }
   if (options.observers !== undefined && !Array.isArray(options.observers)) {
     throw new McpTestkitError(`observers must be an array of observer objects, got ${typeof options.observers}.`);
+  }
+  if (options.followListChanges !== undefined && typeof options.followListChanges !== "boolean") {
+    throw new McpTestkitError(`followListChanges must be true or false, got ${typeof options.followListChanges}.`);
   }
   if (options.traceContext !== undefined && typeof options.traceContext !== "boolean") {
     throw new McpTestkitError(`traceContext must be true or false, got ${typeof options.traceContext}.`);

@@ -5,7 +5,8 @@
  *   `mcpAttach(transport, options)`: any SDK-shaped transport (a mock's `connectInMemory()`).
  * - The era (`versionNegotiation`: `"auto"` by default — probe `server/discover`, fall back to
  *   `initialize` — or `"legacy"`, or `{ pin: "2026-07-28" }`); in 2026-07-28 `discover`, `listen`
- *   (`subscriptions/listen`) and input rounds (MRTR) answered by the same handlers.
+ *   (`subscriptions/listen`), input rounds (MRTR) answered by the same handlers, and list changes
+ *   followed through the driver's own subscription (`followListChanges`, `listChangeSubscription`).
  * - One API for all (`McpDriver`): `initialize`, `getTools` / `getResources` / `getResourceTemplates` /
  *   `getPrompts` (all pages), `hasTool` / `hasResource` / `hasResourceTemplate` / `hasPrompt`,
  *   `callTool`, `readResource`, `getPrompt`, `complete`, `setLoggingLevel`, `subscribeResource`,

@@ -78,15 +78,15 @@ export class ConnectionLifetime {
   }
 
   /** Ends the session once (a second call gets the same promise); `allowFailure` only changes whether this call throws. */
-  close(options: Required<CloseOptions>, beforeClose: () => void): Promise<void> {
-    this.closing ??= this.shutDown(options.timeoutMs, beforeClose);
+  close(options: Required<CloseOptions>, beforeClose: () => void, beforeEnd?: () => Promise<void>): Promise<void> {
+    this.closing ??= this.shutDown(options.timeoutMs, beforeClose, beforeEnd);
     return options.allowFailure ? this.closing.catch(() => undefined) : this.closing;
   }
 
   /** For `await using`: closes (or waits for the close under way), and never throws. */
-  async dispose(timeoutMs: number, beforeClose: () => void): Promise<void> {
+  async dispose(timeoutMs: number, beforeClose: () => void, beforeEnd?: () => Promise<void>): Promise<void> {
     const explicit = this.closing !== undefined;
-    this.closing ??= this.shutDown(timeoutMs, beforeClose);
+    this.closing ??= this.shutDown(timeoutMs, beforeClose, beforeEnd);
     try {
       await this.closing;
     } catch (error) {
@@ -95,9 +95,11 @@ export class ConnectionLifetime {
     }
   }
 
-  private async shutDown(timeoutMs: number, beforeClose: () => void): Promise<void> {
+  private async shutDown(timeoutMs: number, beforeClose: () => void, beforeEnd: (() => Promise<void>) | undefined): Promise<void> {
     this.stopping?.willStop();
     try {
+      // What the driver itself left open (its list-change subscription) ends first, while the session can still say so.
+      await beforeEnd?.();
       await this.end(timeoutMs, beforeClose);
     } catch (error) {
       this.stopping?.didStop(error);

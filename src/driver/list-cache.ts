@@ -2,7 +2,8 @@
  * The four lists, each fetched once across all its pages and kept until the server says it
  * changed (`list_changed` bumps the list's generation, so an answer fetched before the change is
  * not kept) or, in 2026-07-28, until its `ttlMs` has passed (the shortest of its pages'; 0:
- * asked again every time). A fetch that fails is forgotten, so the next call asks again.
+ * asked again every time). A fetch that fails is forgotten, so the next call asks again. In
+ * 2026-07-28 the `list_changed` notifications come through a subscription (list-changes.ts).
  */
 import { LIST_KINDS, listKind, type ListKind } from "../protocol/list-kinds.js";
 import { itemsOf, walkPages, type PageWalkEnd } from "../protocol/pagination.js";
@@ -23,6 +24,11 @@ export class ListCache {
     /** Sends one page's request (once the session is ready). */
     private readonly request: PageRequest,
     private readonly processContext: () => ProcessContext | undefined,
+    /**
+     * Called as each list fetch starts, before its first request: may start following list
+     * changes (2026-07-28), and gives what the fetch waits for too before it hands its list back.
+     */
+    private readonly beforeFetch: () => Promise<void> | undefined = () => undefined,
   ) {
     for (const { kind, listChanged } of LIST_KINDS) this.changedBy.set(listChanged, [...(this.changedBy.get(listChanged) ?? []), kind]);
   }
@@ -46,10 +52,12 @@ export class ListCache {
 
   private async fetchAll(kind: ListKind, expireAfter: (ttlMs: number) => void): Promise<unknown[]> {
     const { method, key } = listKind(kind);
+    const following = this.beforeFetch();
     const { pages, end } = await walkPages(
       (cursor, page) => this.request(method, cursor === undefined ? undefined : { cursor }, { label: cursor === undefined ? method : `${method} (page ${page})` }),
       maxPages,
     );
+    if (following !== undefined) await following;
     if (end.kind !== "done") throw new ProtocolError(describePagingFailure(method, end), { method, process: this.processContext() });
     const ttls = pages.map((page) => page.ttlMs).filter((ttl): ttl is number => typeof ttl === "number" && ttl >= 0);
     if (ttls.length > 0) expireAfter(Math.min(...ttls));

@@ -11,22 +11,10 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { META } from "../protocol/meta-keys.js";
 import { isObject, type JsonRpcId } from "../protocol/jsonrpc.js";
+import { encodeHeaderValue, MCP_NAME_SOURCE } from "../protocol/http-headers.js";
 import { mirroredHeaderValues } from "./tool-headers.js";
 
 type Json = Record<string, unknown>;
-
-/** Which parameter `Mcp-Name` carries, per method. */
-const NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-
-/** Visible ASCII, inner spaces and tabs (RFC 9110 field values), with no edge whitespace. */
-const PLAIN_HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/;
-
-/** A value as the spec says a header carries it: as is when plain ASCII, else `=?base64?…?=`. */
-export function encodeHeaderValue(value: string): string {
-  const sentinelLike = value.startsWith("=?base64?") && value.endsWith("?=");
-  if (PLAIN_HEADER_VALUE.test(value) && !sentinelLike) return value;
-  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-}
 
 /** The headers a modern request needs, from its body; undefined for a message that is not one. */
 export function modernRequestHeaders(message: unknown, inputSchemaOf: (tool: string) => unknown): Record<string, string> | undefined {
@@ -36,7 +24,7 @@ export function modernRequestHeaders(message: unknown, inputSchemaOf: (tool: str
   if (typeof version !== "string") return undefined;
   const params = message.params;
   const headers: Record<string, string> = { "mcp-protocol-version": version, "mcp-method": message.method };
-  const source = NAME_SOURCE[message.method];
+  const source = MCP_NAME_SOURCE[message.method];
   const name = source === undefined ? undefined : params[source];
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   if (message.method === "tools/call" && typeof params.name === "string") {

@@ -62,6 +62,15 @@ export interface DriverOptions {
    */
   versionNegotiation?: VersionNegotiation;
   /**
+   * 2026-07-28, default true: follow list changes as the legacy era does. There is no session to
+   * bring `notifications/tools/list_changed` and the like, so with the first list the driver
+   * fetches it opens one `subscriptions/listen` for the lists whose capability says `listChanged`
+   * (that list is handed back once the server acknowledged it); its notifications make the
+   * cached lists stale and arrive in `notifications`. `close()` ends it. False: no subscription,
+   * the lists go stale only by their `ttlMs` (open your own with `listen()`).
+   */
+  followListChanges?: boolean;
+  /**
    * 2026-07-28: how many `input_required` rounds (MRTR) one call may take before the driver
    * gives up with a ProtocolError (default 10). Each round answers the server's input requests
    * with `onElicitation`, `onSampling` and `roots`, then retries the call.

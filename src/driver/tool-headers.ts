@@ -4,7 +4,7 @@
  * (a client over HTTP leaves such a tool out of `tools/list`, so one bad tool does not stop the
  * others from being used).
  */
-import { mirroredParameters } from "../wire/http/modern-headers.js";
+import { mirroredOf, valueAt } from "../protocol/http-headers.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,9 +15,8 @@ const MIRRORABLE_TYPES = new Set(["string", "integer", "boolean"]);
 /** `[header name, value as text]` for each mirrored argument the call has (none missing or null). */
 export function mirroredHeaderValues(schema: unknown, args: unknown): [string, string][] {
   const values: [string, string][] = [];
-  for (const { header, path } of mirroredParameters(schema)) {
-    let value = args;
-    for (const key of path) value = typeof value === "object" && value !== null ? (value as Json)[key] : undefined;
+  for (const { header, path } of mirroredOf(schema)) {
+    const value = valueAt(args, path);
     if (value === undefined || value === null || typeof value === "object") continue;
     values.push([header, String(value)]);
   }

@@ -9,7 +9,8 @@ import { isObject, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } 
 import { RequestCorrelator } from "./correlator.js";
 import { copyPlainJson } from "./json-text.js";
 import { BoundedJournal } from "./journal.js";
-import { checkMessage } from "./strict.js";
+import { headerReader } from "../protocol/http-headers.js";
+import { checkMessage, type MessageHeaders } from "./strict.js";
 import type {
   ErrorRecord,
   MessageProblem,
@@ -31,6 +32,9 @@ export class TrafficRecorder {
   private readonly problemJournal: BoundedJournal<TrafficProblem>;
   private readonly correlator: RequestCorrelator;
   private negotiatedVersion: string | undefined;
+  /** Over Streamable HTTP (messages recorded with headers): the tools `tools/list` gave, and the session id `initialize` got. */
+  private httpTools: Map<string, { name: string; inputSchema?: unknown }> | undefined;
+  private httpSessionId: string | undefined;
 
   constructor(options: TrafficRecorderOptions = {}) {
     const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
@@ -113,8 +117,12 @@ export class TrafficRecorder {
    * `jsonText` is for transports that carry JSON text (see json-text.ts): the text an incoming
    * message was parsed from, or the text an outgoing one is sent as (`JSON.stringify(message)`).
    * The record's copy is then made from it, more cheaply than a general deep copy.
+   * `headers` are the HTTP headers the message came with over Streamable HTTP (the POST's for a
+   * client's message, the response's for a server's): strict mode then checks the header rules
+   * too (`headers.<name>` problems), knowing the tools `tools/list` gave and the session id
+   * `initialize` got.
    */
-  recordMessage(direction: "outgoing" | "incoming", message: unknown, jsonText?: string): MessageRecord {
+  recordMessage(direction: "outgoing" | "incoming", message: unknown, jsonText?: string, headers?: MessageHeaders): MessageRecord {
     const timestamp = Date.now();
     const now = performance.now();
     const id = readId(message);
@@ -134,7 +142,8 @@ export class TrafficRecorder {
     }
 
     const content = copyForRecord(message, jsonText) as JsonRpcMessage;
-    const problems = this.strict ? this.validate(direction, message, method) : undefined;
+    const problems = this.strict ? this.validate(direction, message, method, headers) : undefined;
+    if (this.strict && headers !== undefined && isResponse(content)) this.learnHttp(content, method, headers);
     const record: MessageRecord = problems
       ? { timestamp, direction, method, id, content, latency, problems }
       : { timestamp, direction, method, id, content, latency };
@@ -167,13 +176,25 @@ export class TrafficRecorder {
     if (typeof version === "string") this.negotiatedVersion = version;
   }
 
-  private validate(direction: "outgoing" | "incoming", message: unknown, method: string | undefined): MessageProblem[] {
+  private validate(direction: "outgoing" | "incoming", message: unknown, method: string | undefined, headers: MessageHeaders | undefined): MessageProblem[] {
     return checkMessage(message, {
       side: this.side,
       direction,
       protocolVersion: this.negotiatedVersion,
       requestMethod: isResponse(message) ? method : undefined,
+      ...(headers !== undefined && { headers, tools: this.httpTools?.values(), sessionId: this.httpSessionId }),
     });
+  }
+
+  /** What later header checks need from an answer: the tools listed (every page), the session id given. */
+  private learnHttp(response: JsonRpcMessage, method: string | undefined, headers: MessageHeaders): void {
+    const result = isObject(response) && isObject((response as { result?: unknown }).result) ? ((response as { result: Record<string, unknown> }).result) : undefined;
+    if (method === "tools/list" && Array.isArray(result?.tools)) {
+      this.httpTools ??= new Map();
+      for (const tool of result.tools) if (isObject(tool) && typeof tool.name === "string") this.httpTools.set(tool.name, tool as { name: string; inputSchema?: unknown });
+    } else if (method === "initialize" && result !== undefined) {
+      this.httpSessionId = headerReader(headers)("mcp-session-id");
+    }
   }
 
   private reportProblems(record: MessageRecord, problems: readonly MessageProblem[]): void {

@@ -1,7 +1,7 @@
 /** Strict mode: checking recorded messages with the per-version validator, and the error it throws. */
 import { McpTestkitError } from "../errors.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import { validateMessage } from "../protocol/validate/index.js";
+import { validateMessage, type ValidateMessageOptions } from "../protocol/validate/index.js";
 import type { MessageProblem, TrafficSide, WireDirection } from "./types.js";
 
 /** The schema direction of a message, which depends on which side's transport is wrapped. */
@@ -16,13 +16,23 @@ export interface MessageCheck {
   protocolVersion: string | undefined;
   /** For a response: the method of the request it answers (the validator checks results by method). */
   requestMethod: string | undefined;
+  /** The HTTP headers the message came with, when the wire is Streamable HTTP and they are known. */
+  headers?: MessageHeaders;
+  /** The tools a `tools/list` gave (for `Mcp-Param-*` headers). */
+  tools?: Iterable<{ readonly name: string; readonly inputSchema?: unknown }>;
+  /** The session id the server gave (legacy Streamable HTTP). */
+  sessionId?: string;
 }
+
+/** HTTP headers as the recorder takes them: a `Headers`, or a record with names in any case. */
+export type MessageHeaders = NonNullable<ValidateMessageOptions["headers"]>;
 
 export function checkMessage(message: unknown, check: MessageCheck): MessageProblem[] {
   return validateMessage(message, {
     direction: wireDirection(check.side, check.direction),
     protocolVersion: check.protocolVersion,
     requestMethod: check.requestMethod,
+    ...(check.headers !== undefined && { headers: check.headers, tools: check.tools, sessionId: check.sessionId }),
   });
 }
 

@@ -14,6 +14,8 @@ export interface ListKindSpec {
   capability: "tools" | "resources" | "prompts";
   /** The notification after which the list must be fetched again. */
   listChanged: string;
+  /** The `subscriptions/listen` filter flag that opts in to `listChanged` (2026-07-28). */
+  listenFlag: "toolsListChanged" | "resourcesListChanged" | "promptsListChanged";
   /** The item field that makes two items the same item. */
   identityKey: "name" | "uri" | "uriTemplate";
   /** "tool", "resource", ... */
@@ -21,8 +23,8 @@ export interface ListKindSpec {
 }
 
 export const LIST_KINDS: readonly ListKindSpec[] = [
-  { kind: "tools", method: "tools/list", key: "tools", capability: "tools", listChanged: "notifications/tools/list_changed", identityKey: "name", noun: "tool" },
-  { kind: "resources", method: "resources/list", key: "resources", capability: "resources", listChanged: "notifications/resources/list_changed", identityKey: "uri", noun: "resource" },
+  { kind: "tools", method: "tools/list", key: "tools", capability: "tools", listChanged: "notifications/tools/list_changed", listenFlag: "toolsListChanged", identityKey: "name", noun: "tool" },
+  { kind: "resources", method: "resources/list", key: "resources", capability: "resources", listChanged: "notifications/resources/list_changed", listenFlag: "resourcesListChanged", identityKey: "uri", noun: "resource" },
   {
     kind: "resourceTemplates",
     method: "resources/templates/list",
@@ -30,10 +32,11 @@ export const LIST_KINDS: readonly ListKindSpec[] = [
     capability: "resources",
     // Templates are resources too: the spec has no notification of their own.
     listChanged: "notifications/resources/list_changed",
+    listenFlag: "resourcesListChanged",
     identityKey: "uriTemplate",
     noun: "resource template",
   },
-  { kind: "prompts", method: "prompts/list", key: "prompts", capability: "prompts", listChanged: "notifications/prompts/list_changed", identityKey: "name", noun: "prompt" },
+  { kind: "prompts", method: "prompts/list", key: "prompts", capability: "prompts", listChanged: "notifications/prompts/list_changed", listenFlag: "promptsListChanged", identityKey: "name", noun: "prompt" },
 ];
 
 export function listKind(kind: ListKind): ListKindSpec {

@@ -7,6 +7,7 @@
  * validates it; observers hear each request.
  */
 import { McpTestkitError } from "../errors.js";
+import { declaredVersion } from "../engine/request-meta.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { MockMcpServer } from "../mock/mock-mcp.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
@@ -89,8 +90,8 @@ export class Simulator {
     const single = messages.length === 1 && messages[0]!.method !== undefined ? messages[0]!.id : undefined;
     const view = this.view;
     const simulation: Simulation = new Simulation(limits, single, {
-      incoming: (message, text) => {
-        this.recorder.recordMessage("incoming", message, text);
+      incoming: (message, text, headers) => {
+        this.recorder.recordMessage("incoming", message, text, headers);
         view?.incoming(message);
       },
       ended: (completion) => {
@@ -132,10 +133,13 @@ export class Simulator {
   }
 
   private record(request: Request, messages: readonly Record<string, unknown>[], text: string | undefined): void {
-    const version = request.headers.get("mcp-protocol-version");
+    // A request that names its version in _meta (2026-07-28) is of that version, whatever its header says.
+    const declared = messages.length === 1 ? declaredVersion(messages[0]!.params) : undefined;
+    const version = typeof declared === "string" ? declared : request.headers.get("mcp-protocol-version");
     if (version !== null) this.recorder.setProtocolVersion(version);
     // One message: its text is the body (the recorder copies it cheaply from the text).
-    for (const message of messages) this.recorder.recordMessage("outgoing", message, messages.length === 1 ? text : undefined);
+    // A batch is one POST: its headers are checked with its first message (the rules count a POST once).
+    messages.forEach((message, index) => this.recorder.recordMessage("outgoing", message, messages.length === 1 ? text : undefined, index === 0 ? request.headers : undefined));
   }
 }
 

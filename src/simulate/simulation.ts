@@ -50,8 +50,8 @@ export interface SimulationCompletion {
 
 /** What the simulation tells its simulator: messages seen, and the end. */
 export interface SimulationListener {
-  /** A message came back (`text`: its JSON as received). */
-  incoming(message: Record<string, unknown>, text: string): void;
+  /** A message came back (`text`: its JSON as received; `headers`: the response's). */
+  incoming(message: Record<string, unknown>, text: string, headers: Readonly<Record<string, string>>): void;
   ended(completion: SimulationCompletion): void;
 }
 
@@ -250,14 +250,17 @@ export class Simulation {
       ...(json !== undefined && { json }),
     };
     this.headValue = Object.freeze(head);
+    this.responseHeaders = Object.fromEntries(byName);
     if (json !== undefined && typeof json === "object" && json !== null && !Array.isArray(json)) {
       this.terminal = json as Record<string, unknown>;
-      this.listener?.incoming(this.terminal, this.bodyText!);
-    } else if (Array.isArray(json)) for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>, JSON.stringify(message));
+      this.listener?.incoming(this.terminal, this.bodyText!, this.responseHeaders);
+    } else if (Array.isArray(json)) for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>, JSON.stringify(message), this.responseHeaders);
     this.wake();
   }
 
   private bodyText?: string;
+  /** The response's headers by lower-case name, for the recorder's header checks. */
+  private responseHeaders?: Readonly<Record<string, string>>;
 
   private parseJson(body: Uint8Array): unknown {
     try {
@@ -284,7 +287,7 @@ export class Simulation {
     }
     this.items.push(item);
     if (item.kind === "message") {
-      this.listener?.incoming(item.message, (frame as Extract<SseFrame, { kind: "event" }>).event.data);
+      this.listener?.incoming(item.message, (frame as Extract<SseFrame, { kind: "event" }>).event.data, this.responseHeaders ?? {});
       if (this.requestId !== undefined && item.message.id === this.requestId && ("result" in item.message || "error" in item.message)) this.terminal = item.message;
     }
     this.wake();

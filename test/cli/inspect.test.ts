@@ -27,6 +27,7 @@ describe("mcp-testkit inspect over stdio", () => {
       "target",
       "transport",
       "protocolVersion",
+      "era",
       "serverInfo",
       "capabilities",
       "instructions",
@@ -40,6 +41,7 @@ describe("mcp-testkit inspect over stdio", () => {
       target: everything,
       transport: "stdio",
       protocolVersion: "2025-11-25",
+      era: "legacy",
       serverInfo: { name: "mcp-servers/everything" },
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {} },
       problems: [],
@@ -63,7 +65,7 @@ describe("mcp-testkit inspect over stdio", () => {
     const lines = result.stdout.split("\n");
     expect(lines.slice(0, 4)).toEqual([
       'Server:       mcp-servers/everything 2.0.0 ("Everything Reference Server")',
-      "Protocol:     2025-11-25",
+      "Protocol:     2025-11-25 (legacy era: initialize)",
       `Transport:    stdio, ${everything}`,
       "Capabilities: tools (listChanged), prompts (listChanged), resources (subscribe, listChanged), logging, tasks, completions",
     ]);

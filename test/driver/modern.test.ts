@@ -268,7 +268,7 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
 
 describe("header values (the spec's encoding examples)", () => {
   it("plain ASCII goes as is; non-ASCII, edge whitespace, control characters and sentinel look-alikes go in Base64", async () => {
-    const { encodeHeaderValue } = await import("../../src/driver/modern-http.js");
+    const { encodeHeaderValue } = await import("../../src/protocol/http-headers.js");
     expect(encodeHeaderValue("us-west1")).toBe("us-west1");
     expect(encodeHeaderValue("us west 1")).toBe("us west 1");
     expect(encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");

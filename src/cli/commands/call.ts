@@ -7,24 +7,28 @@
 import { RequestFailedError, type McpDriver, type ToolCallResult } from "../../driver/index.js";
 import { checkToolCall } from "../call-preflight.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
-import { createProgress } from "../output/progress.js";
+import { createProgress, type Progress } from "../output/progress.js";
 import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
+import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra, type EraChoice } from "../target/era.js";
 
 export const summary = "Call a tool (or read a resource, get a prompt) on an MCP server and print the result";
 
-export const help = `Usage: mcp-testkit call [options] <command | url> <tool> [--args '<json object>']
+export const help = `Usage: mcp-testkit call [options] <command | url> <tool> ['<json object>' | --args '<json object>']
        mcp-testkit call [options] <command | url> --read <uri>
        mcp-testkit call [options] <command | url> --prompt <name> [--args '<json object>']
 
 Calls a tool and prints its result: text as it is, other content as a short line, and
 structuredContent as JSON. A tool error (isError: true) or a JSON-RPC error exits 1 with
 the message. --read reads a resource; --prompt gets a prompt (its arguments are strings).
+The arguments go after the tool name or in --args. With an era flag, a line on stderr
+says which protocol version and era were spoken.
 ${TARGET_EXPLAINED}
 
 Options:
   --args <json>        The tool's (or prompt's) arguments, a JSON object (default {})
   --read <uri>         Read this resource instead of calling a tool
   --prompt <name>      Get this prompt instead of calling a tool
+${ERA_HELP}
 ${TARGET_HELP}
 
 Before calling a tool it checks the server's tools/list: an unknown tool name gets the list
@@ -35,11 +39,13 @@ server could not be started or reached; 2 bad usage.
 
 Examples:
   mcp-testkit call "node server.js" echo --args '{"message":"hi"}'
+  mcp-testkit call http://127.0.0.1:3000/mcp echo '{"text":"hi"}' --version-negotiation auto
   mcp-testkit call http://127.0.0.1:3000/mcp --read file:///README.md
   mcp-testkit call "node server.js" --prompt review --args '{"code":"x = 1"}' --json`;
 
 const OPTIONS = {
   ...TARGET_OPTIONS,
+  ...ERA_OPTIONS,
   args: { type: "string" },
   read: { type: "string" },
   prompt: { type: "string" },
@@ -52,51 +58,70 @@ type Action = { kind: "tool"; name: string; args: Json } | { kind: "read"; uri: 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const [targetText, tool, ...extra] = positionals;
+  // A JSON object after the tool name is its arguments, as --args would give them.
+  const inline = tool !== undefined && extra.length === 1 && extra[0]!.trimStart().startsWith("{") ? extra.pop() : undefined;
   if (extra.length > 0) {
     throw new UsageError(`unexpected argument${extra.length === 1 ? "" : "s"} ${extra.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo`);
   }
+  if (inline !== undefined && values.args !== undefined) throw new UsageError("give the arguments once: after the tool name or in --args, not both");
   const target = parseTarget(targetText, values);
-  const action = readAction(tool, values);
+  const era = parseEra(values);
+  const action = readAction(tool, { ...values, args: inline ?? values.args }, inline === undefined ? "--args" : "the arguments after the tool name");
   const json = values.json === true;
   const progress = createProgress();
   return withConnectedDriver("call", target, progress, async (driver) => {
-    progress.step(action.kind === "tool" ? `calling ${action.name}` : action.kind === "read" ? `reading ${action.uri}` : `getting prompt ${action.name}`);
-    // An unknown tool or a missing argument is the user's mistake: say so before the server does.
-    if (action.kind === "tool") await checkToolCall(driver, action.name, action.args, target.value);
-    let result: Json;
     try {
-      result = await perform(driver, action);
-    } catch (error) {
-      progress.stop();
-      if (!(error instanceof RequestFailedError) || error.code === undefined) throw new CommandError(plainMessage(error));
-      if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.serverMessage, ...(error.data === undefined ? {} : { data: error.data }) } }, null, 2)}\n`);
-      process.stderr.write(`mcp-testkit call: ${plainMessage(error).split("\n")[0]}\n`);
-      return EXIT_FAILURE;
+      return await callOnce(driver, action, json, target.value, progress);
+    } finally {
+      tellEra(driver, era, progress);
     }
-    progress.stop();
-    if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    if (action.kind === "tool" && (result as unknown as ToolCallResult).isError) {
-      if (!json) {
-        const text = describeContent((result.content ?? []) as Json[]).join("\n");
-        process.stderr.write(`mcp-testkit call: tool "${action.name}" returned an error (isError: true)${text === "" ? "" : `:\n${text}`}\n`);
-      } else {
-        process.stderr.write(`mcp-testkit call: tool "${action.name}" returned an error (isError: true)\n`);
-      }
-      return EXIT_FAILURE;
-    }
-    if (!json) {
-      const lines = action.kind === "tool" ? describeToolResult(result) : action.kind === "read" ? describeReadResult(result) : describePromptResult(result);
-      if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
-    }
-    return EXIT_OK;
-  });
+  }, era);
 }
 
-function readAction(tool: string | undefined, values: { args?: string | undefined; read?: string | undefined; prompt?: string | undefined }): Action {
+/** With an era flag: which version and era the call spoke (stderr, so stdout stays the result). */
+function tellEra(driver: McpDriver, era: EraChoice, progress: Progress): void {
+  if (!era.asked || driver.protocolVersion === undefined) return;
+  progress.stop();
+  process.stderr.write(`mcp-testkit call: protocol ${describeEra(driver)}\n`);
+}
+
+async function callOnce(driver: McpDriver, action: Action, json: boolean, targetText: string, progress: Progress): Promise<number> {
+  progress.step(action.kind === "tool" ? `calling ${action.name}` : action.kind === "read" ? `reading ${action.uri}` : `getting prompt ${action.name}`);
+  // An unknown tool or a missing argument is the user's mistake: say so before the server does.
+  if (action.kind === "tool") await checkToolCall(driver, action.name, action.args, targetText);
+  let result: Json;
+  try {
+    result = await perform(driver, action);
+  } catch (error) {
+    progress.stop();
+    if (!(error instanceof RequestFailedError) || error.code === undefined) throw new CommandError(plainMessage(error));
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.serverMessage, ...(error.data === undefined ? {} : { data: error.data }) } }, null, 2)}\n`);
+    process.stderr.write(`mcp-testkit call: ${plainMessage(error).split("\n")[0]}\n`);
+    return EXIT_FAILURE;
+  }
+  progress.stop();
+  if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (action.kind === "tool" && (result as unknown as ToolCallResult).isError) {
+    if (!json) {
+      const text = describeContent((result.content ?? []) as Json[]).join("\n");
+      process.stderr.write(`mcp-testkit call: tool "${action.name}" returned an error (isError: true)${text === "" ? "" : `:\n${text}`}\n`);
+    } else {
+      process.stderr.write(`mcp-testkit call: tool "${action.name}" returned an error (isError: true)\n`);
+    }
+    return EXIT_FAILURE;
+  }
+  if (!json) {
+    const lines = action.kind === "tool" ? describeToolResult(result) : action.kind === "read" ? describeReadResult(result) : describePromptResult(result);
+    if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  return EXIT_OK;
+}
+
+function readAction(tool: string | undefined, values: { args?: string | undefined; read?: string | undefined; prompt?: string | undefined }, argsFrom: string): Action {
   const chosen = [tool === undefined ? undefined : `the tool "${tool}"`, values.read === undefined ? undefined : "--read", values.prompt === undefined ? undefined : "--prompt"].filter((what) => what !== undefined);
   if (chosen.length === 0) throw new UsageError("missing what to call: a tool name after the target, --read <uri> or --prompt <name>");
   if (chosen.length > 1) throw new UsageError(`calls one thing at a time, got ${chosen.join(" and ")}`);
-  const args = values.args === undefined ? {} : parseArgsJson(values.args);
+  const args = values.args === undefined ? {} : parseArgsJson(values.args, argsFrom);
   if (values.read !== undefined) {
     if (values.args !== undefined) throw new UsageError("--args goes with a tool or --prompt, not --read");
     return { kind: "read", uri: values.read };
@@ -109,15 +134,15 @@ function readAction(tool: string | undefined, values: { args?: string | undefine
   return { kind: "tool", name: tool!, args };
 }
 
-function parseArgsJson(text: string): Json {
+function parseArgsJson(text: string, from: string): Json {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--args must be a JSON object such as '{"message":"hi"}': ${(error as Error).message}`);
+    throw new UsageError(`${from} must be a JSON object such as '{"message":"hi"}': ${(error as Error).message}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`--args must be a JSON object such as '{"message":"hi"}', got ${JSON.stringify(value)}`);
+    throw new UsageError(`${from} must be a JSON object such as '{"message":"hi"}', got ${JSON.stringify(value)}`);
   }
   return value as Json;
 }

@@ -10,17 +10,19 @@ import { createProgress } from "../output/progress.js";
 import { clip, describeProperties, oneLine } from "../output/schema.js";
 import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
 import { LIST_KINDS, type ListKind } from "../../protocol/list-kinds.js";
+import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 
 export const summary = "Show what an MCP server offers: info, version, capabilities, tools, resources, prompts";
 
 export const help = `Usage: mcp-testkit inspect [options] <command | url>
 
-Connects to an MCP server and shows its name and version, the negotiated protocol version,
-its capabilities, and every tool (with its input and output schema), resource, resource
+Connects to an MCP server and shows its name and version, the protocol version and era it
+spoke (legacy: initialize; modern: 2026-07-28's server/discover), its capabilities, and every tool (with its input and output schema), resource, resource
 template and prompt (all pages). Lists the server does not advertise are not asked for.
 ${TARGET_EXPLAINED}
 
 Options:
+${ERA_HELP}
 ${TARGET_HELP}
 
 Exit codes: 0 shown; 1 the server could not be started or reached, or a list failed; 2 bad usage.
@@ -28,9 +30,10 @@ Exit codes: 0 shown; 1 the server could not be started or reached, or a list fai
 Examples:
   mcp-testkit inspect "npx -y @modelcontextprotocol/server-everything stdio"
   mcp-testkit inspect "node build/server.js" --json
+  mcp-testkit inspect http://127.0.0.1:3000/mcp --version-negotiation auto
   mcp-testkit inspect http://127.0.0.1:3000/mcp --header "Authorization: Bearer $TOKEN"`;
 
-const OPTIONS = { ...TARGET_OPTIONS } as const;
+const OPTIONS = { ...TARGET_OPTIONS, ...ERA_OPTIONS } as const;
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit inspect "node server.js --port 1"`);
   }
   const target = parseTarget(positionals[0], values);
+  const era = parseEra(values);
   const json = values.json === true;
   const progress = createProgress();
   return withConnectedDriver("inspect", target, progress, async (driver, init) => {
@@ -77,6 +81,8 @@ export async function run(argv: string[]): Promise<number> {
         target: target.value,
         transport: target.kind,
         protocolVersion: init.protocolVersion,
+        era: driver.era,
+        ...(driver.fallbackReason === undefined ? {} : { fallbackReason: driver.fallbackReason }),
         serverInfo: init.serverInfo,
         capabilities: init.capabilities,
         ...(init.instructions === undefined ? {} : { instructions: init.instructions }),
@@ -86,18 +92,18 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      process.stdout.write(`${describe(target, init as unknown as Json, lists, errors, problems.length).join("\n")}\n`);
+      process.stdout.write(`${describe(target, init as unknown as Json, describeEra(driver), lists, errors, problems.length).join("\n")}\n`);
     }
     return Object.keys(errors).length === 0 ? EXIT_OK : EXIT_FAILURE;
-  });
+  }, era);
 }
 
-function describe(target: Target, init: Json, lists: Partial<Record<ListKey, unknown[] | null>>, errors: Partial<Record<ListKey, string>>, problemCount: number): string[] {
+function describe(target: Target, init: Json, era: string, lists: Partial<Record<ListKey, unknown[] | null>>, errors: Partial<Record<ListKey, string>>, problemCount: number): string[] {
   const info = (init.serverInfo ?? {}) as Json;
   const capabilities = (init.capabilities ?? {}) as Json;
   const lines = [
     `Server:       ${String(info.name)} ${String(info.version)}${typeof info.title === "string" ? ` ("${info.title}")` : ""}`,
-    `Protocol:     ${String(init.protocolVersion)}`,
+    `Protocol:     ${era}`,
     `Transport:    ${target.kind === "http" ? `Streamable HTTP, ${target.value}` : `stdio, ${target.value}`}`,
     `Capabilities: ${describeCapabilities(capabilities)}`,
   ];

@@ -10,6 +10,7 @@ import { MESSAGE_PREFIX } from "../../errors.js";
 import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
+import { eraFailure, type EraChoice } from "./era.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The flags every command with a target takes (spread into a command's option table). */
@@ -79,10 +80,12 @@ export interface OpenOptions {
   /** Run requests strictly (a result breaking the schema throws); default false, so a flawed server can still be looked at. */
   strict?: boolean;
   /**
-   * The era to speak. Default `"legacy"`: `inspect` and `call` show the `initialize` session as
-   * before (a flag to choose the era is not there yet); `check` asks for each era it tests.
+   * The era to speak (the driver's option). Default `"legacy"`: `inspect` and `call` choose with
+   * their era flags (see era.ts); `check` asks for each era it tests.
    */
   versionNegotiation?: VersionNegotiation;
+  /** The revision to speak (the driver's option); alone, it implies the negotiation mode. */
+  protocolVersion?: string;
 }
 
 /**
@@ -91,7 +94,10 @@ export interface OpenOptions {
  * recorded (`driver.problems`) rather than thrown, unless `strict`.
  */
 export function openDriver(target: Target, options: OpenOptions = {}): McpDriver {
-  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, versionNegotiation: options.versionNegotiation ?? "legacy" };
+  // A version alone lets the driver imply the mode (a pin for 2026-07-28); nothing at all is legacy.
+  const impliedByVersion = options.versionNegotiation === undefined && options.protocolVersion !== undefined;
+  const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "legacy", protocolVersion: options.protocolVersion };
+  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era };
   if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
   const process = new StdioProcessTransport({
     shellCommand: target.value,
@@ -105,11 +111,11 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
  * Initializes, turning a server that cannot be reached or fails to start into a `CommandError`
  * (exit 1) whose message shows the process context. Other failures are rethrown as they are.
  */
-export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}) {
+export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}, era?: EraChoice) {
   try {
     return await driver.initialize(params);
   } catch (error) {
-    throw unreachable(error, target) ?? error;
+    throw (era && eraFailure(error, era, plainMessage)) ?? unreachable(error, target) ?? error;
   }
 }
 
@@ -178,12 +184,13 @@ export async function withConnectedDriver<T>(
   target: Target,
   progress: Progress,
   use: (driver: McpDriver, init: Awaited<ReturnType<McpDriver["initialize"]>>) => Promise<T>,
+  era: EraChoice = { asked: false },
 ): Promise<T> {
-  const driver = openDriver(target);
+  const driver = openDriver(target, { versionNegotiation: era.versionNegotiation, protocolVersion: era.protocolVersion });
   let succeeded = false;
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
-    const init = await connect(driver, target);
+    const init = await connect(driver, target, {}, era);
     succeeded = true;
     return await use(driver, init);
   } finally {

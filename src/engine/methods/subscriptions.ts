@@ -14,6 +14,7 @@ import { NO_REPLY, replyWith, RpcError, type Outcome } from "../outcome.js";
 import { META } from "../request-meta.js";
 import type { EventHub, StreamCloseReason } from "../events.js";
 import type { RequestHandler } from "./handler-input.js";
+import { LIST_KINDS } from "../../protocol/list-kinds.js";
 
 /** The method that opens a subscription (2026-07-28). */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -36,12 +37,8 @@ export interface Subscription {
   abandon(reason: StreamCloseReason): void;
 }
 
-/** Which filter flag opts in to a list_changed notification. */
-const LIST_FLAGS: Record<string, keyof SubscriptionFilter> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
-};
+/** Which filter flag opts in to a list_changed notification (from the one table of lists). */
+const LIST_FLAGS: Record<string, keyof SubscriptionFilter> = Object.fromEntries(LIST_KINDS.map((spec) => [spec.listChanged, spec.listenFlag]));
 
 export interface SubscriptionState {
   readonly subscriptions: Set<Subscription>;

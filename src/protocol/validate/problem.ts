@@ -25,10 +25,12 @@ export type ValidationRule =
   /** Something the protocol version under validation does not have yet (or no longer has). */
   | "version.feature"
   /** The protocol version to validate against is not one the validator knows. */
-  | "version.unknown";
+  | "version.unknown"
+  /** An HTTP header the message's POST must carry is missing, malformed or unlike the body (Streamable HTTP). */
+  | "http.header";
 
 export interface ValidationProblem {
-  /** JSON path of the offending value, e.g. `$.result.content[0].type`. */
+  /** JSON path of the offending value, e.g. `$.result.content[0].type`; `headers.<name>` (lower case) for an HTTP header. */
   path: string;
   /** What is wrong and what the schema expected. */
   message: string;
@@ -44,4 +46,17 @@ export interface ValidateMessageOptions {
   protocolVersion?: string;
   /** For a response: the method of the request it answers. Without it only the envelope is checked. */
   requestMethod?: string;
+  /**
+   * The HTTP headers the message came with over Streamable HTTP (a `Headers`, or a record with
+   * names in any case): the POST's request headers for a client's message, the response headers
+   * for a server's. With them the transport's header rules are checked too: in 2026-07-28
+   * `MCP-Protocol-Version` equal to `_meta`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` on
+   * requests; in the legacy era `MCP-Protocol-Version` (2025-06-18+) and `Mcp-Session-Id` after
+   * `initialize`, and a session id of visible ASCII on the `initialize` answer.
+   */
+  headers?: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The tools as `tools/list` gave them: their `inputSchema` says which arguments a `tools/call` mirrors into `Mcp-Param-*` headers. Without the called tool, those are not checked. */
+  tools?: Iterable<{ readonly name: string; readonly inputSchema?: unknown }>;
+  /** The `Mcp-Session-Id` the server gave at `initialize` (legacy era): every later POST must send it back. Without it, the header is not required. */
+  sessionId?: string;
 }

@@ -6,6 +6,7 @@ import { isObject } from "../jsonrpc.js";
 import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "../versions.js";
 import { describeValue } from "./describe-value.js";
 import { checkEnvelope } from "./envelope.js";
+import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
 import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
@@ -37,8 +38,9 @@ export function validateMessage(message: unknown, options: ValidateMessageOption
     };
     return [unknown, ...checkEnvelope(value, [], version).problems];
   }
-  if (Array.isArray(value)) return validateBatch(value, options.direction, version);
-  return validateOne(value, [], options.direction, version, options.requestMethod);
+  const problems = Array.isArray(value) ? validateBatch(value, options.direction, version) : validateOne(value, [], options.direction, version, options.requestMethod);
+  if (options.headers !== undefined) problems.push(...httpHeaderProblems(value, { ...options, headers: options.headers }, version));
+  return problems;
 }
 
 function validateBatch(batch: unknown[], direction: MessageDirection, version: ProtocolVersion): ValidationProblem[] {

@@ -1,0 +1,160 @@
+/**
+ * The era flags of `mcp-testkit inspect` and `call` (the built CLI): `--version-negotiation
+ * legacy|auto|pin` and `--protocol-version`, read into the driver's own `versionNegotiation`.
+ * Against our dual-era mock (over HTTP and over stdio), a server built with the official SDK v2
+ * (over stdio, and over HTTP both dual-era and modern-only) and a legacy-only server
+ * (server-everything); each run says which era it spoke; bad combinations exit 2.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { mockMcp, type MockMcpServer } from "../../src/index.js";
+import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
+import { CLI, REPO, runCli, scenarioFile, useCli } from "./support.js";
+// @ts-expect-error a plain .mjs fixture, no types
+import { factory } from "../driver/servers/sdk-v2-server.mjs";
+
+useCli();
+
+type Json = Record<string, any>;
+
+const MODERN_LINE = "mcp-testkit call: protocol 2026-07-28 (modern era: server/discover, no session)\n";
+const legacyLine = (version = "2025-11-25") => `mcp-testkit call: protocol ${version} (legacy era: initialize)\n`;
+const everything = `"${join(REPO, "node_modules", ".bin", "mcp-server-everything")}" stdio`;
+const sdkV2Stdio = `"${process.execPath}" "${fileURLToPath(new URL("../driver/servers/sdk-v2-server.mjs", import.meta.url))}" stdio`;
+const usage = (command: string, message: string) => `mcp-testkit ${command}: ${message}\nRun "mcp-testkit ${command} --help" for usage.\n`;
+
+const echo = { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, responses: (call: { arguments: Json }) => ({ returns: String(call.arguments.text) }) };
+
+describe("call and inspect against our mock over Streamable HTTP (both eras)", () => {
+  let server: MockMcpServer;
+  beforeAll(async () => {
+    server = await mockMcp({ tools: { echo } });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("--version-negotiation auto speaks 2026-07-28 and says so; the mock records the call in that era", async () => {
+    const result = await runCli(["call", server.url!, "echo", '{"text":"hi"}', "--version-negotiation", "auto"]);
+    expect(result).toMatchObject({ code: 0, stdout: "hi\n", stderr: MODERN_LINE });
+    expect(server.calls.at(-1)).toMatchObject({ tool: "echo", arguments: { text: "hi" }, protocolVersion: "2026-07-28" });
+  });
+
+  it("pin, and --protocol-version 2026-07-28 alone, speak it too; --json keeps stdout the result", async () => {
+    expect(await runCli(["call", server.url!, "echo", "--args", '{"text":"pinned"}', "--version-negotiation", "pin"])).toMatchObject({ code: 0, stdout: "pinned\n", stderr: MODERN_LINE });
+    const json = await runCli(["call", server.url!, "echo", '{"text":"j"}', "--protocol-version", "2026-07-28", "--json"]);
+    expect(json).toMatchObject({ code: 0, stderr: MODERN_LINE });
+    expect(JSON.parse(json.stdout)).toMatchObject({ content: [{ type: "text", text: "j" }], resultType: "complete" });
+    expect(server.calls.slice(-2).map((call) => call.protocolVersion)).toEqual(["2026-07-28", "2026-07-28"]);
+  });
+
+  it("legacy, a legacy --protocol-version, and no flag at all (as before: no line on stderr) speak initialize", async () => {
+    expect(await runCli(["call", server.url!, "echo", '{"text":"a"}', "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "a\n", stderr: legacyLine() });
+    expect(await runCli(["call", server.url!, "echo", '{"text":"b"}', "--protocol-version", "2025-06-18"])).toMatchObject({ code: 0, stdout: "b\n", stderr: legacyLine("2025-06-18") });
+    expect(await runCli(["call", server.url!, "echo", '{"text":"c"}'])).toMatchObject({ code: 0, stdout: "c\n", stderr: "" });
+    expect(server.calls.slice(-3).map((call) => call.protocolVersion)).toEqual(["2025-11-25", "2025-06-18", "2025-11-25"]);
+  });
+
+  it("inspect shows the era in its Protocol line and in --json", async () => {
+    const modern = await runCli(["inspect", server.url!, "--version-negotiation", "auto"]);
+    expect(modern).toMatchObject({ code: 0, stderr: "" });
+    expect(modern.stdout.split("\n").slice(0, 2)).toEqual(["Server:       mcp-testkit 0.1.0", "Protocol:     2026-07-28 (modern era: server/discover, no session)"]);
+    expect(modern.stdout).toContain("Tools (1)\n  echo — Mock tool: echo\n    input:\n      text: string\n");
+    const report = JSON.parse((await runCli(["inspect", server.url!, "--json", "--version-negotiation", "pin"])).stdout) as Json;
+    expect(report).toMatchObject({ protocolVersion: "2026-07-28", era: "modern", tools: [{ name: "echo" }] });
+    expect(report).not.toHaveProperty("fallbackReason");
+    const legacy = JSON.parse((await runCli(["inspect", server.url!, "--json"])).stdout) as Json;
+    expect(legacy).toMatchObject({ protocolVersion: "2025-11-25", era: "legacy" });
+  });
+});
+
+describe("call against our mock over stdio (mcp-testkit mock --stdio)", () => {
+  const mockCommand = () => `"${process.execPath}" "${CLI}" mock --stdio "${scenarioFile("echo.json", { tools: { echo: { returns: "from stdio" } } })}"`;
+
+  it("auto speaks 2026-07-28, legacy speaks initialize, each on its own stdio server", async () => {
+    expect(await runCli(["call", mockCommand(), "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "from stdio\n", stderr: MODERN_LINE });
+    expect(await runCli(["call", mockCommand(), "echo", "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "from stdio\n", stderr: legacyLine() });
+  });
+});
+
+describe("against a server built with the official SDK v2", () => {
+  const servers: WebHandlerServer[] = [];
+  const handlers: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    for (const handler of handlers.splice(0)) await handler.close();
+  });
+  async function serveSdkV2(options: Parameters<typeof createMcpHandler>[1] = {}): Promise<string> {
+    const handler = createMcpHandler(factory, options);
+    handlers.push(handler);
+    const server = await serveWebHandler(handler.fetch);
+    servers.push(server);
+    return server.url;
+  }
+
+  it("over stdio: auto and pin speak 2026-07-28, legacy 2025-11-25; inspect --json says which", async () => {
+    expect(await runCli(["call", sdkV2Stdio, "add", '{"a":2,"b":3}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "5\n", stderr: MODERN_LINE });
+    expect(await runCli(["call", sdkV2Stdio, "add", '{"a":2,"b":3}', "--version-negotiation", "pin"])).toMatchObject({ code: 0, stdout: "5\n", stderr: MODERN_LINE });
+    expect(await runCli(["call", sdkV2Stdio, "add", '{"a":2,"b":3}', "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "5\n", stderr: legacyLine() });
+    const report = JSON.parse((await runCli(["inspect", sdkV2Stdio, "--json", "--version-negotiation", "auto"])).stdout) as Json;
+    expect(report).toMatchObject({ protocolVersion: "2026-07-28", era: "modern", serverInfo: { name: "sdk-v2-fixture" }, resources: [{ uri: "notes://today" }] });
+    expect((report.tools as Json[]).map((tool) => tool.name).sort()).toEqual(["add", "confirm"]);
+  });
+
+  it("over HTTP: auto speaks 2026-07-28 and reads a resource; legacy speaks initialize", async () => {
+    const url = await serveSdkV2();
+    expect(await runCli(["call", url, "add", '{"a":20,"b":22}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "42\n", stderr: MODERN_LINE });
+    expect(await runCli(["call", url, "--read", "notes://today", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "Ship it.\n", stderr: MODERN_LINE });
+    expect(await runCli(["call", url, "add", '{"a":1,"b":1}', "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "2\n", stderr: legacyLine() });
+  });
+
+  it("a modern-only endpoint: auto works; the legacy default fails, showing the -32022 and pointing at the flag", async () => {
+    const url = await serveSdkV2({ legacy: "reject" });
+    expect(await runCli(["call", url, "add", '{"a":1,"b":2}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "3\n", stderr: MODERN_LINE });
+    const refused = await runCli(["call", url, "add", '{"a":1,"b":2}']);
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toMatch(/^mcp-testkit call: Could not send initialize \(id 1\): .*"code":-32022.*\nIf the server speaks only 2026-07-28, add --version-negotiation auto \(or pin\)\.\n$/s);
+  });
+});
+
+describe("against a legacy-only server (server-everything over stdio)", () => {
+  it("auto falls back to initialize and says why; pin fails in the CLI's words", async () => {
+    const auto = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "auto"]);
+    expect(auto).toMatchObject({ code: 0, stdout: "Echo: hi\n" });
+    expect(auto.stderr).toBe('mcp-testkit call: protocol 2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")\n');
+    const pin = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "pin"]);
+    expect(pin).toMatchObject({ code: 1, stdout: "" });
+    expect(pin.stderr).toMatch(/^mcp-testkit call: The server does not speak MCP 2026-07-28 \(--version-negotiation pin\): server\/discover failed: .*-32601.*\. A legacy server needs --version-negotiation auto \(probe, then initialize\) or legacy\.\n  command: /);
+    expect(pin.stderr).not.toMatch(/versionNegotiation|\[mcp-testkit\]|    at /);
+    const report = JSON.parse((await runCli(["inspect", everything, "--json", "--version-negotiation", "auto"])).stdout) as Json;
+    expect(report).toMatchObject({ protocolVersion: "2025-11-25", era: "legacy", fallbackReason: expect.stringMatching(/-32601/) });
+  });
+});
+
+describe("era flags: bad usage exits 2", () => {
+  it.each([
+    [["--version-negotiation", "sometimes"], '--version-negotiation must be legacy, auto or pin, got "sometimes"'],
+    [["--protocol-version", "2024-01-01"], '--protocol-version "2024-01-01" is not a revision mcp-testkit knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)'],
+    [["--version-negotiation", "legacy", "--protocol-version", "2026-07-28"], "--protocol-version 2026-07-28 has no initialize handshake, so --version-negotiation legacy cannot ask for it: use auto or pin"],
+    [["--version-negotiation", "pin", "--protocol-version", "2025-06-18"], "--version-negotiation pin speaks a revision per request (2026-07-28); 2025-06-18 is spoken through initialize: use --version-negotiation legacy (or auto)"],
+    [["--version-negotiation"], "option --version-negotiation needs a value"],
+  ])("%j", async (flags, message) => {
+    expect(await runCli(["call", everything, "echo", ...flags])).toMatchObject({ code: 2, stdout: "", stderr: usage("call", message) });
+    expect(await runCli(["inspect", everything, ...flags])).toMatchObject({ code: 2, stdout: "", stderr: usage("inspect", message) });
+  });
+
+  it("the arguments once: after the tool name or in --args", async () => {
+    expect(await runCli(["call", everything, "echo", '{"message":"a"}', "--args", '{"message":"b"}'])).toMatchObject({ code: 2, stderr: usage("call", "give the arguments once: after the tool name or in --args, not both") });
+    expect(await runCli(["call", everything, "echo", "{oops"])).toMatchObject({ code: 2, stderr: expect.stringContaining(`the arguments after the tool name must be a JSON object such as '{"message":"hi"}': `) });
+  });
+
+  it("--help of both commands lists the flags", async () => {
+    for (const command of ["call", "inspect"]) {
+      const help = await runCli([command, "--help"]);
+      expect(help.stdout).toContain("--version-negotiation <mode>");
+      expect(help.stdout).toContain("--protocol-version <v>");
+    }
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The driver follows list changes in 2026-07-28 (`followListChanges`, on by default): with the
+ * first list it opens one `subscriptions/listen` for the lists the server says change, so a
+ * `list_changed` makes the cached list stale and reaches `notifications`, as a legacy session's
+ * does; `close()` cancels the subscription (the mock sees it cancelled, not dropped). Against our
+ * mock in memory, over Streamable HTTP and over stdio, an SDK v2 server over HTTP, and servers
+ * that refuse or ignore the subscription.
+ */
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { mockMcp, type MockMcpServer } from "../../src/index.js";
+import { mcpAttach, mcpConnect, mcpShell, RequestTimeoutError, type McpDriver } from "../../src/driver/index.js";
+import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
+import { useDrivers } from "./support.js";
+import { until } from "../observe/support.js";
+// @ts-expect-error a plain .mjs fixture, no types
+import { factory } from "./servers/sdk-v2-server.mjs";
+
+const track = useDrivers();
+const LISTED_CHANGE = "notifications/tools/list_changed";
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+const fixture = (name: string) => `"${process.execPath}" "${fileURLToPath(new URL(`./servers/${name}`, import.meta.url))}"`;
+/** tools/list kept for a minute, so only a list change can make it stale. */
+const cached = { cache: { methods: { "tools/list": { ttlMs: 60_000, cacheScope: "public" as const } } } };
+
+const sentMethods = (app: McpDriver) => app.messages.filter((record) => record.direction === "outgoing" && "method" in record.content).map((record) => (record.content as { method: string }).method);
+const toolNames = async (app: McpDriver) => (await app.getTools()).map((tool) => tool.name).sort();
+
+/** The mock's listen streams that ended, with why. */
+function listenEnds(mock: MockMcpServer): string[] {
+  const ends: string[] = [];
+  mock.on("stream:close", (event) => {
+    if (event.kind === "listen") ends.push(event.reason);
+  });
+  return ends;
+}
+
+describe("against our mock in memory", () => {
+  it("the first list opens one subscription for the lists that change; a list_changed makes the cached list stale", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } }, prompts: { greet: { messages: [{ role: "user", content: "Hi" }] } } });
+    await using app = mcpAttach(mock.connectInMemory());
+    expect(app.listChangeSubscription).toBeUndefined();
+    expect(await toolNames(app)).toEqual(["one"]);
+    // The listen went out before the list, and was acknowledged before the list came back.
+    expect(sentMethods(app)).toEqual(["server/discover", "subscriptions/listen", "tools/list"]);
+    const subscription = app.listChangeSubscription!;
+    expect(await subscription.acknowledged).toEqual({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
+    expect(await toolNames(app)).toEqual(["one"]);
+    expect(sentMethods(app).filter((method) => method === "tools/list")).toHaveLength(1);
+
+    await mock.setTool("two", { returns: 2 });
+    const notification = await app.waitForNotification(LISTED_CHANGE);
+    expect(notification.params?._meta).toEqual({ [SUBSCRIPTION_ID]: subscription.id });
+    expect(await toolNames(app)).toEqual(["one", "two"]);
+    expect(sentMethods(app).filter((method) => method === "tools/list")).toHaveLength(2);
+    // One subscription for every list: prompts reuse it.
+    await app.getPrompts();
+    expect(sentMethods(app).filter((method) => method === "subscriptions/listen")).toHaveLength(1);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("close() cancels the subscription: the mock sees it cancelled, and nothing is left open", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } } });
+    const ends = listenEnds(mock);
+    const app = track(mcpAttach(mock.connectInMemory()));
+    await app.getTools();
+    const subscription = app.listChangeSubscription!;
+    await app.close();
+    expect(await subscription.ended).toEqual({ by: "client" });
+    expect(ends).toEqual(["request_cancelled"]);
+    expect(mock.endSubscriptions()).toBe(0);
+  });
+
+  it("a subscription the server ends is opened again with the next list fetched", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } } });
+    await using app = mcpAttach(mock.connectInMemory());
+    await app.getTools();
+    const first = app.listChangeSubscription!;
+    expect(mock.endSubscriptions()).toBe(1);
+    expect(await first.ended).toMatchObject({ by: "server" });
+    expect(app.listChangeSubscription).toBeUndefined();
+    await app.getTools({ refresh: true });
+    expect(app.listChangeSubscription).toBeDefined();
+    expect(app.listChangeSubscription).not.toBe(first);
+    await mock.setTool("two", { returns: 2 });
+    await app.waitForNotification(LISTED_CHANGE);
+    expect(await toolNames(app)).toEqual(["one", "two"]);
+  });
+
+  it("followListChanges: false opens none (the cached list stays until its ttlMs); nor does the legacy era, which has its session", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } } });
+    await using off = mcpAttach(mock.connectInMemory(), { followListChanges: false });
+    expect(await toolNames(off)).toEqual(["one"]);
+    await mock.setTool("two", { returns: 2 });
+    expect(await toolNames(off)).toEqual(["one"]);
+    expect(sentMethods(off)).toEqual(["server/discover", "tools/list"]);
+    expect(off.listChangeSubscription).toBeUndefined();
+
+    await using legacy = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
+    expect(await toolNames(legacy)).toEqual(["one", "two"]);
+    await mock.setTool("three", { returns: 3 });
+    await legacy.waitForNotification(LISTED_CHANGE);
+    expect(await toolNames(legacy)).toEqual(["one", "three", "two"]);
+    expect(sentMethods(legacy)).not.toContain("subscriptions/listen");
+  });
+
+  it("a server whose capabilities promise no list changes gets no subscription; a bad option is refused", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } }, capabilities: { tools: {} } });
+    await using app = mcpAttach(mock.connectInMemory());
+    expect((await app.initialize()).capabilities).toEqual({ tools: {} });
+    await app.getTools();
+    expect(sentMethods(app)).toEqual(["server/discover", "tools/list"]);
+    expect(() => mcpAttach(mock.connectInMemory(), { followListChanges: "yes" as never })).toThrow(/followListChanges must be true or false, got string/);
+  });
+});
+
+describe("against our mock over Streamable HTTP and stdio", () => {
+  it("HTTP: the subscription is a stream of its own; a change is followed; close() closes it (cancelled)", async () => {
+    await using mock = await mockMcp({ ...cached, tools: { one: { returns: 1 } } });
+    const ends = listenEnds(mock);
+    const app = track(mcpConnect(mock.url));
+    expect(await toolNames(app)).toEqual(["one"]);
+    await mock.setTool("two", { returns: 2 });
+    await app.waitForNotification(LISTED_CHANGE);
+    expect(await toolNames(app)).toEqual(["one", "two"]);
+    await app.close();
+    // The server learns of a closed stream when its socket says so.
+    await until(() => ends.length > 0, "the mock to see the listen stream end");
+    expect(ends).toEqual(["request_cancelled"]);
+    expect(mock.endSubscriptions()).toBe(0);
+  });
+
+  it("stdio: a tool that adds a tool; the list follows; close() cancels the subscription and the mock exits cleanly", async () => {
+    const app = track(mcpShell(fixture("list-changing-mock.mjs")));
+    expect(await toolNames(app)).toEqual(["grow"]);
+    expect((await app.callTool("grow")).getTextContent()).toBe("grew");
+    await app.waitForNotification(LISTED_CHANGE);
+    expect(await toolNames(app)).toEqual(["grow", "grown"]);
+    const subscription = app.listChangeSubscription!;
+    await app.close();
+    expect(await subscription.ended).toEqual({ by: "client" });
+    // The driver told the server it cancelled the listen before closing stdin.
+    const cancelled = app.messages.find((record) => record.direction === "outgoing" && (record.content as { method?: string }).method === "notifications/cancelled");
+    expect((cancelled?.content as { params?: { requestId?: unknown } } | undefined)?.params?.requestId).toBe(subscription.id);
+    expect(app.exitCode).toBe(0);
+  });
+});
+
+describe("against servers that do not follow through", () => {
+  it("-32601 for subscriptions/listen: the list still comes, the failure is kept, and it is not asked again", async () => {
+    const app = track(mcpShell(`${fixture("modern-listen-refused.mjs")} refuse`));
+    expect(await toolNames(app)).toEqual(["requests"]);
+    expect(app.listChangeFailure?.message).toMatch(/-32601/);
+    await app.getTools({ refresh: true });
+    expect(sentMethods(app).filter((method) => method === "subscriptions/listen")).toHaveLength(1);
+    await app.close();
+  });
+
+  it("no acknowledgement: the first list waits at most requestTimeout, then the listen is cancelled", async () => {
+    const app = track(mcpShell(`${fixture("modern-listen-refused.mjs")} silent`, { requestTimeout: 300 }));
+    expect(await toolNames(app)).toEqual(["requests"]);
+    expect(app.listChangeFailure).toBeInstanceOf(RequestTimeoutError);
+    expect(app.listChangeFailure?.message).toMatch(/was not acknowledged within 300 ms/);
+    // The server heard the cancel of the listen it never answered.
+    expect((await app.callTool("requests")).getTextContent()).toMatch(/subscriptions\/listen,tools\/list,notifications\/cancelled/);
+    await app.close();
+  });
+});
+
+describe("against a server built with the official SDK v2 (over HTTP)", () => {
+  const servers: WebHandlerServer[] = [];
+  const handlers: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    for (const handler of handlers.splice(0)) await handler.close();
+  });
+
+  it("its notify.toolsChanged() reaches the driver through the subscription; close() ends it", async () => {
+    const handler = createMcpHandler(factory);
+    handlers.push(handler);
+    const server = await serveWebHandler(handler.fetch);
+    servers.push(server);
+    const app = track(mcpConnect(server.url));
+    expect(await toolNames(app)).toEqual(["add", "confirm"]);
+    const subscription = app.listChangeSubscription!;
+    expect(await subscription.acknowledged).toMatchObject({ toolsListChanged: true });
+    handler.notify.toolsChanged();
+    const notification = await app.waitForNotification(LISTED_CHANGE);
+    expect(notification.params?._meta).toMatchObject({ [SUBSCRIPTION_ID]: subscription.id });
+    expect(app.problems).toEqual([]);
+    await app.close();
+    expect(await subscription.ended).toEqual({ by: "client" });
+  });
+});
