@@ -6,12 +6,9 @@
  * spoken, the report as before).
  */
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpHandler } from "@modelcontextprotocol/server";
-import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
+import { describe, expect, it } from "vitest";
+import { useSdkV2Http } from "../support/sdk-v2-http.js";
 import { REPO, runCli, scenarioFile, useCli } from "./support.js";
-// @ts-expect-error a plain .mjs fixture, no types
-import { factory } from "../driver/servers/sdk-v2-server.mjs";
 
 useCli();
 
@@ -22,20 +19,8 @@ const broken = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "b
 const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
 const MODERN_HTTP = [...MODERN_COMMON, "modern-http-method-header", "modern-http-name-header", "modern-http-version-header", "modern-http-get-delete", "modern-http-no-session"];
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function serveSdkV2(legacy: "stateless" | "reject"): Promise<string> {
-  const handler = createMcpHandler(factory, { legacy });
-  const server: WebHandlerServer = await serveWebHandler(handler.fetch);
-  cleanups.push(async () => {
-    await server.close();
-    await handler.close();
-  });
-  return server.url;
-}
+const startSdkV2 = useSdkV2Http();
+const serveSdkV2 = async (legacy: "stateless" | "reject") => (await startSdkV2({ legacy })).url;
 
 async function check(target: string): Promise<{ code: number | null; report: Json; stderr: string }> {
   const result = await runCli(["check", target, "--json"], { timeoutMs: 20_000 });

@@ -7,13 +7,10 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useSdkV2Http, type SdkV2HandlerOptions } from "../support/sdk-v2-http.js";
 import { mockMcp, type MockMcpServer } from "../../src/index.js";
-import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
 import { CLI, REPO, runCli, scenarioFile, useCli } from "./support.js";
-// @ts-expect-error a plain .mjs fixture, no types
-import { factory } from "../driver/servers/sdk-v2-server.mjs";
 
 useCli();
 
@@ -80,19 +77,8 @@ describe("call against our mock over stdio (mcp-testkit mock --stdio)", () => {
 });
 
 describe("against a server built with the official SDK v2", () => {
-  const servers: WebHandlerServer[] = [];
-  const handlers: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.close();
-    for (const handler of handlers.splice(0)) await handler.close();
-  });
-  async function serveSdkV2(options: Parameters<typeof createMcpHandler>[1] = {}): Promise<string> {
-    const handler = createMcpHandler(factory, options);
-    handlers.push(handler);
-    const server = await serveWebHandler(handler.fetch);
-    servers.push(server);
-    return server.url;
-  }
+  const startSdkV2 = useSdkV2Http();
+  const serveSdkV2 = async (options?: SdkV2HandlerOptions) => (await startSdkV2(options)).url;
 
   it("over stdio: auto and pin speak 2026-07-28, legacy 2025-11-25; inspect --json says which", async () => {
     expect(await runCli(["call", sdkV2Stdio, "add", '{"a":2,"b":3}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "5\n", stderr: MODERN_LINE });

@@ -7,15 +7,12 @@
  * that refuse or ignore the subscription.
  */
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import { useSdkV2Http } from "../support/sdk-v2-http.js";
 import { mockMcp, type MockMcpServer } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, RequestTimeoutError, type McpDriver } from "../../src/driver/index.js";
-import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
 import { useDrivers } from "./support.js";
 import { until } from "../observe/support.js";
-// @ts-expect-error a plain .mjs fixture, no types
-import { factory } from "./servers/sdk-v2-server.mjs";
 
 const track = useDrivers();
 const LISTED_CHANGE = "notifications/tools/list_changed";
@@ -169,18 +166,11 @@ describe("against servers that do not follow through", () => {
 });
 
 describe("against a server built with the official SDK v2 (over HTTP)", () => {
-  const servers: WebHandlerServer[] = [];
-  const handlers: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.close();
-    for (const handler of handlers.splice(0)) await handler.close();
-  });
+  const startSdkV2 = useSdkV2Http();
 
   it("its notify.toolsChanged() reaches the driver through the subscription; close() ends it", async () => {
-    const handler = createMcpHandler(factory);
-    handlers.push(handler);
-    const server = await serveWebHandler(handler.fetch);
-    servers.push(server);
+    const { url, handler } = await startSdkV2();
+    const server = { url };
     const app = track(mcpConnect(server.url));
     expect(await toolNames(app)).toEqual(["add", "confirm"]);
     const subscription = app.listChangeSubscription!;

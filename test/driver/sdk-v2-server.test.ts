@@ -7,33 +7,18 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import { describe, expect, it } from "vitest";
+import { useSdkV2Http, type SdkV2HandlerOptions } from "../support/sdk-v2-http.js";
 import { ConnectionClosedError, mcpConnect, mcpShell, ProtocolError } from "../../src/driver/index.js";
-import { serveWebHandler, type WebHandlerServer } from "../support/web-handler-server.js";
 import { useDrivers } from "./support.js";
-// @ts-expect-error a plain .mjs fixture, no types
-import { factory } from "./servers/sdk-v2-server.mjs";
 
 const MODERN = "2026-07-28";
 const track = useDrivers();
 const fixture = fileURLToPath(new URL("./servers/sdk-v2-server.mjs", import.meta.url));
 const stdioCommand = `"${process.execPath}" "${fixture}" stdio`;
 
-const servers: WebHandlerServer[] = [];
-const handlers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const handler of handlers.splice(0)) await handler.close();
-});
-
-async function serveSdkV2(options: Parameters<typeof createMcpHandler>[1] = {}): Promise<string> {
-  const handler = createMcpHandler(factory, options);
-  handlers.push(handler);
-  const server = await serveWebHandler(handler.fetch);
-  servers.push(server);
-  return server.url;
-}
+const startSdkV2 = useSdkV2Http();
+const serveSdkV2 = async (options?: SdkV2HandlerOptions) => (await startSdkV2(options)).url;
 
 const onElicitation = () => ({ action: "accept" as const, content: { ok: true } });
 
