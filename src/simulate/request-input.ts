@@ -20,41 +20,82 @@ export interface SimulationRequestInit {
   body?: string | Uint8Array;
 }
 
-/** One simulated request, read once. */
-export interface SimulatedRequest {
-  readonly method: string;
-  /** The URL, normalised as `Request.url` is. */
-  readonly url: string;
+/** An init's headers: by lower-case name with repeats joined, and each apart. */
+interface InitHeaders {
+  readonly joined: ReadonlyMap<string, string>;
+  readonly pairs: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A `Request`'s `Headers`, also of another realm or undici copy, told from an init's. */
+function isWebHeaders(headers: InitHeaders | Headers): headers is Headers {
+  return !(headers as Partial<InitHeaders>).joined;
+}
+
+/** One simulated request, read once: its parts, shared by the recorder, the observers and a mock's exchange. */
+export class SimulatedRequest {
   /** The URL's path (normalised) and query (with its `?`, or ""). */
   readonly path: string;
   readonly search: string;
-  /** Lower-case name; repeated values joined with ", " (as `Headers.get`). */
-  header(name: string): string | undefined;
-  /** Every header with all its values. */
-  readonly distinctHeaders: Record<string, string[] | undefined> | Headers;
-  /** The headers as pairs, for building a `Request` (a fetch handler target, a mounted web handler). */
-  readonly headerPairs: ReadonlyArray<readonly [string, string]>;
-  /** The body's text (UTF-8); undefined for none. */
-  readonly text?: string;
   /** The body's size in bytes. */
   readonly byteLength: number;
+  private pairs?: ReadonlyArray<readonly [string, string]>;
+
+  constructor(
+    readonly method: string,
+    /** The URL, normalised as `Request.url` is. */
+    readonly url: string,
+    /**
+     * An init's headers by lower-case name, repeated values joined with ", " (as `Headers.get`
+     * gives them) and each apart in `pairs`; or a `Request`'s own `Headers` (which join repeats).
+     */
+    private readonly headers: InitHeaders | Headers,
+    /** The body's text (UTF-8); undefined for none. */
+    readonly text: string | undefined,
+    private encoded: Uint8Array | undefined,
+  ) {
+    const target = splitTarget(url);
+    this.path = target.path;
+    this.search = target.search;
+    this.byteLength = encoded !== undefined ? encoded.byteLength : text === undefined ? 0 : Buffer.byteLength(text);
+  }
+
+  /** Lower-case name; repeated values joined with ", ". */
+  header(name: string): string | undefined {
+    const headers = this.headers;
+    return isWebHeaders(headers) ? (headers.get(name) ?? undefined) : headers.joined.get(name);
+  }
+
+  /** Every header with all its values (from a `Request`, its `Headers`: repeats joined). */
+  get distinctHeaders(): Record<string, string[] | undefined> | Headers {
+    const headers = this.headers;
+    return isWebHeaders(headers) ? headers : distinctOf(headers.pairs);
+  }
+
+  /** The headers as pairs, for building a `Request` (a fetch handler target, a mounted web handler). */
+  get headerPairs(): ReadonlyArray<readonly [string, string]> {
+    const headers = this.headers;
+    if (!isWebHeaders(headers)) return headers.pairs;
+    if (this.pairs === undefined) {
+      const pairs: Array<[string, string]> = [];
+      headers.forEach((value, name) => pairs.push([name, value]));
+      this.pairs = pairs;
+    }
+    return this.pairs;
+  }
+
   /** The body's bytes; undefined for none. */
-  bytes(): Uint8Array | undefined;
+  bytes(): Uint8Array | undefined {
+    return (this.encoded ??= this.text === undefined ? undefined : encoder.encode(this.text));
+  }
 }
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** A `Request`'s parts: its body read (as `arrayBuffer()`), its headers as `Headers` gives them. */
+/** A `Request`'s parts: its body read (as `arrayBuffer()`), its headers read from its `Headers` when asked. */
 export async function readRequest(request: Request): Promise<SimulatedRequest> {
   const bytes = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
-  const headers = new Map<string, string>();
-  const pairs: Array<[string, string]> = [];
-  request.headers.forEach((value, name) => {
-    headers.set(name, value);
-    pairs.push([name, value]);
-  });
-  return plainRequest(request.method, request.url, headers, request.headers, pairs, bytes === undefined ? undefined : decoder.decode(bytes), bytes);
+  return new SimulatedRequest(request.method, request.url, request.headers, bytes === undefined ? undefined : decoder.decode(bytes), bytes);
 }
 
 /** An init's parts, checked as `new Request(url, init)` checks them (the errors say what to change). */
@@ -62,42 +103,15 @@ export function readRequestInit(init: SimulationRequestInit): SimulatedRequest {
   if (typeof init !== "object" || init === null) throw new McpTestkitError(`sim.startRequest(request): pass a web-standard Request or { method, url, headers, body }; got ${init === null ? "null" : typeof init}.`);
   const method = checkedMethod(init.method);
   const url = checkedUrl(init.url);
-  const { headers, pairs } = checkedHeaders(init.headers);
+  const joined = new Map<string, string>();
+  const pairs: Array<[string, string]> = [];
+  readHeaders(init.headers, joined, pairs);
+  const headers = { joined, pairs };
   const body = init.body;
   if (body !== undefined && (method === "GET" || method === "HEAD")) throw new McpTestkitError(`sim.startRequest(init): a ${method} request cannot have a body (as with new Request); send it with method "POST".`);
-  if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
-    throw new McpTestkitError(`sim.startRequest(init): "body" must be a string (JSON.stringify(message)) or a Uint8Array; got ${typeof body}.`);
-  }
-  const text = body === undefined ? undefined : typeof body === "string" ? body : decoder.decode(body);
-  return plainRequest(method, url, headers, undefined, pairs, text, typeof body === "string" ? undefined : body);
-}
-
-function plainRequest(
-  method: string,
-  url: string,
-  headers: ReadonlyMap<string, string>,
-  webHeaders: Headers | undefined,
-  pairs: ReadonlyArray<readonly [string, string]>,
-  text: string | undefined,
-  bytes: Uint8Array | undefined,
-): SimulatedRequest {
-  const { path, search } = splitTarget(url);
-  let distinct: Record<string, string[] | undefined> | Headers | undefined = webHeaders;
-  let encoded = bytes;
-  return {
-    method,
-    url,
-    path,
-    search,
-    header: (name) => headers.get(name),
-    get distinctHeaders() {
-      return (distinct ??= distinctOf(pairs));
-    },
-    headerPairs: pairs,
-    text,
-    byteLength: bytes !== undefined ? bytes.byteLength : text === undefined ? 0 : Buffer.byteLength(text),
-    bytes: () => (encoded ??= text === undefined ? undefined : encoder.encode(text)),
-  };
+  if (body === undefined || typeof body === "string") return new SimulatedRequest(method, url, headers, body, undefined);
+  if (!(body instanceof Uint8Array)) throw new McpTestkitError(`sim.startRequest(init): "body" must be a string (JSON.stringify(message)) or a Uint8Array; got ${typeof body}.`);
+  return new SimulatedRequest(method, url, headers, decoder.decode(body), body);
 }
 
 function distinctOf(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string[] | undefined> {
@@ -119,7 +133,11 @@ function checkedMethod(method: unknown): string {
   return NORMALISED_METHODS.has(upper) ? upper : method;
 }
 
+/** The last URL string checked, and its normalised form: a test sends to one URL again and again. */
+let lastUrl: { given: string; href: string } | undefined;
+
 function checkedUrl(url: unknown): string {
+  if (typeof url === "string" && url === lastUrl?.given) return lastUrl.href;
   if (!(typeof url === "string" || url instanceof URL)) throw new McpTestkitError(`sim.startRequest(init): "url" must be an absolute URL such as "http://127.0.0.1:8082/mcp"; got ${url === undefined ? "none" : typeof url}.`);
   let parsed: URL;
   try {
@@ -128,27 +146,27 @@ function checkedUrl(url: unknown): string {
     throw new McpTestkitError(`sim.startRequest(init): "url" must be an absolute URL such as "http://127.0.0.1:8082/mcp" (new Request needs one too); got ${JSON.stringify(url)}.`);
   }
   if (parsed.username !== "" || parsed.password !== "") throw new McpTestkitError(`sim.startRequest(init): the URL includes credentials, which new Request refuses; send an Authorization header instead.`);
+  if (typeof url === "string") lastUrl = { given: url, href: parsed.href };
   return parsed.href;
 }
 
-/** HTTP whitespace a header value loses at both ends, as `Headers` trims it. */
-const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const BAD_VALUE = /[\0\r\n]/;
+/** Header names checked already, by their lower-case form (a test sends the same few again and again). */
+const checkedNames = new Map<string, string>();
+const MAX_CHECKED_NAMES = 256;
 
-function checkedHeaders(input: SimulationRequestInit["headers"]): { headers: Map<string, string>; pairs: Array<[string, string]> } {
-  const headers = new Map<string, string>();
-  const pairs: Array<[string, string]> = [];
+/** Reads an init's headers into `headers` (joined, as `Headers.get` gives them) and `pairs` (each apart). */
+function readHeaders(input: SimulationRequestInit["headers"], headers: Map<string, string>, pairs: Array<[string, string]>): void {
   const add = (name: unknown, value: unknown): void => {
-    if (typeof name !== "string" || !TOKEN.test(name)) throw new McpTestkitError(`sim.startRequest(init): ${JSON.stringify(name)} is not a valid header name.`);
-    if (typeof value !== "string") throw new McpTestkitError(`sim.startRequest(init): the header "${name}" must have a string value; got ${typeof value}.`);
-    const trimmed = value.replace(EDGE_WHITESPACE, "");
-    if (BAD_VALUE.test(trimmed)) throw new McpTestkitError(`sim.startRequest(init): the header "${name}" has a value with a NUL, CR or LF, which no HTTP request can carry.`);
-    const lower = name.toLowerCase();
+    const lower = typeof name === "string" ? (checkedNames.get(name) ?? checkedName(name)) : checkedName(name);
+    if (typeof value !== "string") throw new McpTestkitError(`sim.startRequest(init): the header "${String(name)}" must have a string value; got ${typeof value}.`);
+    const trimmed = trimHttpWhitespace(value);
+    if (BAD_VALUE.test(trimmed)) throw new McpTestkitError(`sim.startRequest(init): the header "${String(name)}" has a value with a NUL, CR or LF, which no HTTP request can carry.`);
     const before = headers.get(lower);
     headers.set(lower, before === undefined ? trimmed : `${before}, ${trimmed}`);
     pairs.push([lower, trimmed]);
   };
-  if (input === undefined) return { headers, pairs };
+  if (input === undefined) return;
   if (input instanceof Headers) input.forEach((value, name) => add(name, value));
   else if (Array.isArray(input)) {
     for (const pair of input as ReadonlyArray<readonly [string, string]>) {
@@ -157,5 +175,22 @@ function checkedHeaders(input: SimulationRequestInit["headers"]): { headers: Map
     }
   } else if (typeof input === "object" && input !== null) for (const name of Object.keys(input)) add(name, (input as Record<string, unknown>)[name]);
   else throw new McpTestkitError(`sim.startRequest(init): "headers" must be an object of name → value, a list of [name, value] pairs or a Headers; got ${typeof input}.`);
-  return { headers, pairs };
+}
+
+/** A header name checked as a token, lower-cased (and remembered, up to a bound). */
+function checkedName(name: unknown): string {
+  if (typeof name !== "string" || !TOKEN.test(name)) throw new McpTestkitError(`sim.startRequest(init): ${JSON.stringify(name)} is not a valid header name.`);
+  const lower = name.toLowerCase();
+  if (checkedNames.size < MAX_CHECKED_NAMES) checkedNames.set(name, lower);
+  return lower;
+}
+
+/** A value without the HTTP whitespace (tab, LF, CR, space) at its ends, as `Headers` stores it. */
+function trimHttpWhitespace(value: string): string {
+  const isSpace = (code: number) => code === 9 || code === 10 || code === 13 || code === 32;
+  let start = 0;
+  let end = value.length;
+  while (start < end && isSpace(value.charCodeAt(start))) start++;
+  while (end > start && isSpace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }
