@@ -26,11 +26,6 @@ interface InitHeaders {
   readonly pairs: ReadonlyArray<readonly [string, string]>;
 }
 
-/** A `Request`'s `Headers`, also of another realm or undici copy, told from an init's. */
-function isWebHeaders(headers: InitHeaders | Headers): headers is Headers {
-  return !(headers as Partial<InitHeaders>).joined;
-}
-
 /** One simulated request, read once: its parts, shared by the recorder, the observers and a mock's exchange. */
 export class SimulatedRequest {
   /** The URL's path (normalised) and query (with its `?`, or ""). */
@@ -39,6 +34,9 @@ export class SimulatedRequest {
   /** The body's size in bytes. */
   readonly byteLength: number;
   private pairs?: ReadonlyArray<readonly [string, string]>;
+  /** A `Request`'s own `Headers` (also of another realm or undici copy), or an init's. */
+  private readonly web?: Headers;
+  private readonly init?: InitHeaders;
 
   constructor(
     readonly method: string,
@@ -48,7 +46,7 @@ export class SimulatedRequest {
      * An init's headers by lower-case name, repeated values joined with ", " (as `Headers.get`
      * gives them) and each apart in `pairs`; or a `Request`'s own `Headers` (which join repeats).
      */
-    private readonly headers: InitHeaders | Headers,
+    headers: InitHeaders | Headers,
     /** The body's text (UTF-8); undefined for none. */
     readonly text: string | undefined,
     private encoded: Uint8Array | undefined,
@@ -57,27 +55,26 @@ export class SimulatedRequest {
     this.path = target.path;
     this.search = target.search;
     this.byteLength = encoded !== undefined ? encoded.byteLength : text === undefined ? 0 : Buffer.byteLength(text);
+    if ((headers as Partial<InitHeaders>).joined !== undefined) this.init = headers as InitHeaders;
+    else this.web = headers as Headers;
   }
 
   /** Lower-case name; repeated values joined with ", ". */
   header(name: string): string | undefined {
-    const headers = this.headers;
-    return isWebHeaders(headers) ? (headers.get(name) ?? undefined) : headers.joined.get(name);
+    return this.init !== undefined ? this.init.joined.get(name) : (this.web!.get(name) ?? undefined);
   }
 
   /** Every header with all its values (from a `Request`, its `Headers`: repeats joined). */
   get distinctHeaders(): Record<string, string[] | undefined> | Headers {
-    const headers = this.headers;
-    return isWebHeaders(headers) ? headers : distinctOf(headers.pairs);
+    return this.init !== undefined ? distinctOf(this.init.pairs) : this.web!;
   }
 
   /** The headers as pairs, for building a `Request` (a fetch handler target, a mounted web handler). */
   get headerPairs(): ReadonlyArray<readonly [string, string]> {
-    const headers = this.headers;
-    if (!isWebHeaders(headers)) return headers.pairs;
+    if (this.init !== undefined) return this.init.pairs;
     if (this.pairs === undefined) {
       const pairs: Array<[string, string]> = [];
-      headers.forEach((value, name) => pairs.push([name, value]));
+      this.web!.forEach((value, name) => pairs.push([name, value]));
       this.pairs = pairs;
     }
     return this.pairs;
@@ -92,9 +89,8 @@ export class SimulatedRequest {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** A `Request`'s parts: its body read (as `arrayBuffer()`), its headers read from its `Headers` when asked. */
-export async function readRequest(request: Request): Promise<SimulatedRequest> {
-  const bytes = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
+/** A `Request`'s parts, its body read already (as `arrayBuffer()` reads it; none for GET and HEAD); its headers are read from its `Headers` when asked. */
+export function readRequest(request: Request, bytes: Uint8Array | undefined): SimulatedRequest {
   return new SimulatedRequest(request.method, request.url, request.headers, bytes === undefined ? undefined : decoder.decode(bytes), bytes);
 }
 

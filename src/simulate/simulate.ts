@@ -84,7 +84,8 @@ export class Simulator {
    */
   async startRequest(request: Request | SimulationRequestInit, options?: SimulationOptions): Promise<Simulation> {
     const limits = checkedOptions(options);
-    const input = isRequest(request) ? await readRequest(request) : readRequestInit(request);
+    // The body is awaited here, not in a helper: one promise hop fewer per call.
+    const input = isRequest(request) ? readRequest(request, request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())) : readRequestInit(request);
     const text = input.text;
     const messages = text === undefined ? [] : jsonMessages(text);
     this.record(input, messages, text);
