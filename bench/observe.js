@@ -7,15 +7,18 @@
  *   the same mock with both off ("ours-json"). Each server in a process of its own
  *   (bench/servers/http-server.js), CPU read inside it over IPC, one load generator
  *   (bench/lib/loadgen.js). Aim: at most 1.10× the CPU per call.
- * - simulate: one `tools/call` through `simulate(mock)` (no socket; recorder and validator on)
- *   next to an HTTP round trip to the same mock on 127.0.0.1 (the load generator's client, one
- *   call in flight), both in this process, wall time and this process's CPU per call. Aim: the
- *   simulated call costs at most a third of the round trip.
+ * - simulate: one `tools/call` through `simulate(mock)` (no socket; recorder and validator on),
+ *   its input built per call either as a `Request` or as a plain init object `{ method, url,
+ *   headers, body }`, next to an HTTP round trip to the same mock on 127.0.0.1 (the load
+ *   generator's client, one call in flight), all in this process, wall time and this process's
+ *   CPU per call. Aim: the simulated call costs at most a third of the round trip (both forms
+ *   are reported against it).
  *
  * Fairness as in the other sections (bench/README.md): rounds, the sides' order alternating from
- * round to round, the heap collected before each slice, ratios per round, then the median and
- * the quartiles over rounds. Bounded: slices stop at a count or a time, parts after complete
- * rounds (at least 2) once their cap is spent, the section after 60 s (run.js kills it at 75 s).
+ * round to round (simulate's three sides take every order in turn), the heap collected before
+ * each slice, ratios per round, then the median and the quartiles over rounds. Bounded: slices
+ * stop at a count or a time, parts after complete rounds (at least 2) once their cap is spent,
+ * the section after 60 s (run.js kills it at 75 s).
  *
  * Options: --quick, --rounds=N, --only=overhead,simulate, --json=PATH (default
  * bench/results/observe.json), --no-json.
@@ -23,7 +26,7 @@
 import { fork } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
+import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
 
 const gc = exposedGc(import.meta.url);
@@ -109,43 +112,53 @@ async function benchOverhead() {
 }
 
 // ---------------------------------------------------------------- (2) a simulated call vs an HTTP round trip
+// Three sides: the simulated call with a `Request` built per call ("simulated"), the same call given
+// as a plain init object, no `Request` built ("simulated-init"), and the HTTP round trip ("http").
+const SIMULATE_SIDES = ["simulated", "simulated-init", "http"];
+
 async function benchSimulate() {
   const { mockMcp, simulate } = await import("../dist/index.js");
   const server = await mockMcp({ tools: { echo: { returns: "ok" } } });
   const [session] = await openSessions(server.url, 1);
   const sim = simulate(server);
-  const origin = new URL(server.url).origin;
-  const post = (body, headers = {}) => new Request(`${origin}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...headers }, body: JSON.stringify(body) });
+  const url = `${new URL(server.url).origin}/mcp`;
+  const headersOf = (extra) => ({ "content-type": "application/json", accept: ACCEPT, ...extra });
+  const post = (body, headers = {}) => new Request(url, { method: "POST", headers: headersOf(headers), body: JSON.stringify(body) });
+  const postInit = (body, headers = {}) => ({ method: "POST", url, headers: headersOf(headers), body: JSON.stringify(body) });
   const init = await sim.startRequest(post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }));
   const sessionId = (await init.awaitResponse(5000)).header("mcp-session-id");
-  await (await sim.startRequest(post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }))).awaitCompletion(5000);
+  const sessionHeaders = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+  await (await sim.startRequest(post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders))).awaitCompletion(5000);
   let nextId = 1;
-  const simulatedCall = async () => {
-    const simulation = await sim.startRequest(post({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "echo", arguments: {} } }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }));
+  // Each side builds its own input per call, as a test would: the `Request`'s cost is the simulated call's.
+  const simulatedCall = async (build) => {
+    const simulation = await sim.startRequest(build({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "echo", arguments: {} } }, sessionHeaders));
     const completion = await simulation.awaitCompletion(5000);
     if (completion?.reason !== "completed" || completion.terminalMessage?.result === undefined) throw new Error(`a simulated call ended ${completion?.reason}`);
   };
+  const simulatedSlice = (build) => async ({ count, ms }) => {
+    const deadline = performance.now() + ms;
+    let calls = 0;
+    while (calls < count && performance.now() < deadline) {
+      await simulatedCall(build);
+      calls++;
+    }
+    return calls;
+  };
   const sides = {
-    simulated: async ({ count, ms }) => {
-      const deadline = performance.now() + ms;
-      let calls = 0;
-      while (calls < count && performance.now() < deadline) {
-        await simulatedCall();
-        calls++;
-      }
-      return calls;
-    },
+    simulated: simulatedSlice(post),
+    "simulated-init": simulatedSlice(postInit),
     http: async (slice) => (await runLoad([session], slice)).calls,
   };
+  const orders = balancedOrders(SIMULATE_SIDES);
   try {
-    await sides.simulated({ count: CONFIG.simulate.warmup, ms: 5000 });
-    await sides.http({ count: CONFIG.simulate.warmup, ms: 5000 });
+    for (const side of SIMULATE_SIDES) await sides[side]({ count: CONFIG.simulate.warmup, ms: 5000 });
     const deadline = performance.now() + Math.min(CONFIG.simulate.capMs, timeLeft());
     const rounds = [];
     for (let r = 0; r < CONFIG.rounds; r++) {
       if (r >= 2 && performance.now() > deadline) break;
       const round = {};
-      for (const side of r % 2 === 0 ? ["simulated", "http"] : ["http", "simulated"]) {
+      for (const side of orders[r % orders.length]) {
         gc();
         const cpu0 = cpuMicros();
         const t0 = performance.now();
@@ -156,13 +169,17 @@ async function benchSimulate() {
       sim.recorder.clear();
       rounds.push(round);
     }
-    const ratio = (key) => rounds.map((round) => round.simulated[key] / round.http[key]);
+    const ratio = (side, key) => rounds.map((round) => round[side][key] / round.http[key]);
     const med = (key, side) => median(rounds.map((round) => round[side][key]));
+    const against = (side) => ({ wall: median(ratio(side, "wallUsPerCall")), cpu: median(ratio(side, "cpuUsPerCall")) });
+    const spread = (side) => ({ wall: quartiles(ratio(side, "wallUsPerCall")), cpu: quartiles(ratio(side, "cpuUsPerCall")) });
     return {
       rounds,
-      median: Object.fromEntries(["simulated", "http"].map((side) => [side, { wallUsPerCall: med("wallUsPerCall", side), cpuUsPerCall: med("cpuUsPerCall", side) }])),
-      ratio: { wall: median(ratio("wallUsPerCall")), cpu: median(ratio("cpuUsPerCall")) },
-      ratioQuartiles: { wall: quartiles(ratio("wallUsPerCall")), cpu: quartiles(ratio("cpuUsPerCall")) },
+      median: Object.fromEntries(SIMULATE_SIDES.map((side) => [side, { wallUsPerCall: med("wallUsPerCall", side), cpuUsPerCall: med("cpuUsPerCall", side) }])),
+      ratio: against("simulated"),
+      ratioQuartiles: spread("simulated"),
+      initRatio: against("simulated-init"),
+      initRatioQuartiles: spread("simulated-init"),
     };
   } finally {
     session.close();
@@ -194,9 +211,14 @@ if (results.overhead) {
 if (results.simulate) {
   const s = results.simulate;
   const met = s.ratio.wall <= TARGETS.simulatedVsHttpAtMost;
-  verdicts.simulate = { measure: "a simulated tools/call / an HTTP round trip to the same mock (wall time)", ratio: s.ratio.wall, ratioQuartiles: s.ratioQuartiles.wall, target: "<= 0.33x", met, status: verdictText(met, s.ratioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
-  rows.push(["tools/call, wall time per call", `${s.median.simulated.wallUsPerCall.toFixed(1)} µs (simulated)`, `${s.median.http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.ratio.wall, s.ratioQuartiles.wall), "≤ 0.33×", verdicts.simulate.status]);
-  rows.push(["tools/call, CPU per call (this process)", `${s.median.simulated.cpuUsPerCall.toFixed(1)} µs`, `${s.median.http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.ratio.cpu, s.ratioQuartiles.cpu), "(info)", ""]);
+  const initMet = s.initRatio.wall <= TARGETS.simulatedVsHttpAtMost;
+  verdicts.simulate = { measure: "a simulated tools/call (a Request built per call) / an HTTP round trip to the same mock (wall time)", ratio: s.ratio.wall, ratioQuartiles: s.ratioQuartiles.wall, target: "<= 0.33x", met, status: verdictText(met, s.ratioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
+  verdicts.simulateInit = { measure: "a simulated tools/call (a plain init object, no Request) / an HTTP round trip to the same mock (wall time)", ratio: s.initRatio.wall, ratioQuartiles: s.initRatioQuartiles.wall, target: "<= 0.33x", met: initMet, status: verdictText(initMet, s.initRatioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
+  const http = s.median.http;
+  rows.push(["tools/call, wall time per call (Request per call)", `${s.median.simulated.wallUsPerCall.toFixed(1)} µs (simulated)`, `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.ratio.wall, s.ratioQuartiles.wall), "≤ 0.33×", verdicts.simulate.status]);
+  rows.push(["tools/call, wall time per call (init object)", `${s.median["simulated-init"].wallUsPerCall.toFixed(1)} µs (simulated)`, `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.initRatio.wall, s.initRatioQuartiles.wall), "≤ 0.33×", verdicts.simulateInit.status]);
+  rows.push(["tools/call, CPU per call (this process, Request per call)", `${s.median.simulated.cpuUsPerCall.toFixed(1)} µs`, `${http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.ratio.cpu, s.ratioQuartiles.cpu), "(info)", ""]);
+  rows.push(["tools/call, CPU per call (this process, init object)", `${s.median["simulated-init"].cpuUsPerCall.toFixed(1)} µs`, `${http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.initRatio.cpu, s.initRatioQuartiles.cpu), "(info)", ""]);
 }
 const header = ["Measure", "ours", "reference", "ratio (IQR)", "aim", "status"];
 console.log(`\n${renderTable(header, rows)}`);

@@ -18,6 +18,8 @@
  * - driver-seq | driver-par | driver-setup: our `mcpShell` driving bench/servers/minimal-stdio.mjs
  *   (the client process is profiled), as in bench/driver.js; `--driver=sdk` or `--driver=expect`
  *   profiles the SDK's StdioClientTransport + Client or expect-mcp's mcpShell instead.
+ * - simulate: one simulated `tools/call` at a time through `simulate(mock)` (as bench/observe.js,
+ *   part simulate), a `Request` built per call; `--input=init` passes a plain init object instead.
  *
  * The .cpuprofile is kept in bench/results/profiles/ (open it in Chrome DevTools > Performance).
  */
@@ -113,6 +115,37 @@ if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("driver
   const ms = performance.now() - t0;
   console.log(`workload ${workload} (${which}): ${done} iterations in ${ms.toFixed(0)} ms (${((done / ms) * 1000).toFixed(0)}/s, profiler on)`);
   // expect-mcp's close() leaves a 5 s timer behind: do not wait for it.
+  process.exit(0);
+}
+if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload === "simulate") {
+  // One simulated tools/call at a time through simulate(mock), as bench/observe.js (part simulate):
+  // a `Request` built per call, or with --input=init a plain init object.
+  const { mockMcp, simulate } = await import("../dist/index.js");
+  const server = await mockMcp({ tools: { echo: { returns: "ok" } } });
+  const sim = simulate(server);
+  const url = `${new URL(server.url).origin}/mcp`;
+  const plain = args.get("input") === "init";
+  const post = (body, headers = {}) => {
+    const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) };
+    return plain ? { ...init, url } : new Request(url, init);
+  };
+  const opened = await sim.startRequest(post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "profile", version: "0" } } }));
+  const session = { "mcp-session-id": (await opened.awaitResponse(5000)).header("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
+  await (await sim.startRequest(post({ jsonrpc: "2.0", method: "notifications/initialized" }, session))).awaitCompletion(5000);
+  const count = Number(args.get("count") ?? 100_000);
+  const deadline = performance.now() + 15_000;
+  const t0 = performance.now();
+  let done = 0;
+  for (; done < count && performance.now() < deadline; done++) {
+    const simulation = await sim.startRequest(post({ jsonrpc: "2.0", id: done + 1, method: "tools/call", params: { name: "echo", arguments: {} } }, session));
+    const completion = await simulation.awaitCompletion(5000);
+    if (completion?.terminalMessage?.result === undefined) throw new Error(`a simulated call ended ${completion?.reason}`);
+    if (done % 5000 === 0) sim.recorder.clear();
+  }
+  const ms = performance.now() - t0;
+  console.log(`workload simulate (${plain ? "init object" : "Request"}): ${done} iterations in ${ms.toFixed(0)} ms (${((done / ms) * 1000).toFixed(0)}/s, profiler on)`);
+  sim.close();
+  await server.close();
   process.exit(0);
 }
 if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1") {

@@ -55,7 +55,7 @@ import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type 
 import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
-import { sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
+import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
 export type { DiscoverResult, DriverEra } from "./discover-negotiation.js";
@@ -153,6 +153,12 @@ export class McpDriver implements AsyncDisposable {
         settled: (id) => this.modernHttp?.settled(id),
         ...(traceMeta === undefined ? {} : { traceMeta: () => traceMeta.current() }),
         ...(observation === undefined ? {} : { watcher: observation }),
+        wireEnded: () => this.lifetime.serverEnded(),
+        wireError: (error) => {
+          // Over HTTP there is no connection to close: a refused connection is how a gone server shows.
+          const refusal = connection.kind === "http" ? connectionRefusal(error) : undefined;
+          if (refusal !== undefined) this.lifetime.serverEnded(refusal);
+        },
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );

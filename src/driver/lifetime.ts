@@ -1,7 +1,8 @@
 /**
  * The process and connection lifetime: which error a request gets when the wire goes away
  * (the process failed to start, exited, closed its stdout, or the connection closed), and how
- * the driver ends (close stdin and wait, or end the HTTP session). `close()` reports a server that
+ * the driver ends (close stdin and wait, or end the HTTP session), and how the server ended, for
+ * the observers: by `close()`, or on its own (see `serverEnded`). `close()` reports a server that
  * ended badly by throwing; disposal (`await using`) never throws, so that it cannot bury the
  * test's own failure under a `SuppressedError`: it keeps what went wrong in `closeError` and
  * prints one line.
@@ -17,7 +18,17 @@ import {
   ProcessFailedToStart,
 } from "./errors.js";
 import type { RpcSession } from "./session.js";
-import type { StdioProcessTransport } from "./stdio-process.js";
+import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
+
+/** How the server's side ended, as the driver's observers hear it (observed-session.ts). */
+export interface ServerEnd {
+  /** `client`: `close()` (or `kill()`); `server`: it went away on its own. */
+  readonly initiator: "client" | "server";
+  /** What was wrong with how it ended; undefined when it ended well. */
+  readonly error?: unknown;
+  /** A spawned server's exit, once it has exited. */
+  readonly exit?: ProcessExit;
+}
 
 export interface CloseOptions {
   /** How long a spawned server may take to exit after its stdin closes, in ms (default 5000). */
@@ -34,6 +45,8 @@ export class ConnectionLifetime {
   /** What close() (or the disposal) found wrong with how the server ended. */
   closeError: McpDriverError | undefined;
   private closing: Promise<void> | undefined;
+  /** Set once the server went away on its own (the observers were told then, and not again at close()). */
+  private endedOnItsOwn = false;
 
   constructor(
     private readonly session: RpcSession,
@@ -42,8 +55,8 @@ export class ConnectionLifetime {
     private readonly closeWire: (() => Promise<void>) | undefined,
     /** Whether the handshake was answered (a process gone before it "failed to start"). */
     private readonly initialized: () => boolean,
-    /** Told when the close starts and how it ended (the driver's observers). */
-    private readonly stopping?: { willStop(): void; didStop(error: unknown): void },
+    /** Told when the close starts and how the server ended, by close() or on its own (the driver's observers). */
+    private readonly stopping?: { willStop(): void; didStop(end: ServerEnd): void },
   ) {}
 
   get isClosing(): boolean {
@@ -77,6 +90,42 @@ export class ConnectionLifetime {
     return new ProcessExitWhileWaitingForResponse(`The server process exited before answering ${label} (id ${id}).`, { method, id, process: context });
   }
 
+  /**
+   * The server went away on its own, not by `close()`: its process exited or closed its stdout,
+   * its connection closed, or (`refusal`, what the refused connection said) its URL refused a
+   * connection. Told to the observers once, at the moment the driver learns it; a `close()`
+   * afterwards tells them nothing more.
+   */
+  serverEnded(refusal?: string): void {
+    if (this.closing !== undefined || this.endedOnItsOwn) return;
+    this.endedOnItsOwn = true;
+    this.stopping?.didStop(this.endOnItsOwn(refusal));
+  }
+
+  private endOnItsOwn(refusal: string | undefined): ServerEnd {
+    if (refusal !== undefined) {
+      return { initiator: "server", error: new ConnectionClosedError(`The server at ${this.target} refused a connection (${refusal}): nothing listens there any more.`) };
+    }
+    const process = this.process;
+    // An attached transport (or a connection) the other side closed: no exit status to judge.
+    if (process === undefined) return { initiator: "server" };
+    const context = process.context();
+    if (process.spawnError) {
+      return { initiator: "server", error: new ProcessFailedToStart(`Could not start the server: ${process.spawnError.message}.`, { process: context, cause: process.spawnError }) };
+    }
+    const exit = process.exit;
+    if (exit === undefined) {
+      return {
+        initiator: "server",
+        error: new ConnectionClosedError(`The server closed its stdout while its process runs on: no answer can come any more. close() the driver to end the process.`, { process: context }),
+      };
+    }
+    if (exit.signal !== null && process.killedByUs) return { initiator: "client", exit };
+    if (exit.code !== null && exit.code !== 0) return { initiator: "server", exit, error: new ProcessExitedWithError(`The server process exited on its own with code ${exit.code}.`, { process: context }) };
+    if (exit.signal !== null) return { initiator: "server", exit, error: new ProcessExitedWithError(`The server process was ended by ${exit.signal}, not by mcp-testkit.`, { process: context }) };
+    return { initiator: "server", exit };
+  }
+
   /** Ends the session once (a second call gets the same promise); `allowFailure` only changes whether this call throws. */
   close(options: Required<CloseOptions>, beforeClose: () => void, beforeEnd?: () => Promise<void>): Promise<void> {
     this.closing ??= this.shutDown(options.timeoutMs, beforeClose, beforeEnd);
@@ -96,16 +145,23 @@ export class ConnectionLifetime {
   }
 
   private async shutDown(timeoutMs: number, beforeClose: () => void, beforeEnd: (() => Promise<void>) | undefined): Promise<void> {
-    this.stopping?.willStop();
+    // A server that went away on its own was reported then: close() only ends what is left.
+    const stopping = this.endedOnItsOwn ? undefined : this.stopping;
+    stopping?.willStop();
     try {
       // What the driver itself left open (its list-change subscription) ends first, while the session can still say so.
       await beforeEnd?.();
       await this.end(timeoutMs, beforeClose);
     } catch (error) {
-      this.stopping?.didStop(error);
+      stopping?.didStop({ initiator: "client", error, ...this.exitFact() });
       throw error;
     }
-    this.stopping?.didStop(undefined);
+    stopping?.didStop({ initiator: "client", ...this.exitFact() });
+  }
+
+  private exitFact(): { exit?: ProcessExit } {
+    const exit = this.process?.exit;
+    return exit === undefined ? {} : { exit };
   }
 
   private async end(timeoutMs: number, beforeClose: () => void): Promise<void> {

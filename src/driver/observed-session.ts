@@ -4,14 +4,16 @@
  * starts an observation; its response, or how the driver stopped waiting (timeout, abort, the
  * connection closing, a broken stream), finishes it once, classified by observe/outcomes.ts
  * through the `ClientView` the simulator uses too. The lifecycle is the connection's: created =
- * will start, transport up = did start, `close()` = will stop / did stop.
+ * will start, transport up = did start, `close()` = will stop / did stop, and a server that goes
+ * away on its own (exits, closes its connection, refuses connections) = did stop, then and once.
  */
 import { ClientView } from "../observe/client-view.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
-import type { McpObserver, ObservedServer } from "../observe/observer.js";
+import type { McpObserver, ObservedServer, ServerStopResult } from "../observe/observer.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import type { JsonObject, RequestWatcher } from "./session.js";
+import type { ServerEnd } from "./lifetime.js";
 
 /** What the observation needs to know of the driver when a request goes out. */
 export interface DriverFacts {
@@ -29,6 +31,8 @@ export class DriverObservation implements RequestWatcher {
   private readonly server: ObservedServer;
   private readonly endpoint: string;
   private stopped = false;
+  private startTold = false;
+  private heldStop?: ServerStopResult;
 
   constructor(
     observers: readonly McpObserver[],
@@ -65,18 +69,28 @@ export class DriverObservation implements RequestWatcher {
 
   /** The transport started (`failure` undefined) or could not. */
   started(failure: { error: unknown } | undefined): void {
+    this.startTold = true;
     if (failure === undefined) this.delivery.lifecycle("serverDidStart", this.server);
     else this.delivery.lifecycle("serverDidFailToStart", this.server, failure.error);
+    const held = this.heldStop;
+    this.heldStop = undefined;
+    // A server that never started did not stop either.
+    if (held !== undefined && failure === undefined) this.delivery.lifecycle("serverDidStop", this.server, held);
   }
 
   willStop(): void {
     this.delivery.lifecycle("serverWillStop", this.server);
   }
 
-  /** `close()` is done: `error` is what it found wrong (a bad exit, a kill), if anything. */
-  didStop(error: unknown): void {
+  /** The server ended: `close()` is done, or it went away on its own; told once. */
+  didStop(end: ServerEnd): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.delivery.lifecycle("serverDidStop", this.server, error === undefined ? { outcome: "completed" } : { outcome: "failed", error });
+    const exit = end.exit === undefined ? {} : { exitCode: end.exit.code, exitSignal: end.exit.signal };
+    const outcome = end.error === undefined ? { outcome: "completed" as const } : { outcome: "failed" as const, error: end.error };
+    const result: ServerStopResult = Object.freeze({ ...outcome, initiator: end.initiator, ...exit });
+    // A process can end before its transport's start is reported (a spawn that failed): the stop waits for it.
+    if (this.startTold) this.delivery.lifecycle("serverDidStop", this.server, result);
+    else this.heldStop = result;
   }
 }

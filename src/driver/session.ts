@@ -108,6 +108,13 @@ export interface SessionHooks {
   traceMeta?(): JsonObject | undefined;
   /** Hears each request's start and its end (the driver's observers, observed-session.ts). */
   watcher?: RequestWatcher;
+  /**
+   * The transport closed by itself, not by `close()` (a process that exited, a connection the
+   * other side closed): told once, after the requests in flight have failed.
+   */
+  wireEnded?(): void;
+  /** Every error the transport reports, so the connection can tell one that means its server is gone. */
+  wireError?(error: Error): void;
 }
 
 /**
@@ -365,7 +372,11 @@ export class RpcSession {
     const transport = new RecordingTransport(inner, this.recorder);
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => this.transportError(error);
-    transport.onclose = () => this.shutDown();
+    transport.onclose = () => {
+      const byItself = this.closeReason === undefined && !this.closed;
+      this.shutDown();
+      if (byItself) this.hooks.wireEnded?.();
+    };
     this.transport = transport;
     try {
       await transport.start();
@@ -433,6 +444,7 @@ export class RpcSession {
   private transportError(error: Error): void {
     const protocolError = this.hooks.classifyError(error);
     if (protocolError !== undefined) this.fail(protocolError);
+    this.hooks.wireError?.(error);
   }
 
   /** A protocol failure (or the maker of one): kept while few, counted always; it fails every request in flight. */

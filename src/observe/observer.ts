@@ -68,6 +68,16 @@ export interface ObservedServer {
 export interface ServerStopResult {
   readonly outcome: "completed" | "failed";
   readonly error?: unknown;
+  /**
+   * The driver's observers only: who ended it. `client` for `close()` (or `kill()`), `server`
+   * when the server went away on its own (its process exited or closed its stdout, its
+   * connection closed, or its URL refused connections). Absent on the mock, which is the server.
+   */
+  readonly initiator?: "client" | "server";
+  /** A spawned server's exit code (null when a signal ended it), once it has exited. */
+  readonly exitCode?: number | null;
+  /** The signal that ended a spawned server, or null; once it has exited. */
+  readonly exitSignal?: string | null;
 }
 
 /**

@@ -4,7 +4,8 @@
  * between (those cost more than the mock's whole handling of a call). A mock's `fetch` takes the
  * same route through the same endpoint; only the envelope differs.
  */
-import { BODY_TOO_LARGE, splitTarget, type Connection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
+import { BODY_TOO_LARGE, type Connection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
+import type { SimulatedRequest } from "./request-input.js";
 
 /** Where the exchange writes: the head, then the body as text, then the end (or a dropped connection). */
 export interface CaptureSink {
@@ -14,8 +15,6 @@ export interface CaptureSink {
   /** The mock dropped the connection (a `disconnect` step): no (further) answer. */
   dropped(): void;
 }
-
-const decoder = new TextDecoder();
 
 export class CaptureExchange implements HttpExchange {
   readonly wire = "http";
@@ -28,16 +27,14 @@ export class CaptureExchange implements HttpExchange {
   private stream?: { closed: boolean; connection: { destroyed: boolean }; onCancel?: () => void };
 
   constructor(
-    private readonly request: Request,
-    private readonly body: Uint8Array | undefined,
+    private readonly request: SimulatedRequest,
     private readonly sink: CaptureSink,
     /** Registers a listener for the simulated client leaving. */
     onDisconnect: (listener: () => void) => void,
   ) {
     this.method = request.method;
-    const target = splitTarget(request.url);
-    this.path = target.path;
-    this.search = target.search;
+    this.path = request.path;
+    this.search = request.search;
     onDisconnect(() => this.clientLeft());
   }
 
@@ -49,22 +46,22 @@ export class CaptureExchange implements HttpExchange {
     return this.search !== "";
   }
 
-  /** A web `Headers` joins repeated values, so a repeat cannot be told apart on this path. */
-  get distinctHeaders(): Headers {
-    return this.request.headers;
+  /** From a `Request`, its `Headers` (which join repeated values); from a plain init, each value apart. */
+  get distinctHeaders(): Record<string, string[] | undefined> | Headers {
+    return this.request.distinctHeaders;
   }
 
   header(name: string): string | undefined {
-    return this.request.headers.get(name) ?? undefined;
+    return this.request.header(name);
   }
 
   hasAnyHeader(names: readonly string[]): boolean {
-    return names.some((name) => this.request.headers.has(name));
+    return names.some((name) => this.request.header(name) !== undefined);
   }
 
+  /** The text read once by the simulator (for its recorder too): no second decode. */
   readBody(limitBytes: number, then: (body: string | typeof BODY_TOO_LARGE) => void): void {
-    const body = this.body ?? new Uint8Array(0);
-    then(body.byteLength > limitBytes ? BODY_TOO_LARGE : decoder.decode(body));
+    then(this.request.byteLength > limitBytes ? BODY_TOO_LARGE : (this.request.text ?? ""));
   }
 
   respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
@@ -116,8 +113,9 @@ export class CaptureExchange implements HttpExchange {
   }
 
   async toRequest(limitBytes: number): Promise<Request | undefined> {
-    if ((this.body?.byteLength ?? 0) > limitBytes) return undefined;
-    return new Request(this.request.url, { method: this.method, headers: this.request.headers, ...(this.body !== undefined && { body: this.body }) });
+    if (this.request.byteLength > limitBytes) return undefined;
+    const body = this.request.bytes();
+    return new Request(this.request.url, { method: this.method, headers: this.request.headerPairs as Array<[string, string]>, ...(body !== undefined && { body }) });
   }
 
   /** The simulation closed (a disconnect, or a capture limit): the stream's client is gone. */

@@ -219,10 +219,13 @@ export class Simulation {
     const head = this.pendingHead;
     if (head === undefined) return this.end("completed");
     this.pendingHead = undefined;
-    const body = joinBody(this.chunks, this.bodySize);
+    // A mock writes text: it is kept, so the JSON is parsed from it with no decode of its bytes.
+    const chunks = this.chunks;
+    const text = chunks.length === 1 && typeof chunks[0] === "string" ? chunks[0] : chunks.every((chunk) => typeof chunk === "string") ? chunks.join("") : undefined;
+    const body = text === undefined ? joinBody(chunks, this.bodySize) : encoder.encode(text);
     this.chunks = [];
     this.capturedBytes += body.byteLength;
-    this.publishHead(head.status, head.headers, body.byteLength === 0 ? "empty" : head.bodyType, body);
+    this.publishHead(head.status, head.headers, body.byteLength === 0 ? "empty" : head.bodyType, body, false, text);
     this.end("completed");
   }
 
@@ -237,8 +240,8 @@ export class Simulation {
     this.end("internal_error");
   }
 
-  private publishHead(status: number, headers: Array<[string, string]>, bodyType: SimulationBodyType, body?: Uint8Array, oversized = false): void {
-    const json = bodyType === "json" && body !== undefined ? this.parseJson(body) : undefined;
+  private publishHead(status: number, headers: Array<[string, string]>, bodyType: SimulationBodyType, body?: Uint8Array, oversized = false, text?: string): void {
+    const json = bodyType === "json" && body !== undefined ? this.parseJson(text ?? decoder.decode(body)) : undefined;
     const byName = new Map(headers.map(([name, value]) => [name.toLowerCase(), value]));
     const head: SimulationResponse = {
       status,
@@ -262,9 +265,9 @@ export class Simulation {
   /** The response's headers by lower-case name, for the recorder's header checks. */
   private responseHeaders?: Readonly<Record<string, string>>;
 
-  private parseJson(body: Uint8Array): unknown {
+  private parseJson(text: string): unknown {
     try {
-      return JSON.parse((this.bodyText = decoder.decode(body)));
+      return JSON.parse((this.bodyText = text));
     } catch (error) {
       this.errors.push(error);
       return undefined;
@@ -354,7 +357,6 @@ export class Simulation {
 
 function joinBody(chunks: Array<Uint8Array | string>, size: number): Uint8Array {
   if (chunks.length === 1 && typeof chunks[0] !== "string") return chunks[0]!;
-  if (chunks.every((chunk) => typeof chunk === "string")) return encoder.encode(chunks.join(""));
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {

@@ -3,13 +3,14 @@
  * each of the driver's requests from the client's side — start, and a finish exactly once with
  * the outcome the driver saw — and the connection's lifecycle. Against a mock (in memory and
  * over HTTP), server-everything over stdio, and zoo servers that answer with errors, never
- * answer, or exit mid-call.
+ * answer, or exit mid-call; and servers that stop on their own (exit, close stdout, close the
+ * connection, go away over HTTP), whose stop is told once, when the driver learns it.
  */
 import { describe, expect, it } from "vitest";
 import { mockMcp, type McpObserver, type ObservationDiagnostic } from "../../src/index.js";
-import { mcpAttach, mcpConnect, mcpShell, ConnectionClosedError, ProcessExitWhileWaitingForResponse, RequestTimeoutError, ToolCallError } from "../../src/driver/index.js";
+import { mcpAttach, mcpConnect, mcpShell, ConnectionClosedError, ProcessExitedWithError, ProcessExitWhileWaitingForResponse, RequestTimeoutError, ToolCallError } from "../../src/driver/index.js";
 import { serve, useCleanup } from "../wire/support/http.js";
-import { recordingObserver, until } from "../observe/support.js";
+import { recordingObserver, until, type Recording } from "../observe/support.js";
 import { everythingCommand, useDrivers, zoo } from "./support.js";
 
 useCleanup();
@@ -196,14 +197,141 @@ describe("the driver's observers against real servers over stdio", () => {
     expect(observer.finishes[1]!.finish.outcome).toBe("deadline_exceeded");
   });
 
-  it("a server that exits mid-call: write_failed with the driver's error, and close() tells did stop failed", async () => {
+  it("a server that exits mid-call: write_failed with the driver's error, did stop failed at once (code 2), and close() tells nothing more", async () => {
     const observer = recordingObserver();
     const app = track(mcpShell(zoo("crashes-mid-call"), { versionNegotiation: "legacy", observers: [observer] }));
     await expect(app.callTool("anything")).rejects.toBeInstanceOf(ProcessExitWhileWaitingForResponse);
     await observer.finished(2);
     expect(observer.finishes[1]!.finish.outcome).toBe("write_failed");
     expect(observer.finishes[1]!.finish.errors[0]).toBeInstanceOf(ProcessExitWhileWaitingForResponse);
-    await app.close({ allowFailure: true });
-    expect(observer.lines.slice(-2)).toEqual(["willStop", "didStop failed"]);
+    // Told when the call failed, before any close().
+    expect(lifecycle(observer)).toEqual(["willStart stdio", "didStart stdio", "didStop failed"]);
+    expect(observer.stops[0]).toMatchObject({ outcome: "failed", initiator: "server", exitCode: 2, exitSignal: null });
+    expect(observer.stops[0]!.error).toBeInstanceOf(ProcessExitedWithError);
+    expect(String((observer.stops[0]!.error as Error).message)).toMatch(/exited on its own with code 2[\s\S]*zoo: crashing in tools\/call/);
+    await expect(app.close()).rejects.toBeInstanceOf(ProcessExitedWithError); // close() still says how it ended
+    expect(lifecycle(observer)).toEqual(["willStart stdio", "didStart stdio", "didStop failed"]);
+    expect(observer.finishes).toHaveLength(2);
+  });
+});
+
+/** The lifecycle lines a recording observer heard (no request lines). */
+function lifecycle(observer: Recording): string[] {
+  return observer.lines.filter((line) => !line.startsWith("start ") && !line.startsWith("finish "));
+}
+
+describe("the driver's observers hear a server that stops on its own", () => {
+  it("exits with code 0 after an answer (stdio): did stop completed, once, with the exit; later calls fail as before", async () => {
+    const observer = recordingObserver();
+    const app = track(mcpShell(zoo("exits-on-request"), { versionNegotiation: "legacy", observers: [observer] }));
+    expect((await app.callTool("quit", { exit: 0 })).getTextContent()).toBe("bye");
+    await until(() => observer.stops.length === 1, "did stop");
+    expect(observer.stops[0]).toEqual({ outcome: "completed", initiator: "server", exitCode: 0, exitSignal: null });
+    expect(Object.isFrozen(observer.stops[0])).toBe(true);
+    await expect(app.callTool("echo")).rejects.toBeInstanceOf(ProcessExitWhileWaitingForResponse);
+    await app.close();
+    await app.close();
+    expect(lifecycle(observer)).toEqual(["willStart stdio", "didStart stdio", "didStop completed"]);
+  });
+
+  it("exits 0 once its stdin is closed by someone else (stdio): did stop completed", async () => {
+    const observer = recordingObserver();
+    const app = track(mcpShell(zoo("exits-on-request"), { versionNegotiation: "legacy", observers: [observer] }));
+    await app.callTool("quit", { closeStdin: true });
+    await until(() => observer.stops.length === 1, "did stop");
+    expect(observer.stops[0]).toMatchObject({ outcome: "completed", initiator: "server", exitCode: 0 });
+    expect(app.exitCode).toBe(0);
+    await app.close();
+    expect(lifecycle(observer).filter((line) => line.startsWith("didStop") || line === "willStop")).toEqual(["didStop completed"]);
+  });
+
+  it("exits with a code, or is ended by a signal it was not sent by us: did stop failed with the exit and the error", async () => {
+    const code = recordingObserver();
+    const byCode = track(mcpShell(zoo("exits-on-request"), { versionNegotiation: "legacy", observers: [code] }));
+    await byCode.callTool("quit", { exit: 3 });
+    await until(() => code.stops.length === 1, "did stop (code)");
+    expect(code.stops[0]).toMatchObject({ outcome: "failed", initiator: "server", exitCode: 3, exitSignal: null });
+    expect(code.stops[0]!.error).toBeInstanceOf(ProcessExitedWithError);
+
+    const signal = recordingObserver();
+    const bySignal = track(mcpShell(zoo("exits-on-request"), { versionNegotiation: "legacy", observers: [signal] }));
+    await bySignal.callTool("quit", { signal: "SIGTERM" });
+    await until(() => signal.stops.length === 1, "did stop (signal)");
+    expect(signal.stops[0]).toMatchObject({ outcome: "failed", initiator: "server", exitCode: null, exitSignal: "SIGTERM" });
+    expect(String((signal.stops[0]!.error as Error).message)).toMatch(/ended by SIGTERM, not by mcp-testkit/);
+    await byCode.close({ allowFailure: true });
+    await bySignal.close({ allowFailure: true });
+    expect(code.stops).toHaveLength(1);
+    expect(signal.stops).toHaveLength(1);
+  });
+
+  it("kill(): the driver ended it, so did stop says initiator client and completed", async () => {
+    const observer = recordingObserver();
+    const app = track(mcpShell(zoo("exits-on-request"), { versionNegotiation: "legacy", observers: [observer] }));
+    await app.initialize();
+    app.kill("SIGKILL");
+    await until(() => observer.stops.length === 1, "did stop");
+    expect(observer.stops[0]).toEqual({ outcome: "completed", initiator: "client", exitCode: null, exitSignal: "SIGKILL" });
+    await app.close();
+    expect(observer.stops).toHaveLength(1);
+  });
+
+  it("closes its stdout and runs on: did stop failed (no answer can come); the request in flight finishes write_failed once", async () => {
+    const observer = recordingObserver();
+    const app = track(mcpShell(zoo("closes-stdout"), { versionNegotiation: "legacy", observers: [observer] }));
+    await expect(app.callTool("anything")).rejects.toBeInstanceOf(ConnectionClosedError);
+    await until(() => observer.stops.length === 1, "did stop");
+    expect(observer.stops[0]).toMatchObject({ outcome: "failed", initiator: "server" });
+    expect(observer.stops[0]).not.toHaveProperty("exitCode"); // still running
+    expect(String((observer.stops[0]!.error as Error).message)).toMatch(/closed its stdout while its process runs on/);
+    await observer.finished(2);
+    expect(observer.finishes[1]!.finish.outcome).toBe("write_failed");
+    await app.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(observer.stops).toHaveLength(1);
+    expect(observer.finishes).toHaveLength(2);
+  });
+
+  it("an attached transport the other side closes (the mock closed): did stop completed, and the call in flight finishes write_failed", async () => {
+    const observer = recordingObserver();
+    await using mock = await mockMcp({ tools: { slow: { hang: true } } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", observers: [observer] });
+    await app.initialize();
+    const call = app.callTool("slow").catch((error: unknown) => error);
+    await until(() => observer.starts.length === 2, "the call's start");
+    await mock.close();
+    expect(await call).toBeInstanceOf(ConnectionClosedError);
+    await until(() => observer.stops.length === 1, "did stop");
+    expect(observer.stops[0]).toEqual({ outcome: "completed", initiator: "server" });
+    await observer.finished(2);
+    expect(observer.finishes[1]!.finish.outcome).toBe("write_failed");
+    await app.close();
+    expect(lifecycle(observer)).toEqual(["willStart attached", "didStart attached", "didStop completed"]);
+  });
+
+  it("an HTTP server that goes away: the call in flight finishes write_failed, the next call's refused connection is did stop failed, once", async () => {
+    const observer = recordingObserver();
+    const server = await mockMcp({ tools: { ok: { returns: "fine" }, slow: { hang: true } } });
+    const app = mcpConnect(server.url!, { versionNegotiation: "legacy", observers: [observer] });
+    try {
+      await app.callTool("ok");
+      const call = app.callTool("slow").catch((error: unknown) => error);
+      await until(() => observer.starts.length === 3, "the slow call's start");
+      await server.close();
+      expect(await call).toBeInstanceOf(ConnectionClosedError);
+      await observer.finished(3);
+      expect(observer.finishes[2]!.finish.outcome).toBe("write_failed");
+      await expect(app.callTool("ok")).rejects.toThrow(/fetch failed/); // the call's own error, unchanged
+      await until(() => observer.stops.length === 1, "did stop");
+      expect(observer.stops[0]).toMatchObject({ outcome: "failed", initiator: "server" });
+      expect(observer.stops[0]!.error).toBeInstanceOf(ConnectionClosedError);
+      expect(String((observer.stops[0]!.error as Error).message)).toMatch(/refused a connection \(connect ECONNREFUSED 127\.0\.0\.1:\d+\): nothing listens there any more/);
+      await expect(app.callTool("ok")).rejects.toThrow(/fetch failed/);
+    } finally {
+      await app.close();
+      await server.close();
+    }
+    expect(lifecycle(observer)).toEqual(["willStart http", "didStart http", "didStop failed"]);
+    expect(observer.stops).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 /** Shared parts for the observer tests: an observer that records everything it hears, and waits. */
-import type { McpObserver, ObservedRequest, ObservedStream, RequestFinish, StreamClosure } from "../../src/index.js";
+import type { McpObserver, ObservedRequest, ObservedStream, RequestFinish, ServerStopResult, StreamClosure } from "../../src/index.js";
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -8,6 +8,8 @@ export interface Recording extends McpObserver {
   readonly starts: ObservedRequest[];
   readonly finishes: Array<{ request: ObservedRequest; finish: RequestFinish }>;
   readonly streams: Array<{ stream: ObservedStream; closure?: StreamClosure }>;
+  /** What each `serverDidStop` said. */
+  readonly stops: ServerStopResult[];
   /** Resolves once `count` finishes were delivered (rejects after `timeoutMs`). */
   finished(count: number, timeoutMs?: number): Promise<void>;
 }
@@ -18,17 +20,22 @@ export function recordingObserver(name = "recording"): Recording {
   const starts: ObservedRequest[] = [];
   const finishes: Array<{ request: ObservedRequest; finish: RequestFinish }> = [];
   const streams: Array<{ stream: ObservedStream; closure?: StreamClosure }> = [];
+  const stops: ServerStopResult[] = [];
   return {
     name,
     lines,
     starts,
     finishes,
     streams,
+    stops,
     serverWillStart: (server) => lines.push(`willStart ${server.transport}`),
     serverDidStart: (server) => lines.push(`didStart ${server.transport}`),
     serverDidFailToStart: (server) => lines.push(`didFailToStart ${server.transport}`),
     serverWillStop: () => lines.push("willStop"),
-    serverDidStop: (_server, result) => lines.push(`didStop ${result.outcome}`),
+    serverDidStop: (_server, result) => {
+      stops.push(result);
+      lines.push(`didStop ${result.outcome}`);
+    },
     requestDidStart: (request) => {
       starts.push(request);
       lines.push(`start ${request.method}`);

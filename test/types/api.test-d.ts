@@ -1,12 +1,17 @@
 /**
- * Type tests for what users write most: steps, tool specs, scenario options, fakes and events.
+ * Type tests for what users write most: steps, tool specs, scenario options, fakes and events,
+ * the simulator's request input and what a server's stop tells observers.
  * A wrong step shape is a compile error in the editor, not a surprise at call time. Checked by
  * Vitest's typecheck (tsc), never run.
  */
 import { describe, expectTypeOf, it } from "vitest";
 import {
   mockMcp,
+  simulate,
   type McpFakeBlock,
+  type ServerStopResult,
+  type Simulation,
+  type SimulationRequestInit,
   type MockEvents,
   type MockMcpOptions,
   type RequestEndEvent,
@@ -101,5 +106,38 @@ describe("events", () => {
     // @ts-expect-error there is no "call:finish" event
     server.on("call:finish", () => undefined);
     await server.close();
+  });
+});
+
+describe("the simulator's request", () => {
+  it("is a Request or its plain parts { method, url, headers, body }", async () => {
+    const sim = simulate(await mockMcp({ transport: "memory" }));
+    const url = "http://127.0.0.1:8082/mcp";
+    expectTypeOf(sim.startRequest(new Request(url))).toEqualTypeOf<Promise<Simulation>>();
+    expectTypeOf(sim.startRequest({ method: "POST", url, headers: { accept: "application/json, text/event-stream" }, body: "{}" })).toEqualTypeOf<Promise<Simulation>>();
+    const forms: SimulationRequestInit[] = [
+      { url },
+      { url: new URL(url), headers: [["accept", "text/event-stream"]] },
+      { method: "POST", url, headers: new Headers(), body: new Uint8Array(2) },
+    ];
+    // @ts-expect-error the url is required
+    const noUrl: SimulationRequestInit = { method: "POST" };
+    // @ts-expect-error a body is text or bytes, not a message object (JSON.stringify it)
+    const objectBody: SimulationRequestInit = { url, body: { jsonrpc: "2.0" } };
+    // @ts-expect-error header values are strings
+    const numberHeader: SimulationRequestInit = { url, headers: { "content-length": 2 } };
+    void [forms, noUrl, objectBody, numberHeader];
+    sim.close();
+  });
+});
+
+describe("a server's stop, as observers hear it", () => {
+  it("carries the outcome, and for the driver who ended it and a process's exit", () => {
+    const stop: ServerStopResult = { outcome: "failed", error: new Error("x"), initiator: "server", exitCode: 2, exitSignal: null };
+    expectTypeOf(stop.initiator).toEqualTypeOf<"client" | "server" | undefined>();
+    expectTypeOf(stop.exitCode).toEqualTypeOf<number | null | undefined>();
+    // @ts-expect-error the initiator is the client or the server
+    const wrong: ServerStopResult = { outcome: "completed", initiator: "user" };
+    void [stop, wrong];
   });
 });
