@@ -12,7 +12,7 @@ import type { JsonTextExtra, JsonTextTransport } from "../inspect/json-text.js";
 import { BoundedJournal } from "../inspect/journal.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
-import { killProcessTree, spawnsProcessGroup, trackProcessTree, untrackProcessTree } from "./process-tree.js";
+import { processTreeOf, spawnsDetached, trackProcessTree, untrackProcessTree, type ProcessTree } from "./process-tree.js";
 
 export interface StdioProcessOptions {
   /** A shell command line (`"node server.js --flag"`), run by the system shell. */
@@ -82,6 +82,10 @@ export class StdioProcessTransport implements JsonTextTransport {
   spawnError: Error | undefined;
 
   private readonly child: ChildProcess;
+  /** The server's process tree, to end with it; undefined when it could not be spawned. */
+  private readonly tree: ProcessTree | undefined;
+  /** Whether the processes under the server have been noted once it answered (see `readLine`). */
+  private treeNoted = false;
   private readonly allowDebugLogging: boolean;
   private readonly debugOutput: (line: string) => void;
   private readonly stdoutLines = new BoundedJournal<string>(keptStdoutLines);
@@ -120,14 +124,15 @@ export class StdioProcessTransport implements JsonTextTransport {
       env,
       cwd: options.cwd,
       stdio: ["pipe", "pipe", "pipe"] as ["pipe", "pipe", "pipe"],
-      detached: spawnsProcessGroup,
+      detached: spawnsDetached,
       windowsHide: true,
     };
     this.child =
       options.shellCommand !== undefined
         ? spawn(execInPlace(options.shellCommand), { ...spawnOptions, shell: true })
         : spawn(options.command!, [...(options.args ?? [])], { ...spawnOptions, shell: false });
-    if (this.child.pid !== undefined) trackProcessTree(this.child.pid);
+    this.tree = this.child.pid === undefined ? undefined : processTreeOf(this.child.pid);
+    if (this.tree) trackProcessTree(this.tree);
 
     this.child.on("error", (error) => {
       // Spawning failed (ENOENT…); there will be no exit code.
@@ -266,10 +271,12 @@ export class StdioProcessTransport implements JsonTextTransport {
 
   /**
    * Closes stdin and waits up to `timeoutMs` for the process to exit. A process still running
-   * then is ended with its whole tree (SIGTERM, then SIGKILL). Either way, anything left in its
-   * process group afterwards (a background child) is killed, so nothing outlives the call.
+   * then is ended with its whole tree (SIGTERM, then SIGKILL). Either way, anything of its tree
+   * left afterwards (a background child) is killed, so nothing outlives the call.
    */
   async shutdown(timeoutMs: number): Promise<ShutdownOutcome> {
+    // What runs under the server now is still ended if the server exits first and orphans it.
+    this.tree?.note();
     this.closeStdin();
     const graceful = this.exitInfo !== undefined || (await settlesWithin(this.exited, timeoutMs));
     if (!graceful) {
@@ -280,7 +287,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       }
     }
     this.signalTree("SIGKILL");
-    if (this.child.pid !== undefined) untrackProcessTree(this.child.pid);
+    if (this.tree) untrackProcessTree(this.tree);
     const exit = this.exitInfo ?? { code: null, signal: null };
     this.fireClosed();
     return { graceful, exit };
@@ -299,9 +306,7 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   private signalTree(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    if (killProcessTree(pid, signal)) this.signalsSent.add(signal);
+    if (this.tree?.signal(signal)) this.signalsSent.add(signal);
   }
 
   private markExited(exit: ProcessExit): void {
@@ -370,6 +375,11 @@ export class StdioProcessTransport implements JsonTextTransport {
   private readLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return;
+    if (!this.treeNoted) {
+      // The server is up: note the helpers it started, in case it exits (or crashes) before close().
+      this.treeNoted = true;
+      this.tree?.note();
+    }
     this.stdoutLines.push(shorten(line, keptLineLength));
     let message: unknown;
     try {
