@@ -94,7 +94,7 @@ function trySignal(pid: number, signal: NodeJS.Signals): boolean {
 /** One buffer for reading /proc files: they are small, and read synchronously. */
 const buffer = Buffer.allocUnsafe(64 * 1024);
 
-/** The text of a /proc file, or undefined when it is gone (the process exited). Longer than the buffer: only its start. */
+/** The text of a /proc file, or undefined when it is gone (the process exited). Longer than the buffer (64 KiB): only its start. */
 function readProc(path: string): string | undefined {
   let fd: number;
   try {
@@ -103,8 +103,8 @@ function readProc(path: string): string | undefined {
     return undefined;
   }
   try {
-    let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    // A /proc file is generated whole on the first read: a read that does not fill the buffer was all of it.
+    const length = readSync(fd, buffer, 0, buffer.length, null);
     return buffer.toString("latin1", 0, length);
   } catch {
     return undefined;
