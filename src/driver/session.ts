@@ -9,6 +9,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
+import { SENT } from "../inspect/json-text.js";
 import { RecordingTransport } from "../inspect/recording-transport.js";
 import type { MessageProblem } from "../inspect/types.js";
 import { ErrorCode } from "../protocol/errors.js";
@@ -278,7 +279,9 @@ export class RpcSession {
     });
     spec.onId?.(id);
     this.hooks.watcher?.sent(id, method, sentParams);
-    transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
+    const sending = transport.send(message as JSONRPCMessage);
+    // A line written at once cannot fail later: no catch (and no promise) for it.
+    if (sending !== SENT) sending.catch((error: unknown) => this.sendFailed(id, error));
     return result;
   }
 

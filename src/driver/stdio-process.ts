@@ -8,7 +8,7 @@ import { constants as osConstants } from "node:os";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MESSAGE_PREFIX } from "../errors.js";
-import type { JsonTextExtra, JsonTextTransport } from "../inspect/json-text.js";
+import { SENT, type JsonTextExtra, type JsonTextTransport } from "../inspect/json-text.js";
 import { BoundedJournal } from "../inspect/journal.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
@@ -48,7 +48,7 @@ export class NonJsonOutputError extends Error {
   }
 }
 
-/** A burst of messages leaves in writes of up to this many (see `write`); 8 measured best with 32 in flight. */
+/** A burst of messages leaves in writes of up to this many after its first (see `write`); 8 measured best with 32 in flight. */
 const messagesPerWrite = 8;
 const keptStdoutLines = 200;
 const keptStderrLines = 1000;
@@ -67,9 +67,6 @@ const stdoutEndGraceMs = 200;
 const keptErrorLineLength = 64 * 1024;
 /** After SIGTERM to the tree at a close timeout, how long before SIGKILL. */
 const termGraceMs = 500;
-
-/** What a send returns when its line was written at once: one settled promise serves them all. */
-const sent = Promise.resolve();
 
 export class StdioProcessTransport implements JsonTextTransport {
   onmessage?: Transport["onmessage"];
@@ -106,6 +103,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   private stdinClosed = false;
   /** Messages written to stdin while it is corked, to leave together (see `write`). */
   private heldBack = 0;
+  /** Whether this tick has written a message already (see `write`). */
+  private tickOpen = false;
   /** The signals we sent, so an exit by one of them is not blamed on the server. */
   private signalsSent = new Set<string>();
 
@@ -220,7 +219,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       return Promise.reject(new Error(`the server process ${this.exitInfo === undefined ? "has its stdin closed" : "has exited"}`));
     }
     const stdin = this.child.stdin!;
-    if (this.write(`${text}\n`) || stdin.destroyed) return sent;
+    if (this.write(`${text}\n`) || stdin.destroyed) return SENT;
     // Backpressure: every sender waits for the same drain (one listener, however many wait).
     this.drained ??= new Promise<void>((resolve) => {
       const done = () => {
@@ -236,20 +235,30 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   /**
-   * Writes to stdin. Messages sent in the same tick (requests in flight) leave together, up to
-   * `messagesPerWrite` at a time: a fraction of the system calls and wake-ups of a write each,
-   * while the server already works on the first ones as the rest are being sent.
+   * Writes to stdin. The first message of a tick leaves at once: one call at a time pays no
+   * buffering and reaches the server without waiting for the end of the tick. Messages that
+   * follow it in the same tick (requests in flight) leave together, up to `messagesPerWrite` at a
+   * time: a fraction of the system calls and wake-ups of a write each, while the server already
+   * works on the first ones as the rest are being sent.
    */
   private write(text: string): boolean {
     const stdin = this.child.stdin!;
-    if (this.heldBack === 0) {
-      stdin.cork();
-      process.nextTick(() => this.flush());
+    if (!this.tickOpen) {
+      this.tickOpen = true;
+      process.nextTick(this.endTick);
+      return stdin.write(text);
     }
+    if (this.heldBack === 0) stdin.cork();
     const belowHighWaterMark = stdin.write(text);
     if (++this.heldBack === messagesPerWrite) this.flush();
     return belowHighWaterMark;
   }
+
+  /** At the end of the tick that wrote: what it held back leaves, and the next message goes at once again. */
+  private readonly endTick = (): void => {
+    this.tickOpen = false;
+    this.flush();
+  };
 
   private flush(): void {
     if (this.heldBack === 0) return;

@@ -20,6 +20,13 @@ export interface JsonTextTransport extends Transport {
   sendJsonText(text: string): Promise<void>;
 }
 
+/**
+ * What `sendJsonText` returns when the text has been written at once (the usual case): nothing
+ * about that send can fail later, so a caller that sees it need not wait for it or catch it,
+ * which spares a promise and a callback on every message.
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
 export function isJsonTextTransport(transport: Transport): transport is JsonTextTransport {
   return typeof (transport as Partial<JsonTextTransport>).sendJsonText === "function";
 }

@@ -7,10 +7,10 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isResponse } from "../protocol/jsonrpc.js";
-import { isJsonTextTransport, toJsonText, type JsonTextExtra, type JsonTextTransport } from "./json-text.js";
+import { isJsonTextTransport, SENT, toJsonText, type JsonTextExtra, type JsonTextTransport } from "./json-text.js";
 import { TrafficRecorder } from "./recorder.js";
 import { InvalidMessageError } from "./strict.js";
-import type { TrafficRecorderOptions } from "./types.js";
+import type { MessageRecord, TrafficRecorderOptions } from "./types.js";
 
 export class RecordingTransport implements Transport {
   onmessage?: Transport["onmessage"];
@@ -62,28 +62,40 @@ export class RecordingTransport implements Transport {
     }
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    // Serialized once, for the record and the wire, when the wire is JSON text.
-    const jsonText = this.textWire === undefined ? undefined : toJsonText(message);
-    // Recorded before sending: a peer in the same process may answer within send itself.
-    const record = this.recorder.recordMessage("outgoing", message, jsonText);
-    if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
-      const error = new InvalidMessageError({
-        method: record.method,
-        id: record.id,
-        isResponse: isResponse(message),
-        protocolVersion: this.recorder.protocolVersion,
-        problems: record.problems,
-      });
-      this.recordError(error, record);
-      throw error;
-    }
+  /**
+   * Records the message, then sends it. Not an async function: a line written at once comes back
+   * as `SENT` itself (see json-text.ts), with no promise of its own. Every failure still rejects.
+   */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    let record: MessageRecord | undefined;
+    let sending: Promise<void>;
     try {
-      await (jsonText === undefined ? this.inner.send(message, options) : this.textWire!.sendJsonText(jsonText));
+      // Serialized once, for the record and the wire, when the wire is JSON text.
+      const jsonText = this.textWire === undefined ? undefined : toJsonText(message);
+      // Recorded before sending: a peer in the same process may answer within send itself.
+      record = this.recorder.recordMessage("outgoing", message, jsonText);
+      if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
+        const error = new InvalidMessageError({
+          method: record.method,
+          id: record.id,
+          isResponse: isResponse(message),
+          protocolVersion: this.recorder.protocolVersion,
+          problems: record.problems,
+        });
+        this.recordError(error, record);
+        return Promise.reject(error);
+      }
+      sending = jsonText === undefined ? this.inner.send(message, options) : this.textWire!.sendJsonText(jsonText);
     } catch (error) {
-      this.recordError(error, record);
-      throw error;
+      if (record !== undefined) this.recordError(error, record);
+      return Promise.reject(error);
     }
+    if (sending === SENT) return sending;
+    const sent = record;
+    return sending.then(undefined, (error: unknown) => {
+      this.recordError(error, sent);
+      throw error;
+    });
   }
 
   close(): Promise<void> {
