@@ -5,8 +5,9 @@
  * a session of its own (`detached`) would also give it a scheduling autogroup of its own, which
  * made a server answer a client in another autogroup markedly slower on a busy machine (see
  * bench/README.md, "Where a burst waits"). So there is no group to signal, and the tree is walked
- * instead: each process is stopped (SIGSTOP) before its children are read, and a stopped process
- * cannot fork (a fork that races the stop is restarted after it), so no child is born unseen.
+ * instead: each process is stopped (SIGSTOP), and its children are read once all its threads are
+ * seen stopped: a fork under way when the stop was sent has linked its child by then, and a
+ * stopped process forks no more, so no child is born unseen.
  *
  * A child whose parent has exited is re-parented (to PID 1 or a subreaper) and no walk from the
  * server reaches it any more. So the tree remembers every process it has seen under the server
@@ -20,6 +21,10 @@ const leaveStopped = new Set<NodeJS.Signals>(["SIGKILL", "SIGSTOP", "SIGTSTP", "
 /** Bounds on one walk and on the memory of processes seen (a server forking without end). */
 const maxMembers = 4096;
 const maxKnown = 4096;
+/** How long one walk waits in all for the processes it stopped to be stopped (one in uninterruptible sleep may take long; the walk goes on without it). */
+const stopWaitMs = 200;
+/** The states of a thread that can fork no more: stopped, traced, dead. */
+const stoppedStates = new Set(["T", "t", "Z", "X", "x"]);
 
 /** Whether this kernel lists a task's children in /proc (CONFIG_PROC_CHILDREN); else every /proc/<pid>/stat is read. */
 const hasChildrenFiles = process.platform === "linux" && existsSync(`/proc/self/task/${process.pid}/children`);
@@ -55,6 +60,7 @@ export class ProcTree {
       if (startTimeOf(pid) === start) level.push(pid);
       else this.known.delete(pid); // exited (or its pid already reused)
     }
+    const stopDeadline = performance.now() + stopWaitMs;
     while (level.length > 0 && members.length < maxMembers) {
       // Stopped before their children are read: then none can fork a child we would not see.
       const running: number[] = [];
@@ -64,6 +70,7 @@ export class ProcTree {
         if (!freeze || trySignal(pid, "SIGSTOP")) running.push(pid);
       }
       members.push(...running);
+      if (freeze) waitUntilStopped(running, stopDeadline);
       const parents = hasChildrenFiles ? undefined : childrenByParent();
       level = [];
       for (const pid of running) {
@@ -89,6 +96,33 @@ function trySignal(pid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false;
   }
+}
+
+/** Waits (synchronously: this also runs in an exit hook) until every thread of each process is stopped, or the deadline. */
+function waitUntilStopped(pids: readonly number[], deadline: number): void {
+  let waiting = pids.filter((pid) => !isStopped(pid));
+  while (waiting.length > 0 && performance.now() < deadline) {
+    Atomics.wait(pause, 0, 0, 0.2);
+    waiting = waiting.filter((pid) => !isStopped(pid));
+  }
+}
+
+/** For waiting a fraction of a millisecond without spinning. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Whether every thread of the process is stopped (or the process is gone). */
+function isStopped(pid: number): boolean {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  for (const task of tasks) {
+    const text = readProc(`/proc/${pid}/task/${task}/stat`);
+    if (text !== undefined && !stoppedStates.has(text.charAt(text.lastIndexOf(")") + 2))) return false;
+  }
+  return true;
 }
 
 /** One buffer for reading /proc files: they are small, and read synchronously. */
