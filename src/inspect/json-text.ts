@@ -16,7 +16,11 @@ export interface JsonTextExtra extends MessageExtraInfo {
 
 /** A transport that can be handed an outgoing message already serialized. */
 export interface JsonTextTransport extends Transport {
-  /** Sends `text`, the `JSON.stringify` of a message, as `send` would send that message. */
+  /**
+   * Sends `text`, the `JSON.stringify` of a message, as `send` would send that message. Any
+   * answer comes from I/O, never before this returns (so the recorder may record the message
+   * just after it leaves).
+   */
   sendJsonText(text: string): Promise<void>;
 }
 
