@@ -375,6 +375,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   private takePending(): string {
+    // Most chunks end with their last line: nothing pending, and no new array for nothing.
+    if (this.stdoutPending.length === 0) return "";
     const text = this.stdoutPending.join("");
     this.stdoutPending = [];
     this.stdoutPendingLength = 0;
