@@ -161,7 +161,8 @@ async function main() {
     exitProbeCapMs: 15_000,
     totalCapMs: 70_000,
   };
-  const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1, callsVsExpectAbove: 1 };
+  // calls/s vs the SDK: at least 1.2x, sequential and 32 in flight (issue 11, item 8).
+  const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1.2, callsVsExpectAbove: 1 };
   const runStarted = performance.now();
   const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
 
@@ -358,9 +359,9 @@ async function main() {
           const qe = vsExpect.ratioQuartiles.ours.perSecond;
           const metSdk = rs >= TARGETS.callsVsSdkAtLeast;
           const metExpect = re > TARGETS.callsVsExpectAbove;
-          verdicts[`${key}VsSdk`] = { measure: `calls/s ${label}: ours no slower than the SDK`, ratio: rs, ratioQuartiles: qs, target: ">= 1x", met: metSdk, status: verdictText(metSdk, qs, 1, true) };
+          verdicts[`${key}VsSdk`] = { measure: `calls/s ${label}: ours at least ${TARGETS.callsVsSdkAtLeast}x the SDK`, ratio: rs, ratioQuartiles: qs, target: `>= ${TARGETS.callsVsSdkAtLeast}x`, met: metSdk, status: verdictText(metSdk, qs, TARGETS.callsVsSdkAtLeast, true) };
           verdicts[`${key}VsExpect`] = { measure: `calls/s ${label}: ours faster than expect-mcp`, ratio: re, ratioQuartiles: qe, target: "> 1x", met: metExpect, status: verdictText(metExpect, qe, 1, true) };
-          aim = `vs SDK ≥ 1×: ${verdicts[`${key}VsSdk`].status}; vs expect-mcp > 1×: ${verdicts[`${key}VsExpect`].status}`;
+          aim = `vs SDK ≥ ${TARGETS.callsVsSdkAtLeast}×: ${verdicts[`${key}VsSdk`].status}; vs expect-mcp > 1×: ${verdicts[`${key}VsExpect`].status}`;
         }
         rows.push([
           label,

@@ -1,28 +1,70 @@
 /**
- * Ending a spawned server with everything it started. On POSIX the server is spawned detached, so
- * it leads its own process group and `process.kill(-pid)` reaches the shell, the server and any
- * child they made; on Windows `taskkill /T` walks the tree.
+ * Ending a spawned server with everything it started, so that nothing outlives `close()`. How
+ * the tree is found depends on the platform:
+ *
+ * - Linux: the server stays in this process's session and process group (no `detached`, as the
+ *   SDK spawns it), and the tree is walked through /proc (proc-tree.ts). A session of its own
+ *   would give the server a scheduling autogroup of its own, and on a busy machine that made it
+ *   answer markedly slower (bench/README.md, "Where a burst waits").
+ * - other POSIX systems (macOS): the server is spawned detached, so it leads its own process
+ *   group and `process.kill(-pid)` reaches the shell, the server and any child they made. These
+ *   have no autogroups, and no /proc to walk.
+ * - Windows: `taskkill /T` walks the tree.
+ *
+ * A server on Linux is thus in the foreground process group of a terminal like this process is,
+ * and gets the terminal's Ctrl-C (SIGINT) with it, as any child does; elsewhere it does not.
  */
 import { spawnSync } from "node:child_process";
+import { ProcTree } from "./proc-tree.js";
 
 const isWindows = process.platform === "win32";
+const walksProc = process.platform === "linux";
 
-/** Whether spawned servers get their own process group (and so can be killed as a tree). */
-export const spawnsProcessGroup = !isWindows;
+/** Whether a server is spawned detached (a session and process group of its own). */
+export const spawnsDetached = !isWindows && !walksProc;
 
-/** Sends `signal` to the process tree led by `pid`. Returns false when nothing was left to signal. */
-export function killProcessTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): boolean {
-  if (isWindows) {
-    const result = spawnSync("taskkill", ["/pid", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true });
-    return result.status === 0;
+export interface ProcessTree {
+  readonly rootPid: number;
+  /**
+   * Remembers the processes running under the server now, so that they are still ended once the
+   * server has exited (which orphans them). Only the /proc walk needs it; a group needs nothing.
+   */
+  note(): void;
+  /** Sends `signal` to every process of the tree still running. False when nothing was left to signal. */
+  signal(signal: NodeJS.Signals): boolean;
+}
+
+/** The tree of a server just spawned (with `detached: spawnsDetached`) as process `pid`. */
+export function processTreeOf(pid: number): ProcessTree {
+  if (walksProc) return new ProcTree(pid);
+  return isWindows ? new TaskkillTree(pid) : new GroupTree(pid);
+}
+
+class GroupTree implements ProcessTree {
+  constructor(readonly rootPid: number) {}
+
+  note(): void {}
+
+  signal(signal: NodeJS.Signals): boolean {
+    try {
+      process.kill(-this.rootPid, signal);
+      return true;
+    } catch {
+      // ESRCH: the whole group is gone. (Never fall back to the bare pid: once the leader has been
+      // reaped, its pid may belong to an unrelated process.)
+      return false;
+    }
   }
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    // ESRCH: the whole group is gone. (Never fall back to the bare pid: once the leader has been
-    // reaped, its pid may belong to an unrelated process.)
-    return false;
+}
+
+class TaskkillTree implements ProcessTree {
+  constructor(readonly rootPid: number) {}
+
+  note(): void {}
+
+  signal(): boolean {
+    const result = spawnSync("taskkill", ["/pid", String(this.rootPid), "/T", "/F"], { stdio: "ignore", windowsHide: true });
+    return result.status === 0;
   }
 }
 
@@ -30,18 +72,18 @@ export function killProcessTree(pid: number, signal: NodeJS.Signals = "SIGKILL")
  * Process trees still running, killed when this process exits, so that a test run that ends
  * without `close()` (a crash, a forgotten driver) leaves no server behind.
  */
-const liveTrees = new Set<number>();
+const liveTrees = new Set<ProcessTree>();
 let exitHookInstalled = false;
 
-export function trackProcessTree(pid: number): void {
-  liveTrees.add(pid);
+export function trackProcessTree(tree: ProcessTree): void {
+  liveTrees.add(tree);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const tree of liveTrees) killProcessTree(tree, "SIGKILL");
+    for (const live of liveTrees) live.signal("SIGKILL");
   });
 }
 
-export function untrackProcessTree(pid: number): void {
-  liveTrees.delete(pid);
+export function untrackProcessTree(tree: ProcessTree): void {
+  liveTrees.delete(tree);
 }

@@ -9,6 +9,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
+import { SENT } from "../inspect/json-text.js";
 import { RecordingTransport } from "../inspect/recording-transport.js";
 import type { MessageProblem } from "../inspect/types.js";
 import { ErrorCode } from "../protocol/errors.js";
@@ -150,6 +151,9 @@ interface PendingRequest {
   detach: () => void;
 }
 
+/** The problems of a valid message, shared. */
+const noProblems: readonly MessageProblem[] = Object.freeze([]);
+
 /** Ids of requests we gave up on, so their late responses are expected rather than protocol errors. */
 const rememberedCancellations = 1000;
 /**
@@ -177,7 +181,8 @@ export class RpcSession {
   );
   private readonly abandoned = new Set<JsonRpcId>();
   private readonly serverRequests = new Map<JsonRpcId, AbortController>();
-  private incomingProblems: MessageProblem[] = [];
+  /** What the recorder found wrong with the message being received; none (the usual case) allocates nothing. */
+  private incomingProblems: MessageProblem[] | undefined;
   private closed = false;
   private closeReason: ((method: string, id: JsonRpcId, label: string) => McpDriverError) | undefined;
 
@@ -192,7 +197,7 @@ export class RpcSession {
       ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }),
       // Called synchronously while a message is recorded, just before it reaches `receive`.
       onProblem: (problem) => {
-        if (problem.direction === "incoming") this.incomingProblems.push(problem);
+        if (problem.direction === "incoming") (this.incomingProblems ??= []).push(problem);
       },
     });
     this.ready = Promise.resolve(transport).then(
@@ -285,7 +290,9 @@ export class RpcSession {
     });
     spec.onId?.(id);
     this.hooks.watcher?.sent(id, method, sentParams);
-    transport.send(message as JSONRPCMessage).catch((error: unknown) => this.sendFailed(id, error));
+    const sending = transport.send(message as JSONRPCMessage);
+    // A line written at once cannot fail later: no catch (and no promise) for it.
+    if (sending !== SENT) sending.catch((error: unknown) => this.sendFailed(id, error));
     return result;
   }
 
@@ -466,14 +473,14 @@ export class RpcSession {
   }
 
   private receive(message: unknown): void {
-    const problems = this.incomingProblems;
-    this.incomingProblems = [];
+    const problems = this.incomingProblems ?? noProblems;
+    this.incomingProblems = undefined;
     if (Array.isArray(message)) return this.receiveBatch(message, problems);
     this.receiveOne(message, problems);
   }
 
   /** A JSON-RPC batch (allowed by 2025-03-26 only): each message is handled on its own. */
-  private receiveBatch(batch: unknown[], problems: MessageProblem[]): void {
+  private receiveBatch(batch: unknown[], problems: readonly MessageProblem[]): void {
     // Problems at "$" concern the batch itself (empty, or a version without batches).
     if (batch.length === 0 || problems.some((problem) => problem.path === "$")) {
       return this.fail(() => this.invalidMessage("a JSON-RPC batch it may not send", batch, problems));
@@ -487,7 +494,7 @@ export class RpcSession {
     });
   }
 
-  private receiveOne(message: unknown, problems: MessageProblem[]): void {
+  private receiveOne(message: unknown, problems: readonly MessageProblem[]): void {
     if (!isObject(message)) {
       return this.fail(() => this.invalidMessage("a message that is not a JSON object", message, problems));
     }
@@ -504,7 +511,7 @@ export class RpcSession {
     return this.fail(() => this.invalidMessage("a message that is neither a request, a notification nor a response", message, problems));
   }
 
-  private receiveResponse(message: JsonObject, problems: MessageProblem[]): void {
+  private receiveResponse(message: JsonObject, problems: readonly MessageProblem[]): void {
     const id = message.id;
     const request = typeof id === "string" || typeof id === "number" ? this.pending.get(id) : undefined;
     if (request === undefined) {
@@ -550,7 +557,7 @@ export class RpcSession {
     request.resolve(message.result as JsonObject);
   }
 
-  private receiveNotification(method: string, params: JsonObject | undefined, problems: MessageProblem[]): void {
+  private receiveNotification(method: string, params: JsonObject | undefined, problems: readonly MessageProblem[]): void {
     if (method === "notifications/progress" && params !== undefined) {
       const request = [...this.pending.values()].find((pending) => pending.onProgress && pending.id === params.progressToken);
       if (request) {
@@ -572,7 +579,7 @@ export class RpcSession {
     this.hooks.handleNotification({ method, params, timestamp: Date.now(), problems });
   }
 
-  private async answer(id: JsonRpcId, method: string, params: JsonObject | undefined, problems: MessageProblem[]): Promise<void> {
+  private async answer(id: JsonRpcId, method: string, params: JsonObject | undefined, problems: readonly MessageProblem[]): Promise<void> {
     const paramProblems = problems.filter((problem) => problem.rule === "params.shape");
     const controller = new AbortController();
     this.serverRequests.set(id, controller);

@@ -8,11 +8,11 @@ import { constants as osConstants } from "node:os";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MESSAGE_PREFIX } from "../errors.js";
-import type { JsonTextExtra, JsonTextTransport } from "../inspect/json-text.js";
+import { SENT, type JsonTextExtra, type JsonTextTransport } from "../inspect/json-text.js";
 import { BoundedJournal } from "../inspect/journal.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
-import { killProcessTree, spawnsProcessGroup, trackProcessTree, untrackProcessTree } from "./process-tree.js";
+import { processTreeOf, spawnsDetached, trackProcessTree, untrackProcessTree, type ProcessTree } from "./process-tree.js";
 
 export interface StdioProcessOptions {
   /** A shell command line (`"node server.js --flag"`), run by the system shell. */
@@ -48,7 +48,7 @@ export class NonJsonOutputError extends Error {
   }
 }
 
-/** A burst of messages leaves in writes of up to this many (see `write`); 8 measured best with 32 in flight. */
+/** A burst of messages leaves in writes of up to this many after its first (see `write`); 8 measured best with 32 in flight. */
 const messagesPerWrite = 8;
 const keptStdoutLines = 200;
 const keptStderrLines = 1000;
@@ -68,9 +68,6 @@ const keptErrorLineLength = 64 * 1024;
 /** After SIGTERM to the tree at a close timeout, how long before SIGKILL. */
 const termGraceMs = 500;
 
-/** What a send returns when its line was written at once: one settled promise serves them all. */
-const sent = Promise.resolve();
-
 export class StdioProcessTransport implements JsonTextTransport {
   onmessage?: Transport["onmessage"];
   onclose?: Transport["onclose"];
@@ -82,6 +79,10 @@ export class StdioProcessTransport implements JsonTextTransport {
   spawnError: Error | undefined;
 
   private readonly child: ChildProcess;
+  /** The server's process tree, to end with it; undefined when it could not be spawned. */
+  private readonly tree: ProcessTree | undefined;
+  /** Whether the processes under the server have been noted once it answered (see `readLine`). */
+  private treeNoted = false;
   private readonly allowDebugLogging: boolean;
   private readonly debugOutput: (line: string) => void;
   private readonly stdoutLines = new BoundedJournal<string>(keptStdoutLines);
@@ -102,6 +103,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   private stdinClosed = false;
   /** Messages written to stdin while it is corked, to leave together (see `write`). */
   private heldBack = 0;
+  /** Whether this tick has written a message already (see `write`). */
+  private tickOpen = false;
   /** The signals we sent, so an exit by one of them is not blamed on the server. */
   private signalsSent = new Set<string>();
 
@@ -120,14 +123,15 @@ export class StdioProcessTransport implements JsonTextTransport {
       env,
       cwd: options.cwd,
       stdio: ["pipe", "pipe", "pipe"] as ["pipe", "pipe", "pipe"],
-      detached: spawnsProcessGroup,
+      detached: spawnsDetached,
       windowsHide: true,
     };
     this.child =
       options.shellCommand !== undefined
         ? spawn(execInPlace(options.shellCommand), { ...spawnOptions, shell: true })
         : spawn(options.command!, [...(options.args ?? [])], { ...spawnOptions, shell: false });
-    if (this.child.pid !== undefined) trackProcessTree(this.child.pid);
+    this.tree = this.child.pid === undefined ? undefined : processTreeOf(this.child.pid);
+    if (this.tree) trackProcessTree(this.tree);
 
     this.child.on("error", (error) => {
       // Spawning failed (ENOENT…); there will be no exit code.
@@ -215,7 +219,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       return Promise.reject(new Error(`the server process ${this.exitInfo === undefined ? "has its stdin closed" : "has exited"}`));
     }
     const stdin = this.child.stdin!;
-    if (this.write(`${text}\n`) || stdin.destroyed) return sent;
+    if (this.write(`${text}\n`) || stdin.destroyed) return SENT;
     // Backpressure: every sender waits for the same drain (one listener, however many wait).
     this.drained ??= new Promise<void>((resolve) => {
       const done = () => {
@@ -231,20 +235,30 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   /**
-   * Writes to stdin. Messages sent in the same tick (requests in flight) leave together, up to
-   * `messagesPerWrite` at a time: a fraction of the system calls and wake-ups of a write each,
-   * while the server already works on the first ones as the rest are being sent.
+   * Writes to stdin. The first message of a tick leaves at once: one call at a time pays no
+   * buffering and reaches the server without waiting for the end of the tick. Messages that
+   * follow it in the same tick (requests in flight) leave together, up to `messagesPerWrite` at a
+   * time: a fraction of the system calls and wake-ups of a write each, while the server already
+   * works on the first ones as the rest are being sent.
    */
   private write(text: string): boolean {
     const stdin = this.child.stdin!;
-    if (this.heldBack === 0) {
-      stdin.cork();
-      process.nextTick(() => this.flush());
+    if (!this.tickOpen) {
+      this.tickOpen = true;
+      process.nextTick(this.endTick);
+      return stdin.write(text);
     }
+    if (this.heldBack === 0) stdin.cork();
     const belowHighWaterMark = stdin.write(text);
     if (++this.heldBack === messagesPerWrite) this.flush();
     return belowHighWaterMark;
   }
+
+  /** At the end of the tick that wrote: what it held back leaves, and the next message goes at once again. */
+  private readonly endTick = (): void => {
+    this.tickOpen = false;
+    this.flush();
+  };
 
   private flush(): void {
     if (this.heldBack === 0) return;
@@ -266,10 +280,12 @@ export class StdioProcessTransport implements JsonTextTransport {
 
   /**
    * Closes stdin and waits up to `timeoutMs` for the process to exit. A process still running
-   * then is ended with its whole tree (SIGTERM, then SIGKILL). Either way, anything left in its
-   * process group afterwards (a background child) is killed, so nothing outlives the call.
+   * then is ended with its whole tree (SIGTERM, then SIGKILL). Either way, anything of its tree
+   * left afterwards (a background child) is killed, so nothing outlives the call.
    */
   async shutdown(timeoutMs: number): Promise<ShutdownOutcome> {
+    // What runs under the server now is still ended if the server exits first and orphans it.
+    this.tree?.note();
     this.closeStdin();
     const graceful = this.exitInfo !== undefined || (await settlesWithin(this.exited, timeoutMs));
     if (!graceful) {
@@ -280,7 +296,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       }
     }
     this.signalTree("SIGKILL");
-    if (this.child.pid !== undefined) untrackProcessTree(this.child.pid);
+    if (this.tree) untrackProcessTree(this.tree);
     const exit = this.exitInfo ?? { code: null, signal: null };
     this.fireClosed();
     return { graceful, exit };
@@ -299,9 +315,7 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   private signalTree(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    if (killProcessTree(pid, signal)) this.signalsSent.add(signal);
+    if (this.tree?.signal(signal)) this.signalsSent.add(signal);
   }
 
   private markExited(exit: ProcessExit): void {
@@ -361,6 +375,8 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   private takePending(): string {
+    // Most chunks end with their last line: nothing pending, and no new array for nothing.
+    if (this.stdoutPending.length === 0) return "";
     const text = this.stdoutPending.join("");
     this.stdoutPending = [];
     this.stdoutPendingLength = 0;
@@ -370,6 +386,11 @@ export class StdioProcessTransport implements JsonTextTransport {
   private readLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return;
+    if (!this.treeNoted) {
+      // The server is up: note the helpers it started, in case it exits (or crashes) before close().
+      this.treeNoted = true;
+      this.tree?.note();
+    }
     this.stdoutLines.push(shorten(line, keptLineLength));
     let message: unknown;
     try {

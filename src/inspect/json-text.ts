@@ -16,9 +16,20 @@ export interface JsonTextExtra extends MessageExtraInfo {
 
 /** A transport that can be handed an outgoing message already serialized. */
 export interface JsonTextTransport extends Transport {
-  /** Sends `text`, the `JSON.stringify` of a message, as `send` would send that message. */
+  /**
+   * Sends `text`, the `JSON.stringify` of a message, as `send` would send that message. Any
+   * answer comes from I/O, never before this returns (so the recorder may record the message
+   * just after it leaves).
+   */
   sendJsonText(text: string): Promise<void>;
 }
+
+/**
+ * What `sendJsonText` returns when the text has been written at once (the usual case): nothing
+ * about that send can fail later, so a caller that sees it need not wait for it or catch it,
+ * which spares a promise and a callback on every message.
+ */
+export const SENT: Promise<void> = Promise.resolve();
 
 export function isJsonTextTransport(transport: Transport): transport is JsonTextTransport {
   return typeof (transport as Partial<JsonTextTransport>).sendJsonText === "function";

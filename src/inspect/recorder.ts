@@ -142,7 +142,9 @@ export class TrafficRecorder {
     }
 
     const content = copyForRecord(message, jsonText) as JsonRpcMessage;
-    const problems = this.strict ? this.validate(direction, message, method, headers) : undefined;
+    const found = this.strict ? this.validate(direction, message, method, headers) : undefined;
+    // Valid messages (nearly all) share one empty list: thousands of records need not each keep one.
+    const problems = found?.length === 0 ? noProblems : found;
     if (this.strict && headers !== undefined && isResponse(content)) this.learnHttp(content, method, headers);
     const record: MessageRecord = problems
       ? { timestamp, direction, method, id, content, latency, problems }
@@ -211,6 +213,8 @@ export class TrafficRecorder {
     }
   }
 }
+
+const noProblems: readonly MessageProblem[] = Object.freeze([]);
 
 function readId(message: unknown): JsonRpcId | null | undefined {
   if (!isObject(message)) return undefined;

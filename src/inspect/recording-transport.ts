@@ -7,10 +7,10 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isResponse } from "../protocol/jsonrpc.js";
-import { isJsonTextTransport, toJsonText, type JsonTextExtra, type JsonTextTransport } from "./json-text.js";
+import { isJsonTextTransport, SENT, toJsonText, type JsonTextExtra, type JsonTextTransport } from "./json-text.js";
 import { TrafficRecorder } from "./recorder.js";
 import { InvalidMessageError } from "./strict.js";
-import type { TrafficRecorderOptions } from "./types.js";
+import type { MessageRecord, TrafficRecorderOptions } from "./types.js";
 
 export class RecordingTransport implements Transport {
   onmessage?: Transport["onmessage"];
@@ -62,28 +62,67 @@ export class RecordingTransport implements Transport {
     }
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  /**
+   * Records the message and sends it. Not an async function: a line written at once comes back
+   * as `SENT` itself (see json-text.ts), with no promise of its own. Every failure still rejects.
+   */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // Serialized once, for the record and the wire, when the wire is JSON text.
     const jsonText = this.textWire === undefined ? undefined : toJsonText(message);
-    // Recorded before sending: a peer in the same process may answer within send itself.
-    const record = this.recorder.recordMessage("outgoing", message, jsonText);
-    if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
-      const error = new InvalidMessageError({
-        method: record.method,
-        id: record.id,
-        isResponse: isResponse(message),
-        protocolVersion: this.recorder.protocolVersion,
-        problems: record.problems,
-      });
-      this.recordError(error, record);
-      throw error;
-    }
+    if (jsonText !== undefined && this.recorder.strict !== "throw") return this.sendTextFirst(message, jsonText);
+    let record: MessageRecord | undefined;
+    let sending: Promise<void>;
     try {
-      await (jsonText === undefined ? this.inner.send(message, options) : this.textWire!.sendJsonText(jsonText));
+      // Recorded before sending: a peer in the same process may answer within send itself.
+      record = this.recorder.recordMessage("outgoing", message, jsonText);
+      if (this.recorder.strict === "throw" && record.problems && record.problems.length > 0) {
+        const error = new InvalidMessageError({
+          method: record.method,
+          id: record.id,
+          isResponse: isResponse(message),
+          protocolVersion: this.recorder.protocolVersion,
+          problems: record.problems,
+        });
+        this.recordError(error, record);
+        return Promise.reject(error);
+      }
+      sending = jsonText === undefined ? this.inner.send(message, options) : this.textWire!.sendJsonText(jsonText);
     } catch (error) {
+      if (record !== undefined) this.recordError(error, record);
+      return Promise.reject(error);
+    }
+    return this.afterSending(sending, record);
+  }
+
+  /**
+   * A text wire's line leaves before it is recorded: the server already works on it while it is
+   * copied and validated. Its answer comes from I/O, so never before this returns, and the
+   * record still comes first. (Not with `strict: "throw"`, which must check before it sends.)
+   */
+  private sendTextFirst(message: JSONRPCMessage, jsonText: string): Promise<void> {
+    let sending: Promise<void>;
+    try {
+      sending = this.textWire!.sendJsonText(jsonText);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    let record: MessageRecord;
+    try {
+      record = this.recorder.recordMessage("outgoing", message, jsonText);
+    } catch (error) {
+      // The message has gone: a failure to record it (a throwing onProblem) is reported, not the send's.
+      this.onerror?.(toError(error));
+      return sending;
+    }
+    return this.afterSending(sending, record);
+  }
+
+  private afterSending(sending: Promise<void>, record: MessageRecord): Promise<void> {
+    if (sending === SENT) return sending;
+    return sending.then(undefined, (error: unknown) => {
       this.recordError(error, record);
       throw error;
-    }
+    });
   }
 
   close(): Promise<void> {

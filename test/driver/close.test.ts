@@ -3,12 +3,19 @@
  * timeout is killed with its whole process tree and close throws; a non-zero exit throws; and
  * nothing is ever left running.
  */
+import { spawn } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, mcpShell, ProcessDidNotExit, ProcessExitedWithError } from "../../src/driver/index.js";
 import { McpTestkitError } from "../../src/errors.js";
-import { eventually, expectNoProcessLeft, isAlive, useDrivers, zoo } from "./support.js";
+import { eventually, expectNoProcessLeft, isAlive, leftoverProcesses, useDrivers, zoo } from "./support.js";
 
 const track = useDrivers();
+
+/** The pid a zoo server printed on stderr after `prefix`. */
+async function pidOnStderr(app: { stderr: string[] }, prefix: string): Promise<number> {
+  await eventually(() => app.stderr.some((line) => line.startsWith(prefix)), 3000, `"${prefix}" on stderr`);
+  return Number(app.stderr.find((line) => line.startsWith(prefix))!.slice(prefix.length));
+}
 
 describe("close()", () => {
   it("a well-behaved server exits when its stdin closes; close resolves quickly", async () => {
@@ -41,6 +48,72 @@ describe("close()", () => {
     expect(elapsed).toBeLessThan(3000);
     await expectNoProcessLeft(app.pid);
     await eventually(() => !isAlive(grandchild), 3000, "the grandchild to end");
+  });
+
+  it("a server that exits on stdin close but leaves children running: close ends them too", async () => {
+    const app = track(mcpShell(zoo("leaves-child")));
+    await app.initialize();
+    const first = await pidOnStderr(app, "zoo: child ");
+    // Started after the server's first answer, so seen only as close() begins.
+    const later = Number((await app.callTool("start-child")).getTextContent());
+    expect(isAlive(first) && isAlive(later)).toBe(true);
+    await app.close();
+    expect(app.exitCode).toBe(0);
+    await eventually(() => !isAlive(first) && !isAlive(later), 3000, "the children to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("a server that crashed after starting a child: close still ends the orphaned child", async () => {
+    const app = track(mcpShell(zoo("leaves-child")));
+    await app.initialize();
+    const child = await pidOnStderr(app, "zoo: child ");
+    await app.callTool("crash").catch(() => undefined);
+    await app.waitForExit();
+    // The crash orphaned the child: it is no longer below the server.
+    expect(isAlive(child)).toBe(true);
+    await expect(app.close()).rejects.toBeInstanceOf(ProcessExitedWithError);
+    await eventually(() => !isAlive(child), 3000, "the child to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("a shell that dies of SIGTERM while its server ignores it: the orphaned server and its child are killed", async () => {
+    // A compound command line: the shell stays, as the server's parent.
+    const app = track(mcpShell(`${zoo("ignores-stdin-close")}; true`));
+    await app.initialize();
+    const server = await pidOnStderr(app, "zoo: server ");
+    const grandchild = await pidOnStderr(app, "zoo: grandchild ");
+    expect(server).not.toBe(app.pid);
+    const error = (await app.close(300).catch((e: unknown) => e)) as ProcessDidNotExit;
+    expect(error).toBeInstanceOf(ProcessDidNotExit);
+    expect(app.exitSignal).toBe("SIGTERM"); // the shell
+    await eventually(() => !isAlive(server) && !isAlive(grandchild), 3000, "the server and its child to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it.runIf(process.platform !== "win32")("a tree that keeps forking while it is ended is ended whole", async () => {
+    const app = track(mcpShell(zoo("keeps-forking")));
+    await app.initialize();
+    const forker = Number((await app.callTool("fork")).getTextContent());
+    await eventually(() => isAlive(forker), 3000, "the forking shell to start");
+    await expect(app.close(50)).rejects.toBeInstanceOf(ProcessDidNotExit);
+    await eventually(() => !isAlive(forker), 3000, "the forking shell to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it.runIf(process.platform === "linux")("the leftover check sees a process of the tree that was orphaned (it can fail)", async () => {
+    // A shell that starts a sleeper in the background and exits: the sleeper is orphaned at once.
+    const shell = spawn("/bin/sh", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], { stdio: ["ignore", "pipe", "ignore"] });
+    let text = "";
+    shell.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    await new Promise((resolve) => shell.on("close", resolve));
+    const sleeper = Number(text.trim());
+    try {
+      await eventually(() => leftoverProcesses(shell.pid!).some((left) => left.pid === sleeper), 3000, "the orphaned sleeper to be seen");
+    } finally {
+      process.kill(sleeper, "SIGKILL");
+    }
+    await eventually(() => !isAlive(sleeper), 3000, "the sleeper to end");
+    expect(leftoverProcesses(shell.pid!)).toEqual([]);
   });
 
   it("a non-zero exit code on close throws ProcessExitedWithError with the context", async () => {

@@ -4,6 +4,7 @@
  * mutation reaches them.
  */
 import { fileURLToPath } from "node:url";
+import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { StdioProcessTransport } from "../../src/driver/index.js";
 import { recordTraffic } from "../../src/inspect/index.js";
@@ -67,5 +68,33 @@ describe("recording our stdio transport (JSON text)", () => {
     await client.callTool({ name: "echo", arguments: { text: "t", when, gone: undefined } });
     const [request] = recorder.byMethod("tools/call");
     expect((request!.content as unknown as { params: { arguments: object } }).params.arguments).toStrictEqual({ text: "t", when: when.toJSON() });
+  });
+});
+
+describe("sending over a JSON text wire", () => {
+  it("the line leaves before it is recorded: a throwing onProblem is reported on onerror, and the message still goes out and is answered", async () => {
+    const inner = new StdioProcessTransport({ command: process.execPath, args: [serverScript] });
+    const { transport, recorder } = recordTraffic(inner, {
+      strict: true,
+      onProblem: (problem) => {
+        if (problem.direction === "outgoing") throw new Error("listener failed");
+      },
+    });
+    const errors: Error[] = [];
+    const client = newClient();
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const onerror = transport.onerror;
+    transport.onerror = (error) => {
+      errors.push(error);
+      onerror?.(error);
+    };
+    // Not a valid tools/call (no name): a problem for the recorder; the server still gets it, and answers.
+    await client.request({ method: "tools/call", params: { arguments: {} } } as never, ResultSchema).catch((error: unknown) => error);
+    expect(errors.map((error) => error.message)).toEqual(["listener failed"]);
+    const [request, response] = recorder.byMethod("tools/call");
+    expect(request!.direction).toBe("outgoing");
+    expect(request && "problems" in request ? request.problems?.length : 0).toBeGreaterThan(0);
+    expect(response!.direction).toBe("incoming");
   });
 });

@@ -3,7 +3,7 @@
  * or result (responses, given the request's method) against that revision's MCP schema.
  */
 import { isObject } from "../jsonrpc.js";
-import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "../versions.js";
+import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
 import { describeValue } from "./describe-value.js";
 import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
@@ -99,6 +99,7 @@ function validateOne(
 function parseAgain(schema: Schema, value: unknown, prefix: readonly PathSegment[], key: "params" | "result", rule: "params.shape" | "result.shape", problems: ValidationProblem[]): void {
   const found: ValidationProblem[] = [];
   parseWith(schema, value, prefix, key, rule, found);
+  if (found.length === 0) return;
   const seen = new Set(problems.map((problem) => `${problem.path} ${problem.message}`));
   problems.push(...found.filter((problem) => !seen.has(`${problem.path} ${problem.message}`)));
 }
@@ -135,7 +136,13 @@ function checkMethod(
   where: "method" | "requestMethod",
 ): ValidationProblem | undefined {
   const lookup = lookupMethod(method, direction, kind);
-  const feature = featuresOfMethod(method).find((needed) => !versionHas(version, needed));
+  // A loop, not find(): this runs for every message, and a callback per call is garbage per call.
+  let feature: Feature | undefined;
+  for (const needed of featuresOfMethod(method)) {
+    if (versionHas(version, needed)) continue;
+    feature = needed;
+    break;
+  }
   if (lookup.found === "yes" && feature === undefined) return undefined;
   // requestMethod is an option, not part of the message, so its problems sit at the message root.
   const path = formatJsonPath(where === "method" ? [...prefix, "method"] : prefix);
