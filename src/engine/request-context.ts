@@ -86,7 +86,8 @@ export function requestContext(connection: Connection, transport: TransportFacts
 
 /** Whether this mock serves `version` per request (a revision with per-request `_meta` it accepts). */
 export function servesPerRequest(version: unknown, accepted: readonly string[]): version is string {
-  return typeof version === "string" && accepted.includes(version) && versionHas(version, "perRequestMeta");
+  // The revision first: a legacy request's header (the common case) is refused by one comparison.
+  return typeof version === "string" && versionHas(version, "perRequestMeta") && accepted.includes(version);
 }
 
 /**

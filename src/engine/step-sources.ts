@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from "../protocol/errors.js";
 import { McpTestkitError } from "../errors.js";
-import type { Catalog } from "./catalog.js";
+import type { Catalog, ToolEntry } from "./catalog.js";
 import type { CallOutcome, ToolCall } from "./call-log.js";
 import type { RequestContext } from "./request-context.js";
 import { typeLabel, type Step, type StepFunction } from "./steps.js";
@@ -36,10 +36,17 @@ export type UnknownToolPolicy = "error" | "warn" | StepFunction;
 
 /** The tool's own script, if the catalog has the tool. */
 export function scriptSource(catalog: Catalog): ToolStepSource {
+  // A tool answers most calls with the same step (its last one repeats): one choice per tool and step, not one per call.
+  const made = new WeakMap<ToolEntry, StepChoice>();
   return (call) => {
     const tool = catalog.tools.get(call.tool);
     if (tool === undefined) return undefined;
-    return { step: tool.script.next() ?? {}, hasOutputSchema: tool.hasOutputSchema };
+    const step = tool.script.next() ?? {};
+    const last = made.get(tool);
+    if (last !== undefined && last.step === step) return last;
+    const choice: StepChoice = { step, hasOutputSchema: tool.hasOutputSchema };
+    made.set(tool, choice);
+    return choice;
   };
 }
 

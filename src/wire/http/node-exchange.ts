@@ -21,7 +21,10 @@ export class NodeExchange implements HttpExchange {
   }
 
   get path(): string {
-    return (this.target ??= splitTarget(this.req.url ?? "/")).path;
+    const url = this.req.url ?? "/";
+    // The common target ("/mcp") is its own path: nothing to split.
+    if (this.target === undefined && url.startsWith("/") && !url.includes("?") && !url.includes("#")) return url;
+    return (this.target ??= splitTarget(url)).path;
   }
 
   get query(): URLSearchParams {
