@@ -12,10 +12,10 @@
  * started and loaded by the same code. A side the other build cannot serve fails its start.
  * Bounds: at most 40 rounds, slices of 400 ms or 50,000 calls.
  */
-import { fork } from "node:child_process";
 import path from "node:path";
-import { benchDir, median, parseArgs, within } from "./lib/common.js";
+import { benchDir, median, parseArgs } from "./lib/common.js";
 import { openSessions, runLoad } from "./lib/loadgen.js";
+import { startServerProcess } from "./lib/server-process.js";
 import { MODERN_SIDES } from "./servers/http-sides.js";
 
 const args = parseArgs();
@@ -37,33 +37,12 @@ for (const side of sides) {
   entries.push({ label: `after ${side}`, dir: path.dirname(benchDir), side });
 }
 
-let nextId = 1;
-function ask(child, type, extra = {}) {
-  const id = nextId++;
-  return within(
-    new Promise((resolve) => {
-      const onMessage = (message) => {
-        if (message.id !== id) return;
-        child.off("message", onMessage);
-        resolve(message);
-      };
-      child.on("message", onMessage);
-      child.send({ type, id, ...extra });
-    }),
-    10_000,
-    `${type} from a server`,
-  );
-}
-
 const running = [];
 try {
   for (const entry of entries) {
-    const child = fork(path.join(entry.dir, "bench", "servers", "http-server.js"), [entry.side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    running.push(child);
-    const ready = await within(new Promise((resolve, reject) => (child.once("message", resolve), child.once("exit", (code) => reject(new Error(`${entry.label} exited with ${code}`))))), 20_000, `starting ${entry.label}`);
-    entry.child = child;
-    entry.cpu = [];
-    entry.url = ready.url;
+    const server = await startServerProcess(entry.side, { root: path.join(entry.dir, "bench"), label: entry.label });
+    running.push(server);
+    Object.assign(entry, { server, url: server.url, cpu: [] });
   }
   for (const entry of entries) {
     entry.sessions = await openSessions(entry.url, concurrency, MODERN_SIDES.has(entry.side) ? "modern" : "legacy");
@@ -71,9 +50,9 @@ try {
   }
   for (let round = 0; round < rounds; round++) {
     for (const entry of round % 2 === 0 ? entries : [...entries].reverse()) {
-      const before = await ask(entry.child, "cpu", { settle: true });
+      const before = await entry.server.ask("cpu", { settle: true });
       const run = await runLoad(entry.sessions, SLICE);
-      const after = await ask(entry.child, "cpu");
+      const after = await entry.server.ask("cpu");
       entry.cpu.push((after.cpuUs - before.cpuUs) / run.calls);
     }
   }
@@ -85,5 +64,5 @@ try {
   }
 } finally {
   for (const entry of entries) for (const session of entry.sessions ?? []) session.close();
-  for (const child of running) child.kill();
+  for (const server of running) await server.stop();
 }

@@ -20,7 +20,6 @@
  * Options: --quick, --rounds=N, --only=load,setup (parts), --json=PATH (default
  * bench/results/http.json), --no-json.
  */
-import { fork } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
@@ -48,6 +47,7 @@ import {
   writeReport,
 } from "./lib/common.js";
 import { openSessions, runLoad } from "./lib/loadgen.js";
+import { startServerProcess } from "./lib/server-process.js";
 import { HTTP_SIDES, MODERN_SIDES, startSide } from "./servers/http-sides.js";
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
@@ -89,53 +89,6 @@ const runStarted = performance.now();
 const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
 
 // ---------------------------------------------------------------- server processes
-class ServerProcess {
-  static async start(side) {
-    const child = fork(path.join(benchDir, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const ready = await within(
-      new Promise((resolve, reject) => {
-        child.once("message", resolve);
-        child.once("exit", (code) => reject(new Error(`the ${side} server exited with ${code} before it was ready`)));
-      }),
-      20_000,
-      `starting the ${side} server`,
-    );
-    return new ServerProcess(side, child, ready.url);
-  }
-
-  constructor(side, child, url) {
-    this.side = side;
-    this.child = child;
-    this.url = url;
-    this.nextId = 1;
-  }
-
-  /** One IPC question, answered by the server process (at most 10 s). */
-  ask(type, extra = {}) {
-    const id = this.nextId++;
-    return within(
-      new Promise((resolve) => {
-        const onMessage = (message) => {
-          if (message.id !== id) return;
-          this.child.off("message", onMessage);
-          resolve(message);
-        };
-        this.child.on("message", onMessage);
-        this.child.send({ type, id, ...extra });
-      }),
-      10_000,
-      `${type} from the ${this.side} server`,
-    );
-  }
-
-  async stop() {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    await this.ask("stop").catch(() => this.child.kill("SIGKILL"));
-    await within(exited, 5000, `the ${this.side} server's exit`).catch(() => this.child.kill("SIGKILL"));
-  }
-}
-
 // ---------------------------------------------------------------- (1) load at concurrency 1 and 32
 /** One measured slice against one server: its CPU before and after, the calls in between. */
 async function loadSlice(server, sessions, { count, ms }) {
@@ -321,7 +274,7 @@ process.on("exit", () => {
 try {
   if (parts.has("load")) {
     const t0 = performance.now();
-    for (const side of HTTP_SIDES) servers[side] = await ServerProcess.start(side);
+    for (const side of HTTP_SIDES) servers[side] = await startServerProcess(side);
     console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${HTTP_SIDES.map((side) => `${side} pid ${servers[side].child.pid}`).join(", ")}`);
     for (const concurrency of CONFIG.concurrencies) {
       if (timeLeft() <= 0) {

@@ -23,11 +23,11 @@
  * Options: --quick, --rounds=N, --only=overhead,simulate, --json=PATH (default
  * bench/results/observe.json), --no-json.
  */
-import { fork } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, within, writeReport } from "./lib/common.js";
+import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, writeReport } from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
+import { startServerProcess } from "./lib/server-process.js";
 
 const gc = exposedGc(import.meta.url);
 
@@ -44,30 +44,6 @@ const started = performance.now();
 const timeLeft = () => CONFIG.totalCapMs - (performance.now() - started);
 
 // ---------------------------------------------------------------- server processes (bench/servers/http-server.js)
-async function startServer(side) {
-  const child = fork(path.join(benchDir, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const ready = await within(new Promise((resolve, reject) => (child.once("message", resolve), child.once("exit", (code) => reject(new Error(`${side} exited with ${code}`))))), 20_000, `starting ${side}`);
-  let nextId = 1;
-  const ask = (type, extra = {}) => {
-    const id = nextId++;
-    return within(new Promise((resolve) => {
-      const onMessage = (message) => {
-        if (message.id !== id) return;
-        child.off("message", onMessage);
-        resolve(message);
-      };
-      child.on("message", onMessage);
-      child.send({ type, id, ...extra });
-    }), 10_000, `${type} from ${side}`);
-  };
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    await ask("stop").catch(() => child.kill("SIGKILL"));
-    await within(exited, 5000, `${side} exit`).catch(() => child.kill("SIGKILL"));
-  };
-  return { side, url: ready.url, ask, stop };
-}
 
 // ---------------------------------------------------------------- (1) observers and metrics on vs off
 const OVERHEAD_SIDES = ["ours-json", "ours-observed"];
@@ -78,7 +54,7 @@ async function benchOverhead() {
   const sessions = {};
   try {
     for (const side of OVERHEAD_SIDES) {
-      servers[side] = await startServer(side);
+      servers[side] = await startServerProcess(side);
       sessions[side] = await openSessions(servers[side].url, concurrency);
       await runLoad(sessions[side], warmup);
     }
