@@ -16,6 +16,25 @@ import { everythingCommand, useDrivers, zoo } from "./support.js";
 useCleanup();
 const track = useDrivers();
 
+
+/** A mock whose tool `slow` hangs, attached in memory with `observer`, and a call to it under way (its start heard). */
+async function hangingCallAttached(observer: ReturnType<typeof recordingObserver>) {
+  const mock = await mockMcp({ tools: { slow: { hang: true } } });
+  const app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", observers: [observer] });
+  await app.initialize();
+  const call = app.callTool("slow").catch((error: unknown) => error);
+  await until(() => observer.starts.length === 2, "the call's start");
+  return {
+    mock,
+    app,
+    call,
+    async [Symbol.asyncDispose]() {
+      await app.close({ allowFailure: true });
+      await mock.close();
+    },
+  };
+}
+
 describe("the driver's observers, against a mock in memory", () => {
   it("finish each request once with the outcome the driver saw, the same object at start and finish", async () => {
     const observer = recordingObserver();
@@ -96,11 +115,8 @@ describe("the driver's observers, against a mock in memory", () => {
 
   it("a request in flight at close() finishes client_disconnected", async () => {
     const observer = recordingObserver();
-    await using mock = await mockMcp({ tools: { slow: { hang: true } } });
-    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", observers: [observer] });
-    await app.initialize();
-    const call = app.callTool("slow").catch((error: unknown) => error);
-    await until(() => observer.starts.length === 2, "the call's start");
+    await using attached = await hangingCallAttached(observer);
+    const { app, call } = attached;
     await app.close();
     expect(await call).toBeInstanceOf(ConnectionClosedError);
     await observer.finished(2);
@@ -294,11 +310,8 @@ describe("the driver's observers hear a server that stops on its own", () => {
 
   it("an attached transport the other side closes (the mock closed): did stop completed, and the call in flight finishes write_failed", async () => {
     const observer = recordingObserver();
-    await using mock = await mockMcp({ tools: { slow: { hang: true } } });
-    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", observers: [observer] });
-    await app.initialize();
-    const call = app.callTool("slow").catch((error: unknown) => error);
-    await until(() => observer.starts.length === 2, "the call's start");
+    await using attached = await hangingCallAttached(observer);
+    const { mock, app, call } = attached;
     await mock.close();
     expect(await call).toBeInstanceOf(ConnectionClosedError);
     await until(() => observer.stops.length === 1, "did stop");
