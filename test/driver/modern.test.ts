@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { askEverything } from "../support/mrtr-steps.js";
 import { mockMcp } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, ProtocolError, ProcessFailedToStart, ConnectionClosedError, type McpDriver } from "../../src/driver/index.js";
 import { freePort } from "../support/ports.js";
@@ -87,14 +88,7 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
   it("MRTR: elicitation, sampling and roots asked in input_required results are answered by the driver's handlers, then retried", async () => {
     await using mock = await mockMcp({
       tools: {
-        plan: async (call) => {
-          const [answer, sampled] = await Promise.all([
-            call.elicit({ mode: "form", message: "Which city?", requestedSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }),
-            call.sample({ messages: [{ role: "user", content: { type: "text", text: "weather?" } }], maxTokens: 10 }),
-          ]);
-          const roots = await call.listRoots();
-          return { returns: `${(answer.content as { city: string }).city} / ${(sampled.content as { text: string }).text} / ${roots.map((root) => root.uri).join(",")}` };
-        },
+        plan: askEverything,
       },
     });
     const asked: string[] = [];

@@ -4,6 +4,7 @@
  * prompts, subscriptions, and the call record naming the era.
  */
 import { describe, expect, it, vi } from "vitest";
+import { askEverything } from "../support/mrtr-steps.js";
 import { serve, useCleanup } from "../wire/support/http.js";
 import { MODERN, useV2Cleanup, v2Http } from "./support.js";
 
@@ -32,14 +33,7 @@ describe("MRTR with the SDK v2 client's own handlers", () => {
   it("a step function's elicit, sample and listRoots go out as input requests; the retry resumes the same step, one call recorded", async () => {
     const server = await serve({
       tools: {
-        plan: async (call) => {
-          const [answer, sampled] = await Promise.all([
-            call.elicit({ mode: "form", message: "Which city?", requestedSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }),
-            call.sample({ messages: [{ role: "user", content: { type: "text", text: "weather?" } }], maxTokens: 10 }),
-          ]);
-          const roots = await call.listRoots();
-          return { returns: `${(answer.content as { city: string }).city} / ${(sampled.content as { text: string }).text} / ${roots.map((root) => root.uri).join(",")}` };
-        },
+        plan: askEverything,
       },
     });
     const client = await v2Http(server.url, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } });
