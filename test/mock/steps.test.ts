@@ -415,6 +415,8 @@ describe("function steps", () => {
         nothing: (() => undefined) as never,
         typo: (() => ({ retruns: "x" })) as never,
         two: (() => ({ returns: "a", toolError: "b" })) as never,
+        // `{ returns }` takes a quick check; a key beside it must still get the full one.
+        extra: (() => ({ returns: "a", dleayMs: 5 })) as never,
         fn: (() => () => ({ returns: "x" })) as never,
       },
     });
@@ -426,6 +428,9 @@ describe("function steps", () => {
       `MCP error -32603: Step function for tool "typo" threw: [mcp-testkit] The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
     );
     expect(await message("two")).toBe('MCP error -32603: Step function for tool "two" threw: [mcp-testkit] The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.');
+    expect(await message("extra")).toBe(
+      `MCP error -32603: Step function for tool "extra" threw: [mcp-testkit] The step function of tool "extra" has unknown key "dleayMs"; did you mean "delayMs"? A step takes ${STEP_KEYS}.`,
+    );
     expect(await message("fn")).toBe('MCP error -32603: Step function for tool "fn" threw: a step function must return a step object, not another function');
     expect(server.calls.every((call) => call.outcome === "protocol-error")).toBe(true);
   });

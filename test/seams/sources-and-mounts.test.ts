@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpTestkitError } from "../../src/index.js";
 import { connect, mock, useCleanup } from "../mock/support.js";
-import { serve, useCleanup as useHttpCleanup } from "../wire/support/http.js";
+import { request as httpRequest } from "node:http";
+import { ACCEPT_BOTH, post, rpcRequest, serve, useCleanup as useHttpCleanup } from "../wire/support/http.js";
 
 useCleanup();
 useHttpCleanup();
@@ -50,6 +51,26 @@ describe("what a step function sees of its request", () => {
     await client.callTool({ name: "t" });
     expect(seen).toEqual([["2025-03-26", {}]]);
     expect(server.calls[0]!.protocolVersion).toBe("2025-03-26");
+  });
+
+  it("over HTTP, a test id header in any spelling of its name (X-Test-Id as node sends it, unlowered)", async () => {
+    const seen: unknown[] = [];
+    const server = await serve({ tools: { t: (call) => (seen.push(call.identity), { returns: "ok" }) } });
+    const opened = await post(server.url, rpcRequest("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } }));
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    // node:http keeps a header name as written (fetch lower-cases it): the rawHeaders are "X-Test-Id".
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify(rpcRequest("tools/call", { name: "t", arguments: {} }));
+      const request = httpRequest(server.url, { method: "POST", headers: { Accept: ACCEPT_BOTH, "Content-Type": "application/json", "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25", "X-Test-Id": "spelled-out" } }, (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+    expect(status).toBe(200);
+    expect(seen).toEqual([{ testId: "spelled-out" }]);
+    expect(server.calls[0]!.identity).toEqual({ testId: "spelled-out" });
   });
 
   it("a step function that answers at once may still ask for the signal and hang until cancelled", async () => {
