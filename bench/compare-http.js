@@ -5,7 +5,7 @@
  * then the median), as bench/http.js does for the peers. For "did this change make the hot path
  * cheaper?", which the whole HTTP section answers too slowly and with too many sides.
  *
- *   node bench/compare-http.js --before=/path/to/other/checkout [--sides=ours-json,ours-fn] [--rounds=10] [--concurrency=32]
+ *   node bench/compare-http.js --before=/path/to/other/checkout [--sides=ours-json,ours-fn] [--rounds=10] [--concurrency=32] [--gc-each-slice]
  *
  * The other checkout needs its `dist/` built (`npm run build`) and this checkout's bench/servers
  * and bench/lib copied in (`cp -r bench/servers bench/lib <dir>/bench/`), so both sides are
@@ -13,7 +13,7 @@
  * Bounds: at most 40 rounds, slices of 400 ms or 50,000 calls.
  */
 import path from "node:path";
-import { benchDir, median, parseArgs } from "./lib/common.js";
+import { benchDir, gcEachSlice, median, parseArgs } from "./lib/common.js";
 import { openSessions, runLoad } from "./lib/loadgen.js";
 import { startServerProcess } from "./lib/server-process.js";
 import { MODERN_SIDES } from "./servers/http-sides.js";
@@ -50,7 +50,7 @@ try {
   }
   for (let round = 0; round < rounds; round++) {
     for (const entry of round % 2 === 0 ? entries : [...entries].reverse()) {
-      const before = await entry.server.ask("cpu", { settle: true });
+      const before = await entry.server.ask("cpu", { settle: gcEachSlice(args) });
       const run = await runLoad(entry.sessions, SLICE);
       const after = await entry.server.ask("cpu");
       entry.cpu.push((after.cpuUs - before.cpuUs) / run.calls);

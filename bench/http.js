@@ -12,12 +12,13 @@
  *
  * Fairness, as in the in-memory section (bench/README.md): rounds; in each round every server gets
  * one short slice, in an order from a balanced Latin square (each server in each position, and
- * after each other server, equally often); the server heap is collected before each slice;
- * ratios to the bare server are taken per round, then the median and quartiles over rounds.
+ * after each other server, equally often); each server process keeps its own garbage
+ * collection (no forced collection between slices, see `gcEachSlice` in lib/common.js); ratios
+ * to the bare server are taken per round, then the median and quartiles over rounds.
  * Server CPU time is read with `process.cpuUsage()` inside each server process (over IPC) at the
  * start and end of its slice, so it is that server's own work only.
  *
- * Options: --quick, --rounds=N, --only=load,setup (parts), --json=PATH (default
+ * Options: --quick, --rounds=N, --only=load,setup (parts), --gc-each-slice, --json=PATH (default
  * bench/results/http.json), --no-json.
  */
 import path from "node:path";
@@ -30,6 +31,7 @@ import {
   environment,
   exposedGc,
   fmtMs,
+  gcEachSlice,
   fmtRate,
   fmtRatio,
   fmtRatioSpread,
@@ -56,6 +58,7 @@ const gc = exposedGc(import.meta.url);
 const args = parseArgs();
 const quick = args.has("quick");
 const parts = new Set((args.get("only") ?? "load,setup").split(","));
+const SETTLE = gcEachSlice(args);
 
 const CONFIG = {
   /** Rounds per concurrency (the balanced square of seven servers has 14 orders; a round is one of them). */
@@ -73,8 +76,12 @@ const CONFIG = {
   /** Whole-section guard: parts not yet started are skipped once this is spent. */
   totalCapMs: 100_000,
 };
-/** Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's. */
-const TARGETS = { cpuPerCallVsBareAtMost: 1.3 };
+/**
+ * Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's.
+ * Issue 11: at concurrency 32, the static step and the step function each within 1.2×.
+ * Issue 8: a 2026-07-28 call (no session, headers checked) costs no more than a legacy one.
+ */
+const TARGETS = { cpuPerCallVsBareAtMost: 1.3, stepsVsBareAt32AtMost: 1.2, modernVsLegacyAtMost: 1.0 };
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
   "ours-fn": "mcp-testkit mock, JSON, echo as a step function",
@@ -92,7 +99,7 @@ const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
 // ---------------------------------------------------------------- (1) load at concurrency 1 and 32
 /** One measured slice against one server: its CPU before and after, the calls in between. */
 async function loadSlice(server, sessions, { count, ms }) {
-  const before = await server.ask("cpu", { settle: true });
+  const before = await server.ask("cpu", { settle: SETTLE });
   gc();
   const loadCpu0 = cpuMicros();
   const run = await runLoad(sessions, { count, ms });
@@ -155,6 +162,8 @@ async function benchLoad(servers, concurrency) {
   }
   const sseVsSdkSse = rounds.map((round) => round["ours-sse"].serverCpuUsPerCall / round["sdk-sse"].serverCpuUsPerCall);
   oursVs.sseVsSdkSse = { median: median(sseVsSdkSse), quartiles: quartiles(sseVsSdkSse) };
+  const modernVsLegacy = rounds.map((round) => round["ours-modern"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
+  oursVs.modernVsLegacy = { median: median(modernVsLegacy), quartiles: quartiles(modernVsLegacy) };
   return { concurrency, negotiatedVersions: versions, rounds, latency, oursVs, ...summary };
 }
 
@@ -235,6 +244,33 @@ function loadTable(results) {
   return { table: renderTable(header, rows), verdicts };
 }
 
+/** The aims of issues 11 and 8, each against its own line: the steps at concurrency 32, a 2026-07-28 call against a legacy one. */
+function laterAimsTable(results) {
+  const header = ["Aim", "Measure", "Ratio (IQR)", "Target", "Status"];
+  const rows = [];
+  const verdicts = {};
+  const at32 = results.find((result) => result.concurrency === 32);
+  if (at32) {
+    for (const side of ["ours-json", "ours-fn"]) {
+      const ratio = at32.ratio[side].serverCpuUsPerCall;
+      const q = at32.ratioQuartiles[side].serverCpuUsPerCall;
+      const status = verdictText(ratio <= TARGETS.stepsVsBareAt32AtMost, q, TARGETS.stepsVsBareAt32AtMost, false);
+      const measure = `${LABELS[side]}: server CPU per call vs bare, concurrency 32 (issue 11)`;
+      verdicts[`issue11-${side}@32`] = { measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.stepsVsBareAt32AtMost}x`, met: ratio <= TARGETS.stepsVsBareAt32AtMost, status };
+      rows.push(["issue 11", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
+    }
+  }
+  for (const result of results) {
+    const { median: ratio, quartiles: q } = result.oursVs.modernVsLegacy;
+    const met = ratio <= TARGETS.modernVsLegacyAtMost;
+    const status = verdictText(met, q, TARGETS.modernVsLegacyAtMost, false);
+    const measure = `2026-07-28 call ÷ legacy call, server CPU, concurrency ${result.concurrency} (issue 8)`;
+    verdicts[`issue8-modern-vs-legacy@${result.concurrency}`] = { measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status };
+    rows.push(["issue 8", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.modernVsLegacyAtMost.toFixed(1)}×`, status]);
+  }
+  return { table: renderTable(header, rows), verdicts };
+}
+
 function setupTable(setup) {
   const header = ["Per-test setup over HTTP", "mean", "p50", "p99", "CPU per setup", "mean ÷ SDK (IQR)", "CPU ÷ SDK", "issue 3 measured"];
   const labels = { ours: "mcp-testkit mock (JSON, default)", aimock: "aimock MCPMock", sdk: "SDK McpServer (SSE, default)" };
@@ -309,8 +345,9 @@ const tables = [];
 let verdicts = {};
 if (results.load.length) {
   const load = loadTable(results.load);
-  verdicts = load.verdicts;
-  tables.push(load.table);
+  const later = laterAimsTable(results.load);
+  verdicts = { ...load.verdicts, ...later.verdicts };
+  tables.push(load.table, later.table);
 }
 if (results.setup) tables.push(setupTable(results.setup));
 const notes = [
@@ -330,6 +367,9 @@ if (governing.length) {
   const misses = governing.filter((v) => !v.met);
   console.log(misses.length ? `Aim NOT met: ${misses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}` : "Aim met (our mock, JSON, at both concurrencies).");
 }
+const later = Object.values(verdicts).filter((v) => v.governing === undefined);
+const laterMisses = later.filter((v) => !v.met);
+if (later.length) console.log(laterMisses.length ? `Issues 11 and 8, NOT met: ${laterMisses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}` : "Issues 11 and 8: every aim met.");
 
 const report = {
   section: "http",

@@ -15,17 +15,18 @@
  *   are reported against it).
  *
  * Fairness as in the other sections (bench/README.md): rounds, the sides' order alternating from
- * round to round (simulate's three sides take every order in turn), the heap collected before
- * each slice, ratios per round, then the median and the quartiles over rounds. Bounded: slices
+ * round to round (simulate's three sides take every order in turn), ratios per round, then the
+ * median and the quartiles over rounds. The server processes keep their own garbage collection
+ * (`gcEachSlice` in lib/common.js); this process, the simulator's, collects before each slice. Bounded: slices
  * stop at a count or a time, parts after complete rounds (at least 2) once their cap is spent,
  * the section after 60 s (run.js kills it at 75 s).
  *
- * Options: --quick, --rounds=N, --only=overhead,simulate, --json=PATH (default
+ * Options: --quick, --rounds=N, --only=overhead,simulate, --gc-each-slice, --json=PATH (default
  * bench/results/observe.json), --no-json.
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, median, parseArgs, quartiles, renderTable, runPlan, verdictText, writeReport } from "./lib/common.js";
+import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, gcEachSlice, median, parseArgs, quartiles, renderTable, runPlan, verdictText, writeReport } from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
 import { startServerProcess } from "./lib/server-process.js";
 
@@ -64,7 +65,7 @@ async function benchOverhead() {
       if (r >= 2 && performance.now() > deadline) break;
       const round = {};
       for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
-        const before = await servers[side].ask("cpu", { settle: true });
+        const before = await servers[side].ask("cpu", { settle: gcEachSlice(args) });
         gc();
         const run = await runLoad(sessions[side], slice);
         const after = await servers[side].ask("cpu");

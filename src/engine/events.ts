@@ -58,6 +58,8 @@ export type NoReplyCause =
   | "session_closed";
 
 export interface RequestEndEvent extends RequestStartEvent {
+  /** The `request:start` event this one ends, the same object: pair the two by identity. */
+  readonly start: RequestStartEvent;
   readonly outcome: RequestOutcome;
   /** The JSON-RPC error sent, when the outcome is `error`. */
   readonly error?: JsonRpcErrorObject;

@@ -61,6 +61,7 @@ export class RequestWatch {
     this.registry.delete(this.connection, this.key, this);
     const start = this.start;
     const event: RequestEndEvent = {
+      start,
       method: start.method,
       wire: start.wire,
       params: start.params,

@@ -5,7 +5,6 @@
  * at their finish) lives here; delivery is `ObserverDelivery`'s.
  */
 import type { EventHub, MockEvents, RequestStartEvent, StreamOpenEvent } from "../engine/events.js";
-import { idKey } from "../engine/connection.js";
 import type { StreamCloseReason } from "../engine/events.js";
 import { ObserverDelivery, type ObserveOptions } from "./delivery.js";
 import type { McpObserver, ObservedRequest, ObservedStream } from "./observer.js";
@@ -28,10 +27,6 @@ const STREAM_REASONS: Record<StreamCloseReason, StreamTerminationReason> = {
   server_stopping: "server_stopping",
 };
 
-function requestKey(event: { sessionId: string; requestId: RequestStartEvent["requestId"] }): string {
-  return `${event.sessionId}\u0000${idKey(event.requestId)}`;
-}
-
 function streamKey(event: StreamOpenEvent): string {
   return `${event.sessionId}\u0000${event.streamId}`;
 }
@@ -40,13 +35,13 @@ function streamKey(event: StreamOpenEvent): string {
  * Observations in flight, by key: a start that found the queue full is remembered as omitted,
  * so its finish is skipped too (a pair is delivered whole or not at all).
  */
-class Pairs<T> {
-  private readonly open = new Map<string, T | typeof OMITTED>();
+class Pairs<K, T> {
+  private readonly open = new Map<K, T | typeof OMITTED>();
 
   constructor(private readonly delivery: ObserverDelivery) {}
 
   /** Reserves the pair's slots and keeps `value` until its finish; undefined (omitted) when the queue is full. */
-  start(key: string, value: T): T | undefined {
+  start(key: K, value: T): T | undefined {
     if (!this.delivery.reservePair()) {
       this.open.set(key, OMITTED);
       return undefined;
@@ -56,7 +51,7 @@ class Pairs<T> {
   }
 
   /** The started value for `key`, forgotten now; undefined when it was omitted or never seen. */
-  finish(key: string): T | undefined {
+  finish(key: K): T | undefined {
     const value = this.open.get(key);
     this.open.delete(key);
     return value === OMITTED ? undefined : value;
@@ -66,13 +61,14 @@ class Pairs<T> {
 /** Attaches `observers` to a mock's events; returns a function that detaches them. */
 export function observeEvents(events: EventHub<MockEvents>, observers: readonly McpObserver[], endpointOf: EndpointOf, options?: ObserveOptions): () => void {
   const delivery = new ObserverDelivery(observers, options);
-  const requests = new Pairs<ObservedRequest>(delivery);
-  const streams = new Pairs<ObservedStream>(delivery);
+  // A request's end carries its start event: the pair's key, with no string to build per request.
+  const requests = new Pairs<RequestStartEvent, ObservedRequest>(delivery);
+  const streams = new Pairs<string, ObservedStream>(delivery);
   const stops = [
     events.on("request:start", (event) => {
       // Spelled out (absent fields undefined), not spread: this runs per request.
       const request = requests.start(
-        requestKey(event),
+        event,
         Object.freeze({
           method: event.method,
           requestId: event.requestId,
@@ -89,7 +85,7 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
       if (request !== undefined) delivery.requestStarted(request);
     }),
     events.on("request:end", (event) => {
-      const request = requests.finish(requestKey(event));
+      const request = requests.finish(event.start);
       if (request === undefined) return;
       delivery.requestFinished(request, Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }));
     }),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { MockEvents, RequestEndEvent, StreamCloseEvent } from "../../src/index.js";
+import type { MockEvents, RequestEndEvent, RequestStartEvent, StreamCloseEvent } from "../../src/index.js";
 import { connect, mock, useCleanup } from "../mock/support.js";
 import { sdkClient, serve, useCleanup as useHttpCleanup } from "../wire/support/http.js";
 
@@ -16,15 +16,17 @@ afterEach(() => vi.restoreAllMocks());
 describe("request:start and request:end", () => {
   it("come once per request, with method, outcome, error and duration; notifications have none", async () => {
     const server = await mock({ tools: { ok: { returns: "fine" }, broken: { throws: { code: -32001, message: "nope" } } } });
-    const starts: string[] = [];
+    const starts: RequestStartEvent[] = [];
     const ends: RequestEndEvent[] = [];
-    server.on("request:start", (event) => starts.push(event.method));
+    server.on("request:start", (event) => starts.push(event));
     server.on("request:end", (event) => ends.push(event));
     const client = await connect(server);
     await client.callTool({ name: "ok" });
     await expect(client.callTool({ name: "broken" })).rejects.toThrow(/nope/);
 
-    expect(starts).toEqual(["initialize", "tools/call", "tools/call"]);
+    expect(starts.map((event) => event.method)).toEqual(["initialize", "tools/call", "tools/call"]);
+    // Each end carries its own start, the same object: pairs are found by identity, not by id.
+    expect(ends.map((event) => starts.indexOf(event.start))).toEqual([0, 1, 2]);
     expect(ends.map((event) => [event.method, event.outcome, event.error?.code])).toEqual([
       ["initialize", "result", undefined],
       ["tools/call", "result", undefined],

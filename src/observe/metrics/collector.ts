@@ -14,6 +14,11 @@ import { MetricsSnapshot } from "./snapshot.js";
 
 const PREFIX = "mcp_testkit_";
 
+interface RequestSeries {
+  readonly count: { value: number };
+  readonly duration: HistogramSeries;
+}
+
 export class MetricsCollector {
   readonly serverStarts = this.counter("server_starts_total", "Times the mock server started.");
   readonly shutdowns = this.counter("shutdowns_total", "Times the mock server stopped, by outcome.", ["outcome"]);
@@ -38,11 +43,19 @@ export class MetricsCollector {
   readonly unknownMirroredHeaders = this.counter("unknown_mirrored_headers_total", "Mcp-Param-* headers (2026-07-28) for a parameter the called tool does not mirror, by endpoint and method.", ["endpoint", "method"]);
   readonly fakeFailures = this.counter("fake_failures_total", "Structured failures answered by scenario fakes, by stable code.", ["code"]);
 
+  /** The per-request series without labels, held so a request's start and end touch no map. */
+  private readonly accepted = this.requestsAccepted.series([]);
+  private readonly active = this.requestsActive.series([]);
+
   private readonly families: Array<ValueFamily | HistogramFamily>;
   private readonly fakeCodes = new FakeCodeLabels();
   private readonly streamsOpenedAt = new Map<string, number>();
-  /** The count and duration series of each endpoint, method and outcome, found once (a request's end is then two increments). */
-  private readonly requestSeries = new Map<string, { count: { value: number }; duration: HistogramSeries }>();
+  /**
+   * The count and duration series of each endpoint, method and outcome, found once (a request's
+   * end is then two increments). Nested by label, not one joined key: the labels are fixed
+   * strings whose hashes are cached, where a joined key is a new string to hash per request.
+   */
+  private readonly requestSeries = new Map<string, Map<string, Map<string, RequestSeries>>>();
 
   constructor() {
     this.families = Object.values(this).filter((value): value is ValueFamily | HistogramFamily => value instanceof ValueFamily || value instanceof HistogramFamily);
@@ -68,20 +81,15 @@ export class MetricsCollector {
         this.protocolErrors.add(1, codeLabel(event.code));
       }),
       events.on("request:start", () => {
-        this.requestsAccepted.add(1);
-        this.requestsActive.add(1);
+        this.accepted.value++;
+        this.active.value++;
       }),
       events.on("request:end", (event) => {
-        this.requestsActive.add(-1);
+        this.active.value--;
         const endpoint = endpointOf(event.wire);
         const method = methodLabel(event.method);
         const outcome = mockRequestOutcome(event);
-        const key = `${endpoint} ${method} ${outcome}`;
-        let series = this.requestSeries.get(key);
-        if (series === undefined) {
-          const labels = [endpoint, method, outcome];
-          this.requestSeries.set(key, (series = { count: this.requests.series(labels), duration: this.requestDuration.series(labels) }));
-        }
+        const series = this.requestSeriesOf(endpoint, method, outcome);
         series.count.value++;
         observeInto(series.duration, event.durationMs / 1000);
         if (event.error !== undefined) this.protocolErrors.add(1, codeLabel(event.error.code));
@@ -112,6 +120,19 @@ export class MetricsCollector {
     return () => {
       for (const stop of stops) stop();
     };
+  }
+
+  private requestSeriesOf(endpoint: string, method: string, outcome: string): RequestSeries {
+    let byMethod = this.requestSeries.get(endpoint);
+    if (byMethod === undefined) this.requestSeries.set(endpoint, (byMethod = new Map()));
+    let byOutcome = byMethod.get(method);
+    if (byOutcome === undefined) byMethod.set(method, (byOutcome = new Map()));
+    let series = byOutcome.get(outcome);
+    if (series === undefined) {
+      const labels = [endpoint, method, outcome];
+      byOutcome.set(outcome, (series = { count: this.requests.series(labels), duration: this.requestDuration.series(labels) }));
+    }
+    return series;
   }
 
   snapshot(): MetricsSnapshot {
