@@ -36,7 +36,7 @@ const args = parseArgs();
 const quick = args.has("quick");
 const CONFIG = {
   rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
-  overhead: { concurrency: 32, warmup: { count: 4000, ms: quick ? 600 : 1200 }, slice: { count: 50_000, ms: quick ? 250 : 500 }, capMs: quick ? 12_000 : 25_000 },
+  overhead: { concurrency: 32, warmup: { count: 4000, ms: quick ? 600 : 1200 }, slice: { count: 50_000, ms: quick ? 250 : 500 }, capMs: quick ? 12_000 : 30_000 },
   simulate: { warmup: quick ? 500 : 1500, slice: { count: quick ? 400 : 1000, ms: quick ? 250 : 500 }, capMs: quick ? 10_000 : 20_000 },
   totalCapMs: 60_000,
 };
@@ -47,7 +47,8 @@ const timeLeft = () => CONFIG.totalCapMs - (performance.now() - started);
 // ---------------------------------------------------------------- server processes (bench/servers/http-server.js)
 
 // ---------------------------------------------------------------- (1) observers and metrics on vs off
-const OVERHEAD_SIDES = ["ours-json", "ours-observed"];
+/** ours-json-again: the unobserved mock in a second process, a control (two identical servers' ratio in this run). */
+const OVERHEAD_SIDES = ["ours-json", "ours-observed", "ours-json-again"];
 
 async function benchOverhead() {
   const { concurrency, warmup, slice, capMs } = CONFIG.overhead;
@@ -60,11 +61,12 @@ async function benchOverhead() {
       await runLoad(sessions[side], warmup);
     }
     const deadline = performance.now() + Math.min(capMs, timeLeft());
+    const orders = balancedOrders(OVERHEAD_SIDES);
     const rounds = [];
     for (let r = 0; r < CONFIG.rounds; r++) {
       if (r >= 2 && performance.now() > deadline) break;
       const round = {};
-      for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
+      for (const side of orders[r % orders.length]) {
         const before = await servers[side].ask("cpu", { settle: gcEachSlice(args) });
         gc();
         const run = await runLoad(sessions[side], slice);
@@ -74,6 +76,7 @@ async function benchOverhead() {
       rounds.push(round);
     }
     const perRound = rounds.map((round) => round["ours-observed"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
+    const controlPerRound = rounds.map((round) => round["ours-json-again"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
     const med = (key, side) => median(rounds.map((round) => round[side][key]));
     return {
       concurrency,
@@ -81,6 +84,7 @@ async function benchOverhead() {
       median: Object.fromEntries(OVERHEAD_SIDES.map((side) => [side, { serverCpuUsPerCall: med("serverCpuUsPerCall", side), perSecond: med("perSecond", side) }])),
       ratio: median(perRound),
       ratioQuartiles: quartiles(perRound),
+      control: { ratio: median(controlPerRound), ratioQuartiles: quartiles(controlPerRound) },
     };
   } finally {
     for (const side of OVERHEAD_SIDES) for (const session of sessions[side] ?? []) session.close();
@@ -184,6 +188,7 @@ if (results.overhead) {
   const met = o.ratio <= TARGETS.observedCpuAtMost;
   verdicts.overhead = { measure: "server CPU per tools/call, observers + metrics on / off, concurrency 32", ratio: o.ratio, ratioQuartiles: o.ratioQuartiles, target: "<= 1.10x", met, status: verdictText(met, o.ratioQuartiles, TARGETS.observedCpuAtMost, false) };
   rows.push(["server CPU per tools/call, concurrency 32", `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.ratio, o.ratioQuartiles), "≤ 1.10×", verdicts.overhead.status]);
+  rows.push(["control: the same unobserved mock, a second process", `${o.median["ours-json-again"].serverCpuUsPerCall.toFixed(1)} µs (off, again)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.control.ratio, o.control.ratioQuartiles), "(noise floor)", ""]);
 }
 if (results.simulate) {
   const s = results.simulate;

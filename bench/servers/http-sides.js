@@ -13,6 +13,8 @@
  * - bare: a `node:http` server that parses the JSON-RPC body and answers a canned result with the
  *   request's id (`initialize` gets a fresh Mcp-Session-Id, notifications 202). It checks
  *   nothing: the ceiling a server on this wire can reach.
+ * - bare-again / ours-json-again: the same server as bare / ours-json in a second process, a
+ *   control: its ratio to the first shows how far two identical processes differ in this run.
  *
  * `startSide(name)` resolves to `{ url, stop() }`. Used in the server processes of the load test
  * (bench/servers/http-server.js) and, in-process, by the per-test setup measurement.
@@ -21,7 +23,7 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
 export const TEXT = "ok";
-export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare"];
+export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern"]);
 
@@ -196,7 +198,12 @@ export async function startSide(name) {
     case "sdk-sse":
       return startSdk(false);
     case "bare":
+    // The same bare server in a second process: its ratio to the first is this run's noise floor.
+    case "bare-again":
       return startBare();
+    // The same for our mock (bench/observe.js): the observed side's ratio next to an identical one's.
+    case "ours-json-again":
+      return startOurs("json");
     default:
       throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${HTTP_SIDES.join(", ")}`);
   }

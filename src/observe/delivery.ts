@@ -131,10 +131,9 @@ export class ObserverDelivery {
 
   /** Calls `callback` on every observer; the slot is freed when all of them (and their promises) are done. */
   private callAll(callback: RequestCallback | StreamCallback, first: unknown, second: unknown): void {
+    // The common case, callbacks that return nothing, frees the slot with no closure made.
     let waiting = 1;
-    const done = (): void => {
-      if (--waiting === 0) this.reserved--;
-    };
+    let done: (() => void) | undefined;
     const observers = this.observers;
     for (let index = 0; index < observers.length; index++) {
       const observer = observers[index]!;
@@ -149,13 +148,18 @@ export class ObserverDelivery {
       }
       if (isThenable(returned)) {
         waiting++;
-        returned.then(done, () => {
+        done ??= () => {
+          if (--waiting === 0) this.reserved--;
+        };
+        const settled = done;
+        returned.then(settled, () => {
           this.reportFailure(observer, index, callback);
-          done();
+          settled();
         });
       }
     }
-    done();
+    if (done === undefined) this.reserved--;
+    else done();
   }
 
   private reportFailure(observer: McpObserver, index: number, callback: string): void {

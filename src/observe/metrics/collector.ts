@@ -46,6 +46,7 @@ export class MetricsCollector {
   /** The per-request series without labels, held so a request's start and end touch no map. */
   private readonly accepted = this.requestsAccepted.series([]);
   private readonly active = this.requestsActive.series([]);
+  private readonly toolCallsLive = this.toolCallsActive.series([]);
 
   private readonly families: Array<ValueFamily | HistogramFamily>;
   private readonly fakeCodes = new FakeCodeLabels();
@@ -96,8 +97,8 @@ export class MetricsCollector {
         if (event.noReplyCause === "cancelled") this.cancellations.add(1, endpoint, method);
         if (event.outcome === "drop") this.transportFailures.add(1, "connection_dropped");
       }),
-      events.on("call:start", () => this.toolCallsActive.add(1)),
-      events.on("call:end", () => this.toolCallsActive.add(-1)),
+      events.on("call:start", () => this.toolCallsLive.value++),
+      events.on("call:end", () => this.toolCallsLive.value--),
       events.on("notification:sent", (event) => {
         if (event.method === "notifications/progress") this.progress.add(1, endpointOf(event.wire));
       }),
