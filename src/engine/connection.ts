@@ -38,8 +38,8 @@ export function idKey(id: JsonRpcId): string {
 }
 
 export class Connection {
-  readonly inFlight = new Map<string, InFlightRequest>();
-  // Made on first use: a 2026-07-28 request's own connection (one per POST) mostly needs neither.
+  // Made on first use: a 2026-07-28 request's own connection (one per POST) mostly needs none of these.
+  #inFlight?: Map<string, InFlightRequest>;
   #negotiated?: NegotiatedState;
   #pending?: Map<string, PendingServerRequest & { method: string }>;
   private nextServerRequestId = 0;
@@ -55,6 +55,21 @@ export class Connection {
     /** Hears `notification:sent` (the engine's hub). */
     private readonly events?: EventHub,
   ) {}
+
+  /** The requests that can be cancelled now (a step that asked for a signal, a listen), by id key. */
+  get inFlight(): Map<string, InFlightRequest> {
+    return (this.#inFlight ??= new Map());
+  }
+
+  /** The cancellable request with this key, if any, without making the map. */
+  inFlightRequest(key: string): InFlightRequest | undefined {
+    return this.#inFlight?.get(key);
+  }
+
+  /** Whether any request can be cancelled now. */
+  get hasInFlight(): boolean {
+    return this.#inFlight !== undefined && this.#inFlight.size > 0;
+  }
 
   /** What the client agreed on at `initialize` (a legacy-era session's state). */
   get negotiated(): NegotiatedState {

@@ -146,8 +146,12 @@ export class Engine implements EngineState {
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
   openConnection(peer: Peer | undefined, wire: TransportFacts["wire"], id: string = randomUUID(), options: { session?: boolean } = {}): Connection {
     const connection = new Connection(id, peer, wire, options.session ?? true, this.events);
-    this.connections.add(connection);
-    if (connection.session) this.events.emit("session:open", { sessionId: id, wire });
+    // A 2026-07-28 request's own connection never initializes, so no broadcast is for it, and it
+    // is no session to count; the endpoint that opened it ends it (also when the mock closes).
+    if (connection.session) {
+      this.connections.add(connection);
+      this.events.emit("session:open", { sessionId: id, wire });
+    }
     return connection;
   }
 
@@ -159,7 +163,7 @@ export class Engine implements EngineState {
     if (connection.closed) return;
     // A listen on it ends saying why: its client left, or the mock ended the connection (it is stopping: listens are 2026-07-28's, with no sessions to close).
     if (this.subscriptions.size > 0) endSubscriptionsOf(this.subscriptions, connection, outcome === "disconnected" ? "client_disconnected" : "server_stopping");
-    if (connection.inFlight.size > 0) for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    if (connection.hasInFlight) for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
     this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
     this.connections.delete(connection);

@@ -364,7 +364,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Aborts a request in flight and ends its call record with `outcome`. */
 export function abortInFlight(calls: CallLog, connection: Connection, key: string, outcome: "cancelled" | "disconnected", reason: string): void {
-  const inFlight = connection.inFlight.get(key);
+  const inFlight = connection.inFlightRequest(key);
   if (!inFlight) return;
   connection.inFlight.delete(key);
   if (inFlight.call) calls.end(inFlight.call, outcome, { reason });

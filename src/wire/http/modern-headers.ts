@@ -23,7 +23,7 @@ export function headerProblem(headers: { header(name: string): string | undefine
   if (declared === undefined && headers.header("mcp-protocol-version") !== undefined) return missingMeta(META.protocolVersion);
   const capabilities = requestMeta(params)?.[META.clientCapabilities];
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
-  const [first] = modernHeaderProblems((name) => headers.header(name), message.method as string, params, declared, inputSchemaOf, 1);
+  const first = modernHeaderProblems((name) => headers.header(name), message.method as string, params, declared, inputSchemaOf, 1)[0];
   return first && { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${first.message}` };
 }
 

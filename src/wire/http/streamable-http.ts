@@ -120,6 +120,9 @@ export class StreamableHttpEndpoint {
     for (const request of [...this.stateless]) request.abandon();
   }
 
+  /** The `inputSchema` of a tool the mock has (for the `Mcp-Param-*` header rules); one function for every request. */
+  private readonly inputSchemaOf = (tool: string): unknown => this.engine.catalog.tools.get(tool)?.listing.inputSchema;
+
   /** Whether a message is served in the 2026-07-28 way: its `_meta` or its version header says so. */
   private speaksPerRequest(exchange: HttpExchange, message: Record<string, unknown>): boolean {
     return declaredVersion(message.params) !== undefined || servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions);
@@ -142,7 +145,7 @@ export class StreamableHttpEndpoint {
       });
       return;
     }
-    const schemaOf = (tool: string) => this.engine.catalog.tools.get(tool)?.listing.inputSchema;
+    const schemaOf = this.inputSchemaOf;
     const problem = headerProblem(exchange, message, schemaOf);
     if (problem) {
       exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
