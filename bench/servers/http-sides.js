@@ -13,6 +13,9 @@
  * - bare: a `node:http` server that parses the JSON-RPC body and answers a canned result with the
  *   request's id (`initialize` gets a fresh Mcp-Session-Id, notifications 202). It checks
  *   nothing: the ceiling a server on this wire can reach.
+ * - bare-modern: the bare server called the 2026-07-28 way, answering with `resultType` and the
+ *   server's identity in `_meta` as our mock does (and checking nothing): the ceiling for a
+ *   2026-07-28 call, so the cost of the revision's larger messages shows apart from ours.
  * - bare-again / ours-json-again: the same server as bare / ours-json in a second process, a
  *   control: its ratio to the first shows how far two identical processes differ in this run.
  *
@@ -23,9 +26,9 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
 export const TEXT = "ok";
-export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again"];
+export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again", "bare-modern"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
-export const MODERN_SIDES = new Set(["ours-modern"]);
+export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
 const listenOn = (server) =>
   new Promise((resolve, reject) => {
@@ -148,7 +151,10 @@ async function startSdk(enableJsonResponse) {
 }
 
 // ---------------------------------------------------------------- bare node:http (the ceiling)
-async function startBare() {
+/** A 2026-07-28 answer as our mock gives it: `resultType` and the server's identity in `_meta`. */
+const MODERN_RESULT_TAIL = `,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-testkit","version":"0.1.0"}}`;
+
+async function startBare({ modern = false } = {}) {
   const head = { "content-type": "application/json" };
   const server = createServer((req, res) => {
     const chunks = [];
@@ -170,7 +176,7 @@ async function startBare() {
         res.writeHead(200, { ...head, "mcp-session-id": randomUUID() }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
         return;
       }
-      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]}}`;
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]${modern ? MODERN_RESULT_TAIL : ""}}}`;
       res.writeHead(200, { ...head, "content-length": Buffer.byteLength(body) }).end(body);
     });
   });
@@ -202,6 +208,10 @@ export async function startSide(name) {
     case "bare-again":
       return startBare();
     // The same for our mock (bench/observe.js): the observed side's ratio next to an identical one's.
+    // The bare server given 2026-07-28 calls (larger bodies, three more headers) and answering as
+    // 2026-07-28 does: what those bytes cost any server, the ceiling for the ours-modern row.
+    case "bare-modern":
+      return startBare({ modern: true });
     case "ours-json-again":
       return startOurs("json");
     default:
