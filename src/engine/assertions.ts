@@ -20,25 +20,49 @@ export interface CalledOptions {
   with?: Record<string, unknown>;
 }
 
+/** What the assertions read: the calls the record kept, and how many fell off its front. */
+export interface KeptCalls {
+  readonly calls: readonly ToolCall[];
+  /** Calls dropped, oldest first, to stay within `limit` (`recordLimit`). */
+  readonly dropped: number;
+  readonly limit: number;
+}
+
+/** Calls listed in a failure message; the rest are counted (a tool called 5,000 times must not make 5,000 lines). */
+export const LISTED_CALLS = 20;
+
 const times = (count: number): string => plural(count, "time");
 
 function callLine(call: ToolCall, withTool: boolean): string {
   return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${describeValue(call.arguments)}`;
 }
 
+/** The first `LISTED_CALLS` lines, then how many more there are. */
+function listed<T>(items: readonly T[], line: (item: T) => string): string {
+  const shown = items.slice(0, LISTED_CALLS).map(line);
+  if (items.length > LISTED_CALLS) shown.push(`  … and ${items.length - LISTED_CALLS} more (server.calls has every one)`);
+  return shown.join("\n");
+}
+
 /** The "Calls:" section: the tool's own calls, or every call when the tool had none. */
 function callsSection(all: readonly ToolCall[], tool: string, expectedArgs?: Record<string, unknown>): string {
   const own = all.filter((call) => call.tool === tool);
   if (own.length > 0) {
-    return "Calls:\n" + own.map((call) => {
+    return "Calls:\n" + listed(own, (call) => {
       const line = callLine(call, false);
       if (!expectedArgs) return line;
       const difference = firstDifference(call.arguments, expectedArgs, "$");
       return difference ? `${line}\n      at ${difference.path}: expected ${describeValue(difference.expected)}, got ${describeValue(difference.actual)}` : line;
-    }).join("\n");
+    });
   }
   if (all.length === 0) return "No tool was called.";
-  return "Calls to other tools:\n" + all.map((call) => callLine(call, true)).join("\n");
+  return "Calls to other tools:\n" + listed(all, (call) => callLine(call, true));
+}
+
+/** When calls fell off the record, what that means for the count and what to do. */
+function droppedNote(kept: KeptCalls): string {
+  if (kept.dropped === 0) return "";
+  return `\nNote: the record keeps the newest ${kept.limit} calls; ${plural(kept.dropped, "older call")} fell off it and ${kept.dropped === 1 ? "is" : "are"} not counted here. Pass mockMcp({ recordLimit: Infinity }) to keep every call, or server.reset() between tests to start each with an empty record.`;
 }
 
 function fail(message: string, actual?: unknown, expected?: unknown): never {
@@ -48,32 +72,34 @@ function fail(message: string, actual?: unknown, expected?: unknown): never {
   throw error;
 }
 
-export function assertCalled(all: readonly ToolCall[], tool: string, options: CalledOptions = {}): ToolCall[] {
+export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptions = {}): ToolCall[] {
   if (options.times !== undefined && !(Number.isInteger(options.times) && options.times >= 0)) {
     throw new McpTestkitError(`assertCalled("${tool}", { times }) needs a whole number of calls, 0 or more; got ${String(options.times)}.`);
   }
+  const all = kept.calls;
   const own = all.filter((call) => call.tool === tool);
   const matching = options.with ? own.filter((call) => firstDifference(call.arguments, options.with) === undefined) : own;
   const withText = options.with ? ` with ${describeValue(options.with)}` : "";
   if (options.times !== undefined) {
     if (matching.length !== options.times) {
       const got = options.with ? `${times(matching.length)} with matching arguments` : times(matching.length);
-      fail(`Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}`, matching.length, options.times);
+      fail(`Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`, matching.length, options.times);
     }
   } else if (matching.length === 0) {
     const got = own.length === 0 ? "it was never called" : "no call matched";
-    fail(`Expected "${tool}" to be called${withText}, but ${got}.\n${callsSection(all, tool, options.with)}`);
+    fail(`Expected "${tool}" to be called${withText}, but ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`);
   }
   return matching;
 }
 
-export function assertNotCalled(all: readonly ToolCall[], tool: string): void {
-  const own = all.filter((call) => call.tool === tool);
-  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${times(own.length)}.\n${callsSection(all, tool)}`, own.length, 0);
+export function assertNotCalled(kept: KeptCalls, tool: string): void {
+  const own = kept.calls.filter((call) => call.tool === tool);
+  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${times(own.length)}.\n${callsSection(kept.calls, tool)}${droppedNote(kept)}`, own.length, 0);
 }
 
 /** The tools were called in this order; other calls may come in between. */
-export function assertCalledInOrder(all: readonly ToolCall[], tools: readonly string[]): void {
+export function assertCalledInOrder(kept: KeptCalls, tools: readonly string[]): void {
+  const all = kept.calls;
   let position = 0;
   let previous: ToolCall | undefined;
   for (const tool of tools) {
@@ -82,8 +108,8 @@ export function assertCalledInOrder(all: readonly ToolCall[], tools: readonly st
       const where = previous ? ` after "${previous.tool}" #${previous.index}` : "";
       const calledAtAll = all.some((call) => call.tool === tool);
       const why = calledAtAll ? `"${tool}" was not called${where}` : `"${tool}" was never called`;
-      const listing = all.length === 0 ? "No tool was called." : "Calls, in order:\n" + all.map((call) => callLine(call, true)).join("\n");
-      fail(`Expected tools to be called in order ${tools.map((t) => `"${t}"`).join(" → ")}, but ${why}.\n${listing}`);
+      const listing = all.length === 0 ? "No tool was called." : "Calls, in order:\n" + listed(all, (call) => callLine(call, true));
+      fail(`Expected tools to be called in order ${tools.map((t) => `"${t}"`).join(" → ")}, but ${why}.\n${listing}${droppedNote(kept)}`);
     }
     previous = all[found];
     position = found + 1;

@@ -112,6 +112,11 @@ export class CallLog {
     return this.entries.dropped;
   }
 
+  /** How many calls the record keeps (`recordLimit`). */
+  get limit(): number {
+    return this.entries.capacity;
+  }
+
   clear(): void {
     this.entries.clear();
     this.counts.clear();

@@ -331,3 +331,31 @@ describe("matches()", () => {
     expect(firstDifference("x", { a: 1 })).toEqual({ path: "$", expected: { a: 1 }, actual: "x" });
   });
 });
+
+describe("failure messages over a long or capped record", () => {
+  it("list the first 20 calls and count the rest, so a tool called often makes a readable failure", async () => {
+    const server = await afterCalls(Array.from({ length: 25 }, (_, n) => ["search_issues", { page: n }] as [string, Record<string, unknown>]));
+    const error = failure(() => server.assertCalled("search_issues", { times: 1 }));
+    expect(error.message).toMatch(/called 25 times/);
+    expect(error.message).toContain("#19 {\"page\":19}");
+    expect(error.message).not.toContain("#20 {");
+    expect(error.message).toContain("… and 5 more (server.calls has every one)");
+    const order = failure(() => server.assertCalledInOrder("search_issues", "get_issue"));
+    expect(order.message).toContain("… and 5 more");
+  });
+
+  it("say when calls fell off the record (recordLimit), that they are not counted, and how to keep them", async () => {
+    const server = await mock({ recordLimit: 3, tools: { search_issues: { returns: "ok" } } });
+    const client = await connect(server);
+    for (let n = 0; n < 5; n++) await client.callTool({ name: "search_issues", arguments: { page: n } });
+    const error = failure(() => server.assertCalled("search_issues", { times: 5 }));
+    expect(error.message).toMatch(/called 5 times, but it was called 3 times/);
+    expect(error.message).toContain("the record keeps the newest 3 calls; 2 older calls fell off it and are not counted here");
+    expect(error.message).toContain("mockMcp({ recordLimit: Infinity })");
+    expect(failure(() => server.assertNotCalled("search_issues")).message).toContain("2 older calls fell off");
+    // A record that dropped nothing says nothing about it.
+    server.reset();
+    await client.callTool({ name: "search_issues", arguments: {} });
+    expect(failure(() => server.assertCalled("search_issues", { times: 2 })).message).not.toContain("fell off");
+  });
+});
