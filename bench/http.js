@@ -2,11 +2,12 @@
 /**
  * The Streamable HTTP section of `npm run bench` (issue 3): `tools/call` requests per second,
  * p50/p99 latency and server CPU time per call, at concurrency 1 and 32, with one load generator
- * (bench/lib/loadgen.js, in this process) against seven servers, each in a process of its own
- * (bench/servers/http-server.js): our mock answering JSON and answering SSE, our mock answering
- * 2026-07-28 calls (no session, headers checked), aimock's MCPMock,
- * the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode, and a bare
- * node:http server (the ceiling). Then per-test setup over HTTP, in this process as a test would
+ * (bench/lib/loadgen.js, in this process) against ten servers, each in a process of its own
+ * (bench/servers/http-server.js): our mock answering JSON (a static step and a step function)
+ * and answering SSE, our mock answering 2026-07-28 calls (no session, headers checked),
+ * aimock's MCPMock, the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode,
+ * and a bare node:http server (the ceiling), again in a second process (the control) and called
+ * the 2026-07-28 way (that row's ceiling). Then per-test setup over HTTP, in this process as a test would
  * do it: start the server, SDK Client + StreamableHTTPClientTransport connect (initialize),
  * close, stop.
  *
@@ -61,8 +62,8 @@ const parts = new Set((args.get("only") ?? "load,setup").split(","));
 const SETTLE = gcEachSlice(args);
 
 const CONFIG = {
-  /** Rounds per concurrency (the balanced square of seven servers has 14 orders; a round is one of them). */
-  rounds: Number(args.get("rounds") ?? (quick ? 6 : 12)),
+  /** Rounds per concurrency (the balanced square of ten servers has 10 orders; a round is one of them, so 10 uses each once). */
+  rounds: Number(args.get("rounds") ?? 10),
   concurrencies: [1, 32],
   load: {
     /** Per server and concurrency, before round 1 (JIT warm on both ends). */

@@ -40,7 +40,7 @@ export function parseArgs(argv = process.argv.slice(2)) {
  * Whether a measured server process collects its heap (`gc()` twice) before each slice. Off by
  * default: a full collection forced every slice shrinks the young generation and leaves
  * sweeping to V8's helper threads, work that lands in the next slice and grows with the heap. On
- * this machine it doubled a bare node:http server's CPU per call (59 → 119 µs, 30 µs of it on
+ * this machine it doubled a bare node:http server's CPU per call (59 → 119 µs, 38 µs of it on
  * helper threads) and inflated every ratio to it (bench/README.md, "Why the servers' heaps are
  * not collected between slices"). `--gc-each-slice` brings it back, for comparisons with figures
  * measured that way.

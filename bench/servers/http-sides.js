@@ -207,11 +207,12 @@ export async function startSide(name) {
     // The same bare server in a second process: its ratio to the first is this run's noise floor.
     case "bare-again":
       return startBare();
-    // The same for our mock (bench/observe.js): the observed side's ratio next to an identical one's.
-    // The bare server given 2026-07-28 calls (larger bodies, three more headers) and answering as
-    // 2026-07-28 does: what those bytes cost any server, the ceiling for the ours-modern row.
+    // The bare server given 2026-07-28 calls (the larger body with _meta; Mcp-Method and Mcp-Name,
+    // no Mcp-Session-Id) and answering as 2026-07-28 does: what those bytes cost any server, the
+    // ceiling for the ours-modern row.
     case "bare-modern":
       return startBare({ modern: true });
+    // The same for our mock (bench/observe.js): the observed side's ratio next to an identical one's.
     case "ours-json-again":
       return startOurs("json");
     default:

@@ -37,10 +37,10 @@ function callLine(call: ToolCall, withTool: boolean): string {
   return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${describeValue(call.arguments)}`;
 }
 
-/** The first `LISTED_CALLS` lines, then how many more there are. */
-function listed<T>(items: readonly T[], line: (item: T) => string): string {
+/** The first `LISTED_CALLS` lines, then how many more there are (the matchers list calls the same way). */
+export function listed<T>(items: readonly T[], line: (item: T) => string): string {
   const shown = items.slice(0, LISTED_CALLS).map(line);
-  if (items.length > LISTED_CALLS) shown.push(`  … and ${items.length - LISTED_CALLS} more (server.calls has every one)`);
+  if (items.length > LISTED_CALLS) shown.push(`  … and ${items.length - LISTED_CALLS} more (in server.calls)`);
   return shown.join("\n");
 }
 
@@ -62,7 +62,8 @@ function callsSection(all: readonly ToolCall[], tool: string, expectedArgs?: Rec
 /** When calls fell off the record, what that means for the count and what to do. */
 function droppedNote(kept: KeptCalls): string {
   if (kept.dropped === 0) return "";
-  return `\nNote: the record keeps the newest ${kept.limit} calls; ${plural(kept.dropped, "older call")} fell off it and ${kept.dropped === 1 ? "is" : "are"} not counted here. Pass mockMcp({ recordLimit: Infinity }) to keep every call, or server.reset() between tests to start each with an empty record.`;
+  const keeps = kept.limit === 0 ? "keeps no calls" : `keeps the newest ${plural(kept.limit, "call")}`;
+  return `\nNote: the record ${keeps}; ${plural(kept.dropped, "older call")} fell off it and ${kept.dropped === 1 ? "is" : "are"} not counted here. Pass mockMcp({ recordLimit: Infinity }) to keep every call, or server.reset() between tests to start each with an empty record.`;
 }
 
 function fail(message: string, actual?: unknown, expected?: unknown): never {

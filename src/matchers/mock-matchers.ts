@@ -3,7 +3,7 @@
  * as a matching call (and its message listing the calls) lives in one place, the engine.
  */
 import { McpTestkitError } from "../errors.js";
-import type { CalledOptions } from "../engine/assertions.js";
+import { listed, type CalledOptions } from "../engine/assertions.js";
 import { describeValue } from "../engine/match.js";
 import { asMock, describeReceived, type RecordedCallLike } from "./received.js";
 import { misuse, plural, projectOnto, quote, report, show, type McpMatcherContext, type McpMatcherResult } from "./report.js";
@@ -43,7 +43,7 @@ function isAssertionError(error: unknown): error is Error & { actual?: unknown; 
 }
 
 function callLines(calls: readonly RecordedCallLike[]): string {
-  return calls.map((call) => `  #${call.index} ${describeValue(call.arguments)}`).join("\n");
+  return listed(calls, (call) => `  #${call.index} ${describeValue(call.arguments)}`);
 }
 
 function toHaveBeenCalledTool(this: McpMatcherContext, received: unknown, tool: unknown, options?: unknown): McpMatcherResult {

@@ -61,6 +61,16 @@ describe("toHaveBeenCalledTool", () => {
     expect(withArgs.message).toBe('Expected "search" not to be called 1 time with {"query":"crash"}, but it was called 1 time with matching arguments.\nCalls:\n  #1 {"query":"crash"}');
   });
 
+  it("lists at most 20 calls under .not, as the mock's own messages do", async () => {
+    const server = await mock({ tools: { search: { returns: "found" } } });
+    const driver = await sdkDriver(server);
+    for (let n = 0; n < 23; n++) await driver.callTool("search", { n });
+    const failed = await failure(() => expect(server).not.toHaveBeenCalledTool("search"));
+    expect(failed.message).toContain('  #19 {"n":19}');
+    expect(failed.message).not.toContain('#20 {');
+    expect(failed.message).toContain("… and 3 more (in server.calls)");
+  });
+
   it("sees calls made after the assertion's mock was created (it reads the record each time)", async () => {
     const server = await mock({ tools: { later: { returns: "x" } } });
     expect(server).not.toHaveBeenCalledTool("later");

@@ -339,7 +339,7 @@ describe("failure messages over a long or capped record", () => {
     expect(error.message).toMatch(/called 25 times/);
     expect(error.message).toContain("#19 {\"page\":19}");
     expect(error.message).not.toContain("#20 {");
-    expect(error.message).toContain("… and 5 more (server.calls has every one)");
+    expect(error.message).toContain("… and 5 more (in server.calls)");
     const order = failure(() => server.assertCalledInOrder("search_issues", "get_issue"));
     expect(order.message).toContain("… and 5 more");
   });
@@ -353,6 +353,10 @@ describe("failure messages over a long or capped record", () => {
     expect(error.message).toContain("the record keeps the newest 3 calls; 2 older calls fell off it and are not counted here");
     expect(error.message).toContain("mockMcp({ recordLimit: Infinity })");
     expect(failure(() => server.assertNotCalled("search_issues")).message).toContain("2 older calls fell off");
+    const tiny = await mock({ recordLimit: 1, tools: { search_issues: { returns: "ok" } } });
+    const tinyClient = await connect(tiny);
+    for (let n = 0; n < 2; n++) await tinyClient.callTool({ name: "search_issues", arguments: {} });
+    expect(failure(() => tiny.assertCalled("search_issues", { times: 2 })).message).toContain("the record keeps the newest 1 call; 1 older call fell off it and is not counted here");
     // A record that dropped nothing says nothing about it.
     server.reset();
     await client.callTool({ name: "search_issues", arguments: {} });
