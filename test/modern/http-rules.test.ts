@@ -171,6 +171,22 @@ describe("faults over HTTP in 2026-07-28", () => {
     expect(await raw.text()).toBe("{not json");
   });
 
+  it("a hanging 2026-07-28 request ends when the mock closes, though its connection is no session", async () => {
+    const server = await serve({ tools: { wait: { hang: true } } });
+    const ends: string[] = [];
+    server.on("request:end", (event) => void ends.push(`${event.method} ${event.outcome} ${event.noReplyCause ?? ""}`));
+    const response = postModern(server.url, modernRequest("tools/call", { name: "wait", arguments: {} })).then(
+      (answer) => answer.text(),
+      (error: unknown) => error,
+    );
+    await until(() => server.calls[0]?.outcome === "pending", 2000, "the call to start");
+    await server.close();
+    expect(server.calls[0]).toMatchObject({ outcome: "cancelled", protocolVersion: MODERN });
+    expect(ends).toEqual(["tools/call none session_closed"]);
+    // The response ends (its stream closed, or the connection cut), so the client is not left waiting.
+    await response;
+  });
+
   it("a 2026-07-28 POST opens no session: the mock lists none and emits no session events", async () => {
     const server = await serve({ tools });
     const opened: string[] = [];
