@@ -100,6 +100,7 @@ describe("events", () => {
     server.on("request:end", (event) => {
       expectTypeOf(event).toEqualTypeOf<RequestEndEvent>();
       expectTypeOf(event.outcome).toEqualTypeOf<"result" | "error" | "none" | "drop" | "raw">();
+      expectTypeOf(event.start).toEqualTypeOf<MockEvents["request:start"]>();
     });
     server.on("stream:close", (event) => expectTypeOf(event.reason).toEqualTypeOf<MockEvents["stream:close"]["reason"]>());
     expectTypeOf(server.on("session:open", () => undefined)).toEqualTypeOf<() => void>();
