@@ -19,6 +19,7 @@ import {
 } from "./errors.js";
 import type { RpcSession } from "./session.js";
 import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
+import { settlesWithin } from "../util/settle-within.js";
 
 /** How the server's side ended, as the driver's observers hear it (observed-session.ts). */
 export interface ServerEnd {
@@ -180,7 +181,7 @@ export class ConnectionLifetime {
       return;
     }
     const wire = this.closeWire ?? (async () => (await this.session.connectedTransport())?.close());
-    await withTimeout(wire(), timeoutMs).catch(() => undefined);
+    await settlesWithin(wire(), timeoutMs);
   }
 
   /** Closes stdin and waits; returns what was wrong with how the process ended, if anything. */
@@ -207,11 +208,3 @@ function firstLine(error: unknown): string {
   return message.replace(`${MESSAGE_PREFIX} `, "").split("\n")[0]!;
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

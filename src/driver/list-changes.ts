@@ -12,11 +12,12 @@
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { LIST_KINDS } from "../protocol/list-kinds.js";
 import type { ListenFilter, Subscription } from "./subscription.js";
+import { settlesWithin } from "../util/settle-within.js";
 
-type State = { kind: "idle" } | { kind: "opening" | "open"; subscription: Subscription; acknowledged: Promise<void> } | { kind: "failed"; error: Error } | { kind: "unneeded" } | { kind: "closed" };
+type State = { kind: "idle" } | { kind: "opening"; subscription: Subscription; acknowledged: Promise<void> } | { kind: "open"; subscription: Subscription } | { kind: "failed"; error: Error } | { kind: "unneeded" } | { kind: "closed" };
 
 /** The lists a server says change, as a `subscriptions/listen` filter; undefined when none. */
-export function listChangeFilter(capabilities: ServerCapabilities): ListenFilter | undefined {
+function listChangeFilter(capabilities: ServerCapabilities): ListenFilter | undefined {
   const filter: ListenFilter = {};
   for (const { capability, listenFlag } of LIST_KINDS) {
     if ((capabilities[capability] as { listChanged?: unknown } | undefined)?.listChanged === true) filter[listenFlag] = true;
@@ -64,7 +65,7 @@ export class ListChangeFollower {
     const subscription = this.open(filter);
     const acknowledged = subscription.acknowledged.then(
       () => {
-        if (this.state.kind === "opening" && this.state.subscription === subscription) this.state = { kind: "open", subscription, acknowledged };
+        if (this.state.kind === "opening" && this.state.subscription === subscription) this.state = { kind: "open", subscription };
       },
       (error: Error) => {
         if (this.subscription === subscription) this.state = { kind: "failed", error };
@@ -85,12 +86,6 @@ export class ListChangeFollower {
     const subscription = this.subscription;
     this.state = { kind: "closed" };
     if (subscription === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    try {
-      await Promise.race([subscription.close().then(() => undefined), gaveUp]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await settlesWithin(subscription.close(), timeoutMs);
   }
 }

@@ -15,7 +15,7 @@
  * and gets the terminal's Ctrl-C (SIGINT) with it, as any child does; elsewhere it does not.
  */
 import { spawnSync } from "node:child_process";
-import { ProcTree } from "./proc-tree.js";
+import { LinuxProcTree } from "./linux-proc-tree.js";
 
 const isWindows = process.platform === "win32";
 const walksProc = process.platform === "linux";
@@ -36,7 +36,7 @@ export interface ProcessTree {
 
 /** The tree of a server just spawned (with `detached: spawnsDetached`) as process `pid`. */
 export function processTreeOf(pid: number): ProcessTree {
-  if (walksProc) return new ProcTree(pid);
+  if (walksProc) return new LinuxProcTree(pid);
   return isWindows ? new TaskkillTree(pid) : new GroupTree(pid);
 }
 

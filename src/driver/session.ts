@@ -11,7 +11,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { SENT } from "../inspect/json-text.js";
 import { RecordingTransport } from "../inspect/recording-transport.js";
-import type { MessageProblem } from "../inspect/types.js";
+import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
@@ -150,9 +150,6 @@ interface PendingRequest {
   reject: (error: Error) => void;
   detach: () => void;
 }
-
-/** The problems of a valid message, shared. */
-const noProblems: readonly MessageProblem[] = Object.freeze([]);
 
 /** Ids of requests we gave up on, so their late responses are expected rather than protocol errors. */
 const rememberedCancellations = 1000;
@@ -473,7 +470,7 @@ export class RpcSession {
   }
 
   private receive(message: unknown): void {
-    const problems = this.incomingProblems ?? noProblems;
+    const problems = this.incomingProblems ?? NO_PROBLEMS;
     this.incomingProblems = undefined;
     if (Array.isArray(message)) return this.receiveBatch(message, problems);
     this.receiveOne(message, problems);

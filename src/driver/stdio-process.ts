@@ -13,6 +13,7 @@ import { BoundedJournal } from "../inspect/journal.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import { processTreeOf, spawnsDetached, trackProcessTree, untrackProcessTree, type ProcessTree } from "./process-tree.js";
+import { settlesWithin } from "../util/settle-within.js";
 
 export interface StdioProcessOptions {
   /** A shell command line (`"node server.js --flag"`), run by the system shell. */
@@ -441,13 +442,3 @@ function shorten(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
 }
 
-/** True if `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -20,6 +20,7 @@ import type {
   TrafficRecorderOptions,
   TrafficSide,
 } from "./types.js";
+import { NO_PROBLEMS } from "./types.js";
 
 export const DEFAULT_MAX_RECORDS = 10_000;
 
@@ -144,7 +145,7 @@ export class TrafficRecorder {
     const content = copyForRecord(message, jsonText) as JsonRpcMessage;
     const found = this.strict ? this.validate(direction, message, method, headers) : undefined;
     // Valid messages (nearly all) share one empty list: thousands of records need not each keep one.
-    const problems = found?.length === 0 ? noProblems : found;
+    const problems = found?.length === 0 ? NO_PROBLEMS : found;
     if (this.strict && headers !== undefined && isResponse(content)) this.learnHttp(content, method, headers);
     const record: MessageRecord = problems
       ? { timestamp, direction, method, id, content, latency, problems }
@@ -213,8 +214,6 @@ export class TrafficRecorder {
     }
   }
 }
-
-const noProblems: readonly MessageProblem[] = Object.freeze([]);
 
 function readId(message: unknown): JsonRpcId | null | undefined {
   if (!isObject(message)) return undefined;

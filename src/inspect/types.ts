@@ -21,6 +21,9 @@ export interface MessageProblem {
 }
 
 /** A problem together with the message it was found in, as `recorder.problems` lists it. */
+/** The problems of a valid message: one shared empty list, so thousands of records need not each keep one. */
+export const NO_PROBLEMS: readonly MessageProblem[] = Object.freeze([]);
+
 export interface TrafficProblem extends MessageProblem {
   timestamp: number;
   direction: "outgoing" | "incoming";

@@ -29,7 +29,7 @@ const stoppedStates = new Set(["T", "t", "Z", "X", "x"]);
 /** Whether this kernel lists a task's children in /proc (CONFIG_PROC_CHILDREN); else every /proc/<pid>/stat is read. */
 const hasChildrenFiles = process.platform === "linux" && existsSync(`/proc/self/task/${process.pid}/children`);
 
-export class ProcTree {
+export class LinuxProcTree {
   /** Every process seen under the server and maybe still running: pid → start time. */
   private readonly known = new Map<number, string>();
 
@@ -155,7 +155,7 @@ function statFields(pid: number): string[] | undefined {
 }
 
 /** When the process started (field 22, in clock ticks since boot): with the pid, it names one process for good. */
-export function startTimeOf(pid: number): string | undefined {
+function startTimeOf(pid: number): string | undefined {
   return statFields(pid)?.[19];
 }
 
