@@ -224,13 +224,20 @@ export function sessionIdProblem(value: string): HeaderRuleProblem | undefined {
   return { header: "mcp-session-id", message: `Mcp-Session-Id ${JSON.stringify(value)} must contain only visible ASCII characters (0x21 to 0x7E)` };
 }
 
-/** A reader over a `Headers` or a plain record (names in any case; a list gives its first value). */
+/**
+ * A reader over a `Headers` or a plain record (names in any case). A repeated header reads as its
+ * values joined with ", ", as `Headers.get` and node's `req.headers` give it, so the validator
+ * sees what the mock and any server see.
+ */
 export function headerReader(headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>): HeaderReader {
   if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
   const byName = new Map<string, string>();
   for (const [name, value] of Object.entries(headers)) {
-    const first = typeof value === "string" ? value : value?.[0];
-    if (first !== undefined && !byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), first);
+    const text = typeof value === "string" ? value : value === undefined || value.length === 0 ? undefined : value.join(", ");
+    if (text === undefined) continue;
+    const lower = name.toLowerCase();
+    const seen = byName.get(lower);
+    byName.set(lower, seen === undefined ? text : `${seen}, ${text}`);
   }
   return (name) => byName.get(name);
 }

@@ -130,10 +130,14 @@ describe("2026-07-28: each rule broken is reported at its header", () => {
     ]);
   });
 
-  it("header names in any case, and a list of values (the first counts)", () => {
+  it("header names in any case; a list of values reads joined, as on the wire (a repeated version is a mismatch)", () => {
     const call = sqlCall();
-    const headers = { "MCP-PROTOCOL-VERSION": [MODERN, "2025-11-25"], "mcp-METHOD": "tools/call", "Mcp-Name": ["execute_sql"], "mcp-param-region": "us-west1" };
+    const headers = { "MCP-PROTOCOL-VERSION": [MODERN], "mcp-METHOD": "tools/call", "Mcp-Name": ["execute_sql"], "mcp-param-region": "us-west1" };
     expect(validateMessage(call, fromClient(headers))).toEqual([]);
+    const repeated = validateMessage(call, fromClient({ ...headers, "MCP-PROTOCOL-VERSION": [MODERN, "2025-11-25"] }));
+    expect(repeated.map((problem) => [problem.path, problem.message])).toEqual([
+      ["headers.mcp-protocol-version", `MCP-Protocol-Version header value "${MODERN}, 2025-11-25" does not match the body's _meta version "${MODERN}"`],
+    ]);
   });
 
   it("a body that names no version: the body is reported by the schema, the header only for being absent", () => {

@@ -123,6 +123,18 @@ describe("a plain init object", () => {
     expect(joined?.status).toBe(200); // "a, b": one value to a Headers
   });
 
+  it("a repeated MCP-Protocol-Version reads joined for the mock and the recorder alike: refused, and recorded as the header problem", async () => {
+    const sim = simulator(await memoryMock({ tools: TOOLS }));
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ok", arguments: {}, _meta: modernMeta() } };
+    const pairs: Array<[string, string]> = [...Object.entries(JSON_POST), ["mcp-method", "tools/call"], ["mcp-name", "ok"], ["mcp-protocol-version", "2026-07-28"], ["mcp-protocol-version", "2025-11-25"]];
+    const refused = await (await sim.startRequest({ method: "POST", url: `${ORIGIN}/mcp`, headers: pairs, body: JSON.stringify(call) })).awaitResponse(2000);
+    expect(refused?.status).toBe(400);
+    expect(JSON.stringify(refused?.json)).toMatch(/MCP-Protocol-Version header value \\"2026-07-28, 2025-11-25\\" does not match/);
+    const [sent] = sim.recorder.messages;
+    const problems = sent && "problems" in sent ? sent.problems : undefined;
+    expect(problems?.map((problem) => problem.path)).toEqual(["headers.mcp-protocol-version"]);
+  });
+
   it("is checked as new Request checks its init, with errors that say what to change", async () => {
     const sim = simulator(await memoryMock());
     const sessionId = await openSession(sim);
