@@ -48,7 +48,7 @@ export function encodeHeaderValue(value: string): string {
 }
 
 /** A header value with the Base64 sentinel decoded; undefined when the sentinel is malformed. */
-export function decodeHeaderValue(value: string): string | undefined {
+function decodeHeaderValue(value: string): string | undefined {
   // Only the whole sentinel is one: a value lacking the prefix or the suffix is literal text.
   if (value.length < 11 || !isSentinelLike(value)) return value;
   const match = SENTINEL.exec(value);
@@ -66,7 +66,7 @@ export interface MirroredParameter {
 }
 
 /** The properties of `schema` marked `x-mcp-header`, by their path of `properties` keys only. */
-export function mirroredParameters(schema: unknown, path: string[] = [], found: MirroredParameter[] = []): MirroredParameter[] {
+function mirroredParameters(schema: unknown, path: string[] = [], found: MirroredParameter[] = []): MirroredParameter[] {
   if (typeof schema !== "object" || schema === null) return found;
   const properties = (schema as Json).properties;
   if (typeof properties !== "object" || properties === null) return found;

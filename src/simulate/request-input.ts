@@ -157,7 +157,7 @@ function checkedUrl(url: unknown): string {
 }
 
 const BAD_VALUE = /[\0\r\n]/;
-/** Header names checked already, by their lower-case form (a test sends the same few again and again). */
+/** Header names checked already, as given, to their lower-case form (a test sends the same few again and again). */
 const checkedNames = new Map<string, string>();
 const MAX_CHECKED_NAMES = 256;
 
@@ -173,7 +173,8 @@ function readHeaders(input: SimulationRequestInit["headers"], headers: Map<strin
     pairs.push([lower, trimmed]);
   };
   if (input === undefined) return;
-  if (input instanceof Headers) input.forEach((value, name) => add(name, value));
+  // By shape, not `instanceof`: a Headers of another realm or another copy of undici is one too.
+  if (isHeadersLike(input)) input.forEach((value, name) => add(name, value));
   else if (Array.isArray(input)) {
     for (const pair of input as ReadonlyArray<readonly [string, string]>) {
       if (!Array.isArray(pair) || pair.length !== 2) throw new McpTestkitError(`sim.startRequest(init): "headers" as a list holds [name, value] pairs; got ${JSON.stringify(pair)}.`);
@@ -181,6 +182,10 @@ function readHeaders(input: SimulationRequestInit["headers"], headers: Map<strin
     }
   } else if (typeof input === "object" && input !== null) for (const name of Object.keys(input)) add(name, (input as Record<string, unknown>)[name]);
   else throw new McpTestkitError(`sim.startRequest(init): "headers" must be an object of name → value, a list of [name, value] pairs or a Headers; got ${typeof input}.`);
+}
+
+function isHeadersLike(value: unknown): value is Pick<Headers, "forEach"> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { forEach?: unknown }).forEach === "function";
 }
 
 /** A header name checked as a token, lower-cased (and remembered, up to a bound). */

@@ -86,7 +86,7 @@ export class Simulator {
   async startRequest(request: Request | SimulationRequestInit, options?: SimulationOptions): Promise<Simulation> {
     const limits = checkedOptions(options);
     // The body is awaited here, not in a helper: one promise hop fewer per call.
-    const input = isRequest(request) ? readRequest(request, request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())) : readRequestInit(request);
+    const input = isWebRequest(request) ? readRequest(request, request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())) : readRequestInit(request);
     const text = input.text;
     const messages = text === undefined ? [] : jsonMessages(text);
     this.record(input, messages, text);
@@ -147,7 +147,7 @@ export class Simulator {
 }
 
 /** A `Request`, also one of another realm or undici copy (whose `instanceof` fails), told from a plain init. */
-function isRequest(input: Request | SimulationRequestInit): input is Request {
+function isWebRequest(input: Request | SimulationRequestInit): input is Request {
   if (input instanceof Request) return true;
   const candidate = input as Partial<Request> | null;
   return typeof candidate === "object" && candidate !== null && typeof candidate.arrayBuffer === "function" && typeof candidate.headers?.forEach === "function";

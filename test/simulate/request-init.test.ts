@@ -20,6 +20,14 @@ function bothForms(body: unknown, headers: Record<string, string> = {}): { init:
   return { init, request: new Request(init.url, init) };
 }
 
+/** Something shaped like a `Headers` (its own forEach, no own keys) that is not this realm's `Headers`. */
+function foreignHeaders(record: Record<string, string>): Headers {
+  const entries = Object.entries(record);
+  const foreign = Object.create({ forEach: (each: (value: string, name: string) => void) => entries.forEach(([name, value]) => each(value, name)) }) as Headers;
+  expect(foreign instanceof Headers).toBe(false);
+  return foreign;
+}
+
 /** What a simulation reported, with the session id (random per mock) replaced. */
 async function report(simulation: Simulation, sessionId?: string) {
   const head = await simulation.awaitResponse(2000);
@@ -99,6 +107,8 @@ describe("a plain init object", () => {
       { method: "post", url: `${ORIGIN}/mcp`, headers: { "Content-Type": "application/json", ACCEPT: "application/json, text/event-stream", "Mcp-Session-Id": sessionId }, body: ping },
       { method: "POST", url: new URL(`${ORIGIN}/mcp`), headers: [["content-type", "application/json"], ["accept", "application/json, text/event-stream"], ["mcp-session-id", sessionId]], body: new TextEncoder().encode(ping) },
       { method: "POST", url: `${ORIGIN}/mcp`, headers: new Headers({ ...JSON_POST, "mcp-session-id": sessionId }), body: ping },
+      // A Headers of another realm or another copy of undici fails `instanceof Headers`: it is read by its forEach.
+      { method: "POST", url: `${ORIGIN}/mcp`, headers: foreignHeaders({ ...JSON_POST, "mcp-session-id": sessionId }), body: ping },
     ];
     for (const form of forms) {
       const response = await (await sim.startRequest(form)).awaitResponse(2000);

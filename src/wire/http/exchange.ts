@@ -38,7 +38,7 @@ export interface HttpExchange extends TransportFacts {
   readonly method: string;
   /** The request target's path, without the query. */
   readonly path: string;
-  /** Lower-case header name; the first value when repeated. */
+  /** Lower-case header name; a repeated header's values joined with ", " (as node and `Headers.get` give them). */
   header(name: string): string | undefined;
   /** Whether any of these (lower-case) headers was sent; one look for the few a request rarely carries. */
   hasAnyHeader(names: readonly string[]): boolean;

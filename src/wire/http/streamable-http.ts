@@ -145,14 +145,13 @@ export class StreamableHttpEndpoint {
       });
       return;
     }
-    const schemaOf = this.inputSchemaOf;
-    const problem = headerProblem(exchange, message, schemaOf);
+    const problem = headerProblem(exchange, message, this.inputSchemaOf);
     if (problem) {
       exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
       this.tellRejected(400, problem.code, exchange.path);
       return;
     }
-    if (this.engine.events.has("http:unknownMirroredHeader")) this.tellUnknownMirrored(exchange, message, schemaOf);
+    if (this.engine.events.has("http:unknownMirroredHeader")) this.tellUnknownMirrored(exchange, message, this.inputSchemaOf);
     const request = new StatelessRequest(this.engine, this.options.responseMode === "sse", this.forgetStateless, message.method !== LISTEN_METHOD);
     const answer = new PostAnswer(exchange, request, [idKey(id)], SINGLE_REQUEST);
     const outcome = this.engine.receive(request.engineConnection, message, requestContext(request.engineConnection, exchange, facts));
