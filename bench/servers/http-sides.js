@@ -27,6 +27,8 @@ import { createServer } from "node:http";
 
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again", "bare-modern"];
+/** Sides started only by bench/observe.js (and bench/profile.js), not in the HTTP section. */
+const EXTRA_SIDES = ["ours-observed", "ours-json-again"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -151,11 +153,15 @@ async function startSdk(enableJsonResponse) {
 }
 
 // ---------------------------------------------------------------- bare node:http (the ceiling)
-/** A 2026-07-28 answer as our mock gives it: `resultType` and the server's identity in `_meta`. */
-const MODERN_RESULT_TAIL = `,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-testkit","version":"0.1.0"}}`;
+/** A 2026-07-28 answer as our mock gives it: `resultType` and the server's identity (the mock's default) in `_meta`. */
+async function modernResultTail() {
+  const { DEFAULT_SERVER_INFO } = await dist();
+  return `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": DEFAULT_SERVER_INFO })}`;
+}
 
 async function startBare({ modern = false } = {}) {
   const head = { "content-type": "application/json" };
+  const tail = modern ? await modernResultTail() : "";
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -176,7 +182,7 @@ async function startBare({ modern = false } = {}) {
         res.writeHead(200, { ...head, "mcp-session-id": randomUUID() }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
         return;
       }
-      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]${modern ? MODERN_RESULT_TAIL : ""}}}`;
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]${tail}}}`;
       res.writeHead(200, { ...head, "content-length": Buffer.byteLength(body) }).end(body);
     });
   });
@@ -212,10 +218,10 @@ export async function startSide(name) {
     // ceiling for the ours-modern row.
     case "bare-modern":
       return startBare({ modern: true });
-    // The same for our mock (bench/observe.js): the observed side's ratio next to an identical one's.
+    // Not in HTTP_SIDES either: the same for our mock (bench/observe.js), the observed side's ratio next to an identical one's.
     case "ours-json-again":
       return startOurs("json");
     default:
-      throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${HTTP_SIDES.join(", ")}`);
+      throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${[...HTTP_SIDES, ...EXTRA_SIDES].join(", ")}`);
   }
 }

@@ -8,7 +8,7 @@
  *     #1 {"query":"crash"}
  */
 import { AssertionError } from "node:assert";
-import type { ToolCall } from "./call-log.js";
+import type { CallLog, ToolCall } from "./call-log.js";
 import { McpTestkitError } from "../errors.js";
 import { describeValue, firstDifference } from "./match.js";
 import { plural } from "../util/text.js";
@@ -20,16 +20,11 @@ export interface CalledOptions {
   with?: Record<string, unknown>;
 }
 
-/** What the assertions read: the calls the record kept, and how many fell off its front. */
-export interface KeptCalls {
-  readonly calls: readonly ToolCall[];
-  /** Calls dropped, oldest first, to stay within `limit` (`recordLimit`). */
-  readonly dropped: number;
-  readonly limit: number;
-}
+/** What the assertions read: the calls the record kept, how many fell off its front, and its limit (`recordLimit`). */
+export type KeptCalls = Pick<CallLog, "all" | "dropped" | "limit">;
 
 /** Calls listed in a failure message; the rest are counted (a tool called 5,000 times must not make 5,000 lines). */
-export const LISTED_CALLS = 20;
+const LISTED_CALLS = 20;
 
 const times = (count: number): string => plural(count, "time");
 
@@ -77,7 +72,7 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
   if (options.times !== undefined && !(Number.isInteger(options.times) && options.times >= 0)) {
     throw new McpTestkitError(`assertCalled("${tool}", { times }) needs a whole number of calls, 0 or more; got ${String(options.times)}.`);
   }
-  const all = kept.calls;
+  const all = kept.all();
   const own = all.filter((call) => call.tool === tool);
   const matching = options.with ? own.filter((call) => firstDifference(call.arguments, options.with) === undefined) : own;
   const withText = options.with ? ` with ${describeValue(options.with)}` : "";
@@ -94,13 +89,14 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
 }
 
 export function assertNotCalled(kept: KeptCalls, tool: string): void {
-  const own = kept.calls.filter((call) => call.tool === tool);
-  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${times(own.length)}.\n${callsSection(kept.calls, tool)}${droppedNote(kept)}`, own.length, 0);
+  const all = kept.all();
+  const own = all.filter((call) => call.tool === tool);
+  if (own.length > 0) fail(`Expected "${tool}" not to be called, but it was called ${times(own.length)}.\n${callsSection(all, tool)}${droppedNote(kept)}`, own.length, 0);
 }
 
 /** The tools were called in this order; other calls may come in between. */
 export function assertCalledInOrder(kept: KeptCalls, tools: readonly string[]): void {
-  const all = kept.calls;
+  const all = kept.all();
   let position = 0;
   let previous: ToolCall | undefined;
   for (const tool of tools) {

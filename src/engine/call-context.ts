@@ -136,7 +136,7 @@ export class LiveCall implements ToolCallContext {
   /** The call waits for a retry (MRTR): it leaves its request's connection, which may close, but stays cancellable. */
   detach(): void {
     const key = idKey(this.#requestId);
-    if (this.#controller !== undefined && this.#connection.inFlightRequest(key)?.controller === this.#controller) this.#connection.inFlight.delete(key);
+    if (this.#controller !== undefined) this.#connection.releaseInFlight(key, this.#controller);
   }
 
   /** The client's retry carries the call on: its messages and cancellation go with that request now. */

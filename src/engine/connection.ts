@@ -61,14 +61,20 @@ export class Connection {
     return (this.#inFlight ??= new Map());
   }
 
-  /** The cancellable request with this key, if any, without making the map. */
-  inFlightRequest(key: string): InFlightRequest | undefined {
-    return this.#inFlight?.get(key);
+  /**
+   * Takes the cancellable request with this key out (only if it is `controller`'s, when given) and
+   * returns it; undefined, and no map made, when there is none.
+   */
+  releaseInFlight(key: string, controller?: AbortController): InFlightRequest | undefined {
+    const entry = this.#inFlight?.get(key);
+    if (entry === undefined || (controller !== undefined && entry.controller !== controller)) return undefined;
+    this.#inFlight!.delete(key);
+    return entry;
   }
 
-  /** Whether any request can be cancelled now. */
-  get hasInFlight(): boolean {
-    return this.#inFlight !== undefined && this.#inFlight.size > 0;
+  /** The keys of the requests that can be cancelled now, as a list of their own. */
+  inFlightKeys(): string[] {
+    return this.#inFlight === undefined ? [] : [...this.#inFlight.keys()];
   }
 
   /** What the client agreed on at `initialize` (a legacy-era session's state). */

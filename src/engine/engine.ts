@@ -102,7 +102,8 @@ export class Engine implements EngineState {
   readonly calls: CallLog;
   readonly events = new EventHub();
   readonly received: RingBuffer<ReceivedMessage>;
-  readonly connections = new Set<Connection>();
+  /** The sessions (every connection that can initialize): broadcasts and close() reach these; a 2026-07-28 request's own connection is ended by the endpoint that opened it. */
+  readonly sessions = new Set<Connection>();
   /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
   readonly toolSources: ToolStepSource[];
   readonly toolListSources: ToolListSource[] = [];
@@ -149,7 +150,7 @@ export class Engine implements EngineState {
     // A 2026-07-28 request's own connection never initializes, so no broadcast is for it, and it
     // is no session to count; the endpoint that opened it ends it (also when the mock closes).
     if (connection.session) {
-      this.connections.add(connection);
+      this.sessions.add(connection);
       this.events.emit("session:open", { sessionId: id, wire });
     }
     return connection;
@@ -163,10 +164,10 @@ export class Engine implements EngineState {
     if (connection.closed) return;
     // A listen on it ends saying why: its client left, or the mock ended the connection (it is stopping: listens are 2026-07-28's, with no sessions to close).
     if (this.subscriptions.size > 0) endSubscriptionsOf(this.subscriptions, connection, outcome === "disconnected" ? "client_disconnected" : "server_stopping");
-    if (connection.hasInFlight) for (const key of [...connection.inFlight.keys()]) abortInFlight(this.calls, connection, key, outcome, reason);
+    for (const key of connection.inFlightKeys()) abortInFlight(this.calls, connection, key, outcome, reason);
     this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
-    this.connections.delete(connection);
+    this.sessions.delete(connection);
     if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
@@ -301,7 +302,7 @@ export class Engine implements EngineState {
    */
   broadcast(method: string, params?: Record<string, unknown>, accepts?: (connection: Connection) => boolean): void {
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    for (const connection of this.connections) {
+    for (const connection of this.sessions) {
       if (connection.negotiated.initializeReceived && (accepts === undefined || accepts(connection))) connection.send(message);
     }
     if (this.subscriptions.size > 0) notifySubscribers(this.subscriptions, method, params);
@@ -314,7 +315,7 @@ export class Engine implements EngineState {
   notifyResourceUpdated(uri: string): void {
     const template = this.catalog.templates.get(uri)?.template;
     const matches = (subscribed: string) => subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed));
-    for (const connection of this.connections) {
+    for (const connection of this.sessions) {
       for (const subscribed of connection.negotiated.subscriptions) {
         if (matches(subscribed)) connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
       }
@@ -344,7 +345,7 @@ export class Engine implements EngineState {
   close(reason = "the mock server closed"): void {
     this.endSubscriptions("server_stopping");
     this.requestStates.clear();
-    for (const connection of [...this.connections]) this.closeConnection(connection, "cancelled", reason);
+    for (const connection of [...this.sessions]) this.closeConnection(connection, "cancelled", reason);
   }
 }
 

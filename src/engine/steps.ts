@@ -125,8 +125,7 @@ function isPlainAnswer(step: unknown): boolean {
     if (only !== undefined || !FREE_ANSWER_KEYS.has(key)) return false;
     only = key;
   }
-  // `{ returns: undefined }` gives no answer: the full check words that.
-  return only !== undefined && (step as Record<string, unknown>)[only] !== undefined;
+  return only !== undefined;
 }
 
 function checkStreamHints(value: unknown, where: string): void {

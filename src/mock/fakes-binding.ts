@@ -49,7 +49,7 @@ export class FakesBinding {
       fakeTestIdsMax: options.testIdsMax,
       journalMax: options.journalMax,
       logger: options.logger ?? logToStderr,
-      health: () => ({ tools: engine.catalog.tools.size, sessions: engine.connections.size }),
+      health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
       checkStep: checkFakeStep,
     });
     engine.toolSources.unshift(this.stepSource);

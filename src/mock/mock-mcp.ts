@@ -4,7 +4,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Engine, type EngineOptions } from "../engine/engine.js";
-import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions, type KeptCalls } from "../engine/assertions.js";
+import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
 import type { ToolCall } from "../engine/call-log.js";
 import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
 import type { Connection } from "../engine/connection.js";
@@ -331,24 +331,18 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.engine.events.on(event, listener);
   }
 
-  /** The record as the assertions read it: the calls kept, and how many fell off (`recordLimit`). */
-  private keptCalls(): KeptCalls {
-    const log = this.engine.calls;
-    return { calls: log.all(), dropped: log.dropped, limit: log.limit };
-  }
-
   /** Throws unless the tool was called (that many times, with those arguments); returns the matching calls. */
   assertCalled(tool: string, options?: CalledOptions): ToolCall[] {
-    return assertCalled(this.keptCalls(), tool, options);
+    return assertCalled(this.engine.calls, tool, options);
   }
 
   assertNotCalled(tool: string): void {
-    assertNotCalled(this.keptCalls(), tool);
+    assertNotCalled(this.engine.calls, tool);
   }
 
   /** Throws unless the tools were called in this order; other calls may come in between. */
   assertCalledInOrder(...tools: string[]): void {
-    assertCalledInOrder(this.keptCalls(), tools);
+    assertCalledInOrder(this.engine.calls, tools);
   }
 
   /** Resolves once `count` calls (of `tool`) have started, or with `ended: true` have ended. */

@@ -91,7 +91,7 @@ export const listen: RequestHandler = (input) => {
     const finish = (outcome: Outcome, reason: StreamCloseReason) => {
       if (!state.subscriptions.delete(subscription)) return;
       controller.signal.removeEventListener("abort", onAbort);
-      if (connection.inFlightRequest(key)?.controller === controller) connection.inFlight.delete(key);
+      connection.releaseInFlight(key, controller);
       if (state.events.has("stream:close")) state.events.emit("stream:close", { ...stream, reason });
       resolve(outcome);
     };

@@ -364,9 +364,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Aborts a request in flight and ends its call record with `outcome`. */
 export function abortInFlight(calls: CallLog, connection: Connection, key: string, outcome: "cancelled" | "disconnected", reason: string): void {
-  const inFlight = connection.inFlightRequest(key);
+  const inFlight = connection.releaseInFlight(key);
   if (!inFlight) return;
-  connection.inFlight.delete(key);
   if (inFlight.call) calls.end(inFlight.call, outcome, { reason });
   inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
 }
