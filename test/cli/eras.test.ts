@@ -5,6 +5,8 @@
  * (over stdio, and over HTTP both dual-era and modern-only) and a legacy-only server
  * (server-everything); each run says which era it spoke; bad combinations exit 2.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +104,34 @@ describe("against a server built with the official SDK v2", () => {
     const refused = await runCli(["call", url, "add", '{"a":1,"b":2}']);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^mcp-testkit call: Could not send initialize \(id 1\): .*"code":-32022.*\nIf the server speaks only 2026-07-28, add --version-negotiation auto \(or pin\)\.\n$/s);
+  });
+});
+
+describe("a 2026-07-28 server that refuses the probe", () => {
+  it("pin fails in the CLI's words: the server's error, what was asked, and the flags to check (no library option names)", async () => {
+    // A raw endpoint: server/discover answered with -32021 (a client capability it requires), as a picky server would.
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        const error = { code: -32021, message: "this server needs the roots capability", data: { required: ["roots"] } };
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id ?? null, error }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const refused = await runCli(["call", url, "echo", '{"text":"hi"}', "--version-negotiation", "pin"]);
+      expect(refused).toMatchObject({ code: 1, stdout: "" });
+      expect(refused.stderr).toMatch(
+        /^mcp-testkit call: The server speaks the modern era \(2026-07-28\) but refused this client's server\/discover with -32021 "this server needs the roots capability" \(data: \{"required":\["roots"\]\}\); it asked for 2026-07-28\. Check --version-negotiation and --protocol-version\.\n/,
+      );
+      expect(refused.stderr).not.toMatch(/versionNegotiation|protocolVersion|onSampling|\[mcp-testkit\]|    at /);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

@@ -81,7 +81,9 @@ export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknow
       .replaceAll(`${MESSAGE_PREFIX} `, "")
       .replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, " (--version-negotiation pin)")
       .replace('A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".', "A legacy server needs --version-negotiation auto (probe, then initialize) or legacy.")
-      .replace(/raise requestTimeout \(or pass \{ timeoutMs \} to this call\)\.+/, "raise --timeout.");
+      .replace(/raise requestTimeout \(or pass \{ timeoutMs \} to this call\)\.+/, "raise --timeout.")
+      // A server that refused the probe: the driver's advice names library options, the CLI has flags.
+      .replace(/Check versionNegotiation \/ protocolVersion and the capabilities the driver declares \([^)]*\)\./, "Check --version-negotiation and --protocol-version.");
     return new CommandError(message);
   }
   if (!era.asked && refusedInitialize(error)) {
