@@ -3,6 +3,7 @@
  * tool failed, so it is a protocol error the client raises, never a tool result the model could
  * read and recover from. Key test code on `error.data.mcpTestkit.code`.
  */
+import { firstOf } from "../util/text.js";
 
 /** Each fake failure code and its JSON-RPC code. MCP_FAKE_INTERNAL_ERROR (-32603) is not in the map. */
 export const MCP_FAKE_ERROR_CODES = {
@@ -78,9 +79,8 @@ function build(code: McpFakeErrorCode, message: string, base: FailureContext, ex
 const DECLARED_IN_MESSAGE = 10;
 
 function declaredText(declared: readonly DeclaredEntry[]): string {
-  const shown = declared.slice(0, DECLARED_IN_MESSAGE).map((entry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`);
-  const more = declared.length > DECLARED_IN_MESSAGE ? `, and ${declared.length - DECLARED_IN_MESSAGE} more` : "";
-  return `${shown.join(", ")}${more}`;
+  const shown = declared.slice(0, DECLARED_IN_MESSAGE + 1).map((entry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`);
+  return firstOf(shown, DECLARED_IN_MESSAGE, ", ", () => `and ${declared.length - DECLARED_IN_MESSAGE} more`);
 }
 
 export function mismatchError(base: FailureContext, received: unknown, declared: DeclaredEntry[], firstDifference: string | null): FakeJsonRpcError {

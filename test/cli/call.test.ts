@@ -44,6 +44,17 @@ describe("mcp-testkit call over stdio (server-everything)", () => {
     expect(far.stderr).toMatch(/^mcp-testkit call: the server has no tool "no-such-tool"\. Its tools: /);
   });
 
+  it("an unknown tool on a server with many tools lists the first 30 and counts the rest", async () => {
+    const many = await mockMcp({ tools: Object.fromEntries(Array.from({ length: 33 }, (_, n) => [`tool_${String(n).padStart(2, "0")}`, { returns: "ok" }])) });
+    try {
+      const result = await runCli(["call", many.url!, "nope"]);
+      expect(result).toMatchObject({ code: 1, stdout: "" });
+      expect(result.stderr).toContain(`Its tools: ${Array.from({ length: 30 }, (_, n) => `tool_${String(n).padStart(2, "0")}`).join(", ")}, … and 3 more. Run mcp-testkit inspect`);
+    } finally {
+      await many.close();
+    }
+  });
+
   it("missing required arguments exit 1 with the tool's input schema", async () => {
     const result = await runCli(["call", everything, "get-sum", "--args", '{"a":2}']);
     expect(result).toMatchObject({ code: 1, stdout: "" });
