@@ -37,6 +37,8 @@ export function idKey(id: JsonRpcId): string {
   return typeof id === "number" ? `n${id}` : `s${id}`;
 }
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 export class Connection {
   // Made on first use: a 2026-07-28 request's own connection (one per POST) mostly needs none of these.
   #inFlight?: Map<string, InFlightRequest>;
@@ -72,9 +74,9 @@ export class Connection {
     return entry;
   }
 
-  /** The keys of the requests that can be cancelled now, as a list of their own. */
-  inFlightKeys(): string[] {
-    return this.#inFlight === undefined ? [] : [...this.#inFlight.keys()];
+  /** The keys of the requests that can be cancelled now, as a list of their own (a shared empty one when none: a 2026-07-28 request's connection closes on every request). */
+  inFlightKeys(): readonly string[] {
+    return this.#inFlight === undefined || this.#inFlight.size === 0 ? NO_KEYS : [...this.#inFlight.keys()];
   }
 
   /** What the client agreed on at `initialize` (a legacy-era session's state). */
