@@ -99,9 +99,10 @@ export class SimulatedRequest {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** A `Request`'s parts, its body read already (as `arrayBuffer()` reads it; none for GET and HEAD); its headers are read from its `Headers` when asked. */
-export function readRequest(request: Request, bytes: Uint8Array | undefined): SimulatedRequest {
-  return new SimulatedRequest(request.method, request.url, request, bytes === undefined ? undefined : decoder.decode(bytes), bytes);
+/** A `Request`'s parts, its body read already (as text held by the `Request`, or the bytes `arrayBuffer()` reads; none for GET and HEAD); its headers are read from its `Headers` when asked. */
+export function readRequest(request: Request, body: string | Uint8Array | undefined): SimulatedRequest {
+  if (typeof body === "string") return new SimulatedRequest(request.method, request.url, request, body, undefined);
+  return new SimulatedRequest(request.method, request.url, request, body === undefined ? undefined : decoder.decode(body), body);
 }
 
 /** An init's parts, checked as `new Request(url, init)` checks them (the errors say what to change). */

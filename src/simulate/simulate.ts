@@ -18,6 +18,7 @@ import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { checkedOptions, type SimulationOptions } from "./options.js";
 import { Simulation, type SimulationTerminationReason } from "./simulation.js";
 import { readRequest, readRequestInit, type SimulatedRequest, type SimulationRequestInit } from "./request-input.js";
+import { takeHeldBody } from "./held-body.js";
 
 /** What a request that got no answer ended as, by why capture ended. */
 const UNANSWERED: Record<SimulationTerminationReason, McpRequestOutcome> = {
@@ -85,8 +86,10 @@ export class Simulator {
    */
   async startRequest(request: Request | SimulationRequestInit, options?: SimulationOptions): Promise<Simulation> {
     const limits = checkedOptions(options);
-    // The body is awaited here, not in a helper: one promise hop fewer per call.
-    const input = isWebRequest(request) ? readRequest(request, request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer())) : readRequestInit(request);
+    // A body still held as given is taken without its stream; any other is awaited here, not in a helper (one promise hop fewer per call).
+    const input = !isWebRequest(request)
+      ? readRequestInit(request)
+      : readRequest(request, request.method === "GET" || request.method === "HEAD" ? undefined : (takeHeldBody(request) ?? new Uint8Array(await request.arrayBuffer())));
     const text = input.text;
     const messages = text === undefined ? [] : jsonMessages(text);
     this.record(input, messages, text);
