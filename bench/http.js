@@ -167,6 +167,12 @@ async function benchLoad(servers, concurrency) {
   for (const other of ["aimock", "sdk-json", "sdk-sse"]) oursVs[other] = perRound("ours-json", other);
   oursVs.sseVsSdkSse = perRound("ours-sse", "sdk-sse");
   oursVs.modernVsLegacy = perRound("ours-modern", "ours-json");
+  // Issue 11's aims against both bare processes' mean per round: one process's luck weighs half.
+  const perRoundVsBothBare = (side) => {
+    const ratios = rounds.map((round) => round[side].serverCpuUsPerCall / ((round.bare.serverCpuUsPerCall + round["bare-again"].serverCpuUsPerCall) / 2));
+    return { median: median(ratios), quartiles: quartiles(ratios) };
+  };
+  oursVs.bothBare = { "ours-json": perRoundVsBothBare("ours-json"), "ours-fn": perRoundVsBothBare("ours-fn") };
   // The revision's own cost (larger messages, for any server), and ours above each ceiling.
   oursVs.bareModernVsBare = perRound("bare-modern", "bare");
   oursVs.modernVsBareModern = perRound("ours-modern", "bare-modern");
@@ -258,10 +264,9 @@ function laterAimsTable(results) {
   const at32 = results.find((result) => result.concurrency === 32);
   if (at32) {
     for (const side of ["ours-json", "ours-fn"]) {
-      const ratio = at32.ratio[side].serverCpuUsPerCall;
-      const q = at32.ratioQuartiles[side].serverCpuUsPerCall;
+      const { median: ratio, quartiles: q } = at32.oursVs.bothBare[side];
       const status = verdictText(ratio <= TARGETS.stepsVsBareAt32AtMost, q, TARGETS.stepsVsBareAt32AtMost, false);
-      const measure = `${LABELS[side]}: server CPU per call vs bare, concurrency 32 (issue 11)`;
+      const measure = `${LABELS[side]}: server CPU per call vs bare (the mean of both bare processes per round), concurrency 32 (issue 11)`;
       verdicts[`issue11-${side}@32`] = { issue: 11, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.stepsVsBareAt32AtMost}x`, met: ratio <= TARGETS.stepsVsBareAt32AtMost, status };
       rows.push(["issue 11", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
     }

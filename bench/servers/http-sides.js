@@ -16,8 +16,9 @@
  * - bare-modern: the bare server called the 2026-07-28 way, answering with `resultType` and the
  *   server's identity in `_meta` as our mock does (and checking nothing): the ceiling for a
  *   2026-07-28 call, so the cost of the revision's larger messages shows apart from ours.
- * - bare-again / ours-json-again: the same server as bare / ours-json in a second process, a
- *   control: its ratio to the first shows how far two identical processes differ in this run.
+ * - bare-again / ours-json-again / ours-observed-again: the same server as bare / ours-json /
+ *   ours-observed in a second process, a control: its ratio to the first shows how far two
+ *   identical processes differ in this run.
  *
  * `startSide(name)` resolves to `{ url, stop() }`. Used in the server processes of the load test
  * (bench/servers/http-server.js) and, in-process, by the per-test setup measurement.
@@ -28,7 +29,7 @@ import { createServer } from "node:http";
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again", "bare-modern"];
 /** Sides started only by bench/observe.js (and bench/profile.js), not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed", "ours-json-again"];
+const EXTRA_SIDES = ["ours-observed", "ours-observed-again", "ours-json-again"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -201,7 +202,9 @@ export async function startSide(name) {
     case "ours-modern":
       return startOurs("json");
     case "ours-observed":
-      // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on).
+    // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on),
+    // each setting in two processes, so one process's luck weighs half.
+    case "ours-observed-again":
       return startOurs("json", { observed: true });
     case "aimock":
       return startAimock();
