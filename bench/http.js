@@ -2,14 +2,17 @@
 /**
  * The Streamable HTTP section of `npm run bench` (issue 3): `tools/call` requests per second,
  * p50/p99 latency and server CPU time per call, at concurrency 1 and 32, with one load generator
- * (bench/lib/loadgen.js, in this process) against ten servers, each in a process of its own
+ * (bench/lib/loadgen.js, in this process) against nine servers, each in processes of its own
  * (bench/servers/http-server.js): our mock answering JSON (a static step and a step function)
  * and answering SSE, our mock answering 2026-07-28 calls (no session, headers checked),
  * aimock's MCPMock, the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode,
- * and a bare node:http server (the ceiling), again in a second process (the control) and called
- * the 2026-07-28 way (that row's ceiling). Then per-test setup over HTTP, in this process as a test would
- * do it: start the server, SDK Client + StreamableHTTPClientTransport connect (initialize),
- * close, stop.
+ * and a bare node:http server (the ceiling), also called the 2026-07-28 way (that row's
+ * ceiling). The servers whose figures carry an aim (ours in JSON, step function and 2026-07-28,
+ * and both bare ones) each run in two identical processes (`--processes=N`), measured in turn
+ * within each slice (bench/lib/server-set.js): one process's luck weighs half, and the second
+ * process ÷ the first is that server's control. Then per-test setup over HTTP, in this process
+ * as a test would do it: start the server, SDK Client + StreamableHTTPClientTransport connect
+ * (initialize), close, stop.
  *
  * Fairness, as in the in-memory section (bench/README.md): rounds; in each round every server gets
  * one short slice, in an order from a balanced Latin square (each server in each position, and
@@ -19,8 +22,9 @@
  * Server CPU time is read with `process.cpuUsage()` inside each server process (over IPC) at the
  * start and end of its slice, so it is that server's own work only.
  *
- * Options: --quick, --rounds=N, --only=load,setup (parts), --gc-each-slice, --json=PATH (default
- * bench/results/http.json), --no-json.
+ * Options: --quick, --rounds=N, --processes=N (1–4, for the servers that carry aims; default 2),
+ * --only=load,setup (parts), --gc-each-slice, --json=PATH (default bench/results/http.json),
+ * --no-json.
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -49,8 +53,7 @@ import {
   within,
   writeReport,
 } from "./lib/common.js";
-import { openSessions, runLoad } from "./lib/loadgen.js";
-import { startServerProcess } from "./lib/server-process.js";
+import { closeSetSessions, measureSet, openSetSessions, startServerSet } from "./lib/server-set.js";
 import { HTTP_SIDES, MODERN_SIDES, startSide } from "./servers/http-sides.js";
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
@@ -62,12 +65,14 @@ const parts = new Set((args.get("only") ?? "load,setup").split(","));
 const SETTLE = gcEachSlice(args);
 
 const CONFIG = {
-  /** Rounds per concurrency (the balanced square of ten servers has 10 orders; a round is one of them, so 10 uses each once). */
-  rounds: Number(args.get("rounds") ?? 10),
+  /** Rounds per concurrency (the balanced design of nine servers has 18 orders, the first nine a Latin square: 9 rounds put each server in each position once). */
+  rounds: Number(args.get("rounds") ?? 9),
   concurrencies: [1, 32],
+  /** Processes per server for the servers whose figures carry an aim (the others: one). */
+  processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
   load: {
-    /** Per server and concurrency, before round 1 (JIT warm on both ends). */
-    warmup: { count: 4000, ms: quick ? 600 : 1200 },
+    /** Per server process, before round 1 of the first concurrency (JIT warm on both ends), and of each later one. */
+    warmup: { first: { count: 3000, ms: quick ? 400 : 900 }, later: { count: 1500, ms: quick ? 200 : 400 } },
     /** One slice: this many calls or this long, whichever comes first. */
     slice: { count: 50_000, ms: quick ? 200 : 400 },
     /** A concurrency stops after complete rounds (at least 2) once this is spent. */
@@ -83,6 +88,8 @@ const CONFIG = {
  * Issue 8: a 2026-07-28 call (no session, headers checked) costs no more than a legacy one.
  */
 const TARGETS = { cpuPerCallVsBareAtMost: 1.3, stepsVsBareAt32AtMost: 1.2, modernVsLegacyAtMost: 1.0 };
+/** The servers in several processes: every ratio an aim reads is between two of them. */
+const SET_SIDES = new Set(["ours-json", "ours-fn", "ours-modern", "bare", "bare-modern"]);
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
   "ours-fn": "mcp-testkit mock, JSON, echo as a step function",
@@ -92,46 +99,38 @@ const LABELS = {
   "sdk-json": "SDK McpServer, JSON",
   "sdk-sse": "SDK McpServer, SSE",
   bare: "bare node:http (ceiling)",
-  "bare-again": "bare node:http, a second process (control)",
   "bare-modern": "bare node:http, 2026-07-28 calls (ceiling for that row)",
 };
 const runStarted = performance.now();
 const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
 
-// ---------------------------------------------------------------- server processes
 // ---------------------------------------------------------------- (1) load at concurrency 1 and 32
-/** One measured slice against one server: its CPU before and after, the calls in between. */
-async function loadSlice(server, sessions, { count, ms }) {
-  const before = await server.ask("cpu", { settle: SETTLE });
+/** One measured slice against one server (across its processes): its CPU before and after, the calls in between. */
+async function loadSlice(set, { count, ms }, reverse) {
   gc();
   const loadCpu0 = cpuMicros();
-  const run = await runLoad(sessions, { count, ms });
+  const run = await measureSet(set, { count, ms }, { reverse, settle: SETTLE });
   const loadCpuUs = cpuMicros() - loadCpu0;
-  const after = await server.ask("cpu");
   return {
     calls: run.calls,
     seconds: run.seconds,
     perSecond: run.calls / run.seconds,
     p50Us: percentile(run.latenciesUs, 50),
     p99Us: percentile(run.latenciesUs, 99),
-    serverCpuUsPerCall: (after.cpuUs - before.cpuUs) / run.calls,
-    serverUserUsPerCall: (after.userUs - before.userUs) / run.calls,
-    serverSystemUsPerCall: (after.systemUs - before.systemUs) / run.calls,
+    serverCpuUsPerCall: run.cpuUs / run.calls,
+    serverUserUsPerCall: run.userUs / run.calls,
+    serverSystemUsPerCall: run.systemUs / run.calls,
+    perProcessCpuUsPerCall: run.perProcessCpuUsPerCall,
     loadgenCpuUsPerCall: loadCpuUs / run.calls,
-    serverRssMiB: after.rss / 1048576,
+    serverRssMiB: run.rss / 1048576,
     latenciesUs: run.latenciesUs,
   };
 }
 
-async function benchLoad(servers, concurrency) {
-  const { warmup, slice, sectionCapMs } = CONFIG.load;
-  const sessions = {};
+async function benchLoad(servers, concurrency, warmup) {
+  const { slice, sectionCapMs } = CONFIG.load;
   const versions = {};
-  for (const side of HTTP_SIDES) {
-    sessions[side] = await openSessions(servers[side].url, concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy");
-    versions[side] = sessions[side][0].version;
-    await runLoad(sessions[side], warmup);
-  }
+  for (const side of HTTP_SIDES) versions[side] = await openSetSessions(servers[side], concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy", warmup);
   const orders = balancedOrders(HTTP_SIDES);
   const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
   const rounds = [];
@@ -141,14 +140,14 @@ async function benchLoad(servers, concurrency) {
       if (r >= 2 && performance.now() > deadline) break;
       const round = {};
       for (const side of orders[r % orders.length]) {
-        const { latenciesUs, ...rest } = await loadSlice(servers[side], sessions[side], slice);
+        const { latenciesUs, ...rest } = await loadSlice(servers[side], slice, r % 2 === 1);
         pooled[side].push(latenciesUs);
         round[side] = rest;
       }
       rounds.push(round);
     }
   } finally {
-    for (const side of HTTP_SIDES) for (const session of sessions[side]) session.close();
+    for (const side of HTTP_SIDES) closeSetSessions(servers[side]);
   }
   // Latency percentiles over every measured call of the side (all rounds pooled).
   const latency = {};
@@ -167,16 +166,17 @@ async function benchLoad(servers, concurrency) {
   for (const other of ["aimock", "sdk-json", "sdk-sse"]) oursVs[other] = perRound("ours-json", other);
   oursVs.sseVsSdkSse = perRound("ours-sse", "sdk-sse");
   oursVs.modernVsLegacy = perRound("ours-modern", "ours-json");
-  // Issue 11's aims against both bare processes' mean per round: one process's luck weighs half.
-  const perRoundVsBothBare = (side) => {
-    const ratios = rounds.map((round) => round[side].serverCpuUsPerCall / ((round.bare.serverCpuUsPerCall + round["bare-again"].serverCpuUsPerCall) / 2));
-    return { median: median(ratios), quartiles: quartiles(ratios) };
-  };
-  oursVs.bothBare = { "ours-json": perRoundVsBothBare("ours-json"), "ours-fn": perRoundVsBothBare("ours-fn") };
   // The revision's own cost (larger messages, for any server), and ours above each ceiling.
   oursVs.bareModernVsBare = perRound("bare-modern", "bare");
   oursVs.modernVsBareModern = perRound("ours-modern", "bare-modern");
-  return { concurrency, negotiatedVersions: versions, rounds, latency, oursVs, ...summary };
+  // Each server in several processes: its last process ÷ its first, per round (the noise floor).
+  const controls = {};
+  for (const side of HTTP_SIDES) {
+    if (servers[side].processes.length < 2) continue;
+    const ratios = rounds.map((round) => round[side].perProcessCpuUsPerCall.at(-1) / round[side].perProcessCpuUsPerCall[0]);
+    controls[side] = { median: median(ratios), quartiles: quartiles(ratios) };
+  }
+  return { concurrency, negotiatedVersions: versions, rounds, latency, oursVs, controls, ...summary };
 }
 
 // ---------------------------------------------------------------- (2) per-test setup over HTTP
@@ -223,7 +223,7 @@ async function benchSetup() {
 
 // ---------------------------------------------------------------- tables
 function loadTable(results) {
-  const header = ["Concurrency", "Server", "Requests/s", "p50", "p99", "Server CPU per call", "CPU per call ÷ bare (IQR)", "Requests/s ÷ bare", "Aim (≤ 1.3× bare CPU)"];
+  const header = ["Concurrency", "Server", "Requests/s", "p50", "p99", "Server CPU per call", "CPU per call ÷ bare (IQR)", "Requests/s ÷ bare", "Control: 2nd ÷ 1st process (IQR)", "Aim (≤ 1.3× bare CPU)"];
   const rows = [];
   const verdicts = {};
   for (const result of results) {
@@ -249,6 +249,7 @@ function loadTable(results) {
         `${m.serverCpuUsPerCall.toFixed(1)} µs`,
         isBare ? "1.00×" : fmtRatioSpread(ratio, q),
         isBare ? "1.00×" : fmtRatio(result.ratio[side].perSecond),
+        result.controls[side] ? fmtRatioSpread(result.controls[side].median, result.controls[side].quartiles) : "(one process)",
         aim,
       ]);
     }
@@ -264,9 +265,10 @@ function laterAimsTable(results) {
   const at32 = results.find((result) => result.concurrency === 32);
   if (at32) {
     for (const side of ["ours-json", "ours-fn"]) {
-      const { median: ratio, quartiles: q } = at32.oursVs.bothBare[side];
+      const ratio = at32.ratio[side].serverCpuUsPerCall;
+      const q = at32.ratioQuartiles[side].serverCpuUsPerCall;
       const status = verdictText(ratio <= TARGETS.stepsVsBareAt32AtMost, q, TARGETS.stepsVsBareAt32AtMost, false);
-      const measure = `${LABELS[side]}: server CPU per call vs bare (the mean of both bare processes per round), concurrency 32 (issue 11)`;
+      const measure = `${LABELS[side]}: server CPU per call vs bare, concurrency 32 (issue 11)`;
       verdicts[`issue11-${side}@32`] = { issue: 11, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.stepsVsBareAt32AtMost}x`, met: ratio <= TARGETS.stepsVsBareAt32AtMost, status };
       rows.push(["issue 11", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
     }
@@ -315,29 +317,29 @@ const results = { load: [] };
 const skipped = [];
 const servers = {};
 const stopAll = async () => {
-  await Promise.all(Object.values(servers).map((server) => server.stop().catch(() => server.child.kill("SIGKILL"))));
+  await Promise.all(Object.values(servers).map((set) => set.stop()));
 };
 process.on("exit", () => {
-  for (const server of Object.values(servers)) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  for (const set of Object.values(servers)) for (const server of set.processes) if (server.child.exitCode === null) server.child.kill("SIGKILL");
 });
 
 try {
   if (parts.has("load")) {
     const t0 = performance.now();
-    for (const side of HTTP_SIDES) servers[side] = await startServerProcess(side);
-    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${HTTP_SIDES.map((side) => `${side} pid ${servers[side].child.pid}`).join(", ")}`);
-    for (const concurrency of CONFIG.concurrencies) {
+    for (const side of HTTP_SIDES) servers[side] = await startServerSet(side, SET_SIDES.has(side) ? CONFIG.processes : 1);
+    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${HTTP_SIDES.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`);
+    for (const [index, concurrency] of CONFIG.concurrencies.entries()) {
       if (timeLeft() <= 0) {
         skipped.push(`load@${concurrency}`);
         console.log(`skipped concurrency ${concurrency}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
         continue;
       }
       const t1 = performance.now();
-      const result = await benchLoad(servers, concurrency);
+      const result = await benchLoad(servers, concurrency, index === 0 ? CONFIG.load.warmup.first : CONFIG.load.warmup.later);
       results.load.push(result);
       console.log(`measured concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`);
     }
-    const stats = await servers["ours-json"].ask("stats");
+    const stats = await servers["ours-json"].processes[0].ask("stats");
     results.oursRecordAfterLoad = stats.stats;
     await stopAll();
   }
@@ -366,7 +368,7 @@ if (results.load.length) {
 if (results.setup) tables.push(setupTable(results.setup));
 const notes = [
   "Server CPU per call: process.cpuUsage() of the server's own process over the slice ÷ calls answered (median over rounds).",
-  "Control: the bare server again in a second process; its ÷ bare is how far two identical servers differ in this run (1.00× on a quiet machine): read every ratio with that margin.",
+  `Servers with an aim run in ${CONFIG.processes} identical processes each, measured in turn within each slice (their CPU over their calls). Control: a server's second process ÷ its first, how far two identical processes differ in this run (1.00× on a quiet machine): read every ratio with that margin.`,
   "÷ bare: median of the per-round ratios to the bare node:http server, quartiles of those ratios in brackets.",
   "Latency: over every measured call of all rounds. Requests/s: median over rounds.",
 ];

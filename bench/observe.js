@@ -4,12 +4,12 @@
  *
  * - overhead: server CPU per `tools/call` at concurrency 32 over HTTP, our mock with metrics and
  *   an observer on (`mockMcp({ metrics: true, observers: [noop] })`, side "ours-observed") next to
- *   the same mock with both off ("ours-json"), each setting in two processes (the "-again" sides):
- *   a round's ratio is the two observed processes' CPU per call over the two unobserved ones', so
- *   no single process's luck (identical processes differ by several percent in one run) decides
- *   it; the second unobserved process over the first is the control. Each server in a process of
- *   its own (bench/servers/http-server.js), CPU read inside it over IPC, one load generator
- *   (bench/lib/loadgen.js). Aim: at most 1.10× the CPU per call.
+ *   the same mock with both off ("ours-json"), each in two identical processes measured in turn
+ *   within each slice (bench/lib/server-set.js): no single process's luck (identical processes
+ *   differ by several percent in one run) decides the ratio, and each setting's second process ÷
+ *   its first is its control. Each server process is one of bench/servers/http-server.js, its CPU
+ *   read inside it over IPC; one load generator (bench/lib/loadgen.js). Aim: at most 1.10× the
+ *   CPU per call.
  * - simulate: one `tools/call` through `simulate(mock)` (no socket; recorder and validator on),
  *   its input built per call either as a `Request` or as a plain init object `{ method, url,
  *   headers, body }`, next to an HTTP round trip to the same mock on 127.0.0.1 (the load
@@ -24,23 +24,25 @@
  * stop at a count or a time, parts after complete rounds (at least 2) once their cap is spent,
  * the section after 80 s (run.js kills it at 95 s).
  *
- * Options: --quick, --rounds=N, --only=overhead,simulate, --gc-each-slice, --json=PATH (default
+ * Options: --quick, --rounds=N, --processes=N (1–4, per setting; default 2), --only=overhead,simulate, --gc-each-slice, --json=PATH (default
  * bench/results/observe.json), --no-json.
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, gcEachSlice, median, parseArgs, quartiles, renderTable, runPlan, verdictText, writeReport } from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
-import { startServerProcess } from "./lib/server-process.js";
+import { closeSetSessions, measureSet, openSetSessions, startServerSet } from "./lib/server-set.js";
 
 const gc = exposedGc(import.meta.url);
 
 const args = parseArgs();
 const quick = args.has("quick");
 const CONFIG = {
-  /** Overhead: four sides, so 24 rounds are six passes of their balanced square; simulate stops at its own cap. */
-  rounds: Number(args.get("rounds") ?? (quick ? 8 : 24)),
-  overhead: { concurrency: 32, warmup: { count: 4000, ms: quick ? 600 : 1200 }, slice: { count: 50_000, ms: quick ? 250 : 400 }, capMs: quick ? 12_000 : 45_000 },
+  /** Overhead: two sides, so rounds alternate their order; simulate stops at its own cap. */
+  rounds: Number(args.get("rounds") ?? (quick ? 8 : 40)),
+  /** Processes per setting (on, off). */
+  processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
+  overhead: { concurrency: 32, warmup: { count: 4000, ms: quick ? 600 : 1200 }, slice: { count: 50_000, ms: quick ? 250 : 500 }, capMs: quick ? 12_000 : 45_000 },
   simulate: { warmup: quick ? 500 : 1500, slice: { count: quick ? 400 : 1000, ms: quick ? 250 : 500 }, capMs: quick ? 10_000 : 20_000 },
   totalCapMs: 80_000,
 };
@@ -51,55 +53,49 @@ const timeLeft = () => CONFIG.totalCapMs - (performance.now() - started);
 // ---------------------------------------------------------------- server processes (bench/servers/http-server.js)
 
 // ---------------------------------------------------------------- (1) observers and metrics on vs off
-/** Each setting in two processes; ours-json-again over ours-json is the control (two identical servers' ratio in this run). */
-const OFF_SIDES = ["ours-json", "ours-json-again"];
-const ON_SIDES = ["ours-observed", "ours-observed-again"];
-const OVERHEAD_SIDES = [...OFF_SIDES, ...ON_SIDES];
+const OVERHEAD_SIDES = ["ours-json", "ours-observed"];
 
 async function benchOverhead() {
   const { concurrency, warmup, slice, capMs } = CONFIG.overhead;
   const servers = {};
-  const sessions = {};
   try {
     for (const side of OVERHEAD_SIDES) {
-      servers[side] = await startServerProcess(side);
-      sessions[side] = await openSessions(servers[side].url, concurrency);
-      await runLoad(sessions[side], warmup);
+      servers[side] = await startServerSet(side, CONFIG.processes);
+      await openSetSessions(servers[side], concurrency, "legacy", warmup);
     }
     const deadline = performance.now() + Math.min(capMs, timeLeft());
-    const orders = balancedOrders(OVERHEAD_SIDES);
     const rounds = [];
     for (let r = 0; r < CONFIG.rounds; r++) {
       if (r >= 2 && performance.now() > deadline) break;
       const round = {};
-      for (const side of orders[r % orders.length]) {
-        const before = await servers[side].ask("cpu", { settle: gcEachSlice(args) });
+      // Two sides: every other round reverses both the sides' order and each side's processes'.
+      for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
         gc();
-        const run = await runLoad(sessions[side], slice);
-        const after = await servers[side].ask("cpu");
-        round[side] = { calls: run.calls, perSecond: run.calls / run.seconds, serverCpuUsPerCall: (after.cpuUs - before.cpuUs) / run.calls };
+        const run = await measureSet(servers[side], slice, { reverse: r % 4 >= 2, settle: gcEachSlice(args) });
+        round[side] = { calls: run.calls, perSecond: run.calls / run.seconds, serverCpuUsPerCall: run.cpuUs / run.calls, perProcessCpuUsPerCall: run.perProcessCpuUsPerCall };
       }
       rounds.push(round);
     }
-    const cpuOf = (round, sides) => sides.reduce((sum, side) => sum + round[side].serverCpuUsPerCall, 0) / sides.length;
-    const perRound = rounds.map((round) => cpuOf(round, ON_SIDES) / cpuOf(round, OFF_SIDES));
-    const controlPerRound = rounds.map((round) => round["ours-json-again"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
-    const onControlPerRound = rounds.map((round) => round["ours-observed-again"].serverCpuUsPerCall / round["ours-observed"].serverCpuUsPerCall);
+    const perRound = rounds.map((round) => round["ours-observed"].serverCpuUsPerCall / round["ours-json"].serverCpuUsPerCall);
+    const controlOf = (side) => {
+      const ratios = rounds.map((round) => round[side].perProcessCpuUsPerCall.at(-1) / round[side].perProcessCpuUsPerCall[0]);
+      return { ratio: median(ratios), ratioQuartiles: quartiles(ratios) };
+    };
     const med = (key, side) => median(rounds.map((round) => round[side][key]));
     return {
       concurrency,
+      processes: CONFIG.processes,
       rounds,
       median: Object.fromEntries(OVERHEAD_SIDES.map((side) => [side, { serverCpuUsPerCall: med("serverCpuUsPerCall", side), perSecond: med("perSecond", side) }])),
-      medianOn: median(rounds.map((round) => cpuOf(round, ON_SIDES))),
-      medianOff: median(rounds.map((round) => cpuOf(round, OFF_SIDES))),
       ratio: median(perRound),
       ratioQuartiles: quartiles(perRound),
-      control: { ratio: median(controlPerRound), ratioQuartiles: quartiles(controlPerRound) },
-      onControl: { ratio: median(onControlPerRound), ratioQuartiles: quartiles(onControlPerRound) },
+      ...(CONFIG.processes > 1 && { control: controlOf("ours-json"), onControl: controlOf("ours-observed") }),
     };
   } finally {
-    for (const side of OVERHEAD_SIDES) for (const session of sessions[side] ?? []) session.close();
-    for (const server of Object.values(servers)) await server.stop();
+    for (const set of Object.values(servers)) {
+      closeSetSessions(set);
+      await set.stop();
+    }
   }
 }
 
@@ -198,9 +194,11 @@ if (results.overhead) {
   const o = results.overhead;
   const met = o.ratio <= TARGETS.observedCpuAtMost;
   verdicts.overhead = { measure: "server CPU per tools/call, observers + metrics on / off, concurrency 32", ratio: o.ratio, ratioQuartiles: o.ratioQuartiles, target: "<= 1.10x", met, status: verdictText(met, o.ratioQuartiles, TARGETS.observedCpuAtMost, false) };
-  rows.push(["server CPU per tools/call, concurrency 32 (two processes each)", `${o.medianOn.toFixed(1)} µs (on)`, `${o.medianOff.toFixed(1)} µs (off)`, fmtRatioSpread(o.ratio, o.ratioQuartiles), "≤ 1.10×", verdicts.overhead.status]);
-  rows.push(["control: the unobserved mock, second process ÷ first", `${o.median["ours-json-again"].serverCpuUsPerCall.toFixed(1)} µs (off, again)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.control.ratio, o.control.ratioQuartiles), "(noise floor)", ""]);
-  rows.push(["control: the observed mock, second process ÷ first", `${o.median["ours-observed-again"].serverCpuUsPerCall.toFixed(1)} µs (on, again)`, `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`, fmtRatioSpread(o.onControl.ratio, o.onControl.ratioQuartiles), "(noise floor)", ""]);
+  rows.push([`server CPU per tools/call, concurrency 32 (${o.processes} processes each)`, `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.ratio, o.ratioQuartiles), "≤ 1.10×", verdicts.overhead.status]);
+  if (o.control) {
+    rows.push(["control: the unobserved mock, its second process ÷ its first", "", "", fmtRatioSpread(o.control.ratio, o.control.ratioQuartiles), "(noise floor)", ""]);
+    rows.push(["control: the observed mock, its second process ÷ its first", "", "", fmtRatioSpread(o.onControl.ratio, o.onControl.ratioQuartiles), "(noise floor)", ""]);
+  }
 }
 if (results.simulate) {
   const s = results.simulate;

@@ -16,9 +16,6 @@
  * - bare-modern: the bare server called the 2026-07-28 way, answering with `resultType` and the
  *   server's identity in `_meta` as our mock does (and checking nothing): the ceiling for a
  *   2026-07-28 call, so the cost of the revision's larger messages shows apart from ours.
- * - bare-again / ours-json-again / ours-observed-again: the same server as bare / ours-json /
- *   ours-observed in a second process, a control: its ratio to the first shows how far two
- *   identical processes differ in this run.
  *
  * `startSide(name)` resolves to `{ url, stop() }`. Used in the server processes of the load test
  * (bench/servers/http-server.js) and, in-process, by the per-test setup measurement.
@@ -27,9 +24,9 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
 export const TEXT = "ok";
-export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-again", "bare-modern"];
+export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-modern"];
 /** Sides started only by bench/observe.js (and bench/profile.js), not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed", "ours-observed-again", "ours-json-again"];
+const EXTRA_SIDES = ["ours-observed"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -202,9 +199,7 @@ export async function startSide(name) {
     case "ours-modern":
       return startOurs("json");
     case "ours-observed":
-    // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on),
-    // each setting in two processes, so one process's luck weighs half.
-    case "ours-observed-again":
+      // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on).
       return startOurs("json", { observed: true });
     case "aimock":
       return startAimock();
@@ -213,17 +208,12 @@ export async function startSide(name) {
     case "sdk-sse":
       return startSdk(false);
     case "bare":
-    // The same bare server in a second process: its ratio to the first is this run's noise floor.
-    case "bare-again":
       return startBare();
     // The bare server given 2026-07-28 calls (the larger body with _meta; Mcp-Method and Mcp-Name,
     // no Mcp-Session-Id) and answering as 2026-07-28 does: what those bytes cost any server, the
     // ceiling for the ours-modern row.
     case "bare-modern":
       return startBare({ modern: true });
-    // Not in HTTP_SIDES either: the same for our mock (bench/observe.js), the observed side's ratio next to an identical one's.
-    case "ours-json-again":
-      return startOurs("json");
     default:
       throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${[...HTTP_SIDES, ...EXTRA_SIDES].join(", ")}`);
   }

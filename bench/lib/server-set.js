@@ -1,0 +1,86 @@
+/**
+ * One benchmark side served by several identical server processes (bench/lib/server-process.js).
+ *
+ * Why: two identical server processes differ by up to about 10% in CPU per call within one run on
+ * this machine (each process's own luck: where its code and heap landed, which core it got, what
+ * ran beside it), a bias that no number of rounds removes, since every round measures the same
+ * process again. A side measured across N processes weighs each one's luck 1/N.
+ *
+ * A slice of the side is a sub-slice on each of its processes in turn (count and time split
+ * evenly, the order reversed every other round); the side's CPU per call is its processes' CPU
+ * over their calls. Each process's own CPU per call is kept too: the last ÷ the first is the
+ * side's control, how far its identical processes differ in this run.
+ */
+import { openSessions, runLoad } from "./loadgen.js";
+import { startServerProcess } from "./server-process.js";
+
+/** Starts `count` processes serving `side`; resolves to the set (`stop()` ends them all). */
+export async function startServerSet(side, count, options = {}) {
+  const processes = [];
+  const stop = () => Promise.all(processes.map((server) => server.stop().catch(() => server.child.kill("SIGKILL"))));
+  try {
+    for (let i = 0; i < count; i++) processes.push(await startServerProcess(side, { ...options, label: count > 1 ? `${side} #${i + 1}` : side }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { side, processes, stop, sessions: [] };
+}
+
+/** Opens `concurrency` sessions on each process of the set (kept on the set), then warms each process up. */
+export async function openSetSessions(set, concurrency, era, warmup) {
+  set.sessions = [];
+  for (const server of set.processes) set.sessions.push(await openSessions(server.url, concurrency, era));
+  for (const sessions of set.sessions) await runLoad(sessions, warmup);
+  return set.sessions[0][0].version;
+}
+
+export function closeSetSessions(set) {
+  for (const sessions of set.sessions) for (const session of sessions) session.close();
+  set.sessions = [];
+}
+
+/**
+ * One slice of the side: `{ count, ms }` split over its processes, each measured by its own
+ * `process.cpuUsage()` (asked over IPC just before and after its part; `settle` collects its heap
+ * first, the old method). Returns the pooled figures and each process's CPU per call.
+ */
+export async function measureSet(set, { count, ms }, { reverse = false, settle = false } = {}) {
+  const n = set.processes.length;
+  const order = set.processes.map((_, index) => index);
+  if (reverse) order.reverse();
+  const perProcessCpuUsPerCall = new Array(n);
+  const latencies = [];
+  let calls = 0;
+  let seconds = 0;
+  let cpuUs = 0;
+  let userUs = 0;
+  let systemUs = 0;
+  let rss = 0;
+  for (const index of order) {
+    const server = set.processes[index];
+    const before = await server.ask("cpu", { settle });
+    const run = await runLoad(set.sessions[index], { count: Math.ceil(count / n), ms: ms / n });
+    const after = await server.ask("cpu");
+    calls += run.calls;
+    seconds += run.seconds;
+    cpuUs += after.cpuUs - before.cpuUs;
+    userUs += after.userUs - before.userUs;
+    systemUs += after.systemUs - before.systemUs;
+    rss = Math.max(rss, after.rss);
+    perProcessCpuUsPerCall[index] = (after.cpuUs - before.cpuUs) / run.calls;
+    latencies.push(run.latenciesUs);
+  }
+  return { calls, seconds, cpuUs, userUs, systemUs, rss, perProcessCpuUsPerCall, latenciesUs: concatSorted(latencies) };
+}
+
+function concatSorted(arrays) {
+  if (arrays.length === 1) return arrays[0];
+  const all = new Float64Array(arrays.reduce((sum, a) => sum + a.length, 0));
+  let offset = 0;
+  for (const a of arrays) {
+    all.set(a, offset);
+    offset += a.length;
+  }
+  return all.sort();
+}
