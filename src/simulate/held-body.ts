@@ -9,14 +9,14 @@
  */
 
 interface HeldState {
-  body?: { source?: unknown; stream?: ReadableStream } | null;
+  body?: { source?: unknown; stream?: ReadableStream; length?: number | null } | null;
 }
 
 /** Per `Request` prototype (one per fetch implementation): the symbol its state is kept under, or null for none. */
 const stateKeys = new WeakMap<object, symbol | null>();
 
 /**
- * The body as given (text, or a copy of the bytes), and the `Request`'s body marked used as
+ * The body as given (its text, or a copy of its bytes), and the `Request`'s body marked used as
  * reading it would leave it (`bodyUsed`, a second read refused); or undefined to read it the
  * public way.
  */
@@ -30,8 +30,10 @@ export function takeHeldBody(request: Request): string | Uint8Array | undefined 
   // A string is held as the USVString the body init made of it (lone surrogates replaced), the text the stream would give.
   if (typeof source === "string") {
     held = source;
-  } else if (source instanceof Uint8Array) {
-    held = source;
+  } else if (source instanceof Uint8Array && source.byteLength === body!.length) {
+    // A clone or `new Request(request)` shares these bytes, and reading a sibling's stream
+    // transfers (empties) them: a copy, taken while they are whole, is the simulator's own.
+    held = source.slice();
   } else {
     return undefined;
   }
