@@ -65,8 +65,12 @@ const parts = new Set((args.get("only") ?? "load,setup").split(","));
 const SETTLE = gcEachSlice(args);
 
 const CONFIG = {
-  /** Rounds per concurrency (the balanced design of nine servers has 18 orders, the first nine a Latin square: 9 rounds put each server in each position once). */
-  rounds: Number(args.get("rounds") ?? 9),
+  /**
+   * Rounds per concurrency: the balanced design of nine servers has 18 orders, the first nine a
+   * Latin square (each server in each position once); the tenth makes the count even, so each
+   * of a server's processes goes first equally often.
+   */
+  rounds: Number(args.get("rounds") ?? 10),
   concurrencies: [1, 32],
   /** Processes per server for the servers whose figures carry an aim (the others: one). */
   processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
@@ -76,11 +80,11 @@ const CONFIG = {
     /** One slice: this many calls or this long, whichever comes first. */
     slice: { count: 50_000, ms: quick ? 200 : 400 },
     /** A concurrency stops after complete rounds (at least 2) once this is spent. */
-    sectionCapMs: quick ? 15_000 : 48_000,
+    sectionCapMs: quick ? 15_000 : 54_000,
   },
   setup: { warmup: quick ? 15 : 40, perRound: quick ? 15 : 30, sliceCapMs: 800, sectionCapMs: quick ? 8_000 : 18_000, rounds: quick ? 6 : 12 },
   /** Whole-section guard: parts not yet started are skipped once this is spent. */
-  totalCapMs: 124_000,
+  totalCapMs: 136_000,
 };
 /**
  * Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's.
@@ -108,9 +112,8 @@ const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);
 /** One measured slice against one server (across its processes): its CPU before and after, the calls in between. */
 async function loadSlice(set, { count, ms }, reverse) {
   gc();
-  const loadCpu0 = cpuMicros();
-  const run = await measureSet(set, { count, ms }, { reverse, settle: SETTLE });
-  const loadCpuUs = cpuMicros() - loadCpu0;
+  // Every server's slice in the same number of parts (one-process servers take theirs back to back): the same shape for all.
+  const run = await measureSet(set, { count, ms }, { reverse, settle: SETTLE, parts: CONFIG.processes });
   return {
     calls: run.calls,
     seconds: run.seconds,
@@ -121,7 +124,7 @@ async function loadSlice(set, { count, ms }, reverse) {
     serverUserUsPerCall: run.userUs / run.calls,
     serverSystemUsPerCall: run.systemUs / run.calls,
     perProcessCpuUsPerCall: run.perProcessCpuUsPerCall,
-    loadgenCpuUsPerCall: loadCpuUs / run.calls,
+    loadgenCpuUsPerCall: run.loadgenCpuUs / run.calls,
     serverRssMiB: run.rss / 1048576,
     latenciesUs: run.latenciesUs,
   };
@@ -130,14 +133,15 @@ async function loadSlice(set, { count, ms }, reverse) {
 async function benchLoad(servers, concurrency, warmup) {
   const { slice, sectionCapMs } = CONFIG.load;
   const versions = {};
-  for (const side of HTTP_SIDES) versions[side] = await openSetSessions(servers[side], concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy", warmup);
   const orders = balancedOrders(HTTP_SIDES);
-  const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
   const rounds = [];
   const pooled = Object.fromEntries(HTTP_SIDES.map((side) => [side, []]));
   try {
+    for (const side of HTTP_SIDES) versions[side] = await openSetSessions(servers[side], concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy", warmup);
+    const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
     for (let r = 0; r < CONFIG.rounds; r++) {
-      if (r >= 2 && performance.now() > deadline) break;
+      // Past the cap, stop only after an even number of rounds: each process of a server first equally often.
+      if (r >= 2 && r % 2 === 0 && performance.now() > deadline) break;
       const round = {};
       for (const side of orders[r % orders.length]) {
         const { latenciesUs, ...rest } = await loadSlice(servers[side], slice, r % 2 === 1);

@@ -38,7 +38,7 @@ const gc = exposedGc(import.meta.url);
 const args = parseArgs();
 const quick = args.has("quick");
 const CONFIG = {
-  /** Overhead: two sides, so rounds alternate their order; simulate stops at its own cap. */
+  /** Overhead: two sides and two processes each, four orders in turn; simulate (six orders) stops at its cap after whole passes. */
   rounds: Number(args.get("rounds") ?? (quick ? 8 : 40)),
   /** Processes per setting (on, off). */
   processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
@@ -66,9 +66,10 @@ async function benchOverhead() {
     const deadline = performance.now() + Math.min(capMs, timeLeft());
     const rounds = [];
     for (let r = 0; r < CONFIG.rounds; r++) {
-      if (r >= 2 && performance.now() > deadline) break;
+      // Past the cap, stop only after whole blocks of four: each order of sides and of processes equally often.
+      if (r >= 4 && r % 4 === 0 && performance.now() > deadline) break;
       const round = {};
-      // Two sides: every other round reverses both the sides' order and each side's processes'.
+      // Two sides: every other round reverses the sides' order; every other pair of rounds, each side's processes'.
       for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
         gc();
         const run = await measureSet(servers[side], slice, { reverse: r % 4 >= 2, settle: gcEachSlice(args) });
@@ -144,7 +145,8 @@ async function benchSimulate() {
     const deadline = performance.now() + Math.min(CONFIG.simulate.capMs, timeLeft());
     const rounds = [];
     for (let r = 0; r < CONFIG.rounds; r++) {
-      if (r >= 2 && performance.now() > deadline) break;
+      // Past the cap, stop only after whole passes over the orders (every order equally often).
+      if (r >= orders.length && r % orders.length === 0 && performance.now() > deadline) break;
       const round = {};
       for (const side of orders[r % orders.length]) {
         gc();

@@ -18,7 +18,11 @@ export async function startServerProcess(side, { root = benchDir, label = side }
     }),
     20_000,
     `starting the ${label} server`,
-  );
+  ).catch((error) => {
+    // Never ready: nobody holds it to stop it later.
+    child.kill("SIGKILL");
+    throw error;
+  });
   let nextId = 1;
   const ask = (type, extra = {}) => {
     const id = nextId++;

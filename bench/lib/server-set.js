@@ -6,11 +6,15 @@
  * ran beside it), a bias that no number of rounds removes, since every round measures the same
  * process again. A side measured across N processes weighs each one's luck 1/N.
  *
- * A slice of the side is a sub-slice on each of its processes in turn (count and time split
- * evenly, the order reversed every other round); the side's CPU per call is its processes' CPU
+ * A slice of the side is `parts` sub-slices (count and time split evenly) taken by its processes
+ * in turn (the order reversed every other round); a side in fewer processes than `parts` takes
+ * several back to back, so every side's slice has the same shape (the same ramps and drains) in
+ * a run that mixes one- and two-process sides. The side's CPU per call is its processes' CPU
  * over their calls. Each process's own CPU per call is kept too: the last ÷ the first is the
- * side's control, how far its identical processes differ in this run.
+ * side's control, how far its identical processes differ in this run (one process's sub-slice
+ * over another's, so noisier than the pooled figure it is read beside).
  */
+import { cpuMicros } from "./common.js";
 import { openSessions, runLoad } from "./loadgen.js";
 import { startServerProcess } from "./server-process.js";
 
@@ -41,26 +45,31 @@ export function closeSetSessions(set) {
 }
 
 /**
- * One slice of the side: `{ count, ms }` split over its processes, each measured by its own
- * `process.cpuUsage()` (asked over IPC just before and after its part; `settle` collects its heap
- * first, the old method). Returns the pooled figures and each process's CPU per call.
+ * One slice of the side: `{ count, ms }` split into `parts` (default: one per process), each
+ * measured by its process's own `process.cpuUsage()` (asked over IPC just before and after the
+ * part; `settle` collects its heap first, the old method). Returns the pooled figures, this
+ * process's (the load generator's) CPU over the load alone, and each server process's CPU per
+ * call (NaN for one that answered nothing: medians skip it).
  */
-export async function measureSet(set, { count, ms }, { reverse = false, settle = false } = {}) {
+export async function measureSet(set, { count, ms }, { reverse = false, settle = false, parts = set.processes.length } = {}) {
   const n = set.processes.length;
-  const order = set.processes.map((_, index) => index);
+  const order = Array.from({ length: Math.max(parts, n) }, (_, part) => part % n);
   if (reverse) order.reverse();
-  const perProcessCpuUsPerCall = new Array(n);
+  const perProcess = set.processes.map(() => ({ calls: 0, cpuUs: 0 }));
   const latencies = [];
   let calls = 0;
   let seconds = 0;
   let cpuUs = 0;
   let userUs = 0;
   let systemUs = 0;
+  let loadgenCpuUs = 0;
   let rss = 0;
   for (const index of order) {
     const server = set.processes[index];
     const before = await server.ask("cpu", { settle });
-    const run = await runLoad(set.sessions[index], { count: Math.ceil(count / n), ms: ms / n });
+    const loadCpu0 = cpuMicros();
+    const run = await runLoad(set.sessions[index], { count: Math.ceil(count / order.length), ms: ms / order.length });
+    loadgenCpuUs += cpuMicros() - loadCpu0;
     const after = await server.ask("cpu");
     calls += run.calls;
     seconds += run.seconds;
@@ -68,10 +77,12 @@ export async function measureSet(set, { count, ms }, { reverse = false, settle =
     userUs += after.userUs - before.userUs;
     systemUs += after.systemUs - before.systemUs;
     rss = Math.max(rss, after.rss);
-    perProcessCpuUsPerCall[index] = (after.cpuUs - before.cpuUs) / run.calls;
+    perProcess[index].calls += run.calls;
+    perProcess[index].cpuUs += after.cpuUs - before.cpuUs;
     latencies.push(run.latenciesUs);
   }
-  return { calls, seconds, cpuUs, userUs, systemUs, rss, perProcessCpuUsPerCall, latenciesUs: concatSorted(latencies) };
+  const perProcessCpuUsPerCall = perProcess.map((p) => (p.calls > 0 ? p.cpuUs / p.calls : NaN));
+  return { calls, seconds, cpuUs, userUs, systemUs, loadgenCpuUs, rss, perProcessCpuUsPerCall, latenciesUs: concatSorted(latencies) };
 }
 
 function concatSorted(arrays) {
