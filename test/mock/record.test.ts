@@ -216,11 +216,19 @@ describe("recordLimit", () => {
     expect(server.recordStats).toEqual({ droppedCalls: 2, droppedMessages: 4 });
   });
 
-  it("defaults to 10,000 and nothing dropped", async () => {
+  it("keeps the newest 1,000 calls and messages by default, counting what it dropped", async () => {
     const server = await mock({ tools: { t: {} } });
     expect(server.recordStats).toEqual({ droppedCalls: 0, droppedMessages: 0 });
     const { DEFAULT_RECORD_LIMIT } = await import("../../src/index.js");
-    expect(DEFAULT_RECORD_LIMIT).toBe(10_000);
+    expect(DEFAULT_RECORD_LIMIT).toBe(1_000);
+    const client = await connect(server);
+    for (let i = 0; i < 1_001; i++) await client.callTool({ name: "t", arguments: { i } });
+    expect(server.calls).toHaveLength(1_000);
+    expect(server.calls[0]!.arguments.i).toBe(1);
+    expect(server.calls[0]!.index).toBe(1);
+    // initialize + initialized + 1,001 calls = 1,003 messages, 1,000 kept.
+    expect(server.messages).toHaveLength(1_000);
+    expect(server.recordStats).toEqual({ droppedCalls: 1, droppedMessages: 3 });
   });
 
   it("0 keeps nothing but still counts; a negative or fractional limit is refused", async () => {
