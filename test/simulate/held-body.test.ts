@@ -15,7 +15,7 @@ useCleanup();
 const heldOnThisNode = process.versions.undici?.startsWith("6.") === true;
 
 const URL_ = `${ORIGIN}/mcp`;
-const post = (body: BodyInit, extra: RequestInit = {}) => new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body, ...extra });
+const post = (body: NonNullable<RequestInit["body"]>, extra: RequestInit = {}) => new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body, ...extra });
 
 describe("takeHeldBody", () => {
   it.runIf(heldOnThisNode)("takes a string body as given on Node 20's fetch, and leaves the body used (a second read is refused, as after fetch)", async () => {
@@ -99,7 +99,7 @@ describe("the simulator reading a Request's body", () => {
     expect(texts).toEqual(["echo: held", "echo: streamed", "echo: \uFFFD"]);
     expect(server.calls.map((c) => c.arguments)).toEqual([{ text: "held" }, { text: "streamed" }, { text: "\uFFFD" }]);
     // The recorder saw the same text the mock read.
-    expect(sim.recorder.messages.filter((m) => m.method === "tools/call" && m.direction === "outgoing").map((m) => (m.content as { params: { arguments: unknown } }).params.arguments)).toEqual([
+    expect(sim.recorder.messages.filter((m) => m.method === "tools/call" && m.direction === "outgoing").map((m) => (m.content as unknown as { params: { arguments: unknown } }).params.arguments)).toEqual([
       { text: "held" },
       { text: "streamed" },
       { text: "\uFFFD" },
