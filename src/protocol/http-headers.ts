@@ -11,7 +11,7 @@
  * `initialize`; a session id of visible ASCII only.
  */
 import { META } from "./meta-keys.js";
-import { versionHas, type ProtocolVersion } from "./versions.js";
+import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "./versions.js";
 
 type Json = Record<string, unknown>;
 
@@ -208,7 +208,7 @@ export function legacyHeaderProblems(header: HeaderReader, version: ProtocolVers
   const found = new Problems(Number.POSITIVE_INFINITY);
   if (versionHas(version, "protocolVersionHeader")) {
     const sent = header("mcp-protocol-version");
-    if (sent === undefined) found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume 2025-03-26 without it`);
+    if (sent === undefined) found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume ${DEFAULT_HTTP_PROTOCOL_VERSION} without it`);
     else if (sent !== version) found.add("mcp-protocol-version", `MCP-Protocol-Version header value ${JSON.stringify(sent)} is not the negotiated version ${JSON.stringify(version)}`);
   }
   if (versionHas(version, "sessions") && sessionId !== undefined) {
