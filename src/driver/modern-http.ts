@@ -12,6 +12,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { META } from "../protocol/meta-keys.js";
 import { isObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { encodeHeaderValue, MCP_NAME_SOURCE } from "../protocol/http-headers.js";
+import { declaredVersion } from "../protocol/request-meta.js";
 import { mirroredHeaderValues } from "./tool-headers.js";
 
 type Json = Record<string, unknown>;
@@ -19,8 +20,7 @@ type Json = Record<string, unknown>;
 /** The headers a modern request needs, from its body; undefined for a message that is not one. */
 export function modernRequestHeaders(message: unknown, inputSchemaOf: (tool: string) => unknown): Record<string, string> | undefined {
   if (!isObject(message) || typeof message.method !== "string" || !isObject(message.params)) return undefined;
-  const meta = message.params._meta;
-  const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
+  const version = declaredVersion(message.params);
   if (typeof version !== "string") return undefined;
   const params = message.params;
   const headers: Record<string, string> = { "mcp-protocol-version": version, "mcp-method": message.method };

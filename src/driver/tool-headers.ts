@@ -5,11 +5,10 @@
  * others from being used).
  */
 import { mirroredOf, valueAt } from "../protocol/http-headers.js";
+import { isHttpToken } from "../protocol/http-token.js";
 
 type Json = Record<string, unknown>;
 
-/** RFC 9110 `token`: the header-name part after `Mcp-Param-`. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MIRRORABLE_TYPES = new Set(["string", "integer", "boolean"]);
 
 /** `[header name, value as text]` for each mirrored argument the call has (none missing or null). */
@@ -42,7 +41,7 @@ function walk(schema: unknown, reachable: boolean, where: string, seen: Set<stri
   const header = node["x-mcp-header"];
   if (header !== undefined && where !== "inputSchema") {
     if (!reachable) return `${where} has x-mcp-header ${JSON.stringify(header)} but is not reachable from the root through "properties" alone`;
-    if (typeof header !== "string" || !TOKEN.test(header)) return `${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
+    if (typeof header !== "string" || !isHttpToken(header)) return `${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
     if (seen.has(header.toLowerCase())) return `${where}: x-mcp-header ${JSON.stringify(header)} is used twice (names are case-insensitive)`;
     seen.add(header.toLowerCase());
     if (typeof node.type !== "string" || !MIRRORABLE_TYPES.has(node.type)) return `${where}: x-mcp-header is allowed on string, integer and boolean parameters only, not type ${JSON.stringify(node.type)}`;

@@ -6,10 +6,10 @@
 import { LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
 import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
+import type { ClientFacts } from "../protocol/request-meta.js";
 import type { Exchange, ToolCall } from "./call-log.js";
 import { idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
-import type { ClientFacts } from "./request-meta.js";
 import { InputRound } from "./mrtr/input-round.js";
 
 type Json = Record<string, unknown>;

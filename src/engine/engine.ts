@@ -7,6 +7,7 @@ import type { PromptGetSource, PromptListSource, ResourceListSource, ResourceRea
 import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { META } from "../protocol/meta-keys.js";
 import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
@@ -369,7 +370,7 @@ function checkOptions(options: EngineOptions): void {
 /** -32601 for a method the request's revision does not have, saying which revisions do. */
 function notInVersion(method: string, feature: Feature, version: string): { code: number; message: string } {
   const span: { since: string; until?: string } = FEATURES[feature];
-  const where = span.until !== undefined ? `it was removed in ${span.until}` : `it came with ${span.since}; a request speaks ${span.since} by naming it in params._meta["io.modelcontextprotocol/protocolVersion"]`;
+  const where = span.until !== undefined ? `it was removed in ${span.until}` : `it came with ${span.since}; a request speaks ${span.since} by naming it in params._meta["${META.protocolVersion}"]`;
   return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} is not part of protocol version ${version} (${where})` };
 }
 

@@ -5,9 +5,9 @@
  * Done once here, on the outcome, so no method handler repeats it.
  */
 import type { JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { META } from "../protocol/meta-keys.js";
 import { cacheHintsFor, isCacheable, type CacheOptions } from "./cache-hints.js";
 import type { Outcome } from "./outcome.js";
-import { META } from "./request-meta.js";
 
 type Json = Record<string, unknown>;
 

@@ -7,9 +7,10 @@
  */
 import { ErrorCode } from "../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
+import { META } from "../protocol/meta-keys.js";
+import { clientFactsOf, declaredVersion, requestMeta, type ClientFacts } from "../protocol/request-meta.js";
 import { compareVersions, versionHas } from "../protocol/versions.js";
 import type { Connection } from "./connection.js";
-import { clientFactsOf, declaredVersion, META, requestMeta, type ClientFacts } from "./request-meta.js";
 
 /** Who is asking, for scenario fakes: filled from headers, query or the session (empty until then). */
 export interface RequestIdentity {

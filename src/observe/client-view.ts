@@ -4,6 +4,7 @@
  * and its answer — or how the client stopped waiting — finishes it, with the outcome the client
  * saw. The same vocabulary (outcomes.ts) as the mock's own observers.
  */
+import { declaredVersion } from "../protocol/request-meta.js";
 import { ObserverDelivery } from "./delivery.js";
 import type { ObservedRequest } from "./observer.js";
 import { responseOutcome, type McpRequestOutcome } from "./outcomes.js";
@@ -100,7 +101,6 @@ export class ClientView {
 
 /** A 2026-07-28 request names its version in `_meta`. */
 function metaVersion(params: Record<string, unknown> | undefined): string | undefined {
-  const meta = params?._meta as Record<string, unknown> | undefined;
-  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  const version = declaredVersion(params);
   return typeof version === "string" ? version : undefined;
 }

@@ -10,7 +10,8 @@
  * Legacy era: `MCP-Protocol-Version` (2025-06-18+) and `Mcp-Session-Id` on every POST after
  * `initialize`; a session id of visible ASCII only.
  */
-import { versionHas, type ProtocolVersion } from "./versions.js";
+import { META } from "./meta-keys.js";
+import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "./versions.js";
 
 type Json = Record<string, unknown>;
 
@@ -165,7 +166,7 @@ export function modernHeaderProblems(
   const found = new Problems(limit);
   const version = header("mcp-protocol-version");
   if (version === undefined) {
-    const equal = declared === undefined ? "" : `, and must equal params._meta["io.modelcontextprotocol/protocolVersion"] (${JSON.stringify(declared)})`;
+    const equal = declared === undefined ? "" : `, and must equal params._meta["${META.protocolVersion}"] (${JSON.stringify(declared)})`;
     if (!found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST${equal}`)) return found.result();
   } else if (declared !== undefined && version !== declared) {
     if (!found.add("mcp-protocol-version", `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match the body's _meta version ${JSON.stringify(declared)}`)) return found.result();
@@ -207,7 +208,7 @@ export function legacyHeaderProblems(header: HeaderReader, version: ProtocolVers
   const found = new Problems(Number.POSITIVE_INFINITY);
   if (versionHas(version, "protocolVersionHeader")) {
     const sent = header("mcp-protocol-version");
-    if (sent === undefined) found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume 2025-03-26 without it`);
+    if (sent === undefined) found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume ${DEFAULT_HTTP_PROTOCOL_VERSION} without it`);
     else if (sent !== version) found.add("mcp-protocol-version", `MCP-Protocol-Version header value ${JSON.stringify(sent)} is not the negotiated version ${JSON.stringify(version)}`);
   }
   if (versionHas(version, "sessions") && sessionId !== undefined) {

@@ -6,6 +6,7 @@
  * whole handling of a call).
  */
 import { McpTestkitError } from "../errors.js";
+import { isHttpToken } from "../protocol/http-token.js";
 import { splitTarget } from "../wire/http/exchange.js";
 
 /** A request as plain parts, what `new Request(url, init)` would carry; no `Request` is built. */
@@ -130,11 +131,10 @@ function distinctOf(pairs: ReadonlyArray<readonly [string, string]>): Record<str
 /** Methods `Request` upper-cases; the others (even "patch") are kept as given (fetch's "normalize a method"). */
 const NORMALISED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function checkedMethod(method: unknown): string {
   if (method === undefined) return "GET";
-  if (typeof method !== "string" || !TOKEN.test(method)) throw new McpTestkitError(`sim.startRequest(init): "method" must be an HTTP method such as "POST"; got ${JSON.stringify(method)}.`);
+  if (typeof method !== "string" || !isHttpToken(method)) throw new McpTestkitError(`sim.startRequest(init): "method" must be an HTTP method such as "POST"; got ${JSON.stringify(method)}.`);
   const upper = method.toUpperCase();
   if (FORBIDDEN_METHODS.has(upper)) throw new McpTestkitError(`sim.startRequest(init): ${upper} is a forbidden method (new Request refuses it too).`);
   return NORMALISED_METHODS.has(upper) ? upper : method;
@@ -191,7 +191,7 @@ function isHeadersLike(value: unknown): value is Pick<Headers, "forEach"> {
 
 /** A header name checked as a token, lower-cased (and remembered, up to a bound). */
 function checkedName(name: unknown): string {
-  if (typeof name !== "string" || !TOKEN.test(name)) throw new McpTestkitError(`sim.startRequest(init): ${JSON.stringify(name)} is not a valid header name.`);
+  if (typeof name !== "string" || !isHttpToken(name)) throw new McpTestkitError(`sim.startRequest(init): ${JSON.stringify(name)} is not a valid header name.`);
   const lower = name.toLowerCase();
   if (checkedNames.size < MAX_CHECKED_NAMES) checkedNames.set(name, lower);
   return lower;

@@ -7,7 +7,7 @@
  * validates it; observers hear each request.
  */
 import { McpTestkitError } from "../errors.js";
-import { declaredVersion } from "../engine/request-meta.js";
+import { declaredVersion } from "../protocol/request-meta.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { MockMcpServer } from "../mock/mock-mcp.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";

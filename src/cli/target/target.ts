@@ -7,6 +7,7 @@
 import type { VersionNegotiation } from "../../driver/options.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
+import { isHttpToken } from "../../protocol/http-token.js";
 import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
@@ -58,7 +59,7 @@ export function parseTarget(value: string | undefined, flags: { header?: string[
   for (const line of flags.header ?? []) {
     const colon = line.indexOf(":");
     const name = colon === -1 ? "" : line.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header must look like "Name: value", got "${line}"`);
+    if (!isHttpToken(name)) throw new UsageError(`--header must look like "Name: value", got "${line}"`);
     headers[name] = line.slice(colon + 1).trim();
   }
   if (kind === "stdio" && Object.keys(headers).length > 0) {

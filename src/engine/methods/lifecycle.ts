@@ -1,5 +1,6 @@
 /** `initialize`, `ping` and `logging/setLevel`: the session-level methods. */
 import { ErrorCode } from "../../protocol/errors.js";
+import { META } from "../../protocol/meta-keys.js";
 import { LoggingLevels, type LoggingLevel } from "../../protocol/methods.js";
 import { compareVersions, negotiateVersion, versionHas } from "../../protocol/versions.js";
 import { RpcError } from "../outcome.js";
@@ -26,7 +27,7 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
   const requested = requireString(params, "protocolVersion", "initialize");
   if (state.protocolVersions.every((v) => versionHas(v, "perRequestMeta"))) {
     // A modern-only server names what it speaks: a legacy client has no other way to learn it.
-    throw new RpcError(ErrorCode.InvalidRequest, `This server speaks only ${state.protocolVersions.join(", ")}, per request with no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"]`, {
+    throw new RpcError(ErrorCode.InvalidRequest, `This server speaks only ${state.protocolVersions.join(", ")}, per request with no initialize: send each request with params._meta["${META.protocolVersion}"]`, {
       supported: state.protocolVersions,
     });
   }

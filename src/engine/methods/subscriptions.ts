@@ -8,10 +8,10 @@
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { META } from "../../protocol/meta-keys.js";
 import type { Connection } from "../connection.js";
 import { idKey } from "../connection.js";
 import { NO_REPLY, replyWith, RpcError, type Outcome } from "../outcome.js";
-import { META } from "../request-meta.js";
 import type { EventHub, StreamCloseReason } from "../events.js";
 import type { RequestHandler } from "./handler-input.js";
 import { LIST_KINDS } from "../../protocol/list-kinds.js";

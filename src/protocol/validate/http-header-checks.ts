@@ -5,11 +5,9 @@
  */
 import { isObject } from "../jsonrpc.js";
 import { headerReader, legacyHeaderProblems, modernHeaderProblems, sessionIdProblem, type HeaderReader, type HeaderRuleProblem } from "../http-headers.js";
-import { META } from "../meta-keys.js";
+import { declaredVersion } from "../request-meta.js";
 import { versionHas, type ProtocolVersion } from "../versions.js";
 import type { ValidateMessageOptions, ValidationProblem } from "./problem.js";
-
-type Json = Record<string, unknown>;
 
 function asProblems(found: readonly HeaderRuleProblem[]): ValidationProblem[] {
   return found.map((problem) => ({ path: `headers.${problem.header}`, message: problem.message, rule: "http.header" }));
@@ -37,9 +35,7 @@ export function httpHeaderProblems(message: unknown, options: ValidateMessageOpt
     // Only requests: this revision defines no header rules for a notification's POST.
     if (!isObject(message) || typeof message.method !== "string" || message.id === undefined) return [];
     const params = isObject(message.params) ? message.params : {};
-    const meta = params._meta;
-    const declared = isObject(meta) ? (meta as Json)[META.protocolVersion] : undefined;
-    return asProblems(modernHeaderProblems(header, message.method, params, declared, schemaLookup(options.tools)));
+    return asProblems(modernHeaderProblems(header, message.method, params, declaredVersion(params), schemaLookup(options.tools)));
   }
   // Legacy: every POST after initialize (a batch is one POST); initialize's own needs nothing.
   const messages = Array.isArray(message) ? message : [message];

@@ -7,7 +7,8 @@
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { mirroredOf, modernHeaderProblems } from "../../protocol/http-headers.js";
-import { declaredVersion, META, requestMeta } from "../../engine/request-meta.js";
+import { META } from "../../protocol/meta-keys.js";
+import { declaredVersion, requestMeta } from "../../protocol/request-meta.js";
 import { missingMeta } from "../../engine/request-context.js";
 
 type Json = Record<string, unknown>;

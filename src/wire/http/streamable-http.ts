@@ -14,7 +14,7 @@ import { readEnvelope, type Envelope } from "../../protocol/read-envelope.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
 import { NO_IDENTITY, requestContext, servesPerRequest, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
-import { declaredVersion } from "../../engine/request-meta.js";
+import { declaredVersion } from "../../protocol/request-meta.js";
 import type { FakeIdentity } from "../../fakes/types.js";
 import { isObject } from "../../protocol/jsonrpc.js";
 import { readRequestIdentity, storedIdentity } from "./identity.js";

@@ -1,21 +1,18 @@
 /**
  * Reading a request's `_meta` in protocol revision 2026-07-28, where a request names its own
- * version, client and capabilities (no `initialize`). The keys are in protocol/meta-keys.ts.
+ * version, client and capabilities (no `initialize`). One reader for the engine, the HTTP wire,
+ * the simulator, the driver, the observers and the validator; the keys are in meta-keys.ts.
  */
-export { META } from "../protocol/meta-keys.js";
-import { META } from "../protocol/meta-keys.js";
+import { isObject } from "./jsonrpc.js";
+import { META } from "./meta-keys.js";
 
 type Json = Record<string, unknown>;
 
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The request's `params._meta`, when it is an object. */
 export function requestMeta(params: unknown): Json | undefined {
-  if (!isJson(params)) return undefined;
+  if (!isObject(params)) return undefined;
   const meta = params._meta;
-  return isJson(meta) ? meta : undefined;
+  return isObject(meta) ? meta : undefined;
 }
 
 /**
@@ -39,8 +36,8 @@ export function clientFactsOf(meta: Json): ClientFacts {
   const info = meta[META.clientInfo];
   const logLevel = meta[META.logLevel];
   // Built field by field (no conditional spreads): this runs on every 2026-07-28 request.
-  const facts: { capabilities: Json; info?: Json; logLevel?: string } = { capabilities: isJson(capabilities) ? capabilities : {} };
-  if (isJson(info)) facts.info = info;
+  const facts: { capabilities: Json; info?: Json; logLevel?: string } = { capabilities: isObject(capabilities) ? capabilities : {} };
+  if (isObject(info)) facts.info = info;
   if (typeof logLevel === "string") facts.logLevel = logLevel;
   return facts;
 }
