@@ -16,6 +16,7 @@ import {
   ProcessExitedWithError,
   ProcessExitWhileWaitingForResponse,
   ProcessFailedToStart,
+  type ProcessContext,
 } from "./errors.js";
 import type { RpcSession } from "./session.js";
 import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
@@ -122,9 +123,8 @@ export class ConnectionLifetime {
       };
     }
     if (exit.signal !== null && process.killedByUs) return { initiator: "client", exit };
-    if (exit.code !== null && exit.code !== 0) return { initiator: "server", exit, error: new ProcessExitedWithError(`The server process exited on its own with code ${exit.code}.`, { process: context }) };
-    if (exit.signal !== null) return { initiator: "server", exit, error: new ProcessExitedWithError(`The server process was ended by ${exit.signal}, not by mcp-testkit.`, { process: context }) };
-    return { initiator: "server", exit };
+    const error = exitFailure(exit, process.killedByUs, "on its own", context);
+    return error === undefined ? { initiator: "server", exit } : { initiator: "server", exit, error };
   }
 
   /** Ends the session once (a second call gets the same promise); `allowFailure` only changes whether this call throws. */
@@ -196,11 +196,20 @@ export class ConnectionLifetime {
         { timeoutMs, process: context },
       );
     }
-    const { code, signal } = outcome.exit;
-    if (code !== null && code !== 0) return new ProcessExitedWithError(`The server process exited with code ${code}.`, { process: context });
-    if (signal !== null && !process.killedByUs) return new ProcessExitedWithError(`The server process was ended by ${signal}.`, { process: context });
-    return undefined;
+    return exitFailure(outcome.exit, process.killedByUs, "at close", context);
   }
+}
+
+/**
+ * What was wrong with how a spawned server exited: a non-zero code, or a signal that mcp-testkit
+ * did not send; undefined when it exited well. An exit "on its own" (not at `close()`) says so,
+ * since the test did nothing to end the server.
+ */
+function exitFailure(exit: ProcessExit, killedByUs: boolean, when: "on its own" | "at close", context: ProcessContext): ProcessExitedWithError | undefined {
+  const onItsOwn = when === "on its own";
+  if (exit.code !== null && exit.code !== 0) return new ProcessExitedWithError(`The server process exited${onItsOwn ? " on its own" : ""} with code ${exit.code}.`, { process: context });
+  if (exit.signal !== null && !killedByUs) return new ProcessExitedWithError(`The server process was ended by ${exit.signal}${onItsOwn ? ", not by mcp-testkit" : ""}.`, { process: context });
+  return undefined;
 }
 
 function firstLine(error: unknown): string {

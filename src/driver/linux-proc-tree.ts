@@ -33,7 +33,7 @@ export class LinuxProcTree {
   /** Every process seen under the server and maybe still running: pid → start time. */
   private readonly known = new Map<number, string>();
 
-  constructor(readonly rootPid: number) {
+  constructor(rootPid: number) {
     const start = startTimeOf(rootPid);
     if (start !== undefined) this.known.set(rootPid, start);
   }

@@ -24,7 +24,6 @@ const walksProc = process.platform === "linux";
 export const spawnsDetached = !isWindows && !walksProc;
 
 export interface ProcessTree {
-  readonly rootPid: number;
   /**
    * Remembers the processes running under the server now, so that they are still ended once the
    * server has exited (which orphans them). Only the /proc walk needs it; a group needs nothing.
@@ -41,7 +40,7 @@ export function processTreeOf(pid: number): ProcessTree {
 }
 
 class GroupTree implements ProcessTree {
-  constructor(readonly rootPid: number) {}
+  constructor(private readonly rootPid: number) {}
 
   note(): void {}
 
@@ -58,7 +57,7 @@ class GroupTree implements ProcessTree {
 }
 
 class TaskkillTree implements ProcessTree {
-  constructor(readonly rootPid: number) {}
+  constructor(private readonly rootPid: number) {}
 
   note(): void {}
 

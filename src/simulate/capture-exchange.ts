@@ -22,6 +22,7 @@ export class CaptureExchange implements HttpExchange {
   readonly path: string;
   private readonly search: string;
   private parsedQuery?: URLSearchParams;
+  private distinct?: Record<string, string[] | undefined> | Headers;
   private answered = false;
   private readonly abortListeners: Array<() => void> = [];
   private stream?: { closed: boolean; connection: { destroyed: boolean }; onCancel?: () => void };
@@ -46,9 +47,13 @@ export class CaptureExchange implements HttpExchange {
     return this.search !== "";
   }
 
-  /** From a `Request`, its `Headers` (which join repeated values); from a plain init, each value apart. */
+  /**
+   * From a `Request`, its `Headers` (which join repeated values); from a plain init, each value
+   * apart. Read once: the request's getter builds a new record each time, and the endpoint asks
+   * for it more than once per request (identity, each tools/call's mirrored headers).
+   */
   get distinctHeaders(): Record<string, string[] | undefined> | Headers {
-    return this.request.distinctHeaders;
+    return (this.distinct ??= this.request.distinctHeaders);
   }
 
   header(name: string): string | undefined {

@@ -221,7 +221,7 @@ export class Simulation {
     this.pendingHead = undefined;
     // A mock writes text: it is kept, so the JSON is parsed from it with no decode of its bytes.
     const chunks = this.chunks;
-    const text = chunks.length === 1 && typeof chunks[0] === "string" ? chunks[0] : chunks.every((chunk) => typeof chunk === "string") ? chunks.join("") : undefined;
+    const text = chunks.every((chunk) => typeof chunk === "string") ? chunks.join("") : undefined;
     const body = text === undefined ? joinBody(chunks, this.bodySize) : encoder.encode(text);
     this.chunks = [];
     this.capturedBytes += body.byteLength;
@@ -242,18 +242,22 @@ export class Simulation {
 
   private publishHead(status: number, headers: Array<[string, string]>, bodyType: SimulationBodyType, body?: Uint8Array, oversized = false, text?: string): void {
     const json = bodyType === "json" && body !== undefined ? this.parseJson(text ?? decoder.decode(body)) : undefined;
-    const byName = new Map(headers.map(([name, value]) => [name.toLowerCase(), value]));
+    const byName: Record<string, string> = Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), value]));
     const head: SimulationResponse = {
       status,
       headers,
-      header: (name) => byName.get(name.toLowerCase()),
+      // Own names only: `header("constructor")` is no header.
+      header: (name) => {
+        const key = name.toLowerCase();
+        return Object.hasOwn(byName, key) ? byName[key] : undefined;
+      },
       bodyType,
       oversized,
       ...(body !== undefined && { body }),
       ...(json !== undefined && { json }),
     };
     this.headValue = Object.freeze(head);
-    this.responseHeaders = Object.fromEntries(byName);
+    this.responseHeaders = byName;
     if (json !== undefined && typeof json === "object" && json !== null && !Array.isArray(json)) {
       this.terminal = json as Record<string, unknown>;
       this.listener?.incoming(this.terminal, this.bodyText!, this.responseHeaders);
@@ -290,7 +294,8 @@ export class Simulation {
     }
     this.items.push(item);
     if (item.kind === "message") {
-      this.listener?.incoming(item.message, (frame as Extract<SseFrame, { kind: "event" }>).event.data, this.responseHeaders ?? {});
+      // An SSE head is published (with its headers) before the first frame is read.
+      this.listener?.incoming(item.message, (frame as Extract<SseFrame, { kind: "event" }>).event.data, this.responseHeaders!);
       if (this.requestId !== undefined && item.message.id === this.requestId && ("result" in item.message || "error" in item.message)) this.terminal = item.message;
     }
     this.wake();

@@ -32,14 +32,15 @@ export interface EraChoice {
 }
 
 /**
- * Without either flag the legacy era, as before the flags existed: a script's output stays the
- * same and a legacy server pays no probe. `--protocol-version` alone lets the driver imply the
- * mode (pin for 2026-07-28, legacy for the others).
+ * Without either flag nothing is asked, and `openDriver`'s default era applies (legacy, as before
+ * the flags existed: a script's output stays the same and a legacy server pays no probe).
+ * `--protocol-version` alone lets the driver imply the mode (pin for 2026-07-28, legacy for the
+ * others).
  */
 export function parseEra(flags: { "version-negotiation"?: string | undefined; "protocol-version"?: string | undefined }): EraChoice {
   const mode = flags["version-negotiation"];
   const version = flags["protocol-version"];
-  if (mode === undefined && version === undefined) return { asked: false, versionNegotiation: "legacy" };
+  if (mode === undefined && version === undefined) return { asked: false };
   if (version !== undefined && !isKnownVersion(version)) {
     throw new UsageError(`--protocol-version ${JSON.stringify(version)} is not a revision mcp-testkit knows (${KNOWN_PROTOCOL_VERSIONS.join(", ")})`);
   }
