@@ -21,7 +21,12 @@
  * Fairness as in the other sections: rounds, sides taking turns in a balanced order, per-round
  * ratios, medians and quartiles, CPU time of this process (the client side) as a second measure.
  *
- * Options: --quick, --rounds=N, --only=setup,calls,exit, --json=PATH (default
+ * Calls per second are measured over two connections per side (`--processes=N`, 1–4), each with
+ * a server process of its own, taking turns within each slice: a sequential call waits on its
+ * server process, and two identical ones differ by a few percent in one run, so one process's
+ * luck weighs half (the second ÷ the first is the side's control column).
+ *
+ * Options: --quick, --rounds=N, --processes=N, --only=setup,calls,exit, --json=PATH (default
  * bench/results/driver.json), --no-json.
  */
 import { spawn } from "node:child_process";
@@ -40,9 +45,11 @@ import {
   fmtRatioSpread,
   fmtUs,
   mean,
+  median,
   parseArgs,
   percentile,
   permutations,
+  quartiles,
   renderTable,
   summarizeAgainst,
   verdictText,
@@ -154,6 +161,8 @@ async function main() {
   const parts = new Set((args.get("only") ?? "setup,calls,exit").split(","));
   const CONFIG = {
     rounds: Number(args.get("rounds") ?? (quick ? 5 : 10)),
+    /** Calls: connections (each with its server process) per side, taking turns within each slice. */
+    processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
     /** Per side: warm-up setups, then per round a slice of `perRound` setups cut at `sliceCapMs`. */
     setup: { warmup: quick ? 2 : 4, perRound: quick ? 3 : 5, sliceCapMs: 2000, sectionCapMs: quick ? 15_000 : 30_000 },
     sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 1, rounds: quick ? 6 : 12 },
@@ -245,31 +254,61 @@ async function main() {
     return { calls: done, seconds, perSecond: done / seconds, cpuUsPerCall: cpuUs / done };
   }
 
+  /**
+   * One side's slice over its connections (each with a server process of its own), in turn, the
+   * order reversed every other round: the side's calls over its time, and each connection's own
+   * calls/s (the last ÷ the first is the side's control).
+   */
+  async function sideSlice(connections, perRound, sliceCapMs, inFlight, reverse) {
+    const order = reverse ? [...connections].reverse() : connections;
+    const parts = [];
+    for (const handle of order) parts.push(await callSlice(handle, Math.ceil(perRound / connections.length), sliceCapMs / connections.length, inFlight));
+    if (reverse) parts.reverse();
+    const calls = parts.reduce((sum, part) => sum + part.calls, 0);
+    const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+    const cpuUs = parts.reduce((sum, part) => sum + part.cpuUsPerCall * part.calls, 0);
+    return { calls, seconds, perSecond: calls / seconds, cpuUsPerCall: cpuUs / calls, perConnectionPerSecond: parts.map((part) => part.perSecond) };
+  }
+
   async function benchCalls({ warmup, perRound, sliceCapMs, sectionCapMs, inFlight, rounds: wanted }) {
     const handles = {};
     try {
       for (const side of MAIN) {
-        handles[side] = await DRIVERS[side].open();
-        await callSlice(handles[side], warmup, sliceCapMs * 3, inFlight);
+        handles[side] = [];
+        for (let i = 0; i < CONFIG.processes; i++) {
+          const handle = await DRIVERS[side].open();
+          handles[side].push(handle);
+          await callSlice(handle, warmup, sliceCapMs * 3, inFlight);
+        }
       }
       const orders = permutations(MAIN);
       const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
       const rounds = [];
       for (let r = 0; r < wanted; r++) {
-        if (r >= 2 && performance.now() > deadline) break;
+        // Past the cap, stop only after an even number of rounds: each connection first equally often.
+        if (r >= 2 && r % 2 === 0 && performance.now() > deadline) break;
         const round = {};
-        for (const side of orders[r % orders.length]) round[side] = await callSlice(handles[side], perRound, sliceCapMs, inFlight);
+        for (const side of orders[r % orders.length]) round[side] = await sideSlice(handles[side], perRound, sliceCapMs, inFlight, r % 2 === 1);
         rounds.push(round);
+      }
+      const controls = {};
+      if (CONFIG.processes > 1) {
+        for (const side of MAIN) {
+          const ratios = rounds.map((round) => round[side].perConnectionPerSecond.at(-1) / round[side].perConnectionPerSecond[0]);
+          controls[side] = { median: median(ratios), quartiles: quartiles(ratios) };
+        }
       }
       const keys = ["perSecond", "cpuUsPerCall", "calls"];
       return {
         inFlight,
+        processes: CONFIG.processes,
         rounds,
+        controls,
         vsSdk: summarizeAgainst(rounds, MAIN, "sdk", keys, ["perSecond", "cpuUsPerCall"]),
         vsExpect: summarizeAgainst(rounds, MAIN, "expect", keys, ["perSecond", "cpuUsPerCall"]),
       };
     } finally {
-      for (const handle of Object.values(handles)) await handle.close().catch(() => undefined);
+      for (const handle of Object.values(handles).flat()) await handle.close().catch(() => undefined);
     }
   }
 
@@ -340,7 +379,7 @@ async function main() {
     tables.push(renderTable(header, rows));
   }
   if (results.sequential || results.parallel) {
-    const header = ["Tool calls over stdio", "Driver", "calls/s", "client CPU per call", "calls/s ÷ SDK (IQR)", "calls/s ÷ expect-mcp (IQR)", "Aim"];
+    const header = ["Tool calls over stdio", "Driver", "calls/s", "client CPU per call", "calls/s ÷ SDK (IQR)", "calls/s ÷ expect-mcp (IQR)", "Control: 2nd ÷ 1st connection (IQR)", "Aim"];
     const rows = [];
     for (const [key, label] of [
       ["sequential", "sequential"],
@@ -370,6 +409,7 @@ async function main() {
           fmtUs(m.cpuUsPerCall),
           side === "sdk" ? "1.00×" : fmtRatioSpread(vsSdk.ratio[side].perSecond, vsSdk.ratioQuartiles[side].perSecond),
           side === "expect" ? "1.00×" : fmtRatioSpread(vsExpect.ratio[side].perSecond, vsExpect.ratioQuartiles[side].perSecond),
+          result.controls[side] ? fmtRatioSpread(result.controls[side].median, result.controls[side].quartiles) : "(one connection)",
           aim,
         ]);
       }
