@@ -34,7 +34,7 @@ const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
 const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
 const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv-provider.js");
-const { mockMcp } = await import("../dist/index.js");
+const { mockMcp, DEFAULT_RECORD_LIMIT } = await import("../dist/index.js");
 
 // ---------------------------------------------------------------- configuration
 const args = new Map(
@@ -320,7 +320,7 @@ async function memoryRun(label, connect, recordLimit) {
 }
 
 async function benchMemory() {
-  const capped = await memoryRun("mcp-testkit, default recordLimit", () => connectOurs(), "default (10,000)");
+  const capped = await memoryRun("mcp-testkit, default recordLimit", () => connectOurs(), `default (${DEFAULT_RECORD_LIMIT.toLocaleString("en-US")})`);
   // "No cap": `recordLimit: Infinity`; if this build rejects Infinity, the largest safe integer (same effect).
   let unbounded = Infinity;
   try {
@@ -333,7 +333,7 @@ async function benchMemory() {
   const sdk = await memoryRun("SDK McpServer (reference)", connectSdk, "n/a (keeps no record)");
   return {
     runs: [capped, uncapped, sdk],
-    capHolds: capped.recordedCalls === 10_000 && capped.droppedCalls === capped.calls - 10_000,
+    capHolds: capped.recordedCalls === DEFAULT_RECORD_LIMIT && capped.droppedCalls === capped.calls - DEFAULT_RECORD_LIMIT,
     uncappedKeepsAll: uncapped.recordedCalls === uncapped.calls && uncapped.droppedCalls === 0,
   };
 }
@@ -389,7 +389,7 @@ function buildRows(results) {
     const [capped, uncapped, sdk] = results.memory.runs;
     const n = fmtInt(capped.calls);
     const cap = results.memory.capHolds && results.memory.uncappedKeepsAll;
-    verdicts.memoryCap = { measure: "record capped by recordLimit (default 10,000)", met: cap };
+    verdicts.memoryCap = { measure: `record capped by recordLimit (default ${DEFAULT_RECORD_LIMIT.toLocaleString("en-US")})`, met: cap };
     rows.push([
       `Heap retained after ${n} calls, default recordLimit`,
       `${mib(capped.retainedBytes)} = ${fmtInt(capped.bytesPerCall)} B/call`,
