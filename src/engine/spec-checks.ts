@@ -6,6 +6,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { closest } from "../util/closest.js";
+import { hasUriScheme } from "../protocol/uri-scheme.js";
 
 type Json = Record<string, unknown>;
 
@@ -118,12 +119,10 @@ export function checkJsonSchema(schema: unknown, path: string, where: string): v
   }
 }
 
-const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
 /** Throws unless `uri` is an absolute URI (a template only needs its scheme: the rest has `{var}`s). */
 export function checkResourceUri(uri: string, isTemplate: boolean): void {
   const what = isTemplate ? "URI template" : "URI";
-  const ok = URI_SCHEME.test(uri) && (isTemplate ? !/\s/.test(uri) : URL.canParse(uri));
+  const ok = hasUriScheme(uri) && (isTemplate ? !/\s/.test(uri) : URL.canParse(uri));
   if (!ok) {
     throw new McpTestkitError(
       `Resource ${JSON.stringify(uri)}: the key must be an absolute ${what} with a scheme, such as "notes://today", "file:///docs/readme.md" or "notes://{day}".`,

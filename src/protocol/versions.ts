@@ -123,6 +123,11 @@ export function versionHas(version: ProtocolVersion, feature: Feature): boolean 
   return span.until === undefined || compareVersions(version, span.until) < 0;
 }
 
+/** The known revisions that have `feature`, oldest first (for messages that name them). */
+export function versionsWith(feature: Feature): ProtocolVersion[] {
+  return KNOWN_PROTOCOL_VERSIONS.filter((version) => versionHas(version, feature));
+}
+
 /**
  * Version negotiation for `initialize` as the spec says: the server answers with the requested
  * version if it supports it, else with its own latest (from `supported`, which defaults to all

@@ -4,7 +4,7 @@
  * the rule's strength: a broken MUST is a FAIL, a missed SHOULD a WARN.
  */
 import { validateMessage, validateToolDefinition } from "../../protocol/validate/index.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
+import { FEATURES, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";
 import { clip, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawDelete, rawPost, type RawHttpAnswer } from "./raw-http.js";
@@ -62,7 +62,7 @@ export const CHECKS: readonly CheckDefinition[] = [
       if (answered === undefined) return ctx.init === undefined ? skip("initialize failed (check 1)") : fail("the InitializeResult has no protocolVersion");
       if (answered === LATEST_PROTOCOL_VERSION) return pass(`asked for ${LATEST_PROTOCOL_VERSION}, got ${LATEST_PROTOCOL_VERSION}`);
       if (isSupportedVersion(answered)) return pass(`asked for ${LATEST_PROTOCOL_VERSION}, got ${answered} (the server does not speak ${LATEST_PROTOCOL_VERSION}; it may answer with another version it supports)`);
-      return fail(`asked for ${LATEST_PROTOCOL_VERSION}, got ${JSON.stringify(answered)}: not a protocol version (mcp-testkit knows 2024-11-05 … ${LATEST_PROTOCOL_VERSION})`);
+      return fail(`asked for ${LATEST_PROTOCOL_VERSION}, got ${JSON.stringify(answered)}: not a protocol version (mcp-testkit knows ${SUPPORTED_PROTOCOL_VERSIONS[0]} … ${LATEST_PROTOCOL_VERSION})`);
     },
   },
   {
@@ -256,7 +256,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     only: "http",
     needsSession: true,
     run: async (ctx) => {
-      if (!versionHas(ctx.version, "protocolVersionHeader")) return skip(`the MCP-Protocol-Version header came with 2025-06-18; the server speaks ${ctx.version}`);
+      if (!versionHas(ctx.version, "protocolVersionHeader")) return skip(`the MCP-Protocol-Version header came with ${FEATURES.protocolVersionHeader.since}; the server speaks ${ctx.version}`);
       const headers = { ...httpHeaders(ctx, {}), "mcp-protocol-version": UNKNOWN_VERSION };
       const answer = await rawPost(ctx.target.value, headers, ping("mcp-testkit-version-header"), { timeoutMs: ctx.timeoutMs, waitForId: "mcp-testkit-version-header" });
       if (answer.status === 400) return pass(`a ping with MCP-Protocol-Version: ${UNKNOWN_VERSION} got ${describeAnswer(answer)}`);

@@ -11,7 +11,7 @@ import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { readEnvelope, type Envelope } from "../../protocol/read-envelope.js";
-import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
+import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas, versionsWith } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
 import { NO_IDENTITY, requestContext, servesPerRequest, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
 import { declaredVersion } from "../../protocol/request-meta.js";
@@ -288,7 +288,7 @@ export class StreamableHttpEndpoint {
       // Both the version the request claims and the one the session negotiated must allow batches.
       const refusing = batch ? [version, session.engineConnection.negotiated.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches")) : undefined;
       if (refusing !== undefined) {
-        return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only 2025-03-26)`);
+        return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only ${versionsWith("jsonRpcBatches").join(", ")})`);
       }
       facts = this.factsFor(exchange, session.identity);
       if (!facts) return;

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { isObject } from "../../jsonrpc.js";
+import { hasUriScheme } from "../../uri-scheme.js";
 import { describeValue } from "../describe-value.js";
 import type { ValidationRule } from "../problem.js";
 import { MISSING, type CustomIssueParams } from "../zod-issues.js";
@@ -141,7 +142,7 @@ export function isBase64(value: string): boolean {
 export const base64String = checkedString("base64-encoded data", isBase64);
 
 /** A URI needs a scheme; MCP allows any scheme ("file:", "https:", custom ones). */
-export const uriString = checkedString('a URI with a scheme (such as "file:///notes.txt")', (value) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value));
+export const uriString = checkedString('a URI with a scheme (such as "file:///notes.txt")', hasUriScheme);
 
 /** Roots "must start with file:// for now", in every revision so far. */
 export const fileUriString = checkedString("a file:// URI", (value) => value.startsWith("file://"));
