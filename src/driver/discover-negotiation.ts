@@ -10,9 +10,10 @@ import type { ClientCapabilities, Implementation, InitializeResult } from "@mode
 import { McpTestkitError } from "../errors.js";
 import { META } from "../protocol/meta-keys.js";
 import { ErrorCode } from "../protocol/errors.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
 import { ConnectionClosedError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
-import { isPlainObject, mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
+import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
 import type { JsonObject, RpcSession } from "./session.js";
 
@@ -48,7 +49,7 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
   const mode = options.versionNegotiation;
   const known = KNOWN_PROTOCOL_VERSIONS.join(", ");
   if (mode !== undefined && mode !== "legacy" && mode !== "auto") {
-    if (!isPlainObject(mode) || typeof mode.pin !== "string") {
+    if (!isObject(mode) || typeof mode.pin !== "string") {
       throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: "2026-07-28" }, got ${JSON.stringify(mode)}.`);
     }
     if (!isModernVersion(mode.pin)) {
@@ -172,7 +173,7 @@ export class DiscoverNegotiation implements Negotiation {
     transport?.setProtocolVersion(chosen);
     this.discoverResult = answer;
     this.era = "modern";
-    const serverInfo = isPlainObject(answer._meta) ? answer._meta[META.serverInfo] : undefined;
+    const serverInfo = isObject(answer._meta) ? answer._meta[META.serverInfo] : undefined;
     this.modernResult = {
       protocolVersion: chosen,
       capabilities: answer.capabilities,
@@ -193,7 +194,7 @@ export class DiscoverNegotiation implements Negotiation {
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
-        const supported = isPlainObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+        const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
         // Retried even when the list names the version just refused (a server may refuse a first
         // try on purpose); the handshake bounds the attempts.
         const version = supported.includes(this.version) ? this.version : newestModern(supported);
@@ -260,12 +261,12 @@ function saysLegacy(error: unknown): boolean {
   // A result that is no DiscoverResult fails the modern schema (a ProtocolError of its own request).
   if (error instanceof RequestFailedError || error instanceof RequestTimeoutError || error instanceof ProtocolError) return true;
   if (!(error instanceof ConnectionClosedError)) return false;
-  const status = isPlainObject(error.cause) ? error.cause.code : undefined;
+  const status = isObject(error.cause) ? error.cause.code : undefined;
   return typeof status === "number" && status >= 400 && status < 500;
 }
 
 function isDiscoverResult(value: unknown): value is DiscoverResult {
-  return isPlainObject(value) && Array.isArray(value.supportedVersions) && value.supportedVersions.every((v) => typeof v === "string") && isPlainObject(value.capabilities);
+  return isObject(value) && Array.isArray(value.supportedVersions) && value.supportedVersions.every((v) => typeof v === "string") && isObject(value.capabilities);
 }
 
 function newestModern(versions: readonly unknown[]): string | undefined {

@@ -6,6 +6,7 @@
  * another handshake is another class, not a change in thirteen places.
  */
 import type { ClientCapabilities, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams } from "./options.js";
@@ -98,11 +99,7 @@ export function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabil
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) {
     const current = merged[key];
-    merged[key] = isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : value;
+    merged[key] = isObject(current) && isObject(value) ? { ...current, ...value } : value;
   }
   return merged as ClientCapabilities;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

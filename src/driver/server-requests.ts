@@ -7,8 +7,9 @@
 import type { ClientCapabilities, Root } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import { ErrorCode } from "../protocol/errors.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
-import { isPlainObject, mergeCapabilities } from "./negotiation.js";
+import { mergeCapabilities } from "./negotiation.js";
 import type { DriverOptions } from "./options.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
 
@@ -73,7 +74,7 @@ export class ServerRequestAnswers {
 }
 
 export function checkRoots(roots: unknown): void {
-  if (!Array.isArray(roots) || roots.some((root) => !isPlainObject(root) || typeof root.uri !== "string")) {
+  if (!Array.isArray(roots) || roots.some((root) => !isObject(root) || typeof root.uri !== "string")) {
     throw new McpTestkitError(`roots must be an array of { uri: string, name?: string }, got ${JSON.stringify(roots)}.`);
   }
 }

@@ -4,6 +4,7 @@
  * option fails at `mockMcp()` (or `setTool()`) with a message that names it.
  */
 import { McpTestkitError } from "../errors.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { checkJsonSchema, checkKeys, checkResourceUri, checkValueKinds, unknownKeysMessage, type ValueKind } from "./spec-checks.js";
 import { checkStep, isStepKey, Script, STEP_KEYS, typeLabel, type Step } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
@@ -156,10 +157,6 @@ export interface PromptEntry {
   definition: PromptDefinition;
 }
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function quoteAll(keys: Iterable<string>): string {
   return [...keys].map((key) => `"${key}"`).join(", ");
 }
@@ -174,7 +171,7 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   if (typeof name !== "string" || name.length === 0) throw new McpTestkitError(`A tool name must be a non-empty string, got ${typeLabel(name)}.`);
   let definition: ToolDefinition;
   if (typeof spec === "function" || Array.isArray(spec)) definition = { responses: spec };
-  else if (isRecord(spec) && Object.keys(spec).some((key) => TOOL_DEFINITION_KEYS.has(key))) {
+  else if (isObject(spec) && Object.keys(spec).some((key) => TOOL_DEFINITION_KEYS.has(key))) {
     const stray = Object.keys(spec).filter((key) => !TOOL_DEFINITION_KEYS.has(key));
     if (stray.length > 0 && stray.every(isStepKey)) {
       throw new McpTestkitError(`Tool "${name}" mixes a definition with ${stray.map((k) => `"${k}"`).join(", ")}. Put steps under "responses".`);
@@ -183,7 +180,7 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
     definition = spec as ToolDefinition;
   } else {
     // Neither a definition nor a step: a typo of either, so suggest from both vocabularies.
-    const unknown = isRecord(spec) ? Object.keys(spec).filter((key) => !isStepKey(key)) : [];
+    const unknown = isObject(spec) ? Object.keys(spec).filter((key) => !isStepKey(key)) : [];
     if (unknown.length > 0) {
       throw new McpTestkitError(
         unknownKeysMessage(`Tool "${name}"`, unknown, [...TOOL_DEFINITION_KEYS, ...STEP_KEYS],
@@ -239,7 +236,7 @@ function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean
   if (typeof uri !== "string") throw new McpTestkitError(`A resource URI must be a string, got ${typeLabel(uri)}.`);
   checkResourceUri(uri, isTemplate);
   if (typeof spec === "string") return { text: spec, mimeType: "text/plain" };
-  if (!isRecord(spec)) throw new McpTestkitError(`Resource "${uri}" must be a text or a definition object, got ${typeLabel(spec)}.`);
+  if (!isObject(spec)) throw new McpTestkitError(`Resource "${uri}" must be a text or a definition object, got ${typeLabel(spec)}.`);
   const where = `Resource "${uri}"`;
   checkKeys(spec, Object.keys(RESOURCE_DEFINITION_KINDS), where);
   checkValueKinds(spec as Json, RESOURCE_DEFINITION_KINDS, where);
@@ -305,7 +302,7 @@ const PROMPT_MESSAGE_KEYS: readonly (keyof PromptMessage)[] = ["role", "content"
 
 export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
   const definition: PromptDefinition = typeof spec === "string" ? { messages: [{ role: "user", content: spec }] } : spec;
-  if (!isRecord(definition)) throw new McpTestkitError(`Prompt "${name}" must be a text or a definition object, got ${typeLabel(spec)}.`);
+  if (!isObject(definition)) throw new McpTestkitError(`Prompt "${name}" must be a text or a definition object, got ${typeLabel(spec)}.`);
   const where = `Prompt "${name}"`;
   checkKeys(definition, Object.keys(PROMPT_DEFINITION_KINDS), where);
   checkValueKinds(definition as Json, PROMPT_DEFINITION_KINDS, where);
@@ -334,12 +331,12 @@ export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
 }
 
 function checkPromptMessage(message: unknown, where: string): void {
-  if (!isRecord(message)) throw new McpTestkitError(`${where} must be { role: "user" | "assistant", content }, got ${typeLabel(message)}.`);
+  if (!isObject(message)) throw new McpTestkitError(`${where} must be { role: "user" | "assistant", content }, got ${typeLabel(message)}.`);
   checkKeys(message, PROMPT_MESSAGE_KEYS, where);
   if (message.role !== "user" && message.role !== "assistant") {
     throw new McpTestkitError(`${where}: "role" must be "user" or "assistant", got ${typeLabel(message.role)}.`);
   }
-  if (typeof message.content !== "string" && !isRecord(message.content)) {
+  if (typeof message.content !== "string" && !isObject(message.content)) {
     throw new McpTestkitError(`${where}: "content" must be a text or a content block such as { type: "text", text }, got ${typeLabel(message.content)}.`);
   }
 }
@@ -359,7 +356,7 @@ export class Catalog {
 
   constructor(options: CatalogOptions = {}) {
     for (const [label, value] of Object.entries({ tools: options.tools, resources: options.resources, prompts: options.prompts })) {
-      if (value !== undefined && !isRecord(value)) {
+      if (value !== undefined && !isObject(value)) {
         throw new McpTestkitError(`"${label}" must be an object keyed by ${label === "resources" ? "URI" : "name"}, got ${typeLabel(value)}.`);
       }
     }

@@ -12,7 +12,13 @@ function isAsymmetricMatcher(value: unknown): value is AsymmetricMatcher {
   return typeof value === "object" && value !== null && typeof (value as AsymmetricMatcher).asymmetricMatch === "function";
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/**
+ * An object that partial matching compares key by key (here and in the matchers' diffs): as
+ * protocol's `isObject` (not null, not an array, which match item by item) but not a RegExp,
+ * which tests a string instead, so a RegExp actual against an object pattern is a mismatch.
+ * Written out, not built on `isObject`, so the matchers still load no protocol module.
+ */
+export function isComparedByKeys(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
 }
 
@@ -44,8 +50,8 @@ export function firstDifference(actual: unknown, expected: unknown, path = "$"):
     }
     return undefined;
   }
-  if (isPlainObject(expected)) {
-    if (!isPlainObject(actual)) return { path, expected, actual };
+  if (isComparedByKeys(expected)) {
+    if (!isComparedByKeys(actual)) return { path, expected, actual };
     for (const key of Object.keys(expected)) {
       const difference = firstDifference(actual[key], expected[key], `${path}${pathSegment(key)}`);
       if (difference) return difference;

@@ -6,6 +6,7 @@
  * exactly, with no type conversion. Patterns are compiled once, at load.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { closest } from "../util/closest.js";
 
 export type PatternNode =
@@ -37,10 +38,6 @@ const ALLOWED_FLAGS = /^[dimsuv]*$/;
 // strictSchema refuses unknown keywords (a typo such as "typ" would otherwise match anything);
 // the type checks are left off so loose but valid schemas load. One instance: compiled at load.
 const ajv = new Ajv2020({ strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, addUsedSchema: false, logger: false });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const SHOWN = 200;
 function show(value: unknown): string {

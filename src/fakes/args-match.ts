@@ -4,11 +4,8 @@
  * the same on both sides. An `argsMatch` entry is matched by its compiled pattern instead
  * (arg-patterns.ts); both kinds share the closest-entry and first-difference reporting here.
  */
+import { isObject } from "../protocol/jsonrpc.js";
 import { patternCloseness, patternDifference, type ArgsPattern } from "./arg-patterns.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function pathSegment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;

@@ -4,6 +4,7 @@
  * for an unknown key, the key that was probably meant.
  */
 import { z } from "zod";
+import { isObject } from "../protocol/jsonrpc.js";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
 import { stepKeyProblems, type FakeStepChecker } from "./fake-steps.js";
@@ -31,7 +32,7 @@ const LISTS = {
 type ListKey = keyof typeof LISTS;
 
 const plainObject = (what: string) =>
-  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+  z.custom<Record<string, unknown>>(isObject, {
     error: `expected ${what}`,
   });
 
@@ -39,7 +40,7 @@ const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` })
 
 function checkContentItems(items: unknown[], ctx: z.RefinementCtx, path: (string | number)[]): void {
   items.forEach((item, i) => {
-    const ok = typeof item === "object" && item !== null && !Array.isArray(item) && typeof (item as { type?: unknown }).type === "string";
+    const ok = isObject(item) && typeof item.type === "string";
     if (!ok) ctx.addIssue({ code: "custom", path: [...path, i], message: 'expected a content block, an object with a string "type" (for example { "type": "text", "text": "..." })' });
   });
 }

@@ -9,6 +9,7 @@
  * it names its own. Prompt `result`: a string (one user message), an array of messages
  * (`{ role, content }`, a string content being text), or `{ messages, description?, _meta? }`.
  */
+import { isObject } from "../protocol/jsonrpc.js";
 import type { FakeRpcAnswer, McpFakeRpcError } from "./types.js";
 
 export interface ResultIssue {
@@ -21,10 +22,6 @@ const FULL_READ_KEYS = ["contents", "_meta"];
 const FULL_PROMPT_KEYS = ["messages", "description", "_meta"];
 /** JSON-RPC "internal error": what a fixture's `error` string answers with. */
 const DEFAULT_ERROR_CODE = -32603;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const kindOf = (value: unknown): string => (value === null ? "null" : Array.isArray(value) ? "an array" : typeof value);
 

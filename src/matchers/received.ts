@@ -81,12 +81,17 @@ export interface MockLike {
   assertCalled(tool: string, options?: { times?: number; with?: Record<string, unknown> }): readonly RecordedCallLike[];
 }
 
-function isObject(value: unknown): value is Record<PropertyKey, unknown> {
+/**
+ * Any value that can carry the markers and fields read here: objects, arrays and functions, not
+ * only the JSON objects of protocol's `isObject`. A received value can be any of them (a
+ * function can be thenable); the readers that must refuse an array check for one themselves.
+ */
+function isObjectOrFunction(value: unknown): value is Record<PropertyKey, unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null;
 }
 
 function isMarked(value: unknown, marker: symbol): boolean {
-  return isObject(value) && value[marker] === true;
+  return isObjectOrFunction(value) && value[marker] === true;
 }
 
 export function isDriver(value: unknown): boolean {
@@ -101,7 +106,7 @@ export function asDriver(value: unknown, method: DriverListMethod): { driver: Dr
 }
 
 export function asToolResult(value: unknown): ToolResultLike | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObjectOrFunction(value)) return undefined;
   const content = value.content;
   if (isMarked(value, TOOL_CALL_RESULT_MARKER)) {
     return { content: Array.isArray(content) ? content : [], structuredContent: value.structuredContent, isError: value.isError === true };
@@ -111,7 +116,7 @@ export function asToolResult(value: unknown): ToolResultLike | undefined {
 }
 
 export function asResourceResult(value: unknown): ResourceResultLike | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObjectOrFunction(value)) return undefined;
   const contents = value.contents;
   if (isMarked(value, READ_RESOURCE_RESULT_MARKER)) return { contents: Array.isArray(contents) ? contents : [] };
   if (!Array.isArray(contents) || Array.isArray(value)) return undefined;
@@ -119,12 +124,12 @@ export function asResourceResult(value: unknown): ResourceResultLike | undefined
 }
 
 export function asMock(value: unknown): MockLike | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isObjectOrFunction(value)) return undefined;
   return Array.isArray(value.calls) && typeof value.assertCalled === "function" ? (value as unknown as MockLike) : undefined;
 }
 
 function isThenable(value: unknown): boolean {
-  return isObject(value) && typeof value.then === "function";
+  return isObjectOrFunction(value) && typeof value.then === "function";
 }
 
 const shorten = (text: string): string => clip(text, 60);

@@ -6,7 +6,7 @@
  * Messages are plain text, without the runner's colours, so they read the same under Vitest and
  * Jest and a test can compare them exactly.
  */
-import { describeValue } from "../engine/match.js";
+import { describeValue, isComparedByKeys } from "../engine/match.js";
 import { clip } from "../util/text.js";
 
 export { closest, suggestion } from "../util/closest.js";
@@ -71,10 +71,6 @@ export function listing(labels: readonly string[], noun: string): string {
   return `it has: ${firstOf(labels, LISTED, ", ")}`;
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
-}
-
 /**
  * `actual` cut down to the keys `expected` names, so a diff against a partial expectation shows
  * only what was compared (as Jest's `toMatchObject` does) instead of every extra key as a change.
@@ -83,7 +79,7 @@ export function projectOnto(actual: unknown, expected: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual)) {
     return actual.map((item, i) => (i < expected.length ? projectOnto(item, expected[i]) : item));
   }
-  if (isPlainRecord(expected) && isPlainRecord(actual) && typeof (expected as { asymmetricMatch?: unknown }).asymmetricMatch !== "function") {
+  if (isComparedByKeys(expected) && isComparedByKeys(actual) && typeof (expected as { asymmetricMatch?: unknown }).asymmetricMatch !== "function") {
     const projected: Record<string, unknown> = {};
     for (const key of Object.keys(expected)) {
       if (key in actual) projected[key] = projectOnto(actual[key], expected[key]);

@@ -4,6 +4,7 @@
  * The answer is read whether it is one JSON body or an SSE stream, up to the response to the
  * request sent, within a timeout.
  */
+import { isObject } from "../../protocol/jsonrpc.js";
 import { clip } from "../../util/text.js";
 
 type Json = Record<string, unknown>;
@@ -52,8 +53,8 @@ export async function rawRequest(url: string, method: string, headers: Record<st
     else {
       answer.text = await response.text();
       const parsed = parse(answer.text);
-      if (Array.isArray(parsed)) answer.messages.push(...parsed.filter(isJson));
-      else if (isJson(parsed)) answer.messages.push(parsed);
+      if (Array.isArray(parsed)) answer.messages.push(...parsed.filter(isObject));
+      else if (isObject(parsed)) answer.messages.push(parsed);
     }
   } catch {
     // A stream cut short (our timeout, the server closing): keep what was read.
@@ -86,7 +87,7 @@ async function readEvents(response: Response, answer: RawHttpAnswer, waitForId: 
         .map((line) => line.slice(5).replace(/^ /, ""))
         .join("\n");
       const parsed = data === "" ? undefined : parse(data);
-      if (isJson(parsed)) {
+      if (isObject(parsed)) {
         answer.messages.push(parsed);
         if (waitForId !== undefined && parsed.id === waitForId && ("result" in parsed || "error" in parsed)) {
           await reader.cancel().catch(() => undefined);
@@ -102,7 +103,7 @@ async function readEvents(response: Response, answer: RawHttpAnswer, waitForId: 
 export function errorCode(answer: RawHttpAnswer): number | undefined {
   for (const message of answer.messages) {
     const error = message.error;
-    if (isJson(error) && typeof error.code === "number") return error.code;
+    if (isObject(error) && typeof error.code === "number") return error.code;
   }
   return undefined;
 }
@@ -110,7 +111,7 @@ export function errorCode(answer: RawHttpAnswer): number | undefined {
 /** `400`, `400 (-32000 "Bad Request: …")` or `no answer (…)`, for details. */
 export function describeAnswer(answer: RawHttpAnswer): string {
   if (answer.status === 0) return `no answer (${answer.failure ?? "unknown reason"})`;
-  const error = answer.messages.map((message) => message.error).find(isJson);
+  const error = answer.messages.map((message) => message.error).find(isObject);
   if (error) return `${answer.status} (${String(error.code)} ${JSON.stringify(clip(String(error.message), 80))})`;
   return String(answer.status);
 }
@@ -127,9 +128,5 @@ function parse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isJson(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

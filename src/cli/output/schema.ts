@@ -3,11 +3,8 @@
  * for people: one line per property with its type, whether it is required, its default and
  * description; nested objects indented. `--json` prints the schemas themselves.
  */
+import { isObject } from "../../protocol/jsonrpc.js";
 import { clip } from "../../util/text.js";
-
-type Schema = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** How deep nested object properties are listed. */
 const MAX_DEPTH = 3;

@@ -1,5 +1,6 @@
 /** Reading request params, with -32602 errors that say which field was wrong and what was expected. */
 import { ErrorCode } from "../../protocol/errors.js";
+import { isObject } from "../../protocol/jsonrpc.js";
 import { RpcError } from "../outcome.js";
 
 export function requireString(params: Record<string, unknown>, field: string, method: string): string {
@@ -26,9 +27,5 @@ export function optionalObject(params: Record<string, unknown>, field: string, m
  * sent is kept on the call record as `rawArguments`  for tests to assert on.
  */
 export function toolArguments(value: unknown): Record<string, unknown> {
-  return isArgumentsObject(value) ? value : {};
-}
-
-function isArgumentsObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isObject(value) ? value : {};
 }

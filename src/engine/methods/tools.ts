@@ -5,7 +5,7 @@
  * abort signal: the common case stays as cheap as a canned reply.
  */
 import { ErrorCode } from "../../protocol/errors.js";
-import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import { isObject, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
@@ -59,7 +59,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
   const next = choice.step;
   if (typeof next !== "function") return running.answerWhenDue(next);
-  const given = isRecord(params.inputResponses) ? { ...params.inputResponses } : undefined;
+  const given = isObject(params.inputResponses) ? { ...params.inputResponses } : undefined;
   const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given, state);
   let produced: unknown;
   try {
@@ -71,10 +71,6 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   if (isPromiseLike(produced)) return running.awaitStep(live, produced);
   return running.takeProduced(produced, live);
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
