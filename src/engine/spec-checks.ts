@@ -6,13 +6,10 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { closest } from "../util/closest.js";
+import { isObject } from "../protocol/jsonrpc.js";
 import { hasUriScheme } from "../protocol/uri-scheme.js";
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A value as a message shows it: strings quoted, objects by kind. */
 export function typeLabel(value: unknown): string {
@@ -55,10 +52,10 @@ const VALUE_CHECKS: Record<ValueKind, { test: (value: unknown) => boolean; noun:
   string: { test: (value) => typeof value === "string", noun: "a string" },
   boolean: { test: (value) => typeof value === "boolean", noun: "true or false" },
   number: { test: (value) => typeof value === "number" && Number.isFinite(value), noun: "a number" },
-  object: { test: isRecord, noun: "an object" },
+  object: { test: isObject, noun: "an object" },
   function: { test: (value) => typeof value === "function", noun: "a function" },
   "string list": { test: (value) => Array.isArray(value) && value.every((item) => typeof item === "string"), noun: "a list of strings" },
-  "object list": { test: (value) => Array.isArray(value) && value.every(isRecord), noun: "a list of objects" },
+  "object list": { test: (value) => Array.isArray(value) && value.every(isObject), noun: "a list of objects" },
   "bytes or base64 string": { test: (value) => typeof value === "string" || value instanceof Uint8Array, noun: "a base64 string or a Uint8Array" },
 };
 
@@ -84,7 +81,7 @@ const SCHEMA_SINGLES = ["items", "additionalProperties", "not", "if", "then", "e
  */
 export function checkJsonSchema(schema: unknown, path: string, where: string): void {
   if (typeof schema === "boolean") return;
-  if (!isRecord(schema)) throw new McpTestkitError(`${where}: ${path} must be a JSON Schema object, got ${typeLabel(schema)}.`);
+  if (!isObject(schema)) throw new McpTestkitError(`${where}: ${path} must be a JSON Schema object, got ${typeLabel(schema)}.`);
   const type = schema.type;
   if (type !== undefined) {
     for (const name of Array.isArray(type) ? type : [type]) {
@@ -102,7 +99,7 @@ export function checkJsonSchema(schema: unknown, path: string, where: string): v
   for (const key of SCHEMA_MAPS) {
     const map = schema[key];
     if (map === undefined) continue;
-    if (!isRecord(map)) throw new McpTestkitError(`${where}: ${path}.${key} must be an object of schemas, got ${typeLabel(map)}.`);
+    if (!isObject(map)) throw new McpTestkitError(`${where}: ${path}.${key} must be an object of schemas, got ${typeLabel(map)}.`);
     for (const [name, sub] of Object.entries(map)) checkJsonSchema(sub, `${path}.${key}.${name}`, where);
   }
   for (const key of SCHEMA_LISTS) {
