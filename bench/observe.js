@@ -71,7 +71,8 @@ async function benchOverhead() {
       const round = {};
       // Two sides: every other round reverses the sides' order; every other pair of rounds, each side's processes'.
       for (const side of r % 2 === 0 ? OVERHEAD_SIDES : [...OVERHEAD_SIDES].reverse()) {
-        gc();
+        // This process (the load generator) keeps its own collection here, as the servers do (lib/common.js, gcEachSlice).
+        if (gcEachSlice(args)) gc();
         const run = await measureSet(servers[side], slice, { reverse: r % 4 >= 2, settle: gcEachSlice(args) });
         round[side] = { calls: run.calls, perSecond: run.calls / run.seconds, serverCpuUsPerCall: run.cpuUs / run.calls, perProcessCpuUsPerCall: run.perProcessCpuUsPerCall };
       }

@@ -29,7 +29,7 @@ const args = parseArgs();
 const MEMORY_PARTS = ["setup", "seq", "par", "mem"];
 const SECTIONS = {
   memory: { file: "memory.js", hardCapMs: 90_000 },
-  http: { file: "http.js", hardCapMs: 165_000 },
+  http: { file: "http.js", hardCapMs: 180_000 },
   driver: { file: "driver.js", hardCapMs: 95_000 },
   observe: { file: "observe.js", hardCapMs: 95_000 },
   fakes: { file: "fakes.js", hardCapMs: 90_000 },

@@ -42,8 +42,12 @@ export function parseArgs(argv = process.argv.slice(2)) {
  * sweeping to V8's helper threads, work that lands in the next slice and grows with the heap. On
  * this machine it doubled a bare node:http server's CPU per call (59 → 119 µs, 38 µs of it on
  * helper threads) and inflated every ratio to it (bench/README.md, "Why the servers' heaps are
- * not collected between slices"). `--gc-each-slice` brings it back, for comparisons with figures
- * measured that way.
+ * not collected between slices"). Since 2026-12-01's fourth session the HTTP load generator
+ * (the bench process) is not collected before each slice either: a forced collection there
+ * slowed it for the slice that followed and put our mock at 1.10× / 1.16× a bare server (JSON /
+ * step function) where the same run without it gave 1.01× / 1.06× (a paired harness, 30 rounds,
+ * the SDK servers in the rotation). `--gc-each-slice` brings both back, for comparisons with
+ * figures measured that way.
  */
 export const gcEachSlice = (args) => args.has("gc-each-slice");
 

@@ -6,6 +6,9 @@
  * ran beside it), a bias that no number of rounds removes, since every round measures the same
  * process again. A side measured across N processes weighs each one's luck 1/N.
  *
+ * Each part ends when the server has gone quiet after its load (`settledCpu`): the work its
+ * calls left behind is charged to it, and the next part starts on a quiet machine.
+ *
  * A slice of the side is `parts` sub-slices (count and time split evenly) taken by its processes
  * in turn (the order reversed every other round); a side in fewer processes than `parts` takes
  * several back to back, so every side's slice has the same shape (the same ramps and drains) in
@@ -14,6 +17,7 @@
  * side's control, how far its identical processes differ in this run (one process's sub-slice
  * over another's, so noisier than the pooled figure it is read beside).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { cpuMicros } from "./common.js";
 import { openSessions, runLoad } from "./loadgen.js";
 import { startServerProcess } from "./server-process.js";
@@ -70,7 +74,7 @@ export async function measureSet(set, { count, ms }, { reverse = false, settle =
     const loadCpu0 = cpuMicros();
     const run = await runLoad(set.sessions[index], { count: Math.ceil(count / order.length), ms: ms / order.length });
     loadgenCpuUs += cpuMicros() - loadCpu0;
-    const after = await server.ask("cpu");
+    const after = await settledCpu(server);
     calls += run.calls;
     seconds += run.seconds;
     cpuUs += after.cpuUs - before.cpuUs;
@@ -83,6 +87,24 @@ export async function measureSet(set, { count, ms }, { reverse = false, settle =
   }
   const perProcessCpuUsPerCall = perProcess.map((p) => (p.calls > 0 ? p.cpuUs / p.calls : NaN));
   return { calls, seconds, cpuUs, userUs, systemUs, loadgenCpuUs, rss, perProcessCpuUsPerCall, latenciesUs: concatSorted(latencies) };
+}
+
+/**
+ * A server's CPU once it has gone quiet after its load. A server with a large heap keeps working
+ * after its last answer (V8 finishing its collections on helper threads): read at once, that
+ * work was charged to no one and ran during the next server's slice, competing with it for this
+ * machine's two cores. Polled every 20 ms until under 1 ms of CPU in 20 ms, at most 300 ms.
+ */
+export async function settledCpu(server, { pollMs = 20, quietUs = 1000, maxMs = 300 } = {}) {
+  let last = await server.ask("cpu");
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline) {
+    await sleep(pollMs);
+    const now = await server.ask("cpu");
+    if (now.cpuUs - last.cpuUs < quietUs) return now;
+    last = now;
+  }
+  return last;
 }
 
 function concatSorted(arrays) {
