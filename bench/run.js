@@ -15,7 +15,7 @@
  * bench/results/latest.json, a summary of the sections it ran (their tables and aims) that
  * points to those files. With --no-json nothing is written (a smoke run keeps the last results).
  *
- * Bounds: each section has its own time caps (see each file: memory 60 s, http 136 s, driver 70 s,
+ * Bounds: each section has its own time caps (see each file: memory 60 s, http 150 s, driver 70 s,
  * observe 80 s, fakes 60 s; a full run takes about 5–6 minutes with the build); a section still running
  * at its hard cap here is killed, and the run goes on with the next one.
  */
