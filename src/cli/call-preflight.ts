@@ -6,7 +6,7 @@
  */
 import type { McpDriver } from "../driver/index.js";
 import { closest } from "../util/closest.js";
-import { firstOf } from "../util/text.js";
+import { listFirst } from "../util/text.js";
 import { CommandError } from "./command.js";
 import { describeProperties } from "./output/schema.js";
 
@@ -25,7 +25,7 @@ export async function checkToolCall(driver: McpDriver, name: string, args: Recor
   if (!tool) {
     const names = tools.map((candidate) => candidate.name);
     const near = closest(name, names);
-    const listed = names.length === 0 ? "It lists no tools." : `Its tools: ${firstOf(names, LISTED, ", ")}.`;
+    const listed = names.length === 0 ? "It lists no tools." : `Its tools: ${listFirst(names, LISTED, ", ")}.`;
     throw new CommandError(`the server has no tool "${name}"${near ? `; did you mean "${near}"?` : "."} ${listed} Run mcp-testkit inspect ${quoteArg(targetText)} to see each tool's arguments.`);
   }
   const schema = tool.inputSchema as { required?: unknown };

@@ -11,7 +11,7 @@ import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
 import { McpTestkitError } from "../errors.js";
 import { describeValue, firstDifference } from "./match.js";
-import { firstOf, plural } from "../util/text.js";
+import { listFirst, plural } from "../util/text.js";
 
 export interface CalledOptions {
   /** Exactly this many calls (counting only calls that match `with`, when given). */
@@ -34,9 +34,7 @@ function callLine(call: ToolCall, withTool: boolean): string {
 
 /** The first `LISTED_CALLS` lines, then how many more there are (the matchers list calls the same way). */
 export function listed<T>(items: readonly T[], line: (item: T) => string): string {
-  // Only the lines shown are formatted: a record of 10,000 calls makes 20 lines, not 10,000.
-  const lines = items.slice(0, LISTED_CALLS + 1).map(line);
-  return firstOf(lines, LISTED_CALLS, "\n", () => `  … and ${items.length - LISTED_CALLS} more (in server.calls)`);
+  return listFirst(items, LISTED_CALLS, "\n", { format: line, more: (count) => `  … and ${count} more (in server.calls)` });
 }
 
 /** The "Calls:" section: the tool's own calls, or every call when the tool had none. */

@@ -3,7 +3,7 @@
  * tool failed, so it is a protocol error the client raises, never a tool result the model could
  * read and recover from. Key test code on `error.data.mcpTestkit.code`.
  */
-import { firstOf } from "../util/text.js";
+import { listFirst } from "../util/text.js";
 
 /** Each fake failure code and its JSON-RPC code. MCP_FAKE_INTERNAL_ERROR (-32603) is not in the map. */
 export const MCP_FAKE_ERROR_CODES = {
@@ -79,8 +79,8 @@ function build(code: McpFakeErrorCode, message: string, base: FailureContext, ex
 const DECLARED_IN_MESSAGE = 10;
 
 function declaredText(declared: readonly DeclaredEntry[]): string {
-  const shown = declared.slice(0, DECLARED_IN_MESSAGE + 1).map((entry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`);
-  return firstOf(shown, DECLARED_IN_MESSAGE, ", ", () => `and ${declared.length - DECLARED_IN_MESSAGE} more`);
+  const format = (entry: DeclaredEntry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`;
+  return listFirst(declared, DECLARED_IN_MESSAGE, ", ", { format, more: (count) => `and ${count} more` });
 }
 
 export function mismatchError(base: FailureContext, received: unknown, declared: DeclaredEntry[], firstDifference: string | null): FakeJsonRpcError {

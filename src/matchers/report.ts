@@ -61,14 +61,14 @@ export function show(value: unknown): string {
 }
 
 export { plural } from "../util/text.js";
-import { firstOf } from "../util/text.js";
+import { listFirst } from "../util/text.js";
 
 const LISTED = 50;
 
 /** "it has: a, b, c" or "it has no tools". */
 export function listing(labels: readonly string[], noun: string): string {
   if (labels.length === 0) return `it has no ${noun}`;
-  return `it has: ${firstOf(labels, LISTED, ", ")}`;
+  return `it has: ${listFirst(labels, LISTED, ", ")}`;
 }
 
 /**

@@ -6,11 +6,18 @@ export function clip(text: string, max: number): string {
 }
 
 /**
- * The first `max` of `items` joined by `separator`, then how many more there are (`more` words
- * it): a message lists a few and counts the rest.
+ * The first `max` of `items`, each written by `format`, joined by `separator`, then how many
+ * more there are (`more` words it): a message lists a few and counts the rest. Only the items
+ * shown are formatted (a record of 10,000 calls makes `max` lines, not 10,000).
  */
-export function firstOf(items: readonly string[], max: number, separator: string, more: (count: number) => string = (count) => `… and ${count} more`): string {
-  const shown = items.length <= max ? items : [...items.slice(0, max), more(items.length - max)];
+export function listFirst<T>(
+  items: readonly T[],
+  max: number,
+  separator: string,
+  { format = String, more = (count) => `… and ${count} more` }: { format?: (item: T) => string; more?: (count: number) => string } = {},
+): string {
+  const shown = items.slice(0, max).map((item) => format(item));
+  if (items.length > max) shown.push(more(items.length - max));
   return shown.join(separator);
 }
 
