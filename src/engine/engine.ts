@@ -50,7 +50,7 @@ export interface EngineOptions extends CatalogOptions {
   cache?: CacheOptions;
   /** Items per page of every list method (default 100). */
   pageSize?: number;
-  /** How many tool calls and messages the record keeps, newest first kept (default 10,000 each). */
+  /** How many tool calls and messages the record keeps, the newest kept (default 1,000 each; `Infinity` keeps everything). */
   recordLimit?: number;
   /**
    * A call to a tool the mock does not have: `"error"` (default, -32602 naming the tools),

@@ -108,7 +108,7 @@ describe("against a server built with the official SDK v2", () => {
 });
 
 describe("a 2026-07-28 server that refuses the probe", () => {
-  it("pin fails in the CLI's words: the server's error, what was asked, and the flags to check (no library option names)", async () => {
+  it("pin fails in the CLI's words: the server's error, what was asked, the flag to check, and that the CLI declares no capabilities (no library option names)", async () => {
     // A raw endpoint: server/discover answered with -32021 (a client capability it requires), as a picky server would.
     const server = createServer((req, res) => {
       let body = "";
@@ -125,7 +125,7 @@ describe("a 2026-07-28 server that refuses the probe", () => {
       const refused = await runCli(["call", url, "echo", '{"text":"hi"}', "--version-negotiation", "pin"]);
       expect(refused).toMatchObject({ code: 1, stdout: "" });
       expect(refused.stderr).toMatch(
-        /^mcp-testkit call: The server speaks the modern era \(2026-07-28\) but refused this client's server\/discover with -32021 "this server needs the roots capability" \(data: \{"required":\["roots"\]\}\); it asked for 2026-07-28\. Check --version-negotiation and --protocol-version\.\n/,
+        /^mcp-testkit call: The server speaks the modern era \(2026-07-28\) but refused this client's server\/discover with -32021 "this server needs the roots capability" \(data: \{"required":\["roots"\]\}\); it asked for 2026-07-28\. Check --protocol-version \(the version asked for\)\. The CLI declares no client capabilities \(roots, sampling, elicitation\): a server that requires one is reached from a test, with mcpShell or mcpConnect declaring it\.\n/,
       );
       expect(refused.stderr).not.toMatch(/versionNegotiation|protocolVersion|onSampling|\[mcp-testkit\]|    at /);
     } finally {

@@ -357,6 +357,11 @@ describe("failure messages over a long or capped record", () => {
     const tinyClient = await connect(tiny);
     for (let n = 0; n < 2; n++) await tinyClient.callTool({ name: "search_issues", arguments: {} });
     expect(failure(() => tiny.assertCalled("search_issues", { times: 2 })).message).toContain("the record keeps the newest 1 call; 1 older call fell off it and is not counted here");
+    // A record that keeps nothing says so; the note also comes with the other assertions.
+    const none = await mock({ recordLimit: 0, tools: { search_issues: { returns: "ok" }, get_issue: { returns: "ok" } } });
+    await (await connect(none)).callTool({ name: "search_issues", arguments: {} });
+    expect(failure(() => none.assertCalled("search_issues")).message).toContain("the record keeps no calls; 1 older call fell off it and is not counted here");
+    expect(failure(() => none.assertCalledInOrder("search_issues", "get_issue")).message).toContain("the record keeps no calls; 1 older call fell off");
     // A record that dropped nothing says nothing about it.
     server.reset();
     await client.callTool({ name: "search_issues", arguments: {} });

@@ -106,11 +106,23 @@ describe("the simulator reading a Request's body", () => {
     ]);
   });
 
+  it.runIf(heldOnThisNode)("on Node 20 takes a string body without reading its stream (arrayBuffer() is never called)", async () => {
+    const server = await memoryMock({ tools: { echo: (call) => ({ returns: `echo: ${String(call.arguments.text)}` }) } });
+    const sim = simulator(server);
+    const sessionId = await openSession(sim);
+    const request = new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, body: call(1, "held") });
+    Object.defineProperty(request, "arrayBuffer", { value: () => Promise.reject(new Error("the body was read through its stream")) });
+    const completion = await (await sim.startRequest(request)).awaitCompletion(2000);
+    expect(completion?.terminalMessage?.result).toEqual({ content: [{ type: "text", text: "echo: held" }] });
+    expect(request.bodyUsed).toBe(true);
+  });
+
   it("refuses a Request whose body was used, as fetch does, with the Request's own TypeError", async () => {
     const server = await memoryMock({ tools: { echo: { returns: "ok" } } });
     const sim = simulator(server);
     const request = post(call(1, "once"));
     await (await sim.startRequest(request)).awaitCompletion(2000);
     await expect(sim.startRequest(request)).rejects.toThrow(TypeError);
+    await expect(sim.startRequest(request)).rejects.toThrow(/unusable/i);
   });
 });

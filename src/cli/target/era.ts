@@ -83,8 +83,12 @@ export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknow
       .replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, " (--version-negotiation pin)")
       .replace('A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".', "A legacy server needs --version-negotiation auto (probe, then initialize) or legacy.")
       .replace(/raise requestTimeout \(or pass \{ timeoutMs \} to this call\)\.+/, "raise --timeout.")
-      // A server that refused the probe: the driver's advice names library options, the CLI has flags.
-      .replace(/Check versionNegotiation \/ protocolVersion and the capabilities the driver declares \([^)]*\)\./, "Check --version-negotiation and --protocol-version.");
+      // A server that refused the probe: the driver's advice names library options. The CLI has a
+      // flag for the version asked, none for capabilities (it declares none).
+      .replace(
+        /Check versionNegotiation \/ protocolVersion and the capabilities the driver declares \([^)]*\)\./,
+        "Check --protocol-version (the version asked for). The CLI declares no client capabilities (roots, sampling, elicitation): a server that requires one is reached from a test, with mcpShell or mcpConnect declaring it.",
+      );
     return new CommandError(message);
   }
   if (!era.asked && refusedInitialize(error)) {
