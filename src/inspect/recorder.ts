@@ -29,7 +29,9 @@ export class TrafficRecorder {
   readonly strict: boolean | "throw";
   readonly maxRecords: number;
   private readonly onProblem: TrafficRecorderOptions["onProblem"];
-  private readonly journal: BoundedJournal<TrafficRecord>;
+  private readonly journal: BoundedJournal<TrafficRecord | UnparsedRecord>;
+  /** Records kept as their text since the journal was last read (an upper bound: some may have fallen off). */
+  private unparsed = 0;
   private readonly problemJournal: BoundedJournal<TrafficProblem>;
   private readonly correlator: RequestCorrelator;
   private negotiatedVersion: string | undefined;
@@ -65,7 +67,11 @@ export class TrafficRecorder {
 
   /** Every record kept, oldest first, as a new array. */
   get messages(): TrafficRecord[] {
-    return this.journal.toArray();
+    if (this.unparsed > 0) {
+      this.journal.replaceEach(parseRecord);
+      this.unparsed = 0;
+    }
+    return this.journal.toArray() as TrafficRecord[];
   }
 
   /** Every problem strict mode found in the records kept, oldest first. */
@@ -110,6 +116,7 @@ export class TrafficRecorder {
    */
   clear(): void {
     this.journal.clear();
+    this.unparsed = 0;
     this.problemJournal.clear();
   }
 
@@ -124,6 +131,21 @@ export class TrafficRecorder {
    * `initialize` got.
    */
   recordMessage(direction: "outgoing" | "incoming", message: unknown, jsonText?: string, headers?: MessageHeaders): MessageRecord {
+    return this.keep(direction, message, jsonText, headers, false) as MessageRecord;
+  }
+
+  /**
+   * Records a message received as JSON text (a stdio line), as `recordMessage` would, except that
+   * the record's copy is parsed from `jsonText` only when the records are first read. So nothing
+   * but the checks stands between a response and the caller's next request, and the record holds
+   * one string until then rather than a tree of objects. `jsonText` must be the text `message`
+   * was parsed from. A message with problems is copied at once (`onProblem` gets its record).
+   */
+  recordReceivedText(message: unknown, jsonText: string): void {
+    this.keep("incoming", message, jsonText, undefined, true);
+  }
+
+  private keep(direction: "outgoing" | "incoming", message: unknown, jsonText: string | undefined, headers: MessageHeaders | undefined, parseLater: boolean): MessageRecord | UnparsedRecord {
     const timestamp = Date.now();
     const now = performance.now();
     const id = readId(message);
@@ -142,10 +164,16 @@ export class TrafficRecorder {
       method = message.method;
     }
 
-    const content = copyForRecord(message, jsonText) as JsonRpcMessage;
     const found = this.strict ? this.validate(direction, message, method, headers) : undefined;
     // Valid messages (nearly all) share one empty list: thousands of records need not each keep one.
     const problems = found?.length === 0 ? NO_PROBLEMS : found;
+    if (parseLater && jsonText !== undefined && (problems === undefined || problems.length === 0)) {
+      const unparsed = new UnparsedRecord(timestamp, direction, method, id, jsonText, latency, problems);
+      this.journal.push(unparsed);
+      this.unparsed++;
+      return unparsed;
+    }
+    const content = copyForRecord(message, jsonText) as JsonRpcMessage;
     if (this.strict && headers !== undefined && isResponse(content)) this.learnHttp(content, method, headers);
     const record: MessageRecord = problems
       ? { timestamp, direction, method, id, content, latency, problems }
@@ -213,6 +241,27 @@ export class TrafficRecorder {
       this.onProblem?.(entry, record);
     }
   }
+}
+
+/** A record whose copy is still the text the message came in as (see `recordReceivedText`). */
+class UnparsedRecord {
+  constructor(
+    readonly timestamp: number,
+    readonly direction: "outgoing" | "incoming",
+    readonly method: string | undefined,
+    readonly id: JsonRpcId | null | undefined,
+    readonly text: string,
+    readonly latency: number | undefined,
+    readonly problems: readonly MessageProblem[] | undefined,
+  ) {}
+}
+
+/** The record as `recordMessage` would have made it: the same fields, the copy parsed from the text. */
+function parseRecord(entry: TrafficRecord | UnparsedRecord): TrafficRecord {
+  if (!(entry instanceof UnparsedRecord)) return entry;
+  const { timestamp, direction, method, id, latency, problems } = entry;
+  const content = JSON.parse(entry.text) as JsonRpcMessage;
+  return problems ? { timestamp, direction, method, id, content, latency, problems } : { timestamp, direction, method, id, content, latency };
 }
 
 function readId(message: unknown): JsonRpcId | null | undefined {

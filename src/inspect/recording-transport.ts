@@ -42,7 +42,9 @@ export class RecordingTransport implements Transport {
     // SDK does just before start), a message from the inner transport would have nowhere to go.
     this.inner.onmessage = (message, extra?: JsonTextExtra) => {
       try {
-        this.recorder.recordMessage("incoming", message, extra?.jsonText);
+        const jsonText = extra?.jsonText;
+        if (jsonText === undefined) this.recorder.recordMessage("incoming", message);
+        else this.recorder.recordReceivedText(message, jsonText);
       } catch (error) {
         // A failure to record (say, a throwing onProblem) must not swallow the message.
         this.onerror?.(toError(error));

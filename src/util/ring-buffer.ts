@@ -31,6 +31,11 @@ export class RingBuffer<T> {
     this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
   }
 
+  /** Replaces every entry with what `change` makes of it, in place (order and `dropped` unchanged). */
+  replaceEach(change: (entry: T) => T): void {
+    for (let i = 0; i < this.entries.length; i++) this.entries[i] = change(this.entries[i]!);
+  }
+
   /** The entries, oldest first, as a new array. */
   toArray(): T[] {
     if (this.head === 0) return this.entries.slice();

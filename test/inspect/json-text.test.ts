@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { StdioProcessTransport } from "../../src/driver/index.js";
-import { recordTraffic } from "../../src/inspect/index.js";
+import { recordTraffic, TrafficRecorder, type MessageRecord, type TrafficProblem } from "../../src/inspect/index.js";
 import { copyPlainJson } from "../../src/inspect/json-text.js";
 import { newClient } from "./support.js";
 
@@ -96,5 +96,68 @@ describe("sending over a JSON text wire", () => {
     expect(request!.direction).toBe("outgoing");
     expect(request && "problems" in request ? request.problems?.length : 0).toBeGreaterThan(0);
     expect(response!.direction).toBe("incoming");
+  });
+});
+
+describe("a received line kept as its text until the records are read (recordReceivedText)", () => {
+  const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: {} } } as const;
+  const answerLine = '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}';
+
+  it("gives the record recordMessage would give, copied from the text, whatever the receiver did to the message since", () => {
+    const lazy = new TrafficRecorder({ strict: true });
+    const eager = new TrafficRecorder({ strict: true });
+    for (const recorder of [lazy, eager]) recorder.recordMessage("outgoing", call);
+    const received = JSON.parse(answerLine) as { result: { content: Array<{ text: string }> } };
+    lazy.recordReceivedText(received, answerLine);
+    eager.recordMessage("incoming", JSON.parse(answerLine), answerLine);
+    received.result.content[0]!.text = "mutated by the receiver";
+
+    const withoutTimes = (records: ReturnType<TrafficRecorder["byMethod"]>) => records.map(({ timestamp: _t, latency, ...rest }) => ({ ...rest, latency: typeof latency }));
+    expect(withoutTimes(lazy.byMethod("tools/call"))).toEqual(withoutTimes(eager.byMethod("tools/call")));
+    const response = lazy.messages[1] as MessageRecord;
+    expect(response).toEqual(expect.objectContaining({ direction: "incoming", method: "tools/call", id: 7, content: JSON.parse(answerLine), problems: [] }));
+    expect(response.latency).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(response).sort()).toEqual(Object.keys(eager.messages[1]!).sort());
+    expect(lazy.methodCounts()).toEqual({ "tools/call": 2 });
+    expect(lazy.averageLatency()).toBeGreaterThanOrEqual(0);
+  });
+
+  it("parses each line once: every later read gives the same record and the same copy", () => {
+    const recorder = new TrafficRecorder();
+    recorder.recordReceivedText(JSON.parse(answerLine), answerLine);
+    const first = recorder.messages[0]!;
+    const second = recorder.messages[0]!;
+    expect(second).toBe(first);
+    expect(second.content).toBe(first.content);
+    expect(first).not.toHaveProperty("problems");
+  });
+
+  it("copies a message with problems at once, so onProblem gets its whole record", () => {
+    const seen: Array<{ problem: TrafficProblem; record: MessageRecord }> = [];
+    const recorder = new TrafficRecorder({ strict: true, onProblem: (problem, record) => seen.push({ problem, record }) });
+    recorder.recordMessage("outgoing", call);
+    const badLine = '{"jsonrpc":"2.0","id":7,"result":{"content":"not a list"}}';
+    recorder.recordReceivedText(JSON.parse(badLine), badLine);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[0]!.record.content).toEqual(JSON.parse(badLine));
+    expect(seen[0]!.problem).toMatchObject({ direction: "incoming", method: "tools/call", id: 7 });
+    expect(recorder.messages[1]).toBe(seen[0]!.record);
+  });
+
+  it("falls off the ring like any other record, and clear() forgets it", () => {
+    const recorder = new TrafficRecorder({ maxRecords: 2 });
+    for (let id = 1; id <= 3; id++) {
+      const line = `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${id}}}`;
+      recorder.recordReceivedText(JSON.parse(line), line);
+    }
+    expect(recorder.messages.map((record) => (record.content as { params: { n: number } }).params.n)).toEqual([2, 3]);
+    expect(recorder.dropped).toBe(1);
+    recorder.clear();
+    expect(recorder.messages).toEqual([]);
+    const line = '{"jsonrpc":"2.0","method":"notifications/message","params":{"n":4}}';
+    recorder.recordReceivedText(JSON.parse(line), line);
+    recorder.recordMessage("outgoing", { jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(recorder.messages.map((record) => record.method)).toEqual(["notifications/message", "notifications/initialized"]);
+    expect(recorder.messages[0]!.content).toEqual(JSON.parse(line));
   });
 });
