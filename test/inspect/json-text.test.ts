@@ -150,7 +150,7 @@ describe("a received line kept as its text until the records are read (recordRec
       const line = `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${id}}}`;
       recorder.recordReceivedText(JSON.parse(line), line);
     }
-    expect(recorder.messages.map((record) => (record.content as { params: { n: number } }).params.n)).toEqual([2, 3]);
+    expect(recorder.messages.map((record) => (record.content as unknown as { params: { n: number } }).params.n)).toEqual([2, 3]);
     expect(recorder.dropped).toBe(1);
     recorder.clear();
     expect(recorder.messages).toEqual([]);
