@@ -5,7 +5,12 @@
  * stdio server (bench/servers/minimal-stdio.mjs: one tool, no SDK, exits on stdin close):
  *
  * - per-test setup: spawn + initialize + tools/list + close (close timed apart as well);
- * - tool calls per second over stdio, sequential and with 32 in flight, on one open connection;
+ * - tool calls per second over stdio, sequential and with 32 in flight, on open connections, with
+ *   a hand-written JSON-RPC client beside them (no validation, record or timeout: the floor a client
+ *   can reach on this pipe and server, a reference row);
+ * - where a sequential call's time goes, per side: the client's turn (answer read → next request
+ *   written), the write, and the server's turn (written → answer read: its work and the wake-ups),
+ *   timed on the child's pipes in a pass of its own;
  * - what each close() leaves behind: how long a script that ends right after close() takes to exit.
  *
  * The same environment for every child: the SDK passes only a few variables (its
@@ -29,7 +34,7 @@
  * Options: --quick, --rounds=N, --processes=N, --only=setup,calls,exit, --json=PATH (default
  * bench/results/driver.json), --no-json.
  */
-import { spawn } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -120,6 +125,12 @@ const DRIVERS = {
       };
     },
   },
+  raw: {
+    label: "hand-written JSON-RPC, no checks or records (the floor)†",
+    async open() {
+      return openHandWritten();
+    },
+  },
   "ours-noshell": {
     label: "mcp-testkit MCPStdinSubprocess (no shell)†",
     async open() {
@@ -140,7 +151,95 @@ const DRIVERS = {
   },
 };
 const MAIN = ["ours", "expect", "sdk"];
+/** The calls sections add the hand-written client: how fast a client that does nothing else can go here. */
+const CALL_SIDES = [...MAIN, "raw"];
 const SETUP_SIDES = [...MAIN, "ours-noshell", "ours-fullenv"];
+
+const fmtUs1 = (us) => `${us.toFixed(1)} µs`;
+
+/**
+ * The process the last `open()` spawned (for the drivers that keep theirs to themselves): the
+ * turns pass watches its pipes. Only noted here, nothing about the spawn changes.
+ */
+let lastSpawned;
+const spawnChild = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function (...args) {
+  lastSpawned = this;
+  return spawnChild.apply(this, args);
+};
+
+/** Times each call's turns on a child's pipes while `on`: answer read → next write, the write, write → answer read. */
+function watchTurns(child, into) {
+  let readAt = 0;
+  let wroteAt = 0;
+  const watch = {
+    on: false,
+    /** Watching from the next write: a turn begun before (the last slice's answer) is not timed. */
+    start() {
+      readAt = 0;
+      wroteAt = 0;
+      watch.on = true;
+    },
+  };
+  child.stdout.prependListener("data", () => {
+    readAt = performance.now();
+    if (watch.on && wroteAt) into.server.push((readAt - wroteAt) * 1000);
+    wroteAt = 0;
+  });
+  const write = child.stdin.write;
+  child.stdin.write = function (...args) {
+    const start = performance.now();
+    if (watch.on && readAt) into.client.push((start - readAt) * 1000);
+    readAt = 0;
+    const written = write.apply(this, args);
+    wroteAt = performance.now();
+    if (watch.on) into.write.push((wroteAt - start) * 1000);
+    return written;
+  };
+  return watch;
+}
+
+/**
+ * A client that does only what a call needs: one line out, split the answer at the newline, parse
+ * it, match its id. No validation, no record, no timeout: what the pipe and the server allow.
+ */
+async function openHandWritten() {
+  const child = spawn(process.execPath, [SERVER_SCRIPT], { env: CHILD_ENV, stdio: ["pipe", "pipe", "inherit"] });
+  const waiting = new Map();
+  let buffered = "";
+  let nextId = 1;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+      const message = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      const resolve = waiting.get(message.id);
+      waiting.delete(message.id);
+      resolve?.(message);
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  const init = await within(request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench-raw", version: "1.0.0" } }), 10_000, "raw: initialize");
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  const listed = await within(request("tools/list", {}), 10_000, "raw: tools/list");
+  return {
+    tools: listed.result.tools.length,
+    instructions: init.result.instructions,
+    child,
+    call: async () => check((await request("tools/call", { name: "echo", arguments: CALL_ARGS })).result.content[0]?.text, "raw"),
+    close: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.stdin.end();
+      }),
+  };
+}
 
 // ---------------------------------------------------------------- child mode: the exit probe
 if (process.env.MCP_TESTKIT_BENCH_EXIT_PROBE) {
@@ -165,10 +264,10 @@ async function main() {
     processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
     /** Per side: warm-up setups, then per round a slice of `perRound` setups cut at `sliceCapMs`. */
     setup: { warmup: quick ? 2 : 4, perRound: quick ? 3 : 5, sliceCapMs: 2000, sectionCapMs: quick ? 15_000 : 30_000 },
-    sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 1, rounds: quick ? 6 : 12 },
-    parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 8_000 : 15_000, inFlight: 32, rounds: quick ? 6 : 12 },
+    sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 10_000 : 20_000, inFlight: 1, rounds: quick ? 6 : 12 },
+    parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 10_000 : 20_000, inFlight: 32, rounds: quick ? 6 : 12 },
     exitProbeCapMs: 15_000,
-    totalCapMs: 70_000,
+    totalCapMs: 100_000,
   };
   // calls/s vs the SDK: at least 1.2x, sequential and 32 in flight (issue 11, item 8).
   const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1.2, callsVsExpectAbove: 1 };
@@ -187,6 +286,12 @@ async function main() {
     await handle.close();
     if (handle.tools !== 1) throw new Error(`${side}: tools/list gave ${handle.tools} tools`);
     seen[side] = (handle.instructions ?? "").replace(/^env: /, "").split(",").filter((name) => name !== "PWD" && name !== "SHLVL" && name !== "_");
+  }
+  {
+    const handle = await DRIVERS.raw.open();
+    await handle.call();
+    await handle.close();
+    if (handle.tools !== 1) throw new Error(`raw: tools/list gave ${handle.tools} tools`);
   }
   const same = MAIN.every((side) => seen[side].join() === seen.sdk.join()) && seen["ours-noshell"].join() === seen.sdk.join();
   if (!same) throw new Error(`the servers did not get the same environment: ${JSON.stringify(seen)}`);
@@ -273,7 +378,7 @@ async function main() {
   async function benchCalls({ warmup, perRound, sliceCapMs, sectionCapMs, inFlight, rounds: wanted }) {
     const handles = {};
     try {
-      for (const side of MAIN) {
+      for (const side of CALL_SIDES) {
         handles[side] = [];
         for (let i = 0; i < CONFIG.processes; i++) {
           const handle = await DRIVERS[side].open();
@@ -281,7 +386,7 @@ async function main() {
           await callSlice(handle, warmup, sliceCapMs * 3, inFlight);
         }
       }
-      const orders = permutations(MAIN);
+      const orders = balancedOrders(CALL_SIDES);
       const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
       const rounds = [];
       for (let r = 0; r < wanted; r++) {
@@ -293,7 +398,7 @@ async function main() {
       }
       const controls = {};
       if (CONFIG.processes > 1) {
-        for (const side of MAIN) {
+        for (const side of CALL_SIDES) {
           const ratios = rounds.map((round) => round[side].perConnectionPerSecond.at(-1) / round[side].perConnectionPerSecond[0]);
           controls[side] = { median: median(ratios), quartiles: quartiles(ratios) };
         }
@@ -304,12 +409,49 @@ async function main() {
         processes: CONFIG.processes,
         rounds,
         controls,
-        vsSdk: summarizeAgainst(rounds, MAIN, "sdk", keys, ["perSecond", "cpuUsPerCall"]),
-        vsExpect: summarizeAgainst(rounds, MAIN, "expect", keys, ["perSecond", "cpuUsPerCall"]),
+        vsSdk: summarizeAgainst(rounds, CALL_SIDES, "sdk", keys, ["perSecond", "cpuUsPerCall"]),
+        vsExpect: summarizeAgainst(rounds, CALL_SIDES, "expect", keys, ["perSecond", "cpuUsPerCall"]),
       };
     } finally {
       for (const handle of Object.values(handles).flat()) await handle.close().catch(() => undefined);
     }
+  }
+
+  // ---- (2b) where a sequential call's time goes, side by side: the client's turn (its answer read,
+  // to its next request written), the write, and the server's turn (written, to the answer read:
+  // the server's work and both wake-ups). Watched on the child's pipes, in a pass of its own so
+  // the calls/s above carry no watching.
+  async function benchTurns() {
+    const turns = Object.fromEntries(CALL_SIDES.map((side) => [side, { client: [], write: [], server: [], wallUs: [] }]));
+    const handles = {};
+    try {
+      for (const side of CALL_SIDES) {
+        const handle = await DRIVERS[side].open();
+        const child = handle.child ?? lastSpawned;
+        handles[side] = { handle, watch: watchTurns(child, turns[side]) };
+        await callSlice(handle, 2000, 2000, 1);
+      }
+      for (const order of balancedOrders(CALL_SIDES)) {
+        for (const side of order) {
+          const { handle, watch } = handles[side];
+          watch.start();
+          const slice = await callSlice(handle, 1500, 1000, 1);
+          watch.on = false;
+          turns[side].wallUs.push(1e6 / slice.perSecond);
+        }
+      }
+    } finally {
+      for (const { handle } of Object.values(handles)) await handle.close().catch(() => undefined);
+    }
+    return Object.fromEntries(
+      CALL_SIDES.map((side) => {
+        const t = turns[side];
+        // Means, so that the three turns add up to the time per call (the server's turn is bimodal:
+        // quick while its core is awake, slow when it must first be woken).
+        const p50 = (values) => percentile([...values].sort((a, b) => a - b), 50);
+        return [side, { clientUs: mean(t.client), writeUs: mean(t.write), serverUs: mean(t.server), serverP50Us: p50(t.server), wallUs: mean(t.wallUs), calls: t.client.length }];
+      }),
+    );
   }
 
   // ---- (3) what close() leaves running: a script that ends right after close()
@@ -338,6 +480,7 @@ async function main() {
     ["setup", "setup", "per-test setup (spawn + initialize + tools/list + close)", benchSetup],
     ["calls", "sequential", "sequential calls", () => benchCalls(CONFIG.sequential)],
     ["calls", "parallel", "calls with 32 in flight", () => benchCalls(CONFIG.parallel)],
+    ["calls", "turns", "where a sequential call's time goes", benchTurns],
     ["exit", "exit", "time to process exit after close()", async () => Promise.all(MAIN.map(exitProbe))],
   ];
   const { results, skipped } = await runPlan(plan, { wanted: parts, timeLeft, capMs: CONFIG.totalCapMs, capLabel: "section" });
@@ -388,7 +531,7 @@ async function main() {
       const result = results[key];
       if (!result) continue;
       const { vsSdk, vsExpect } = result;
-      for (const side of MAIN) {
+      for (const side of CALL_SIDES) {
         const m = vsSdk.median[side];
         let aim = "";
         if (side === "ours") {
@@ -414,6 +557,14 @@ async function main() {
         ]);
       }
     }
+    tables.push(renderTable(header, rows));
+  }
+  if (results.turns) {
+    const header = ["A sequential call, side by side (means)", "client's turn: answer read → next request written", "the write", "server's turn: written → answer read (p50)", "time per call"];
+    const rows = CALL_SIDES.map((side) => {
+      const t = results.turns[side];
+      return [DRIVERS[side].label, fmtUs1(t.clientUs), fmtUs1(t.writeUs), `${fmtUs1(t.serverUs)} (${fmtUs1(t.serverP50Us)})`, fmtUs1(t.wallUs)];
+    });
     tables.push(renderTable(header, rows));
   }
   if (results.exit) {
