@@ -363,8 +363,11 @@ export class StdioProcessTransport implements JsonTextTransport {
     }
     let start = 0;
     let head = this.takePending();
+    // A line that is all the chunk holds (one answer per read, the usual case one call at a time)
+    // keeps no more alive than itself; one of several shares the chunk's memory.
+    const onlyLine = newline === chunk.length - 1;
     while (newline !== -1) {
-      this.readLine(head + chunk.slice(start, newline));
+      this.readLine(head + chunk.slice(start, newline), onlyLine);
       head = "";
       start = newline + 1;
       newline = chunk.indexOf("\n", start);
@@ -384,7 +387,7 @@ export class StdioProcessTransport implements JsonTextTransport {
     return text;
   }
 
-  private readLine(raw: string): void {
+  private readLine(raw: string, ownsText = true): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return;
     if (!this.treeNoted) {
@@ -402,7 +405,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       return;
     }
     // The line goes along, so a recorder can copy the message from it rather than deep-clone it (see inspect/json-text.ts).
-    const extra: JsonTextExtra = { jsonText: line };
+    const extra: JsonTextExtra = { jsonText: line, ownsText };
     // Once started (every message but those read before start), no closure per message.
     if (this.started) this.onmessage?.(message as JSONRPCMessage, extra);
     else this.deliver(() => this.onmessage?.(message as JSONRPCMessage, extra));

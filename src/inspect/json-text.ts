@@ -12,6 +12,11 @@ import type { MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 /** What such a transport passes to `onmessage` with a message: the JSON text it was parsed from. */
 export interface JsonTextExtra extends MessageExtraInfo {
   jsonText?: string;
+  /**
+   * True when `jsonText` is a string of its own, not a window into a larger chunk of output
+   * (V8 keeps a substring's parent alive): a record may then keep the text itself, to parse later.
+   */
+  ownsText?: boolean;
 }
 
 /** A transport that can be handed an outgoing message already serialized. */

@@ -30,8 +30,10 @@ export class TrafficRecorder {
   readonly maxRecords: number;
   private readonly onProblem: TrafficRecorderOptions["onProblem"];
   private readonly journal: BoundedJournal<TrafficRecord | UnparsedRecord>;
-  /** Records kept as their text since the journal was last read (an upper bound: some may have fallen off). */
-  private unparsed = 0;
+  /** Whether a record kept as its text was pushed since the journal was last read. */
+  private unparsed = false;
+  /** Records pushed since then: the ones a read must look at (the newest). */
+  private pushedSinceRead = 0;
   private readonly problemJournal: BoundedJournal<TrafficProblem>;
   private readonly correlator: RequestCorrelator;
   private negotiatedVersion: string | undefined;
@@ -67,10 +69,11 @@ export class TrafficRecorder {
 
   /** Every record kept, oldest first, as a new array. */
   get messages(): TrafficRecord[] {
-    if (this.unparsed > 0) {
-      this.journal.replaceEach(parseRecord);
-      this.unparsed = 0;
+    if (this.unparsed) {
+      this.journal.replaceNewest(this.pushedSinceRead, parseRecord);
+      this.unparsed = false;
     }
+    this.pushedSinceRead = 0;
     return this.journal.toArray() as TrafficRecord[];
   }
 
@@ -92,7 +95,7 @@ export class TrafficRecorder {
   /** The number of records per method. Records with no known method are not counted. */
   methodCounts(): Record<string, number> {
     const counts = new Map<string, number>();
-    for (const { method } of this.messages) {
+    for (const { method } of this.journal.toArray()) {
       if (method !== undefined) counts.set(method, (counts.get(method) ?? 0) + 1);
     }
     return Object.fromEntries(counts);
@@ -102,7 +105,7 @@ export class TrafficRecorder {
   averageLatency(): number {
     let total = 0;
     let count = 0;
-    for (const { latency } of this.messages) {
+    for (const { latency } of this.journal.toArray()) {
       if (latency === undefined) continue;
       total += latency;
       count++;
@@ -116,7 +119,8 @@ export class TrafficRecorder {
    */
   clear(): void {
     this.journal.clear();
-    this.unparsed = 0;
+    this.unparsed = false;
+    this.pushedSinceRead = 0;
     this.problemJournal.clear();
   }
 
@@ -139,7 +143,9 @@ export class TrafficRecorder {
    * the record's copy is parsed from `jsonText` only when the records are first read. So nothing
    * but the checks stands between a response and the caller's next request, and the record holds
    * one string until then rather than a tree of objects. `jsonText` must be the text `message`
-   * was parsed from. A message with problems is copied at once (`onProblem` gets its record).
+   * was parsed from, and a string of its own (a substring keeps its parent alive). A message with
+   * problems is copied at once (`onProblem` gets its record); text that turns out not to be JSON
+   * becomes an error record saying so.
    */
   recordReceivedText(message: unknown, jsonText: string): void {
     this.keep("incoming", message, jsonText, undefined, true);
@@ -169,8 +175,8 @@ export class TrafficRecorder {
     const problems = found?.length === 0 ? NO_PROBLEMS : found;
     if (parseLater && jsonText !== undefined && (problems === undefined || problems.length === 0)) {
       const unparsed = new UnparsedRecord(timestamp, direction, method, id, jsonText, latency, problems);
-      this.journal.push(unparsed);
-      this.unparsed++;
+      this.push(unparsed);
+      this.unparsed = true;
       return unparsed;
     }
     const content = copyForRecord(message, jsonText) as JsonRpcMessage;
@@ -178,7 +184,7 @@ export class TrafficRecorder {
     const record: MessageRecord = problems
       ? { timestamp, direction, method, id, content, latency, problems }
       : { timestamp, direction, method, id, content, latency };
-    this.journal.push(record);
+    this.push(record);
     if (problems && problems.length > 0) this.reportProblems(record, problems);
     return record;
   }
@@ -197,8 +203,13 @@ export class TrafficRecorder {
       content: error instanceof Error ? error.message : String(error),
       latency: undefined,
     };
-    this.journal.push(record);
+    this.push(record);
     return record;
+  }
+
+  private push(entry: TrafficRecord | UnparsedRecord): void {
+    this.journal.push(entry);
+    this.pushedSinceRead++;
   }
 
   private learnVersion(response: unknown): void {
@@ -260,7 +271,14 @@ class UnparsedRecord {
 function parseRecord(entry: TrafficRecord | UnparsedRecord): TrafficRecord {
   if (!(entry instanceof UnparsedRecord)) return entry;
   const { timestamp, direction, method, id, latency, problems } = entry;
-  const content = JSON.parse(entry.text) as JsonRpcMessage;
+  let content: JsonRpcMessage;
+  try {
+    content = JSON.parse(entry.text) as JsonRpcMessage;
+  } catch (error) {
+    // Only a caller breaking recordReceivedText's contract gets here; every later read must still work.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { timestamp, direction: "error", method, id, content: `recordReceivedText was given text that is not JSON (${reason}), so this ${direction} message has no copy: pass the text the message was parsed from`, latency: undefined };
+  }
   return problems ? { timestamp, direction, method, id, content, latency, problems } : { timestamp, direction, method, id, content, latency };
 }
 

@@ -43,8 +43,8 @@ export class RecordingTransport implements Transport {
     this.inner.onmessage = (message, extra?: JsonTextExtra) => {
       try {
         const jsonText = extra?.jsonText;
-        if (jsonText === undefined) this.recorder.recordMessage("incoming", message);
-        else this.recorder.recordReceivedText(message, jsonText);
+        if (jsonText !== undefined && extra?.ownsText === true) this.recorder.recordReceivedText(message, jsonText);
+        else this.recorder.recordMessage("incoming", message, jsonText);
       } catch (error) {
         // A failure to record (say, a throwing onProblem) must not swallow the message.
         this.onerror?.(toError(error));

@@ -31,9 +31,15 @@ export class RingBuffer<T> {
     this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
   }
 
-  /** Replaces every entry with what `change` makes of it, in place (order and `dropped` unchanged). */
-  replaceEach(change: (entry: T) => T): void {
-    for (let i = 0; i < this.entries.length; i++) this.entries[i] = change(this.entries[i]!);
+  /** Replaces the newest `count` entries with what `change` makes of each, in place (order and `dropped` unchanged). */
+  replaceNewest(count: number, change: (entry: T) => T): void {
+    const { entries } = this;
+    const length = entries.length;
+    // The newest entry sits just before `head` once the ring is full, at the end until then.
+    for (let back = 1; back <= Math.min(count, length); back++) {
+      const index = (this.head - back + length) % length;
+      entries[index] = change(entries[index]!);
+    }
   }
 
   /** The entries, oldest first, as a new array. */

@@ -5,9 +5,12 @@
  */
 import { fileURLToPath } from "node:url";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { StdioProcessTransport } from "../../src/driver/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { recordTraffic, TrafficRecorder, type MessageRecord, type TrafficProblem } from "../../src/inspect/index.js";
+import { NO_PROBLEMS } from "../../src/inspect/types.js";
+import { RingBuffer } from "../../src/util/ring-buffer.js";
 import { copyPlainJson } from "../../src/inspect/json-text.js";
 import { newClient } from "./support.js";
 
@@ -117,9 +120,36 @@ describe("a received line kept as its text until the records are read (recordRec
     const response = lazy.messages[1] as MessageRecord;
     expect(response).toEqual(expect.objectContaining({ direction: "incoming", method: "tools/call", id: 7, content: JSON.parse(answerLine), problems: [] }));
     expect(response.latency).toBeGreaterThanOrEqual(0);
-    expect(Object.keys(response).sort()).toEqual(Object.keys(eager.messages[1]!).sort());
+    expect(response.problems).toBe(NO_PROBLEMS);
+    expect(Object.keys(response)).toEqual(Object.keys(eager.messages[1]!));
     expect(lazy.methodCounts()).toEqual({ "tools/call": 2 });
     expect(lazy.averageLatency()).toBeGreaterThanOrEqual(0);
+  });
+
+  it("copies from the text, and only when the records are read", () => {
+    const recorder = new TrafficRecorder();
+    // Not what a transport may do (the text must be the message's), but it shows which one is copied, and when.
+    recorder.recordReceivedText({ jsonrpc: "2.0", method: "notifications/message", params: { n: 1 } }, '{"jsonrpc":"2.0","method":"notifications/message","params":{"n":2}}');
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(recorder.methodCounts()).toEqual({ "notifications/message": 1 });
+      expect(recorder.averageLatency()).toBe(0);
+      expect(parse).not.toHaveBeenCalled();
+      expect(recorder.messages[0]!.content).toEqual({ jsonrpc: "2.0", method: "notifications/message", params: { n: 2 } });
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("turns text that is not JSON into an error record that says so, and every later read still works", () => {
+    const recorder = new TrafficRecorder();
+    recorder.recordReceivedText({ jsonrpc: "2.0", method: "notifications/message" }, "not json");
+    const [record] = recorder.messages;
+    expect(record).toMatchObject({ direction: "error", method: "notifications/message", latency: undefined });
+    expect(record!.content).toMatch(/^recordReceivedText was given text that is not JSON \(.+\), so this incoming message has no copy: pass the text the message was parsed from$/);
+    recorder.recordMessage("outgoing", { jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(recorder.messages.map((entry) => entry.direction)).toEqual(["error", "outgoing"]);
   });
 
   it("parses each line once: every later read gives the same record and the same copy", () => {
@@ -159,5 +189,106 @@ describe("a received line kept as its text until the records are read (recordRec
     recorder.recordMessage("outgoing", { jsonrpc: "2.0", method: "notifications/initialized" });
     expect(recorder.messages.map((record) => record.method)).toEqual(["notifications/message", "notifications/initialized"]);
     expect(recorder.messages[0]!.content).toEqual(JSON.parse(line));
+  });
+
+  it("reads, then records more past the wrap, then reads again: every record parsed, in order", () => {
+    const recorder = new TrafficRecorder({ maxRecords: 3 });
+    const receive = (n: number) => {
+      const line = `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}`;
+      recorder.recordReceivedText(JSON.parse(line), line);
+    };
+    const ns = () => recorder.messages.map((record) => (record.content as unknown as { params?: { n: number } }).params?.n ?? record.method);
+    receive(1);
+    receive(2);
+    expect(ns()).toEqual([1, 2]);
+    receive(3);
+    recorder.recordMessage("outgoing", { jsonrpc: "2.0", method: "notifications/initialized" });
+    receive(5);
+    expect(ns()).toEqual([3, "notifications/initialized", 5]);
+    for (let n = 6; n <= 10; n++) receive(n);
+    expect(ns()).toEqual([8, 9, 10]);
+    expect(recorder.dropped).toBe(7);
+  });
+});
+
+describe("RecordingTransport over a JSON text wire: which received lines are kept as text", () => {
+  /** A text wire whose messages come with the given extra, as our stdio transport gives them. */
+  function textWire() {
+    const wire = {
+      onmessage: undefined as Transport["onmessage"],
+      start: async () => {},
+      send: async () => {},
+      sendJsonText: async () => {},
+      close: async () => {},
+    };
+    return wire;
+  }
+
+  it("keeps the text of a line that owns it, and copies the message of one that shares its chunk", async () => {
+    const wire = textWire();
+    const { transport, recorder } = recordTraffic(wire as unknown as Transport);
+    const delivered: unknown[] = [];
+    transport.onmessage = (message) => delivered.push(message);
+    await transport.start();
+    const text = '{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"text"}}';
+    const message = (from: string) => ({ jsonrpc: "2.0", method: "notifications/message", params: { from } });
+    wire.onmessage!(message("owned") as never, { jsonText: text, ownsText: true } as never);
+    wire.onmessage!(message("shared") as never, { jsonText: text } as never);
+    expect(delivered).toEqual([message("owned"), message("shared")]);
+    expect(recorder.messages.map((record) => (record.content as unknown as { params: { from: string } }).params.from)).toEqual(["text", "shared"]);
+  });
+});
+
+describe("our stdio transport: which lines own their text", () => {
+  it("a line that is all its read holds owns it; lines read together share their chunk", async () => {
+    // Writes one line, then (once told to, so the two writes cannot be read as one) two lines in one write.
+    const script = [
+      "const line = (n) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } }) + '\\n';",
+      "process.stdout.write(line(1));",
+      "process.stdin.once('data', () => process.stdout.write(line(2) + line(3)));",
+    ].join(" ");
+    const transport = new StdioProcessTransport({ command: process.execPath, args: ["-e", script] });
+    const seen: Array<{ n: number; ownsText: boolean | undefined; jsonText: string | undefined }> = [];
+    let first: () => void = () => undefined;
+    const firstSeen = new Promise<void>((resolve) => (first = resolve));
+    transport.onmessage = (message, extra) => {
+      const { jsonText, ownsText } = (extra ?? {}) as { jsonText?: string; ownsText?: boolean };
+      seen.push({ n: (message as unknown as { params: { n: number } }).params.n, ownsText, jsonText });
+      first();
+    };
+    cleanups.push(() => transport.close());
+    await transport.start();
+    await firstSeen;
+    await transport.sendJsonText('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const deadline = Date.now() + 10_000;
+    while (seen.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen.map(({ n, ownsText }) => [n, ownsText])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]);
+    expect(seen.every(({ n, jsonText }) => jsonText === JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { n } }))).toBe(true);
+  });
+});
+
+describe("RingBuffer.replaceNewest", () => {
+  it("changes only the newest entries, before and after the ring wraps", () => {
+    const ring = new RingBuffer<number>(4);
+    ring.push(1);
+    ring.push(2);
+    ring.push(3);
+    ring.replaceNewest(2, (n) => n * 10);
+    expect(ring.toArray()).toEqual([1, 20, 30]);
+    ring.push(4);
+    ring.push(5);
+    ring.push(6);
+    ring.replaceNewest(3, (n) => -n);
+    expect(ring.toArray()).toEqual([30, -4, -5, -6]);
+    ring.replaceNewest(10, (n) => n + 1);
+    expect(ring.toArray()).toEqual([31, -3, -4, -5]);
+    expect(ring.dropped).toBe(2);
+    new RingBuffer<number>(2).replaceNewest(3, () => {
+      throw new Error("an empty ring has nothing to change");
+    });
   });
 });
