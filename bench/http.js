@@ -8,10 +8,9 @@
  * aimock's MCPMock, the SDK's McpServer + StreamableHTTPServerTransport in JSON and in SSE mode,
  * and a bare node:http server (the ceiling), also called the 2026-07-28 way (that row's
  * ceiling). The servers whose figures carry an aim (ours in JSON, step function and 2026-07-28,
- * and both bare ones) each run in four identical processes (`--processes=N`), measured in turn
- * within each slice (bench/lib/server-set.js): one process's luck weighs a quarter (two identical
- * processes of ours differed by up to 18% in one paired run), and the second process ÷ the first
- * is that server's control. Then per-test setup over HTTP, in this process
+ * and both bare ones) each run in two identical processes (`--processes=N`), measured in turn
+ * within each slice (bench/lib/server-set.js): one process's luck weighs half, and the second
+ * process ÷ the first is that server's control. Then per-test setup over HTTP, in this process
  * as a test would do it: start the server, SDK Client + StreamableHTTPClientTransport connect
  * (initialize), close, stop.
  *
@@ -23,7 +22,7 @@
  * Server CPU time is read with `process.cpuUsage()` inside each server process (over IPC) at the
  * start and end of its slice, so it is that server's own work only.
  *
- * Options: --quick, --rounds=N, --processes=N (1–4, for the servers that carry aims; default 4),
+ * Options: --quick, --rounds=N, --processes=N (1–4, for the servers that carry aims; default 2),
  * --only=load,setup (parts), --gc-each-slice, --json=PATH (default bench/results/http.json),
  * --no-json.
  */
@@ -74,7 +73,7 @@ const CONFIG = {
   rounds: Number(args.get("rounds") ?? 10),
   concurrencies: [1, 32],
   /** Processes per server for the servers whose figures carry an aim (the others: one). */
-  processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 4))),
+  processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
   load: {
     /** Per server process, before round 1 of the first concurrency (JIT warm on both ends), and of each later one. */
     warmup: { first: { count: 3000, ms: quick ? 400 : 900 }, later: { count: 1500, ms: quick ? 200 : 400 } },
