@@ -6,11 +6,12 @@
  *
  * - per-test setup: spawn + initialize + tools/list + close (close timed apart as well);
  * - tool calls per second over stdio, sequential and with 32 in flight, on open connections, with
- *   a hand-written JSON-RPC client beside them (no validation, record or timeout: the floor a client
- *   can reach on this pipe and server, a reference row);
+ *   a hand-written JSON-RPC client beside them (no validation, record or timeout: about the least
+ *   a client can do on this pipe and server, a reference row);
  * - where a sequential call's time goes, per side: the client's turn (answer read → next request
- *   written), the write, and the server's turn (written → answer read: its work and the wake-ups),
- *   timed on the child's pipes in a pass of its own;
+ *   written), the write, the client's own work after the write, and the server's turn (from then
+ *   to the answer read: its work and the wake-ups), timed on the child's pipes in a pass of its own
+ *   (one connection per side, so one server process's luck is in it);
  * - what each close() leaves behind: how long a script that ends right after close() takes to exit.
  *
  * The same environment for every child: the SDK passes only a few variables (its
@@ -53,7 +54,6 @@ import {
   median,
   parseArgs,
   percentile,
-  permutations,
   quartiles,
   renderTable,
   summarizeAgainst,
@@ -126,7 +126,7 @@ const DRIVERS = {
     },
   },
   raw: {
-    label: "hand-written JSON-RPC, no checks or records (the floor)†",
+    label: "hand-written JSON-RPC, no checks or records (minimal)†",
     async open() {
       return openHandWritten();
     },
@@ -168,23 +168,34 @@ ChildProcess.prototype.spawn = function (...args) {
   return spawnChild.apply(this, args);
 };
 
-/** Times each call's turns on a child's pipes while `on`: answer read → next write, the write, write → answer read. */
+/**
+ * Times each call's turns on a child's pipes while `on`: answer read → next write (the client),
+ * the write, the client's own work after it (until its tick ends: a `setImmediate`, the same on
+ * every side), and from then to the answer read (the server and the wake-ups).
+ */
 function watchTurns(child, into) {
   let readAt = 0;
   let wroteAt = 0;
+  let idleAt = 0;
+  const idle = () => {
+    idleAt = performance.now();
+    if (watch.on && wroteAt) into.after.push((idleAt - wroteAt) * 1000);
+  };
   const watch = {
     on: false,
     /** Watching from the next write: a turn begun before (the last slice's answer) is not timed. */
     start() {
       readAt = 0;
       wroteAt = 0;
+      idleAt = 0;
       watch.on = true;
     },
   };
   child.stdout.prependListener("data", () => {
     readAt = performance.now();
-    if (watch.on && wroteAt) into.server.push((readAt - wroteAt) * 1000);
+    if (watch.on && wroteAt && idleAt) into.server.push((readAt - idleAt) * 1000);
     wroteAt = 0;
+    idleAt = 0;
   });
   const write = child.stdin.write;
   child.stdin.write = function (...args) {
@@ -193,7 +204,9 @@ function watchTurns(child, into) {
     readAt = 0;
     const written = write.apply(this, args);
     wroteAt = performance.now();
+    idleAt = 0;
     if (watch.on) into.write.push((wroteAt - start) * 1000);
+    setImmediate(idle);
     return written;
   };
   return watch;
@@ -206,6 +219,17 @@ function watchTurns(child, into) {
 async function openHandWritten() {
   const child = spawn(process.execPath, [SERVER_SCRIPT], { env: CHILD_ENV, stdio: ["pipe", "pipe", "inherit"] });
   const waiting = new Map();
+  let gone;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // A server that goes fails what waits on it, at once.
+  const fail = (error) => {
+    gone = error;
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  child.once("exit", (code, signal) => fail(new Error(`raw: the server exited (${code ?? signal})`)));
+  child.once("error", fail);
+  child.stdin.on("error", fail);
   let buffered = "";
   let nextId = 1;
   child.stdout.setEncoding("utf8");
@@ -214,30 +238,40 @@ async function openHandWritten() {
     for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
       const message = JSON.parse(buffered.slice(0, newline));
       buffered = buffered.slice(newline + 1);
-      const resolve = waiting.get(message.id);
+      const pending = waiting.get(message.id);
       waiting.delete(message.id);
-      resolve?.(message);
+      pending?.resolve(message);
     }
   });
   const request = (method, params) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
+      if (gone) return reject(gone);
       const id = nextId++;
-      waiting.set(id, resolve);
+      waiting.set(id, { resolve, reject });
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
-  const init = await within(request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench-raw", version: "1.0.0" } }), 10_000, "raw: initialize");
-  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  const listed = await within(request("tools/list", {}), 10_000, "raw: tools/list");
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin.end();
+      await within(exited, 5_000, "raw: exit after stdin closed").catch(() => child.kill("SIGKILL"));
+    }
+  };
+  let init;
+  let listed;
+  try {
+    init = await within(request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench-raw", version: "1.0.0" } }), 10_000, "raw: initialize");
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    listed = await within(request("tools/list", {}), 10_000, "raw: tools/list");
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     tools: listed.result.tools.length,
     instructions: init.result.instructions,
     child,
     call: async () => check((await request("tools/call", { name: "echo", arguments: CALL_ARGS })).result.content[0]?.text, "raw"),
-    close: () =>
-      new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.stdin.end();
-      }),
+    close,
   };
 }
 
@@ -264,8 +298,8 @@ async function main() {
     processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
     /** Per side: warm-up setups, then per round a slice of `perRound` setups cut at `sliceCapMs`. */
     setup: { warmup: quick ? 2 : 4, perRound: quick ? 3 : 5, sliceCapMs: 2000, sectionCapMs: quick ? 15_000 : 30_000 },
-    sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 10_000 : 20_000, inFlight: 1, rounds: quick ? 6 : 12 },
-    parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 400, sectionCapMs: quick ? 10_000 : 20_000, inFlight: 32, rounds: quick ? 6 : 12 },
+    sequential: { warmup: 3000, perRound: 20_000, sliceCapMs: quick ? 200 : 300, sectionCapMs: quick ? 10_000 : 22_000, inFlight: 1, rounds: quick ? 8 : 16 },
+    parallel: { warmup: 3000, perRound: 50_000, sliceCapMs: quick ? 200 : 300, sectionCapMs: quick ? 10_000 : 22_000, inFlight: 32, rounds: quick ? 8 : 16 },
     exitProbeCapMs: 15_000,
     totalCapMs: 100_000,
   };
@@ -387,13 +421,18 @@ async function main() {
         }
       }
       const orders = balancedOrders(CALL_SIDES);
+      const cycle = orders.length % 2 === 0 ? orders.length * 2 : orders.length;
       const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
       const rounds = [];
       for (let r = 0; r < wanted; r++) {
-        // Past the cap, stop only after an even number of rounds: each connection first equally often.
-        if (r >= 2 && r % 2 === 0 && performance.now() > deadline) break;
+        // Past the cap, stop only after whole cycles of both connection orders (so every side
+        // order has run each connection first equally often).
+        if (r >= cycle && r % cycle === 0 && performance.now() > deadline) break;
         const round = {};
-        for (const side of orders[r % orders.length]) round[side] = await sideSlice(handles[side], perRound, sliceCapMs, inFlight, r % 2 === 1);
+        // The connection order flips every round and, with an even number of side orders, once
+        // more each cycle: each side order meets both connection orders.
+        const reverse = orders.length % 2 === 0 ? (r + Math.floor(r / orders.length)) % 2 === 1 : r % 2 === 1;
+        for (const side of orders[r % orders.length]) round[side] = await sideSlice(handles[side], perRound, sliceCapMs, inFlight, reverse);
         rounds.push(round);
       }
       const controls = {};
@@ -422,8 +461,9 @@ async function main() {
   // the server's work and both wake-ups). Watched on the child's pipes, in a pass of its own so
   // the calls/s above carry no watching.
   async function benchTurns() {
-    const turns = Object.fromEntries(CALL_SIDES.map((side) => [side, { client: [], write: [], server: [], wallUs: [] }]));
+    const turns = Object.fromEntries(CALL_SIDES.map((side) => [side, { client: [], write: [], after: [], server: [], wallUs: [] }]));
     const handles = {};
+    const deadline = performance.now() + Math.min(20_000, Math.max(0, timeLeft()));
     try {
       for (const side of CALL_SIDES) {
         const handle = await DRIVERS[side].open();
@@ -431,11 +471,14 @@ async function main() {
         handles[side] = { handle, watch: watchTurns(child, turns[side]) };
         await callSlice(handle, 2000, 2000, 1);
       }
-      for (const order of balancedOrders(CALL_SIDES)) {
+      // Two cycles of the balanced orders, the second stopping short once the time is spent.
+      const orders = balancedOrders(CALL_SIDES);
+      for (const [index, order] of [...orders, ...orders].entries()) {
+        if (index >= orders.length && performance.now() > deadline) break;
         for (const side of order) {
           const { handle, watch } = handles[side];
           watch.start();
-          const slice = await callSlice(handle, 1500, 1000, 1);
+          const slice = await callSlice(handle, 1000, 600, 1);
           watch.on = false;
           turns[side].wallUs.push(1e6 / slice.perSecond);
         }
@@ -446,10 +489,10 @@ async function main() {
     return Object.fromEntries(
       CALL_SIDES.map((side) => {
         const t = turns[side];
-        // Means, so that the three turns add up to the time per call (the server's turn is bimodal:
+        // Means, so that the turns add up to the time per call (the server's turn is bimodal:
         // quick while its core is awake, slow when it must first be woken).
         const p50 = (values) => percentile([...values].sort((a, b) => a - b), 50);
-        return [side, { clientUs: mean(t.client), writeUs: mean(t.write), serverUs: mean(t.server), serverP50Us: p50(t.server), wallUs: mean(t.wallUs), calls: t.client.length }];
+        return [side, { clientUs: mean(t.client), writeUs: mean(t.write), afterWriteUs: mean(t.after), serverUs: mean(t.server), serverP50Us: p50(t.server), wallUs: mean(t.wallUs), samples: t.client.length }];
       }),
     );
   }
@@ -560,10 +603,10 @@ async function main() {
     tables.push(renderTable(header, rows));
   }
   if (results.turns) {
-    const header = ["A sequential call, side by side (means)", "client's turn: answer read → next request written", "the write", "server's turn: written → answer read (p50)", "time per call"];
+    const header = ["A sequential call, side by side (means)", "client's turn: answer read → next request written", "the write", "the client's work after the write", "server's turn: then → answer read (p50)", "time per call"];
     const rows = CALL_SIDES.map((side) => {
       const t = results.turns[side];
-      return [DRIVERS[side].label, fmtUs1(t.clientUs), fmtUs1(t.writeUs), `${fmtUs1(t.serverUs)} (${fmtUs1(t.serverP50Us)})`, fmtUs1(t.wallUs)];
+      return [DRIVERS[side].label, fmtUs1(t.clientUs), fmtUs1(t.writeUs), fmtUs1(t.afterWriteUs), `${fmtUs1(t.serverUs)} (${fmtUs1(t.serverP50Us)})`, fmtUs1(t.wallUs)];
     });
     tables.push(renderTable(header, rows));
   }
