@@ -146,6 +146,18 @@ describe("close()", () => {
     await expectNoProcessLeft(app.pid);
   });
 
+  it("a server that dies of SIGKILL at close leaving a child: ending the child with SIGKILL does not make it our kill", async () => {
+    const app = track(mcpShell(`${zoo("dies-of-signal-on-close")} SIGKILL with-child`));
+    await app.ping();
+    const child = await pidOnStderr(app, "zoo: child ");
+    const error = (await app.close().catch((e: unknown) => e)) as ProcessExitedWithError;
+    expect(error).toBeInstanceOf(ProcessExitedWithError);
+    expect(error.message).toContain("The server process was ended by SIGKILL.");
+    expect(app.exitSignal).toBe("SIGKILL");
+    await eventually(() => !isAlive(child), 3000, "the orphaned child to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
   it("rejects requests in flight, returns the same promise when called again, and refuses later calls", async () => {
     const app = track(mcpShell(zoo("no-response"), { requestTimeout: 10_000 }));
     await app.initialize();
