@@ -316,7 +316,10 @@ export class StdioProcessTransport implements JsonTextTransport {
   }
 
   private signalTree(signal: NodeJS.Signals): void {
-    if (this.tree?.signal(signal)) this.signalsSent.add(signal);
+    // Only a signal sent while the server ran can have ended it: once it has exited, one sent to
+    // what it left behind (the sweep after close) does not make its own death ours.
+    const running = this.exitInfo === undefined;
+    if (this.tree?.signal(signal) && running) this.signalsSent.add(signal);
   }
 
   private markExited(exit: ProcessExit): void {

@@ -126,6 +126,38 @@ describe("close()", () => {
     await expectNoProcessLeft(app.pid);
   });
 
+  it("a server that dies of a signal when its stdin closes (one mcp-testkit did not send): close throws ProcessExitedWithError naming it", async () => {
+    const app = track(mcpShell(`${zoo("dies-of-signal-on-close")} SIGTERM`));
+    await app.ping();
+    const started = performance.now();
+    const error = (await app.close().catch((e: unknown) => e)) as ProcessExitedWithError;
+    // It exited in time, so it was not killed at the timeout: the signal is its own.
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(error).toBeInstanceOf(ProcessExitedWithError);
+    expect(error.message).toContain("The server process was ended by SIGTERM.");
+    // At close, not on its own: the test did end it (by closing stdin), so no "not by mcp-testkit".
+    expect(error.message).not.toMatch(/on its own|not by mcp-testkit/);
+    expect(error).toMatchObject({ exitCode: null, exitSignal: "SIGTERM" });
+    expect(error.stderr).toContain("zoo: stdin closed, ending myself with SIGTERM");
+    expect(app.closeError).toBe(error);
+    expect(app.exitCode).toBeNull();
+    expect(app.exitSignal).toBe("SIGTERM");
+    await expect(app.waitForExit()).resolves.toBe(143);
+    await expectNoProcessLeft(app.pid);
+  });
+
+  it("a server that dies of SIGKILL at close leaving a child: ending the child with SIGKILL does not make it our kill", async () => {
+    const app = track(mcpShell(`${zoo("dies-of-signal-on-close")} SIGKILL with-child`));
+    await app.ping();
+    const child = await pidOnStderr(app, "zoo: child ");
+    const error = (await app.close().catch((e: unknown) => e)) as ProcessExitedWithError;
+    expect(error).toBeInstanceOf(ProcessExitedWithError);
+    expect(error.message).toContain("The server process was ended by SIGKILL.");
+    expect(app.exitSignal).toBe("SIGKILL");
+    await eventually(() => !isAlive(child), 3000, "the orphaned child to end");
+    await expectNoProcessLeft(app.pid);
+  });
+
   it("rejects requests in flight, returns the same promise when called again, and refuses later calls", async () => {
     const app = track(mcpShell(zoo("no-response"), { requestTimeout: 10_000 }));
     await app.initialize();

@@ -4,14 +4,15 @@
  * `list_changed` makes the cached list stale and reaches `notifications`, as a legacy session's
  * does; `close()` cancels the subscription (the mock sees it cancelled, not dropped). Against our
  * mock in memory, over Streamable HTTP and over stdio, an SDK v2 server over HTTP, and servers
- * that refuse or ignore the subscription.
+ * that refuse or ignore the subscription; and a close() that still ends everything when the
+ * subscription itself will not close.
  */
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useSdkV2Http } from "../support/sdk-v2-http.js";
 import { mockMcp, type MockMcpServer } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, RequestTimeoutError, type McpDriver } from "../../src/driver/index.js";
-import { useDrivers } from "./support.js";
+import { expectNoProcessLeft, useDrivers } from "./support.js";
 import { until } from "../observe/support.js";
 
 const track = useDrivers();
@@ -162,6 +163,51 @@ describe("against servers that do not follow through", () => {
     // The server heard the cancel of the listen it never answered.
     expect((await app.callTool("requests")).getTextContent()).toMatch(/subscriptions\/listen,tools\/list,notifications\/cancelled/);
     await app.close();
+  });
+});
+
+/** The timers holding this process open (an unref'd one does not count). */
+const activeTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+/** What `promise` did within `ms`: "settled", or "pending" (the test's own timer is cleared either way). */
+async function within(promise: Promise<unknown>, ms: number): Promise<"settled" | "pending"> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise.then(() => "settled" as const), new Promise<"pending">((resolve) => (timer = setTimeout(() => resolve("pending"), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("close() when the subscription will not close", () => {
+  // A real subscription's close settles at once: the session rejects its aborted request on the
+  // spot. So, to reach the driver's guard, the live subscription's close is replaced (the server,
+  // the process and the listen request on the wire stay real).
+  // The rejecting close is given a long timeout: a timer of its left running would outlast the check.
+  it.each([
+    { how: "rejects", timeoutMs: 10_000, close: () => Promise.reject(new Error("the subscription could not close")) },
+    { how: "never settles", timeoutMs: 400, close: () => new Promise<never>(() => undefined) },
+  ])("a subscription close that $how: close($timeoutMs) still resolves, the server exits 0, and no process or timer is left", async ({ how, timeoutMs, close }) => {
+    const timersBefore = activeTimers();
+    const app = track(mcpShell(fixture("list-changing-mock.mjs")));
+    expect(await toolNames(app)).toEqual(["grow"]);
+    const subscription = app.listChangeSubscription!;
+    expect(await subscription.acknowledged).toMatchObject({ toolsListChanged: true });
+    const subscriptionClose = vi.spyOn(subscription, "close").mockImplementation(close);
+
+    const started = performance.now();
+    expect(await within(app.close(timeoutMs), 5000)).toBe("settled");
+    const elapsed = performance.now() - started;
+    expect(subscriptionClose).toHaveBeenCalledTimes(1);
+    // A close that never settles is waited for up to the timeout, and no longer; a rejection ends the wait at once.
+    if (how === "never settles") expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 10);
+    expect(elapsed).toBeLessThan(3000);
+    expect(app.exitCode).toBe(0);
+    expect(app.closeError).toBeUndefined();
+    // The listen request itself still ended, with the connection.
+    expect(await within(subscription.ended, 1000)).toBe("settled");
+    await expectNoProcessLeft(app.pid);
+    await until(() => activeTimers() <= timersBefore, `the active timers to be back to the ${timersBefore} before the driver`);
   });
 });
 

@@ -344,6 +344,19 @@ describe("failure messages over a long or capped record", () => {
     expect(order.message).toContain("… and 5 more");
   });
 
+  it("list the first 20 calls to other tools and count the rest, when the tool itself was never called", async () => {
+    const calls = Array.from({ length: 23 }, (_, n) => [n % 2 === 0 ? "search_issues" : "get_issue", { n }] as [string, Record<string, unknown>]);
+    const server = await afterCalls(calls);
+    // Each tool numbers its own calls: search_issues #0, get_issue #0, search_issues #1, ...
+    const lines = calls.slice(0, 20).map(([tool, args], n) => `  ${tool} #${Math.floor(n / 2)} ${JSON.stringify(args)}`);
+    const section = `Calls to other tools:\n${lines.join("\n")}\n  … and 3 more (in server.calls)`;
+    expect(failure(() => server.assertCalled("add_comment")).message).toBe(`Expected "add_comment" to be called, but it was never called.\n${section}`);
+    expect(failure(() => server.assertCalled("add_comment", { times: 1 })).message).toBe(`Expected "add_comment" to be called 1 time, but it was called 0 times.\n${section}`);
+    // 20 is the cap, not a count to reach: exactly 20 other calls are all listed, with no "more".
+    const twenty = await afterCalls(calls.slice(0, 20));
+    expect(failure(() => twenty.assertCalled("add_comment")).message).toBe(`Expected "add_comment" to be called, but it was never called.\nCalls to other tools:\n${lines.join("\n")}`);
+  });
+
   it("say when calls fell off the record (recordLimit), that they are not counted, and how to keep them", async () => {
     const server = await mock({ recordLimit: 3, tools: { search_issues: { returns: "ok" } } });
     const client = await connect(server);

@@ -6,6 +6,8 @@
  * where it sees the HTTP exchange (the simulator).
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -43,6 +45,35 @@ function headersFor(message: unknown, change: Record<string, string | null> = {}
     else headers[name] = value;
   }
   return headers;
+}
+
+/**
+ * The headers node's HTTP server reads from a POST whose head carries these lines, in this order,
+ * written as raw bytes on a socket to 127.0.0.1 (so nothing merges them on the way).
+ */
+async function nodeReads(lines: readonly string[]): Promise<IncomingHttpHeaders> {
+  let seen: IncomingHttpHeaders | undefined;
+  const server = createServer((request, response) => {
+    seen = request.headers;
+    response.writeHead(204, { connection: "close" }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const head = ["POST /mcp HTTP/1.1", `Host: 127.0.0.1:${port}`, ...lines, "Content-Length: 0", "Connection: close", "", ""].join("\r\n");
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(head));
+      const timer = setTimeout(() => socket.destroy(new Error("no answer within 3 s")), 3000);
+      socket.resume();
+      socket.on("close", () => (clearTimeout(timer), resolve()));
+      socket.on("error", (error) => (clearTimeout(timer), reject(error)));
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  if (seen === undefined) throw new Error("the server saw no request");
+  return seen;
 }
 
 const fromClient = (headers: unknown, extra: Record<string, unknown> = {}) => ({ direction: "client-to-server", protocolVersion: MODERN, headers, tools: [sql], ...extra }) as Parameters<typeof validateMessage>[1];
@@ -138,6 +169,28 @@ describe("2026-07-28: each rule broken is reported at its header", () => {
     expect(repeated.map((problem) => [problem.path, problem.message])).toEqual([
       ["headers.mcp-protocol-version", `MCP-Protocol-Version header value "${MODERN}, 2025-11-25" does not match the body's _meta version "${MODERN}"`],
     ]);
+  });
+
+  it("one header named in two letter cases in a record is one repeated header, its values joined in the record's order, as Headers and node read it", async () => {
+    const call = sqlCall();
+    const { "mcp-method": _sent, ...others } = headersFor(call);
+    const twice = { ...others, "Mcp-Method": "tools/call", "mcp-method": "tools/list" };
+    const joined = [["headers.mcp-method", 'Mcp-Method header value "tools/call, tools/list" does not match the body\'s method "tools/call"']];
+    expect(headerProblems(call, fromClient(twice))).toEqual(joined);
+    // Neither value is dropped, whichever comes first: the other order reads the other way round.
+    expect(headerProblems(call, fromClient({ ...others, "mcp-method": "tools/list", "Mcp-Method": "tools/call" }))).toEqual([
+      ["headers.mcp-method", 'Mcp-Method header value "tools/list, tools/call" does not match the body\'s method "tools/call"'],
+    ]);
+    // Even the same value twice is not the method: a repeated Mcp-Method is a mismatch.
+    expect(headerProblems(call, fromClient({ ...others, "Mcp-Method": "tools/call", "mcp-method": "tools/call" }))[0]?.[1]).toMatch(/value "tools\/call, tools\/call" does not match/);
+
+    // Web Headers made from the same record hold the same value, and the validator reads them alike.
+    expect(new Headers(twice).get("mcp-method")).toBe("tools/call, tools/list");
+    expect(headerProblems(call, fromClient(new Headers(twice)))).toEqual(joined);
+    // So does node's HTTP server, given the two header lines on a socket: its req.headers, validated, say the same.
+    const received = await nodeReads(Object.entries(twice).map(([name, value]) => `${name}: ${value}`));
+    expect(received["mcp-method"]).toBe("tools/call, tools/list");
+    expect(headerProblems(call, fromClient(received))).toEqual(joined);
   });
 
   it("a body that names no version: the body is reported by the schema, the header only for being absent", () => {

@@ -48,6 +48,23 @@ describe("responses", () => {
     expect(accepted!.body).toEqual(new Uint8Array(0));
   });
 
+  it("reads a header by name in any case; Object.prototype's names are no headers unless the response sent one", async () => {
+    const server = await memoryMock({ tools: { ok: { returns: "fine" } } });
+    const sim = simulator(server);
+    const sessionId = await openSession(sim);
+    const response = (await (await sim.startRequest(call(sessionId, "ok"))).awaitResponse(2000))!;
+    expect(response.header("Content-Type")).toBe("application/json");
+    for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__", "isPrototypeOf"]) {
+      expect(response.header(name), name).toBeUndefined();
+    }
+    // A response may send a header of such a name: then it is read like any other.
+    const own = simulator(() => new Response("{}", { status: 200, headers: { "content-type": "application/json", constructor: "sent", "x-other": "1" } }));
+    const answered = (await (await own.startRequest(mcpPost({ jsonrpc: "2.0", id: 1, method: "ping" }))).awaitResponse(2000))!;
+    expect(answered.header("constructor")).toBe("sent");
+    expect(answered.header("CONSTRUCTOR")).toBe("sent");
+    expect(answered.header("toString")).toBeUndefined();
+  });
+
   it("passes a transport refusal through as the client would see it, repairing nothing", async () => {
     const sim = simulator(await memoryMock());
     const refused = await sim.startRequest(new Request("http://127.0.0.1:8082/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: "{}" }));
