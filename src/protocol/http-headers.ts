@@ -21,7 +21,7 @@ export interface HeaderRuleProblem {
   readonly message: string;
 }
 
-/** Reads a request header by lower-case name (the first value when repeated). */
+/** Reads a request header by lower-case name (a repeated header's values joined with ", ", as node and `Headers` give them). */
 export type HeaderReader = (name: string) => string | undefined;
 
 /** Which parameter `Mcp-Name` mirrors, per method. */
