@@ -59,6 +59,7 @@ import {
   summarizeAgainst,
   verdictText,
   within,
+  readJsonLines,
   runPlan,
   writeReport,
 } from "./lib/common.js";
@@ -230,18 +231,11 @@ async function openHandWritten() {
   child.once("exit", (code, signal) => fail(new Error(`raw: the server exited (${code ?? signal})`)));
   child.once("error", fail);
   child.stdin.on("error", fail);
-  let buffered = "";
   let nextId = 1;
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk) => {
-    buffered += chunk;
-    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
-      const message = JSON.parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      const pending = waiting.get(message.id);
-      waiting.delete(message.id);
-      pending?.resolve(message);
-    }
+  readJsonLines(child.stdout, (message) => {
+    const pending = waiting.get(message.id);
+    waiting.delete(message.id);
+    pending?.resolve(message);
   });
   const request = (method, params) =>
     new Promise((resolve, reject) => {

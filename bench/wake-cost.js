@@ -17,7 +17,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { benchDir, median, parseArgs } from "./lib/common.js";
+import { benchDir, median, parseArgs, readJsonLines } from "./lib/common.js";
 
 const args = parseArgs();
 const rounds = Math.min(Number(args.get("rounds") ?? 16), 40);
@@ -35,19 +35,12 @@ function spin(us) {
 
 function openClient(before, after) {
   const child = spawn(process.execPath, [SERVER_SCRIPT], { stdio: ["pipe", "pipe", "inherit"] });
-  let buffered = "";
   let nextId = 1;
   let waiting;
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk) => {
-    buffered += chunk;
-    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
-      const message = JSON.parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      const pending = waiting;
-      waiting = undefined;
-      pending?.resolve(message);
-    }
+  readJsonLines(child.stdout, (message) => {
+    const pending = waiting;
+    waiting = undefined;
+    pending?.resolve(message);
   });
   child.once("exit", () => waiting?.reject(new Error("the server exited")));
   const request = (method, params) =>

@@ -226,3 +226,20 @@ export async function runPlan(plan, { wanted, timeLeft, capMs, capLabel = "secti
   }
   return { results, skipped };
 }
+
+/**
+ * Calls `onMessage` with each JSON-RPC message a child writes to stdout, one per line: what the
+ * hand-written minimal clients (bench/driver.js's reference row, bench/wake-cost.js) read with.
+ */
+export function readJsonLines(stdout, onMessage) {
+  let buffered = "";
+  stdout.setEncoding("utf8");
+  stdout.on("data", (chunk) => {
+    buffered += chunk;
+    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+      const message = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      onMessage(message);
+    }
+  });
+}
