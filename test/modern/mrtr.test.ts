@@ -146,6 +146,20 @@ describe("scripted inputRequired steps (raw control)", () => {
     expect(server.calls.map((call) => call.index)).toEqual([0, 1]);
   });
 
+  it("in a legacy session the same step is an error naming the revision, while a 2026-07-28 request gets its input_required", async () => {
+    const { server, send } = await direct({ tools: { raw: { inputRequired: { requestState: "s" } } } });
+    await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+    const legacy = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "raw" } })))!);
+    expect(legacy.result).toBeUndefined();
+    expect(legacy.error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Tool "raw" answered \{ inputRequired \}, which only protocol version 2026-07-28 can carry; this request speaks 2025-11-25\. Ask through call\.elicit\(\)/) });
+    const modern = await send("tools/call", { name: "raw" });
+    expect(modern.result).toMatchObject({ resultType: "input_required", requestState: "s" });
+    expect(server.calls.map((call) => [call.protocolVersion, call.outcome])).toEqual([
+      ["2025-11-25", "protocol-error"],
+      [MODERN, "result"],
+    ]);
+  });
+
   it("a malformed inputRequired step is refused at mockMcp()", async () => {
     await expect(mockMcp({ transport: "memory", tools: { bad: { inputRequired: {} } } })).rejects.toThrow(/"inputRequired" must be \{ inputRequests\?: .*at least one of them/);
   });

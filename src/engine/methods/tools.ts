@@ -304,6 +304,13 @@ class RunningCall implements ParkedCall {
         this.calls.end(this.call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
         return DROP;
       case "inputRequired": {
+        // Only a revision with MRTR can carry an input_required result; elsewhere the client would take it for a result with no content.
+        if (!versionHas(version, "mrtr")) {
+          return this.fail({
+            code: ErrorCode.InternalError,
+            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version 2026-07-28 can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for 2026-07-28 clients only.`,
+          });
+        }
         const { inputRequests, requestState } = step.inputRequired!;
         if (requestState !== undefined) this.states.rememberRaw(requestState);
         return this.succeed(jsonOnly({ resultType: "input_required", ...(inputRequests && { inputRequests }), ...(requestState !== undefined && { requestState }) }), "result");
