@@ -266,7 +266,6 @@ export class Engine implements EngineState {
       protocolVersion: context.protocolVersion,
       identity: context.identity,
       transport: context.transport,
-      signal: context.signal,
       receivedAt: context.receivedAt,
       mount: context.mount,
       client: context.client,

@@ -34,8 +34,6 @@ export interface RequestContext {
   readonly protocolVersion: string;
   readonly identity: RequestIdentity;
   readonly transport: TransportFacts;
-  /** Aborted when the request's own channel goes away (an HTTP client that left), if the wire knows. */
-  readonly signal?: AbortSignal;
   /** `Date.now()` when the wire received the message. */
   readonly receivedAt: number;
   /** The path of the MCP endpoint the request came to, when the mock serves several (fakes are per mount). */
@@ -53,7 +51,6 @@ export interface RequestContext {
 export interface RequestFacts {
   readonly protocolVersion?: string;
   readonly identity?: RequestIdentity;
-  readonly signal?: AbortSignal;
   readonly mount?: string;
 }
 
@@ -79,7 +76,6 @@ export function requestContext(connection: Connection, transport: TransportFacts
     protocolVersion: facts?.protocolVersion ?? connection.negotiatedVersion,
     identity: facts?.identity ?? NO_IDENTITY,
     transport,
-    signal: facts?.signal,
     receivedAt: Date.now(),
     mount: facts?.mount,
   };
@@ -106,7 +102,7 @@ export function resolveRequestVersion(context: RequestContext, params: unknown, 
   const meta = requestMeta(params)!;
   const capabilities = meta[META.clientCapabilities];
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
-  return { protocolVersion: declared, identity: context.identity, transport: context.transport, signal: context.signal, receivedAt: context.receivedAt, mount: context.mount, client: clientFactsOf(meta) };
+  return { protocolVersion: declared, identity: context.identity, transport: context.transport, receivedAt: context.receivedAt, mount: context.mount, client: clientFactsOf(meta) };
 }
 
 /** -32602 for a 2026-07-28 request whose `_meta` lacks a required field (over HTTP: 400). */
