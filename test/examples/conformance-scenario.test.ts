@@ -16,6 +16,7 @@ import {
   type ElicitRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import { modernMeta } from "../modern/support.js";
 
 const SCENARIO_FILE = resolve(import.meta.dirname, "../../examples/conformance/server.js");
 
@@ -221,5 +222,76 @@ describe("examples/conformance/server.js", () => {
     expect(contentOf(result)[0]!.text).toMatch(/^Reconnection test completed successfully/);
     // The POST stream ended after its priming event (id <stream>_0); the answer came on the resumed GET.
     expect(requests.filter((request) => request.includes("last-event-id"))).toEqual([expect.stringMatching(/^GET last-event-id=p\d+_0$/)]);
+  });
+
+  describe("the 2026-07-28 tools and prompt (conformance 0.2.0-alpha.12), asked the way the suite asks: raw requests with _meta", () => {
+    type Reply = { result?: Record<string, any>; error?: { code: number; message: string; data?: any } };
+    const ALL = { elicitation: {}, sampling: {}, roots: {} };
+    async function modern(server: MockMcpServer) {
+      let id = 0;
+      return async (method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL): Promise<Reply> =>
+        JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": capabilities }) } })))!);
+    }
+    const textOf = (reply: Reply) => reply.result!.content[0].text;
+
+    it("test_input_required_result_elicitation asks under the key user_name, and the retry resumes it", async () => {
+      const send = await modern(await serve());
+      const first = await send("tools/call", { name: "test_input_required_result_elicitation" });
+      expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create", params: { message: "What is your name?" } } } });
+      const retry = await send("tools/call", { name: "test_input_required_result_elicitation", requestState: first.result!.requestState, inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } } });
+      expect(retry.result).toMatchObject({ resultType: "complete" });
+      expect(textOf(retry)).toBe("Hello, Ada!");
+    });
+
+    it("sampling and roots ask under their keys; three asks at once come in one round", async () => {
+      const send = await modern(await serve());
+      const sampling = await send("tools/call", { name: "test_input_required_result_sampling" });
+      expect(Object.keys(sampling.result!.inputRequests)).toEqual(["capital_question"]);
+      expect(sampling.result!.inputRequests.capital_question.method).toBe("sampling/createMessage");
+      const roots = await send("tools/call", { name: "test_input_required_result_list_roots" });
+      expect(roots.result!.inputRequests).toMatchObject({ client_roots: { method: "roots/list" } });
+      const rootsDone = await send("tools/call", { name: "test_input_required_result_list_roots", requestState: roots.result!.requestState, inputResponses: { client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } } });
+      expect(textOf(rootsDone)).toBe("Roots: file:///a, file:///b");
+      const three = await send("tools/call", { name: "test_input_required_result_multiple_inputs" });
+      expect(Object.keys(three.result!.inputRequests).sort()).toEqual(["client_roots", "greeting", "user_name"]);
+      const done = await send("tools/call", {
+        name: "test_input_required_result_multiple_inputs",
+        requestState: three.result!.requestState,
+        inputResponses: { user_name: { action: "accept", content: { name: "Ada" } }, greeting: { role: "assistant", content: { type: "text", text: "Hi" }, model: "m" }, client_roots: { roots: [] } },
+      });
+      expect(textOf(done)).toBe("Hi Ada (0 roots)");
+    });
+
+    it("test_input_required_result_multi_round asks one question per round", async () => {
+      const send = await modern(await serve());
+      const name = "test_input_required_result_multi_round";
+      const first = await send("tools/call", { name });
+      expect(Object.keys(first.result!.inputRequests)).toEqual(["step1"]);
+      const second = await send("tools/call", { name, requestState: first.result!.requestState, inputResponses: { step1: { action: "accept", content: { name: "Ada" } } } });
+      expect(Object.keys(second.result!.inputRequests)).toEqual(["step2"]);
+      const third = await send("tools/call", { name, requestState: second.result!.requestState, inputResponses: { step2: { action: "accept", content: { color: "blue" } } } });
+      expect(textOf(third)).toBe("Ada likes blue");
+    });
+
+    it("a tampered requestState is refused with -32602; an ask the client did not declare is -32021; only declared asks are made", async () => {
+      const send = await modern(await serve());
+      const first = await send("tools/call", { name: "test_input_required_result_tampered_state" });
+      const state = first.result!.requestState as string;
+      const tampered = `${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`;
+      const refused = await send("tools/call", { name: "test_input_required_result_tampered_state", requestState: tampered, inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
+      expect(refused.error).toMatchObject({ code: -32602 });
+      const missing = await send("tools/call", { name: "test_missing_capability" }, { elicitation: {} });
+      expect(missing.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+      const onlyElicitation = await send("tools/call", { name: "test_input_required_result_capabilities" }, { elicitation: {} });
+      expect(Object.keys(onlyElicitation.result!.inputRequests)).toEqual(["note"]);
+    });
+
+    it("test_input_required_result_prompt asks for context, then uses the retry's answer", async () => {
+      const send = await modern(await serve());
+      const first = await send("prompts/get", { name: "test_input_required_result_prompt" });
+      expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { user_context: { method: "elicitation/create" } } });
+      const second = await send("prompts/get", { name: "test_input_required_result_prompt", inputResponses: { user_context: { action: "accept", content: { context: "tests" } } } });
+      expect(second.result!.messages).toEqual([{ role: "user", content: { type: "text", text: "Use this context: tests" } }]);
+    });
   });
 });
