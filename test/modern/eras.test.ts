@@ -146,6 +146,10 @@ for (const [wire, connect] of Object.entries(WIRES)) {
       expect(legacy.result).toEqual({ content: [{ type: "text", text: "2025-11-25 #0" }] });
       expect(modernCall.result).toMatchObject({ content: [{ type: "text", text: `${MODERN} #1` }], resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } } });
       expect((await peer.request("ping")).result).toEqual({});
+      expect(peer.server!.calls.map((call) => [call.tool, call.protocolVersion])).toEqual([
+        ["who", "2025-11-25"],
+        ["who", MODERN],
+      ]);
     });
 
     it("initialize asking for 2026-07-28 negotiates the newest legacy revision", async () => {

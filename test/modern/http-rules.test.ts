@@ -101,6 +101,34 @@ describe("2026-07-28 request headers", () => {
     }
   });
 
+  it("any other method of a modern client → 405 Allow: POST too; a legacy one keeps Allow: GET, POST, DELETE", async () => {
+    const server = await serve({ tools });
+    for (const method of ["PUT", "PATCH"]) {
+      const modern = await fetch(server.url, { method, headers: { "content-type": "application/json", "mcp-protocol-version": MODERN }, body: "{}" });
+      expect(modern.status, method).toBe(405);
+      expect(modern.headers.get("allow"), method).toBe("POST");
+      expect(((await modern.json()) as { error: { message: string } }).error.message).toBe(`Method Not Allowed: ${method} is not part of protocol version ${MODERN} (POST each request; subscriptions/listen replaces the GET stream)`);
+      const legacy = await fetch(server.url, { method, headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25" }, body: "{}" });
+      expect(legacy.status, method).toBe(405);
+      expect(legacy.headers.get("allow"), method).toBe("GET, POST, DELETE");
+    }
+  });
+
+  it("a missing required client capability → 400 -32021 over HTTP", async () => {
+    const server = await serve({
+      tools: {
+        asks: async (call) => {
+          await call.elicit({ message: "Which?", requestedSchema: { type: "object", properties: {} } });
+          return { returns: "never" };
+        },
+      },
+    });
+    // The client's _meta declares no capabilities, so it cannot be asked for elicitation.
+    const error = await errorOf(await postModern(server.url, modernRequest("tools/call", { name: "asks", arguments: {} })));
+    expect(error).toMatchObject({ status: 400, code: -32021 });
+    expect(error.message).toMatch(/elicitation/);
+  });
+
   it("an Mcp-Session-Id header is ignored, even an unknown one", async () => {
     const server = await serve({ tools });
     const response = await postModern(server.url, modernRequest("tools/list"), { "mcp-session-id": "no-such-session" });
@@ -137,6 +165,55 @@ describe("2026-07-28 request bodies", () => {
     const error = await errorOf(response);
     expect(error).toMatchObject({ status: 400, code: -32602, data: { missing } });
     expect(error.message).toMatch(/a 2026-07-28 request carries params._meta with/);
+  });
+
+  /** POSTs any body with the 2026-07-28 headers of a tools/list (override with `headers`). */
+  const postRaw = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "tools/list", ...headers }, body: JSON.stringify(body) });
+
+  it.each([
+    ['"id": true', { id: true }, { id: null, message: /"id" must be a string or a number/ }],
+    ['"id": null', { id: null }, { id: null, message: /"id" must be a string or a number \(MCP does not allow null\)/ }],
+    ['"jsonrpc": "1.0"', { id: 7, jsonrpc: "1.0" }, { id: 7, message: /"jsonrpc" must be "2.0"/ }],
+    ['"params": []', { id: 8, params: [] }, { id: 8, message: /"params" must be an object/ }],
+  ])("an invalid envelope (%s) → 400 -32600, never 202", async (_what, change, expected) => {
+    const server = await serve({ tools });
+    const rejected: unknown[] = [];
+    server.on("http:rejected", (event) => void rejected.push(event));
+    const body = { jsonrpc: "2.0", method: "tools/list", params: { _meta: modernRequest("tools/list").params._meta }, ...change };
+    const response = await postRaw(server.url, body);
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+    expect(answer.id).toBe(expected.id);
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toMatch(expected.message);
+    expect(server.calls).toEqual([]);
+    expect(rejected).toEqual([{ status: 400, code: -32600, path: "/mcp" }]);
+  });
+
+  it("a valid notification (no id) → 202 with no body", async () => {
+    const server = await serve({ tools });
+    const response = await postRaw(server.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernRequest("tools/list").params._meta } }, { "mcp-method": "notifications/cancelled" });
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe("");
+  });
+
+  it.each([
+    ["named by its MCP-Protocol-Version header", [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }], { "mcp-protocol-version": MODERN }],
+    ["named by its members' _meta", [modernRequest("tools/list"), modernRequest("tools/list")], {}],
+  ])("a batch %s → 400 -32600: one message per POST", async (_what, batch, headers) => {
+    const server = await serve({ tools });
+    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers }, body: JSON.stringify(batch) });
+    const error = await errorOf(response);
+    expect(error).toMatchObject({ status: 400, code: -32600 });
+    expect(error.message).toBe(`Invalid Request: protocol version ${MODERN} carries one JSON-RPC message per POST, and this body is an array of 2 (a batch); send each message in its own POST (batches exist only in 2025-03-26, in a session)`);
+    expect(server.calls).toEqual([]);
+  });
+
+  it("a legacy batch without a session still asks for initialize", async () => {
+    const server = await serve({ tools });
+    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-03-26" }, body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]) });
+    expect(await errorOf(response)).toMatchObject({ status: 400, code: -32000, message: expect.stringMatching(/Mcp-Session-Id header is required/) });
   });
 
   it("a value with only half of the Base64 sentinel is literal text", async () => {

@@ -1,6 +1,7 @@
 /**
  * Real peers on every wire: the SDK v2 client pinned and in auto mode over stdio (the CLI
- * `mcp-testkit mock --stdio`, which SDK v2 spawns twice: a probe, then the session), in
+ * `mcp-testkit mock --stdio`, which SDK v2 spawns twice: a probe, then the session; MRTR there
+ * with a module scenario's step function, checked in the `--record` call record), in
  * process (the mock's `fetch` as the client transport's fetch) and on the memory wire; SDK v1 and v2 clients on the
  * same mock at once, each in its own era.
  */
@@ -9,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mockMcp } from "../../src/index.js";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { CLI, scratchFile, until, useCli } from "../cli/support.js";
 import { sdkClient, serve, track, useCleanup } from "../wire/support/http.js";
 import { MODERN, useV2Cleanup, v2Client, v2Http } from "./support.js";
@@ -41,6 +43,48 @@ describe("SDK v2 client over stdio (mcp-testkit mock --stdio)", () => {
       await until(() => mocksServing(file).length === 0, "every mock --stdio process to exit", 5000);
     }, 20_000);
   }
+});
+
+describe("MRTR over stdio (mcp-testkit mock --stdio, a step function that elicits)", () => {
+  it("the client answers the elicitation through its handler; the mock records one call with its exchange", async () => {
+    // A module scenario, so the step can be a function; --record writes the call record when the mock stops.
+    const file = scratchFile(
+      "mrtr-stdio.mjs",
+      `export default { tools: { greet: async (call) => {
+  const answer = await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+  return { returns: "hello " + answer.content.name };
+} } };\n`,
+    );
+    const record = scratchFile("mrtr-stdio-record.json");
+    const client = v2Client({ capabilities: { elicitation: { form: {} } } });
+    const asked: unknown[] = [];
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: { name: "Ada" } };
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mock", "--stdio", file, "--record", record], stderr: "pipe" }));
+    expect(client.getProtocolEra?.()).toBe("modern");
+    const result = await client.callTool({ name: "greet", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+    expect(asked).toMatchObject([{ message: "Name?" }]);
+    await client.close();
+    // The record is written as the session's process stops (after the probe's, which made no call).
+    await until(() => mocksServing(file).length === 0, "every mock --stdio process to exit", 5000);
+    const { calls, messages } = JSON.parse(readFileSync(record, "utf8")) as { calls: Record<string, unknown>[]; messages: Record<string, any>[] };
+    // MRTR, not a server request on the stream: the client retried tools/call with its answer, and sent no response.
+    const toolCalls = messages.filter((message) => message.method === "tools/call");
+    expect(toolCalls).toHaveLength(2);
+    expect(toolCalls[1]!.params).toMatchObject({ requestState: expect.any(String), inputResponses: { "elicitation-1": { action: "accept" } }, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } });
+    expect(messages.filter((message) => message.method === undefined)).toEqual([]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      tool: "greet",
+      outcome: "result",
+      protocolVersion: MODERN,
+      exchanges: [{ method: "elicitation/create", params: { message: "Name?" }, result: { action: "accept", content: { name: "Ada" } } }],
+    });
+    expect(calls[0]!.exchanges).toHaveLength(1);
+  }, 20_000);
 });
 
 describe("SDK v2 client in process (server.fetch as its transport's fetch)", () => {

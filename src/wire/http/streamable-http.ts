@@ -103,6 +103,7 @@ export class StreamableHttpEndpoint {
       case "DELETE":
         return this.delete(exchange);
       default:
+        if (this.refusesModern(exchange)) return;
         exchange.respond(405, { ...JSON_HEADERS, allow: "GET, POST, DELETE" }, errorBody(-32000, `Method Not Allowed: ${exchange.method}`));
     }
   }
@@ -130,13 +131,15 @@ export class StreamableHttpEndpoint {
 
   /** A 2026-07-28 POST: one request or notification, its headers checked against its body, answered alone. */
   private statelessPost(exchange: HttpExchange, message: Record<string, unknown>): void {
-    const id = "id" in message && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
-    if (typeof message.method !== "string") {
+    // The envelope first, as on the legacy path: only a valid notification may get 202.
+    const envelope = readEnvelope(message);
+    if (envelope.kind === "invalid") return this.refuseInvalid(exchange, envelope);
+    if (envelope.kind === "response") {
       return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: in 2026-07-28 a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)");
     }
     const facts = this.factsFor(exchange, undefined);
     if (!facts) return;
-    if (id === null) {
+    if (envelope.kind === "notification") {
       // Notifications (none is defined for HTTP in 2026-07-28) are recorded and accepted.
       const connection = this.engine.openConnection(undefined, "http", undefined, { session: false });
       void Promise.resolve(this.engine.receive(connection, message, requestContext(connection, exchange, facts))).then(() => {
@@ -145,6 +148,8 @@ export class StreamableHttpEndpoint {
       });
       return;
     }
+    // A request envelope: its id is a string or a number.
+    const id = (message as unknown as JsonRpcRequest).id;
     const problem = headerProblem(exchange, message, this.inputSchemaOf);
     if (problem) {
       exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id, error: problem }));
@@ -158,6 +163,12 @@ export class StreamableHttpEndpoint {
     // Only a request still being answered has a response for close() to end.
     if (outcome instanceof Promise) this.stateless.add(request);
     answer.take(outcome);
+  }
+
+  /** A message whose envelope is not JSON-RPC: 400 -32600 with its id when it has a usable one (the spec's MUST: an HTTP error status, never 200 or 202). */
+  private refuseInvalid(exchange: HttpExchange, envelope: Extract<Envelope, { kind: "invalid" }>): void {
+    exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id: envelope.id, error: { code: ErrorCode.InvalidRequest, message: envelope.problem } }));
+    this.tellRejected(400, ErrorCode.InvalidRequest, exchange.path);
   }
 
   private reject(exchange: HttpExchange, status: number, code: number, message: string): void {
@@ -234,13 +245,14 @@ export class StreamableHttpEndpoint {
     }
     // A request that names its version per request (2026-07-28) takes the stateless path.
     if (isObject(parsed) && this.speaksPerRequest(exchange, parsed)) return this.statelessPost(exchange, parsed);
-    if (Array.isArray(parsed)) return this.postMessages(exchange, parsed, true);
+    if (Array.isArray(parsed)) {
+      const perRequest = this.perRequestBatchVersion(exchange, parsed);
+      if (perRequest !== undefined) return this.refuseBatch(exchange, perRequest, parsed.length);
+      return this.postMessages(exchange, parsed, true);
+    }
     const envelope = readEnvelope(parsed);
     // Input the server cannot accept gets an HTTP error status (the spec's MUST), never 200.
-    if (envelope.kind === "invalid") {
-      exchange.respond(400, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id: envelope.id, error: { code: ErrorCode.InvalidRequest, message: envelope.problem } }));
-      return;
-    }
+    if (envelope.kind === "invalid") return this.refuseInvalid(exchange, envelope);
     // The common case, one request other than initialize, goes straight to its answer; `postMessages` would take the same steps for it.
     if (envelope.kind === "request" && !isInitialize(parsed)) {
       const session = this.openedSession(exchange);
@@ -252,6 +264,27 @@ export class StreamableHttpEndpoint {
       return;
     }
     this.postMessages(exchange, [parsed], false);
+  }
+
+  /** The per-request version a batch is sent in (its header's, or one its members' `_meta` names), or undefined for a legacy batch. */
+  private perRequestBatchVersion(exchange: HttpExchange, messages: unknown[]): string | undefined {
+    const header = exchange.header("mcp-protocol-version");
+    if (servesPerRequest(header, this.engine.protocolVersions)) return header;
+    for (const message of messages) {
+      const declared = isObject(message) ? declaredVersion(message.params) : undefined;
+      if (declared !== undefined) return typeof declared === "string" ? declared : JSON.stringify(declared);
+    }
+    return undefined;
+  }
+
+  /** A batch sent the per-request way: those revisions carry one message per POST (a session-less batch has nothing to answer it). */
+  private refuseBatch(exchange: HttpExchange, version: string, size: number): void {
+    this.reject(
+      exchange,
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: protocol version ${version} carries one JSON-RPC message per POST, and this body is an array of ${size} (a batch); send each message in its own POST (batches exist only in ${versionsWith("jsonRpcBatches").join(", ")}, in a session)`,
+    );
   }
 
   /** The request facts (identity, mount) of a POST, or undefined when its identity earned a 400 (answered). */
