@@ -540,7 +540,7 @@ export class RpcSession {
       const failure = new ProtocolError(
         `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
           `${formatProblems(blocking)}\n  response: ${clipCounted(safeJson(message), 500)}`,
-        { method: request.method, id: request.id, problems: blocking, process: this.hooks.processContext() },
+        { method: request.method, id: request.id, problems: blocking, response: message, process: this.hooks.processContext() },
       );
       // An answer the caller cannot use: the server broke the protocol, whatever the answer said.
       this.settle(request, "protocol_error", failure);

@@ -338,3 +338,68 @@ describe("auto against legacy servers falls back to initialize", () => {
     await app.close();
   });
 });
+
+describe("a 2026-07-28 server whose results break the schema (strict validation)", () => {
+  const omits = (method: string, field: string) => `${zoo("modern-omits")} ${method} ${field}`;
+
+  for (const versionNegotiation of ["auto", { pin: MODERN }] as const) {
+    it(`${JSON.stringify(versionNegotiation)}: a DiscoverResult without ttlMs fails the connection, naming the path; no fallback to initialize`, async () => {
+      // A short timeout, so a driver that wrongly falls back fails fast on the initialize nobody answers.
+      const app = track(mcpShell(omits("server/discover", "ttlMs"), { versionNegotiation, requestTimeout: 2000 }));
+      const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.message).toContain("The server speaks MCP 2026-07-28: its server/discover answer is a DiscoverResult (supportedVersions [\"2026-07-28\"])");
+      expect(error.message).toContain("$.result.ttlMs");
+      expect(error.message).toContain("so the driver did not fall back to initialize");
+      expect(error.problems.map((problem) => problem.path)).toContain("$.result.ttlMs");
+      expect(error.method).toBe("server/discover");
+      expect(app.era).toBeUndefined();
+      expect(app.fallbackReason).toBeUndefined();
+      expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover"]);
+      await app.close();
+    });
+  }
+
+  it("with strict off, the same DiscoverResult without ttlMs is taken as modern (its problems recorded, not thrown)", async () => {
+    const app = track(mcpShell(omits("server/discover", "ttlMs"), { strict: false }));
+    expect((await app.callTool("echo")).getTextContent()).toBe("ok");
+    expect(app.era).toBe("modern");
+    await app.close();
+  });
+
+  it("with strict off, a DiscoverResult without supportedVersions still fails (it cannot be used), naming the path; no fallback", async () => {
+    const app = track(mcpShell(omits("server/discover", "supportedVersions"), { strict: false, requestTimeout: 2000 }));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toContain("its server/discover answer is a DiscoverResult, so the driver did not fall back to initialize");
+    expect(error.problems).toEqual([{ path: "$.result.supportedVersions", message: "expected an array of version strings; got nothing", rule: "result.shape" }]);
+    expect(error.message).not.toContain("strict: false");
+    expect(app.fallbackReason).toBeUndefined();
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover"]);
+    await app.close();
+  });
+
+  it("tools/call without resultType fails the call with a ProtocolError naming $.result.resultType", async () => {
+    const app = track(mcpShell(omits("tools/call", "resultType")));
+    const error = (await app.callTool("echo").catch((e: unknown) => e)) as ProtocolError;
+    expect(app.era).toBe("modern");
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.method).toBe("tools/call");
+    expect(error.problems.map((problem) => problem.path)).toContain("$.result.resultType");
+    expect(error.message).toMatch(/breaks the MCP 2026-07-28 schema:[\s\S]*\$\.result\.resultType/);
+    await app.close();
+  });
+
+  for (const field of ["ttlMs", "cacheScope"]) {
+    it(`tools/list without ${field} fails the list with a ProtocolError naming $.result.${field}`, async () => {
+      const app = track(mcpShell(omits("tools/list", field)));
+      const error = (await app.getTools().catch((e: unknown) => e)) as ProtocolError;
+      expect(app.era).toBe("modern");
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.method).toBe("tools/list");
+      expect(error.problems.map((problem) => problem.path)).toContain(`$.result.${field}`);
+      expect(error.message).toContain(`$.result.${field}`);
+      await app.close();
+    });
+  }
+});
