@@ -203,7 +203,8 @@ export class DiscoverNegotiation implements Negotiation {
         const version = supported.includes(this.version) ? this.version : newestModern(supported);
         if (version !== undefined) return { kind: "retry", version };
         const legacy = supported.filter(isSupportedVersion);
-        if (this.mode === "auto" && legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize` };
+        // Only legacy versions listed: a legacy server that knows the new error, not a modern one refusing us.
+        if (legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize`, cause: error };
         throw this.refused(error);
       }
       this.session.throwIfBroken();
