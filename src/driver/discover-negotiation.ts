@@ -4,7 +4,9 @@
  * In `auto` mode the same probe tells a legacy server apart (the spec's backward-compatibility
  * rules): a `DiscoverResult` or a recognised modern error means modern; anything else (an
  * unknown method, an HTTP 4xx without a modern error, a timeout) means legacy, and the
- * `initialize` handshake takes over for the rest of the connection.
+ * `initialize` handshake takes over for the rest of the connection. A DiscoverResult that breaks
+ * the schema is a modern server at fault: the connection fails, saying what is wrong, and does
+ * not fall back.
  */
 import type { ClientCapabilities, Implementation, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
@@ -15,7 +17,9 @@ import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VER
 import { ConnectionClosedError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
-import type { JsonObject, RpcSession } from "./session.js";
+import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
+import type { MessageProblem } from "../inspect/types.js";
+import { clip, clipCounted } from "../util/text.js";
 
 /** The era the driver speaks once the handshake is done. */
 export type DriverEra = "legacy" | "modern";
@@ -187,10 +191,9 @@ export class DiscoverNegotiation implements Negotiation {
   private async probe(): Promise<
     { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string } | { kind: "legacy"; why: string; cause?: unknown }
   > {
+    let result: JsonObject;
     try {
-      const result = await this.session.request("server/discover", undefined, { label: "server/discover", cancellable: false });
-      if (isDiscoverResult(result)) return { kind: "modern", result };
-      return { kind: "legacy", why: `it answered server/discover with ${JSON.stringify(result).slice(0, 200)}, not a DiscoverResult (supportedVersions and capabilities)` };
+      result = await this.session.request("server/discover", undefined, { label: "server/discover", cancellable: false });
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
@@ -200,13 +203,23 @@ export class DiscoverNegotiation implements Negotiation {
         const version = supported.includes(this.version) ? this.version : newestModern(supported);
         if (version !== undefined) return { kind: "retry", version };
         const legacy = supported.filter(isSupportedVersion);
-        if (this.mode === "auto" && legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize` };
+        // Only legacy versions listed: a legacy server that knows the new error, not a modern one refusing us.
+        if (legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize`, cause: error };
         throw this.refused(error);
       }
       this.session.throwIfBroken();
+      // A DiscoverResult that breaks the schema still says "modern": falling back would send
+      // initialize to a server that has none, and hide the real fault (spec, backward compatibility).
+      if (error instanceof ProtocolError && isObject(error.response) && looksLikeDiscoverResult(error.response.result)) {
+        throw this.brokenDiscover(error.response.result, error.problems, error);
+      }
       if (!saysLegacy(error)) throw error;
       return { kind: "legacy", why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}`, cause: error };
     }
+    if (isDiscoverResult(result)) return { kind: "modern", result };
+    // Without strict validation a malformed answer arrives as a result: judged the same way.
+    if (looksLikeDiscoverResult(result)) throw this.brokenDiscover(result, discoverShapeProblems(result), undefined);
+    return { kind: "legacy", why: `it answered server/discover with ${clip(JSON.stringify(result), 200)}, not a DiscoverResult (supportedVersions and capabilities)` };
   }
 
   private useVersion(version: string): void {
@@ -242,6 +255,19 @@ export class DiscoverNegotiation implements Negotiation {
     );
   }
 
+  /** A server that answered server/discover with a DiscoverResult, but a malformed one: modern, and at fault. */
+  private brokenDiscover(result: JsonObject, problems: readonly MessageProblem[], cause: ProtocolError | undefined): ProtocolError {
+    const versions = Array.isArray(result.supportedVersions) ? ` (supportedVersions ${clip(JSON.stringify(result.supportedVersions), 200)})` : "";
+    return new ProtocolError(
+      `The server speaks MCP 2026-07-28: its server/discover answer is a DiscoverResult${versions}, so the driver did not fall back to initialize. ` +
+        `But the answer breaks the MCP ${this.version} schema:\n${formatProblems(problems)}\n  result: ${clipCounted(JSON.stringify(result), 300)}\n` +
+        `Fix the server's DiscoverResult (resultType, supportedVersions, capabilities, ttlMs and cacheScope are required)` +
+        // Only strict validation refuses what the driver could still use; a result it cannot use fails either way.
+        `${cause === undefined ? "." : ", or pass strict: false to record schema problems instead of failing on them."}`,
+      { method: "server/discover", problems, process: this.processContext(), ...(cause === undefined ? {} : { cause, id: cause.id, response: cause.response }) },
+    );
+  }
+
   private refused(error: RequestFailedError): ProtocolError {
     return new ProtocolError(
       `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
@@ -263,6 +289,28 @@ function saysLegacy(error: unknown): boolean {
   if (!(error instanceof ConnectionClosedError)) return false;
   const status = isObject(error.cause) ? error.cause.code : undefined;
   return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/**
+ * Whether a result is recognisably a DiscoverResult, well formed or not: it has the field only a
+ * DiscoverResult has (`supportedVersions`), or the `resultType` only 2026-07-28 results carry.
+ * A legacy server has no server/discover, so it cannot answer this way.
+ */
+function looksLikeDiscoverResult(value: unknown): value is JsonObject {
+  return isObject(value) && ("supportedVersions" in value || "resultType" in value);
+}
+
+/** Why a recognisable result is not a usable DiscoverResult (when no validator said it). */
+function discoverShapeProblems(result: JsonObject): MessageProblem[] {
+  const problems: MessageProblem[] = [];
+  const { supportedVersions, capabilities } = result;
+  if (!Array.isArray(supportedVersions) || !supportedVersions.every((version) => typeof version === "string")) {
+    problems.push({ path: "$.result.supportedVersions", message: `expected an array of version strings; got ${clip(JSON.stringify(supportedVersions) ?? "nothing", 100)}`, rule: "result.shape" });
+  }
+  if (!isObject(capabilities)) {
+    problems.push({ path: "$.result.capabilities", message: `expected an object; got ${clip(JSON.stringify(capabilities) ?? "nothing", 100)}`, rule: "result.shape" });
+  }
+  return problems;
 }
 
 function isDiscoverResult(value: unknown): value is DiscoverResult {

@@ -80,11 +80,14 @@ export class ProtocolError extends McpDriverError {
   readonly problems: readonly MessageProblem[];
   /** The raw line, for output that is not JSON. */
   readonly line: string | undefined;
+  /** The JSON-RPC response refused, for a response that breaks the schema (so a caller can still tell what it was). */
+  readonly response: unknown;
 
-  constructor(message: string, details: ErrorDetails & { problems?: readonly MessageProblem[]; line?: string } = {}) {
+  constructor(message: string, details: ErrorDetails & { problems?: readonly MessageProblem[]; line?: string; response?: unknown } = {}) {
     super(message, { showStdout: true, ...details });
     this.problems = details.problems ?? [];
     this.line = details.line;
+    this.response = details.response;
   }
 }
 

@@ -6,7 +6,7 @@
  * 2026-07-28 the `list_changed` notifications come through a subscription (list-changes.ts).
  */
 import { LIST_KINDS, listKind, type ListKind } from "../protocol/list-kinds.js";
-import { itemsOf, walkPages, type PageWalkEnd } from "../protocol/pagination.js";
+import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { JsonObject, RequestSpec } from "./session.js";
 
@@ -62,18 +62,5 @@ export class ListCache {
     const ttls = pages.map((page) => page.ttlMs).filter((ttl): ttl is number => typeof ttl === "number" && ttl >= 0);
     if (ttls.length > 0) expireAfter(Math.min(...ttls));
     return itemsOf(pages, key);
-  }
-}
-
-function describePagingFailure(method: string, end: Exclude<PageWalkEnd, { kind: "done" }>): string {
-  switch (end.kind) {
-    case "too-many":
-      return `${method}: the server was still returning a nextCursor after ${end.maxPages} pages.`;
-    case "not-a-string":
-      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} (not a string), so the pages would never end.`;
-    case "repeated":
-      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} a second time, so the pages would never end.`;
-    case "stopped":
-      return `${method}: paging stopped at page ${end.page}.`;
   }
 }

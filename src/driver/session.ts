@@ -20,6 +20,7 @@ import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedErro
 import { Deadlines } from "./deadlines.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
+import { clipCounted } from "../util/text.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -538,8 +539,8 @@ export class RpcSession {
       const version = this.recorder.protocolVersion ?? LATEST_PROTOCOL_VERSION;
       const failure = new ProtocolError(
         `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
-          `${formatProblems(blocking)}\n  response: ${shorten(safeJson(message), 500)}`,
-        { method: request.method, id: request.id, problems: blocking, process: this.hooks.processContext() },
+          `${formatProblems(blocking)}\n  response: ${clipCounted(safeJson(message), 500)}`,
+        { method: request.method, id: request.id, problems: blocking, response: message, process: this.hooks.processContext() },
       );
       // An answer the caller cannot use: the server broke the protocol, whatever the answer said.
       this.settle(request, "protocol_error", failure);
@@ -603,7 +604,7 @@ export class RpcSession {
 
   private invalidMessage(what: string, message: unknown, problems: readonly MessageProblem[]): ProtocolError {
     const details = problems.length > 0 ? `:\n${formatProblems(problems)}` : "";
-    return new ProtocolError(`The server sent ${what}${details}\n  message: ${shorten(safeJson(message), 500)}`, {
+    return new ProtocolError(`The server sent ${what}${details}\n  message: ${clipCounted(safeJson(message), 500)}`, {
       problems,
       process: this.hooks.processContext(),
     });
@@ -632,7 +633,7 @@ function defaultErrorFor(error: JsonRpcErrorObject, { label }: FailedRequest): M
 /** `-32601 (MethodNotFound): "Unknown method"`, with the data when there is some. */
 export function describeErrorObject(error: JsonRpcErrorObject): string {
   const name = codeNames.get(error.code);
-  const data = error.data === undefined ? "" : ` (data: ${shorten(safeJson(error.data), 300)})`;
+  const data = error.data === undefined ? "" : ` (data: ${clipCounted(safeJson(error.data), 300)})`;
   return `${String(error.code)}${name ? ` (${name})` : ""}: ${JSON.stringify(error.message)}${data}`;
 }
 
@@ -669,8 +670,4 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function shorten(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
 }

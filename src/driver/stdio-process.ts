@@ -14,6 +14,7 @@ import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import { processTreeOf, spawnsDetached, trackProcessTree, untrackProcessTree, type ProcessTree } from "./process-tree.js";
 import { settlesWithin } from "../util/settle-within.js";
+import { clipCounted } from "../util/text.js";
 
 export interface StdioProcessOptions {
   /** A shell command line (`"node server.js --flag"`), run by the system shell. */
@@ -45,7 +46,7 @@ export interface ShutdownOutcome {
 export class NonJsonOutputError extends Error {
   override name = "NonJsonOutputError";
   constructor(readonly line: string) {
-    super(`the server wrote a line to stdout that is not JSON: ${JSON.stringify(shorten(line, 200))}`);
+    super(`the server wrote a line to stdout that is not JSON: ${JSON.stringify(clipCounted(line, 200))}`);
   }
 }
 
@@ -196,9 +197,9 @@ export class StdioProcessTransport implements JsonTextTransport {
     if (!(error instanceof NonJsonOutputError)) return undefined;
     return () =>
       new ProtocolError(
-        `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(shorten(error.line, 300))}. ` +
+        `The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(clipCounted(error.line, 300))}. ` +
           `On stdio, stdout carries only protocol messages: log to stderr instead, or pass allowDebugLogging: true to print such lines.`,
-        { line: shorten(error.line, keptErrorLineLength), process: this.context() },
+        { line: clipCounted(error.line, keptErrorLineLength), process: this.context() },
       );
   };
 
@@ -398,7 +399,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       this.treeNoted = true;
       this.tree?.note();
     }
-    this.stdoutLines.push(shorten(line, keptLineLength));
+    this.stdoutLines.push(clipCounted(line, keptLineLength));
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -443,8 +444,4 @@ export function execInPlace(command: string): string {
 
 /** Keywords and builtins that must not follow `exec`. */
 const shellWords = new Set(["exec", "if", "then", "else", "elif", "fi", "case", "esac", "for", "while", "until", "do", "done", "function", "cd", "export", "set", "unset", "source", ".", "eval", "time", "command", "builtin", "trap", "ulimit", "umask", "alias", "read", "wait", "exit", "return", "shift", "test", "true", "false", "echo", "printf", "local", "readonly"]);
-
-function shorten(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length)}… (${text.length} characters)`;
-}
 

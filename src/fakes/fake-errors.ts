@@ -3,7 +3,7 @@
  * tool failed, so it is a protocol error the client raises, never a tool result the model could
  * read and recover from. Key test code on `error.data.mcpTestkit.code`.
  */
-import { listFirst } from "../util/text.js";
+import { clipCounted, listFirst } from "../util/text.js";
 
 /** Each fake failure code and its JSON-RPC code. MCP_FAKE_INTERNAL_ERROR (-32603) is not in the map. */
 export const MCP_FAKE_ERROR_CODES = {
@@ -57,7 +57,7 @@ export interface FakeJsonRpcError {
 const ECHO_LIMIT = 500;
 function echo(value: unknown): string {
   const text = JSON.stringify(value) ?? "undefined";
-  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}… (${text.length} characters)` : text;
+  return clipCounted(text, ECHO_LIMIT);
 }
 
 /** `testId "x"`, `context "c"`, both, or that neither was sent. */

@@ -51,3 +51,20 @@ export function itemsOf(pages: readonly Record<string, unknown>[], key: string):
   }
   return items;
 }
+
+/**
+ * Why a walk over `method`'s pages did not end well, as one sentence for an exception (the
+ * driver's lists, the kit's assertions); `check` words the same ends as findings of its own.
+ */
+export function describePagingFailure(method: string, end: Exclude<PageWalkEnd, { kind: "done" }>): string {
+  switch (end.kind) {
+    case "too-many":
+      return `${method}: the server was still returning a nextCursor after ${end.maxPages} pages.`;
+    case "not-a-string":
+      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} (not a string), so the pages would never end.`;
+    case "repeated":
+      return `${method}: the server returned nextCursor ${JSON.stringify(end.cursor)} a second time, so the pages would never end.`;
+    case "stopped":
+      return `${method}: paging stopped at page ${end.page}.`;
+  }
+}

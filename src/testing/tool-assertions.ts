@@ -6,6 +6,8 @@ import { AssertionError } from "node:assert";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeValue } from "../engine/match.js";
+import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
+import { listFirst, plural } from "../util/text.js";
 
 /** Judges a tool's result: `false` or a throw fails the assertion; anything else passes. */
 export type ResultCheck = (result: CallToolResult) => unknown;
@@ -25,20 +27,29 @@ function fail(message: string, details: { actual?: unknown; expected?: unknown; 
   throw error;
 }
 
-/** Every tool the server lists, following `nextCursor` through all pages. */
-export async function listAllTools(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
+/** A server that keeps answering with new cursors is stopped here rather than looping forever. */
+const MAX_PAGES = 10_000;
+
+/**
+ * Every tool the server lists, following `nextCursor` through all pages with the package's one
+ * pager, so a cursor that comes back, is not a string or never ends is a clear failure rather
+ * than a loop that never returns. `from` is the assertion the failure is reported for.
+ */
+export async function listAllTools(client: Client, from: Function = listAllTools): Promise<Tool[]> {
+  const { pages, end } = await walkPages((cursor) => client.listTools(cursor === undefined ? undefined : { cursor }), MAX_PAGES);
+  const tools = itemsOf(pages, "tools") as Tool[];
+  if (end.kind === "done") return tools;
+  const seen = tools.length === 0 ? "no tools" : `${plural(tools.length, "tool")} (${listFirst(tools, 10, ", ", { format: (tool) => tool.name })})`;
+  return fail(
+    `${describePagingFailure("tools/list", end)} The tools could not all be listed (${plural(pages.length, "page")} read, ${seen}); ` +
+      "the server's paging is broken: fix its nextCursor.",
+    { actual: pages.map((page) => page.nextCursor) },
+    from,
+  );
 }
 
 export async function assertToolExists(client: Client, name: string): Promise<Tool> {
-  const tools = await listAllTools(client);
+  const tools = await listAllTools(client, assertToolExists);
   const found = tools.find((tool) => tool.name === name);
   if (found) return found;
   const names = tools.map((tool) => tool.name);

@@ -6,6 +6,14 @@ export function clip(text: string, max: number): string {
 }
 
 /**
+ * `text`, its first `max` characters kept and its full length said when cut: for evidence
+ * (a server's output, a JSON message), where how much was left out matters.
+ */
+export function clipCounted(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/**
  * The first `max` of `items`, each written by `format`, joined by `separator`, then how many
  * more there are (`more` words it): a message lists a few and counts the rest. Only the items
  * shown are formatted (a record of 10,000 calls makes `max` lines, not 10,000).

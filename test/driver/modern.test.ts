@@ -9,11 +9,16 @@ import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { askEverything } from "../support/mrtr-steps.js";
 import { mockMcp } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, ProtocolError, ProcessFailedToStart, ConnectionClosedError, type McpDriver } from "../../src/driver/index.js";
 import { freePort } from "../support/ports.js";
+import { serveWebHandler } from "../support/web-handler-server.js";
 import { useDrivers, zoo } from "./support.js";
 
 const track = useDrivers();
@@ -313,6 +318,29 @@ describe("auto against legacy servers falls back to initialize", () => {
     await app.close();
   });
 
+  it("our mock serving only 2025-11-25 (memory): server/discover refused with -32022 listing only legacy versions, so initialize follows", async () => {
+    await using mock = await mockMcp({ protocolVersions: ["2025-11-25"], tools: { weather } });
+    await using app = mcpAttach(mock.connectInMemory());
+    expect((await app.callTool("weather", { city: "Oslo" })).getTextContent()).toBe("sunny");
+    expect(app.era).toBe("legacy");
+    expect(app.protocolVersion).toBe("2025-11-25");
+    expect(app.fallbackReason).toBe("it refused 2026-07-28 and serves 2025-11-25 through initialize");
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize", "tools/call"]);
+    expect(mock.calls[0]).toMatchObject({ tool: "weather", protocolVersion: "2025-11-25" });
+  });
+
+  it("a pin against our mock serving only 2025-11-25 fails, saying the server does not speak 2026-07-28 (not that it refused a modern client)", async () => {
+    await using mock = await mockMcp({ protocolVersions: ["2025-11-25"], tools: { weather } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toContain(
+      'The server does not speak MCP 2026-07-28 (versionNegotiation { pin: "2026-07-28" }): it refused 2026-07-28 and serves 2025-11-25 through initialize.',
+    );
+    expect(error.message).not.toContain("speaks the modern era");
+    expect(app.era).toBeUndefined();
+  });
+
   it("a pin against a legacy server fails with an error that says so", async () => {
     const app = track(mcpShell(zoo("errors"), { versionNegotiation: { pin: MODERN } }));
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
@@ -335,6 +363,131 @@ describe("auto against legacy servers falls back to initialize", () => {
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error.message).toMatch(/Could not send server\/discover \(id 1\): fetch failed/);
+    await app.close();
+  });
+});
+
+describe("a 2026-07-28 server whose results break the schema (strict validation)", () => {
+  const omits = (method: string, field: string) => `${zoo("modern-omits")} ${method} ${field}`;
+
+  for (const versionNegotiation of ["auto", { pin: MODERN }] as const) {
+    it(`${JSON.stringify(versionNegotiation)}: a DiscoverResult without ttlMs fails the connection, naming the path; no fallback to initialize`, async () => {
+      // A short timeout, so a driver that wrongly falls back fails fast on the initialize nobody answers.
+      const app = track(mcpShell(omits("server/discover", "ttlMs"), { versionNegotiation, requestTimeout: 2000 }));
+      const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.message).toContain("The server speaks MCP 2026-07-28: its server/discover answer is a DiscoverResult (supportedVersions [\"2026-07-28\"])");
+      expect(error.message).toContain("$.result.ttlMs");
+      expect(error.message).toContain("so the driver did not fall back to initialize");
+      expect(error.problems.map((problem) => problem.path)).toContain("$.result.ttlMs");
+      expect(error.method).toBe("server/discover");
+      expect(app.era).toBeUndefined();
+      expect(app.fallbackReason).toBeUndefined();
+      expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover"]);
+      await app.close();
+    });
+  }
+
+  it("with strict off, the same DiscoverResult without ttlMs is taken as modern (its problems recorded, not thrown)", async () => {
+    const app = track(mcpShell(omits("server/discover", "ttlMs"), { strict: false }));
+    expect((await app.callTool("echo")).getTextContent()).toBe("ok");
+    expect(app.era).toBe("modern");
+    await app.close();
+  });
+
+  it("with strict off, a DiscoverResult without supportedVersions still fails (it cannot be used), naming the path; no fallback", async () => {
+    const app = track(mcpShell(omits("server/discover", "supportedVersions"), { strict: false, requestTimeout: 2000 }));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toContain("its server/discover answer is a DiscoverResult, so the driver did not fall back to initialize");
+    expect(error.problems).toEqual([{ path: "$.result.supportedVersions", message: "expected an array of version strings; got nothing", rule: "result.shape" }]);
+    expect(error.message).not.toContain("strict: false");
+    expect(app.fallbackReason).toBeUndefined();
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover"]);
+    await app.close();
+  });
+
+  it("tools/call without resultType fails the call with a ProtocolError naming $.result.resultType", async () => {
+    const app = track(mcpShell(omits("tools/call", "resultType")));
+    const error = (await app.callTool("echo").catch((e: unknown) => e)) as ProtocolError;
+    expect(app.era).toBe("modern");
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.method).toBe("tools/call");
+    expect(error.problems.map((problem) => problem.path)).toContain("$.result.resultType");
+    expect(error.message).toMatch(/breaks the MCP 2026-07-28 schema:[\s\S]*\$\.result\.resultType/);
+    await app.close();
+  });
+
+  for (const field of ["ttlMs", "cacheScope"]) {
+    it(`tools/list without ${field} fails the list with a ProtocolError naming $.result.${field}`, async () => {
+      const app = track(mcpShell(omits("tools/list", field)));
+      const error = (await app.getTools().catch((e: unknown) => e)) as ProtocolError;
+      expect(app.era).toBe("modern");
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.method).toBe("tools/list");
+      expect(error.problems.map((problem) => problem.path)).toContain(`$.result.${field}`);
+      expect(error.message).toContain(`$.result.${field}`);
+      await app.close();
+    });
+  }
+});
+
+describe("auto over Streamable HTTP: modern where the server speaks it, initialize where it does not", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /** An MCP server as a user builds it with the official SDK v1: `McpServer` behind its Streamable HTTP transport, with sessions. */
+  async function sdkV1Server(): Promise<string> {
+    const server = new McpServer({ name: "sdk-v1", version: "1.0.0" });
+    server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await server.connect(transport);
+    const http = await serveWebHandler((request) => transport.handleRequest(request));
+    closers.push(() => server.close(), () => http.close());
+    return http.url;
+  }
+
+  it("our mock (both eras): modern, no fallback, no session", async () => {
+    await using mock = await mockMcp({ tools: { weather } });
+    const app = track(mcpConnect(mock.url!));
+    expect((await app.callTool("weather", { city: "Oslo" })).getTextContent()).toBe("sunny");
+    expect(app.era).toBe("modern");
+    expect(app.protocolVersion).toBe(MODERN);
+    expect(app.fallbackReason).toBeUndefined();
+    expect(app.sessionId).toBeUndefined();
+    // tools/list (for the Mcp-Param-* headers) and subscriptions/listen (list changes) may come too: never initialize.
+    const methods = sentRequests(app).map((request) => request.method);
+    expect(methods[0]).toBe("server/discover");
+    expect(methods).toContain("tools/call");
+    expect(methods).not.toContain("initialize");
+    expect(mock.calls[0]).toMatchObject({ tool: "weather", protocolVersion: MODERN });
+    await app.close();
+  });
+
+  it("our mock serving only 2025-11-25: the 400 -32022 listing only legacy versions makes it fall back to initialize, with a session", async () => {
+    await using mock = await mockMcp({ protocolVersions: ["2025-11-25"], tools: { weather } });
+    const app = track(mcpConnect(mock.url!));
+    expect((await app.callTool("weather", { city: "Oslo" })).getTextContent()).toBe("sunny");
+    expect(app.era).toBe("legacy");
+    expect(app.protocolVersion).toBe("2025-11-25");
+    expect(app.fallbackReason).toBe("it refused 2026-07-28 and serves 2025-11-25 through initialize");
+    expect(app.sessionId).toBeTypeOf("string");
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize", "tools/call"]);
+    expect(mock.calls[0]).toMatchObject({ tool: "weather", protocolVersion: "2025-11-25" });
+    await app.close();
+  });
+
+  it("an SDK v1 server: its 400 to a request before initialize makes it fall back to initialize", async () => {
+    const url = await sdkV1Server();
+    const app = track(mcpConnect(url));
+    expect((await app.callTool("add", { a: 2, b: 3 })).getTextContent()).toBe("5");
+    expect(app.era).toBe("legacy");
+    expect(app.serverInfo).toMatchObject({ name: "sdk-v1" });
+    expect(app.fallbackReason).toMatch(/^server\/discover failed: .*Bad Request: Server not initialized/s);
+    expect(app.sessionId).toBeTypeOf("string");
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize", "tools/call"]);
     await app.close();
   });
 });
