@@ -17,7 +17,17 @@ type Json = Record<string, any>;
 const sdkV2Stdio = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "sdk-v2-server.mjs")}" stdio`;
 const broken = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "broken.mjs")}"`;
 const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
-const MODERN_HTTP = [...MODERN_COMMON, "modern-http-method-header", "modern-http-name-header", "modern-http-version-header", "modern-http-get-delete", "modern-http-no-session"];
+const MODERN_HTTP = [
+  ...MODERN_COMMON,
+  "modern-http-method-header",
+  "modern-http-name-header",
+  "modern-http-name-mismatch",
+  "modern-http-version-header",
+  "modern-http-version-mismatch",
+  "modern-http-param-header",
+  "modern-http-get-delete",
+  "modern-http-no-session",
+];
 
 const startSdkV2 = useSdkV2Http();
 const serveSdkV2 = async (legacy: "stateless" | "reject") => (await startSdkV2({ legacy })).url;
@@ -40,7 +50,11 @@ describe("check and the eras", () => {
     const url = await serveSdkV2("stateless");
     const { report } = await check(url);
     expect(report.eras).toEqual({ legacy: { spoken: true, protocolVersion: "2025-11-25" }, modern: { spoken: true, protocolVersion: "2026-07-28" } });
-    expect(modernStatuses(report)).toEqual(allPass(MODERN_HTTP));
+    // Its tools mirror no parameter (x-mcp-header), so that probe has nothing to send.
+    expect(modernStatuses(report)).toEqual({ ...allPass(MODERN_HTTP), "modern-http-param-header": "SKIP" });
+    expect(detailOf(report, "modern-http-param-header")).toBe("no tool mirrors a parameter into an Mcp-Param-* header (none of its 2 tools has x-mcp-header in its inputSchema)");
+    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(/^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Bad Request: the request headers and body disagree/);
+    expect(detailOf(report, "modern-http-name-mismatch")).toMatch(/^tools\/call with Mcp-Name: mcp-testkit-other-tool \(params\.name is mcp-testkit-no-such-tool\) got 400 \(-32020 /);
     expect(detailOf(report, "modern-unknown-method")).toBe('mcp-testkit/no-such-method got 404 (-32601 "Method not found")');
     expect(detailOf(report, "modern-http-get-delete")).toBe("GET got 405; DELETE got 405");
     expect(detailOf(report, "modern-result-type")).toContain('tools/list, resources/list, resources/read, resources/templates/list: each with resultType "complete"');
@@ -58,7 +72,7 @@ describe("check and the eras", () => {
     expect(report.protocolVersion).toBe("2026-07-28");
     expect(report.serverInfo).toEqual({ name: "sdk-v2-fixture", version: "2.4.0" });
     expect((report.checks as Json[]).map((c) => c.id)).toEqual(MODERN_HTTP);
-    expect(modernStatuses(report)).toEqual(allPass(MODERN_HTTP));
+    expect(modernStatuses(report)).toEqual({ ...allPass(MODERN_HTTP), "modern-http-param-header": "SKIP" });
     expect(code).toBe(0);
   });
 

@@ -40,7 +40,17 @@ const STDIO = [...COMMON, "stdin-close", "stdout-clean"];
 const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete-session", "http-origin", "http-accept", "http-protocol-version"];
 /** The 2026-07-28 checks, listed after the legacy ones for a server that answers server/discover (our mock does). */
 const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
-const MODERN_HTTP = [...MODERN_COMMON, "modern-http-method-header", "modern-http-name-header", "modern-http-version-header", "modern-http-get-delete", "modern-http-no-session"];
+const MODERN_HTTP = [
+  ...MODERN_COMMON,
+  "modern-http-method-header",
+  "modern-http-name-header",
+  "modern-http-name-mismatch",
+  "modern-http-version-header",
+  "modern-http-version-mismatch",
+  "modern-http-param-header",
+  "modern-http-get-delete",
+  "modern-http-no-session",
+];
 /** Our dual-era mock over HTTP: both eras' checks. */
 const DUAL_HTTP = [...HTTP, ...MODERN_HTTP];
 
@@ -188,7 +198,8 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   const mocks: MockMcpServer[] = [];
   const startMock = async (options: MockMcpOptions = {}) => {
     const server = await mockMcp({
-      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { toolError: "rate limited" } },
+      // search mirrors its region into Mcp-Param-Region (x-mcp-header), for the 2026-07-28 probe of that header.
+      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }, responses: [{ toolError: "rate limited" }] } },
       resources: { "file:///notes.txt": "notes", "file:///logs/{day}.txt": { read: (_uri, { day }) => `log of ${day}` } },
       prompts: { greet: "Say hello" },
       pageSize: 2,
@@ -210,11 +221,14 @@ describe("mcp-testkit check over Streamable HTTP", () => {
       target: server.url,
       protocolVersion: "2025-11-25",
       eras: { legacy: { spoken: true, protocolVersion: "2025-11-25" }, modern: { spoken: true, protocolVersion: "2026-07-28" } },
-      summary: { total: 31, pass: 31 },
+      summary: { total: 34, pass: 34 },
       ok: true,
     });
     expect(detailOf(report, "modern-unsupported-version")).toMatch(/^server\/discover in 1999-01-01 got 400 -32022, data.supported \["2026-07-28"/);
     expect(detailOf(report, "modern-http-method-header")).toContain("server/discover without Mcp-Method got 400 (-32020");
+    expect(detailOf(report, "modern-http-name-mismatch")).toMatch(/^tools\/call with Mcp-Name: mcp-testkit-other-tool \(params\.name is mcp-testkit-no-such-tool\) got 400 \(-32020 "Header mismatch: Mcp-Name header value/);
+    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(/^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Header mismatch: MCP-Protocol-Version header value/);
+    expect(detailOf(report, "modern-http-param-header")).toMatch(/^tools\/call search with Mcp-Param-Region: mcp-testkit-header-value \(arguments\.region is "mcp-testkit-body-value"\) got 400 \(-32020 "Header mismatch: Mcp-Param-Region header value/);
     expect(report.checks.find((check: Json) => check.id === "modern-discover").spec).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/discover");
     expect(detailOf(report, "pagination")).toBe(
       "tools/list 2 pages (3), resources/list 1 page (1), resources/templates/list 1 page (1), prompts/list 1 page (1); no duplicates",

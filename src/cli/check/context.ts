@@ -9,7 +9,7 @@ import { RequestFailedError, RequestTimeoutError, type McpDriver } from "../../d
 import { ErrorCode } from "../../protocol/errors.js";
 import { LIST_KINDS, type ListKind, type ListKindSpec } from "../../protocol/list-kinds.js";
 import { itemsOf, walkPages, type PageWalkEnd } from "../../protocol/pagination.js";
-import { LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
+import { LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../../protocol/versions.js";
 import { plainMessage, type Target } from "../target/target.js";
 import { clip } from "../../util/text.js";
 import type { ModernContext } from "./modern-checks.js";
@@ -73,11 +73,19 @@ export class CheckContext {
   ) {}
 
   /**
-   * Whether to list the legacy era's checks: yes when initialize worked, and also when nothing
-   * worked (so the report shows initialize failing); no for a server that speaks 2026-07-28 only.
+   * The versions the server speaks: the session's (`initialize`) and the per-request one
+   * (`server/discover`). With neither, the version the legacy checks judge by, so a server that
+   * nothing works with still gets its report (initialize failing); a 2026-07-28-only server does
+   * not get the initialize checks.
    */
-  get speaksLegacy(): boolean {
-    return this.init !== undefined || this.modern === undefined;
+  get spokenVersions(): string[] {
+    const spoken = [this.init?.protocolVersion, this.modern?.driver.protocolVersion].filter((version): version is string => version !== undefined);
+    return spoken.length > 0 ? spoken : [this.version];
+  }
+
+  /** Whether a version the server speaks has `feature` (which checks apply). */
+  speaks(feature: Feature): boolean {
+    return this.spokenVersions.some((version) => versionHas(version, feature));
   }
 
   eras(): { legacy: EraFinding; modern: EraFinding } {

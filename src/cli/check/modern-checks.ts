@@ -3,12 +3,14 @@
  * `server/discover` to a driver pinned to it: the discover result, an unsupported version
  * (-32022 with the supported list), an unknown method (-32601, over HTTP with 404), `resultType`
  * and caching hints on results, and over Streamable HTTP the header rules with raw requests
- * (missing or mismatched headers → 400 -32020), GET and DELETE → 405, no session minted.
+ * (a missing or mismatched `Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version` or mirrored
+ * `Mcp-Param-*` → 400 -32020, MUSTs), GET and DELETE → 405 and no session minted (SHOULDs).
  */
 import { RequestFailedError, type DiscoverResult, type McpDriver } from "../../driver/index.js";
 import { META } from "../../protocol/meta-keys.js";
 import { validateMessage } from "../../protocol/validate/index.js";
-import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
+import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
+import { LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";
 import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawPost, rawRequest, type RawHttpAnswer } from "./raw-http.js";
@@ -68,7 +70,10 @@ export const MODERN_CHECKS: readonly ModernCheckDefinition[] = [
   { id: "modern-messages-valid", title: "2026-07-28: every server message valid", spec: spec("schema"), run: messagesValid },
   { id: "modern-http-method-header", title: "2026-07-28: a missing or mismatched Mcp-Method gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: methodHeader },
   { id: "modern-http-name-header", title: "2026-07-28: a missing Mcp-Name gets 400 -32020", spec: spec("basic/transports/streamable-http#standard-request-headers"), only: "http", run: nameHeader },
+  { id: "modern-http-name-mismatch", title: "2026-07-28: an Mcp-Name that differs from the body's name gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: nameMismatch },
   { id: "modern-http-version-header", title: "2026-07-28: a missing MCP-Protocol-Version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionHeader },
+  { id: "modern-http-version-mismatch", title: "2026-07-28: an MCP-Protocol-Version that differs from _meta's version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionMismatch },
+  { id: "modern-http-param-header", title: "2026-07-28: an Mcp-Param-* header that differs from its argument gets 400 -32020", spec: spec("basic/transports/streamable-http#server-behavior-for-custom-headers"), only: "http", run: paramHeader },
   { id: "modern-http-get-delete", title: "2026-07-28: GET and DELETE get 405", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: getAndDelete },
   { id: "modern-http-no-session", title: "2026-07-28: no session id minted", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: noSession },
 ];
@@ -88,9 +93,9 @@ async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
   if (ctx.url !== undefined) {
     const answer = await ctx.post("server/discover", {}, undefined, UNSUPPORTED);
     const error = answer.messages.map((message) => message.error).find((value): value is Json => typeof value === "object" && value !== null);
-    if (error?.code !== UNSUPPORTED_VERSION) return fail(`${asked} got ${describeAnswer(answer)}; expected 400 with error -32022 (UnsupportedProtocolVersion)`);
+    if (error?.code !== UNSUPPORTED_VERSION) return fail(`${asked} got ${describeAnswer(answer)}; a server MUST answer a version it does not implement with 400 and error -32022 (UnsupportedProtocolVersion)`);
     const listed = supportedList(error.data);
-    if (answer.status !== 400) return fail(`${asked} got -32022 with HTTP ${answer.status}; the status MUST be 400`);
+    if (answer.status !== 400) return fail(`${asked} got -32022 with HTTP ${answer.status}; the status MUST be 400 Bad Request`);
     return listed.outcome(asked, "400 -32022");
   }
   try {
@@ -184,30 +189,86 @@ async function methodHeader(ctx: ModernContext): Promise<CheckOutcome> {
   return worst(missing, mismatched);
 }
 
+/** A tool no server has: a server that skips the header rule answers "unknown tool", and runs nothing. */
+const NO_SUCH_TOOL = "mcp-testkit-no-such-tool";
+
 async function nameHeader(ctx: ModernContext): Promise<CheckOutcome> {
   if (ctx.capability("tools") === undefined) return skip("the server advertises no tools");
-  return judgeHeaderProbe("tools/call without Mcp-Name", await ctx.post("tools/call", { name: "mcp-testkit-no-such-tool", arguments: {} }, (headers) => delete headers["mcp-name"]));
+  return judgeHeaderProbe("tools/call without Mcp-Name", await ctx.post("tools/call", { name: NO_SUCH_TOOL, arguments: {} }, (headers) => delete headers["mcp-name"]));
+}
+
+async function nameMismatch(ctx: ModernContext): Promise<CheckOutcome> {
+  if (ctx.capability("tools") === undefined) return skip("the server advertises no tools");
+  const other = "mcp-testkit-other-tool";
+  const answer = await ctx.post("tools/call", { name: NO_SUCH_TOOL, arguments: {} }, (headers) => (headers["mcp-name"] = other));
+  return judgeHeaderProbe(`tools/call with Mcp-Name: ${other} (params.name is ${NO_SUCH_TOOL})`, answer);
 }
 
 async function versionHeader(ctx: ModernContext): Promise<CheckOutcome> {
-  return judgeHeaderProbe("server/discover without MCP-Protocol-Version (its _meta says 2026-07-28)", await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]));
+  return judgeHeaderProbe(`server/discover without MCP-Protocol-Version (its _meta says ${MODERN})`, await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]));
 }
 
+/**
+ * The header names a real revision other than the body's (the newest `initialize` one), so a
+ * server that routes by the header rather than checking it against `_meta` is caught too.
+ */
+async function versionMismatch(ctx: ModernContext): Promise<CheckOutcome> {
+  const other = LATEST_PROTOCOL_VERSION;
+  const answer = await ctx.post("server/discover", {}, (headers) => (headers["mcp-protocol-version"] = other));
+  return judgeHeaderProbe(`server/discover with MCP-Protocol-Version: ${other} (its _meta says ${MODERN})`, answer);
+}
+
+/**
+ * The first tool that mirrors a parameter (`x-mcp-header`) is called with that argument alone and
+ * a header that differs from it. A server that checks refuses it before running the tool; one that
+ * does not runs it with that one argument (or refuses the arguments), which the detail says.
+ */
+async function paramHeader(ctx: ModernContext): Promise<CheckOutcome> {
+  if (ctx.capability("tools") === undefined) return skip("the server advertises no tools");
+  const tools = await ctx.driver.getTools();
+  let probe: { tool: string; mirrored: MirroredParameter } | undefined;
+  for (const { name, inputSchema } of tools) {
+    const [mirrored] = mirroredOf(inputSchema);
+    if (mirrored !== undefined) {
+      probe = { tool: name, mirrored };
+      break;
+    }
+  }
+  if (probe === undefined) return skip(`no tool mirrors a parameter into an Mcp-Param-* header (none of its ${plural(tools.length, "tool")} has x-mcp-header in its inputSchema)`);
+  const { tool, mirrored } = probe;
+  const [bodyValue, headerValue] = mismatchedValues(mirrored.type);
+  const args = mirrored.path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), bodyValue) as Json;
+  const header = `Mcp-Param-${mirrored.header}`;
+  const answer = await ctx.post("tools/call", { name: tool, arguments: args }, (headers) => (headers[header.toLowerCase()] = headerValue));
+  return judgeHeaderProbe(`tools/call ${tool} with ${header}: ${headerValue} (arguments.${mirrored.path.join(".")} is ${JSON.stringify(bodyValue)})`, answer);
+}
+
+/** A body value of the parameter's type, and header text that differs from it. */
+function mismatchedValues(type: unknown): [unknown, string] {
+  if (type === "integer") return [1, "2"];
+  if (type === "boolean") return [true, "false"];
+  return ["mcp-testkit-body-value", "mcp-testkit-header-value"];
+}
+
+/** 2026-07-28 words these two as SHOULDs, for a server that speaks only this revision: a WARN, not a FAIL. */
 async function getAndDelete(ctx: ModernContext): Promise<CheckOutcome> {
   const headers = { ...BASE_HEADERS, accept: "text/event-stream", "mcp-protocol-version": MODERN, ...ctx.extraHeaders };
-  const outcomes: CheckOutcome[] = [];
+  const seen: string[] = [];
+  let all405 = true;
   for (const method of ["GET", "DELETE"] as const) {
     const answer = await rawRequest(ctx.url!, method, headers, undefined, { timeoutMs: ctx.timeoutMs });
-    outcomes.push(answer.status === 405 ? pass(`${method} got 405`) : fail(`${method} with MCP-Protocol-Version: ${MODERN} got ${describeAnswer(answer)}; expected 405 Method Not Allowed`));
+    all405 &&= answer.status === 405;
+    seen.push(answer.status === 405 ? `${method} got 405` : `${method} got ${describeAnswer(answer)}`);
   }
-  return worst(...outcomes);
+  if (all405) return pass(seen.join("; "));
+  return warn(`with MCP-Protocol-Version: ${MODERN}, ${seen.join(", ")}; ${MODERN} has no GET stream and no DELETE, and a server SHOULD answer both with 405 Method Not Allowed`);
 }
 
 async function noSession(ctx: ModernContext): Promise<CheckOutcome> {
   const answer = await ctx.post("server/discover", {});
   const id = answer.headers?.get("mcp-session-id");
   if (answer.status !== 200) return fail(`a conforming server/discover POST got ${describeAnswer(answer)}`);
-  if (id) return fail(`the server/discover response carries Mcp-Session-Id ${JSON.stringify(clip(id, 40))}; ${MODERN} has no sessions, and servers MUST NOT mint them`);
+  if (id) return warn(`the server/discover response carries Mcp-Session-Id ${JSON.stringify(clip(id, 40))}; ${MODERN} has no sessions, and a server SHOULD NOT mint or echo session ids`);
   return pass("the server/discover response carries no Mcp-Session-Id");
 }
 

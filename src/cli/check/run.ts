@@ -8,22 +8,39 @@ import { CHECKS, type CheckDefinition } from "./catalogue.js";
 import type { CheckContext } from "./context.js";
 import { MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
 import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
+import type { Feature } from "../../protocol/versions.js";
 
-/** A check of either era, as the list names it. */
-export type AnyCheck = (CheckDefinition & { era: "legacy" }) | (ModernCheckDefinition & { era: "modern" });
+/**
+ * A check of either era, as the list names it. `needs` is the protocol feature a version the
+ * server speaks must have for the check to apply: `initialize` for the legacy era's checks (a
+ * session), `serverDiscover` for 2026-07-28's.
+ */
+export interface PlannedCheck {
+  id: string;
+  title: string;
+  needs: Feature;
+  spec: (ctx: CheckContext) => string;
+  run: (ctx: CheckContext) => Promise<CheckOutcome>;
+}
 
 /**
  * Every check for a transport, numbered from 1 in this order: the legacy era's (an `initialize`
- * session), then 2026-07-28's. A report holds those of the eras the server speaks.
+ * session), then 2026-07-28's. A report holds those the server's versions call for.
  */
-export function checksFor(kind: "stdio" | "http"): AnyCheck[] {
+export function checksFor(kind: "stdio" | "http"): PlannedCheck[] {
   const applies = (check: { only?: "stdio" | "http" }) => check.only === undefined || check.only === kind;
-  return [...CHECKS.filter(applies).map((check) => ({ ...check, era: "legacy" as const })), ...MODERN_CHECKS.filter(applies).map((check) => ({ ...check, era: "modern" as const }))];
+  const legacy = CHECKS.filter(applies).map(
+    (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "initialize", spec: (ctx) => check.spec(ctx.version), run: (ctx) => runLegacy(check, ctx) }),
+  );
+  const modern = MODERN_CHECKS.filter(applies).map(
+    (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "serverDiscover", spec: () => check.spec(), run: (ctx) => runModern(check, ctx) }),
+  );
+  return [...legacy, ...modern];
 }
 
 export interface RunHooks {
   /** Called before each check runs (for the spinner). */
-  onStart?: (check: AnyCheck, number: number) => void;
+  onStart?: (check: PlannedCheck, number: number) => void;
   onResult?: (result: CheckResult) => void;
   /** The ids of the checks to run (`--only` / `--skip`); the others are left out of the report. Default: all. */
   selected?: ReadonlySet<string>;
@@ -36,11 +53,10 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
     const number = index + 1;
     if (hooks.selected && !hooks.selected.has(check.id)) continue;
     // The checks of an era the server does not speak are left out (a modern-only server fails no initialize checks).
-    if (check.era === "modern" ? ctx.modern === undefined : !ctx.speaksLegacy) continue;
+    if (!ctx.speaks(check.needs)) continue;
     hooks.onStart?.(check, number);
-    const outcome = check.era === "modern" ? await runModern(check, ctx) : await runLegacy(check, ctx);
-    const spec = check.era === "modern" ? check.spec() : check.spec(ctx.version);
-    const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec };
+    const outcome = await check.run(ctx);
+    const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec: check.spec(ctx) };
     results.push(result);
     hooks.onResult?.(result);
   }

@@ -117,7 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     const info = (ctx.init?.serverInfo ?? ctx.modern?.driver.serverInfo) as Record<string, unknown> | undefined;
     if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }));
     // Those the report will hold: the checks of the eras the server speaks.
-    const total = checksFor(target.kind).filter((check) => (check.era === "modern" ? ctx.modern !== undefined : ctx.speaksLegacy)).length;
+    const total = checksFor(target.kind).filter((check) => ctx.speaks(check.needs)).length;
     const report = await runChecks(ctx, {
       selected,
       onStart: (check, number) => progress.step(`${number}/${total} ${check.title}`),
