@@ -1,6 +1,6 @@
 // A server built with the official SDK v2 (@modelcontextprotocol/server 2.4.0), serving both eras
 // from one factory: `node sdk-v2-server.mjs stdio` serves stdio; the test imports `factory` and
-// serves it over HTTP itself. Tools: add (numbers), region (an x-mcp-header parameter), confirm
+// serves it over HTTP itself. Tools: add (numbers), confirm
 // (asks for input: MRTR in 2026-07-28), and a resource notes://today.
 import { pathToFileURL } from "node:url";
 import { acceptedContent, inputRequired, McpServer } from "@modelcontextprotocol/server";
