@@ -3,8 +3,10 @@
  * engine's own classes (Engine, Connection, outcomes) are internals and not exported.
  *
  * Subpath modules: `mcp-testkit/protocol` (validator, vocabulary), `mcp-testkit/inspect`
- * (recorder), `mcp-testkit/testing` (per-test kit), `mcp-testkit/driver` (real servers),
- * `mcp-testkit/vitest` | `jest` | `matchers` (matchers). The first three are also re-exported here.
+ * (recorder), `mcp-testkit/driver` (real servers), `mcp-testkit/observe` (observers, metrics,
+ * OpenTelemetry) and `mcp-testkit/simulate` (a request with no socket) are also re-exported here,
+ * whole (`export *` at the end). `mcp-testkit/testing` (per-test kit) and
+ * `mcp-testkit/vitest` | `jest` | `matchers` (matchers) are not: import them from their subpaths.
  */
 
 // ---- The mock server
@@ -37,8 +39,9 @@ export type {
   ServerFailedToStartEvent,
   ServerStoppedEvent,
 } from "./engine/events.js";
-/** The default page size of list methods, the default `serverInfo` and the record's default cap. */
+/** The default page size of list methods (`pageSize`) and the default `serverInfo` a mock reports. */
 export { DEFAULT_PAGE_SIZE, DEFAULT_SERVER_INFO } from "./engine/engine.js";
+/** How many calls `server.calls` keeps by default (`recordLimit`); older ones are dropped and counted in `server.recordStats`. */
 export { DEFAULT_RECORD_LIMIT } from "./engine/call-log.js";
 /** The handler types `server.mount()` takes. */
 export type { MountOptions, RouteHandler, WebHandler } from "./wire/http/router.js";
@@ -92,6 +95,7 @@ export type { ToolCall, CallOutcome, Exchange } from "./engine/call-log.js";
 export { matches, firstDifference, type Difference } from "./engine/match.js";
 /** What `assertCalled` throws, and its options. */
 export { AssertionError, type CalledOptions } from "./engine/assertions.js";
+/** Options of `server.waitForCalls(count, options)`: which tool, how long, whether only ended calls count. */
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";

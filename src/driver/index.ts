@@ -17,7 +17,9 @@
  * - Results with helpers (`ToolCallResult`, `ReadResourceResult`, `GetPromptResult`) and errors
  *   with context (`ProtocolError`, `ToolCallError`, `ProcessFailedToStart`, ...).
  */
+/** The three ways to get a driver (stdio, Streamable HTTP, any transport); `MCPStdinSubprocess` is expect-mcp's name, for code moving over. */
 export { mcpShell, mcpConnect, mcpAttach, MCPStdinSubprocess } from "./connect.js";
+/** The driver, what it connects over, and the options and results of its methods (lists, close, notifications, `complete`, `discover`, `listen`). */
 export {
   McpDriver,
   type DriverConnection,
@@ -32,6 +34,10 @@ export {
   type SubscriptionEnd,
   Subscription,
 } from "./driver.js";
+/**
+ * The driver's options (`DriverOptions`, and per constructor), its default timeouts in ms, and
+ * the SDK types it speaks in; the `MCP*` names are expect-mcp's, for code moving over.
+ */
 export {
   DEFAULT_REQUEST_TIMEOUT,
   DEFAULT_CLOSE_TIMEOUT,
@@ -52,7 +58,9 @@ export {
   type MCPBlobResourceContents,
   type MCPResourceContents,
 } from "./options.js";
+/** What `callTool`, `readResource` and `getPrompt` return (the result with helpers), and the content types they filter by. */
 export { ToolCallResult, ReadResourceResult, GetPromptResult, type ContentType, type ContentOfType, type ResourceContents } from "./results.js";
+/** What the driver throws, each with the context to act on (the request, the server's stderr, the exit code). */
 export {
   McpDriverError,
   ProtocolError,
@@ -70,7 +78,9 @@ export {
 } from "./errors.js";
 /** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
 export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
+/** Per-call options (timeout, abort signal, progress), a progress notification's params, a received notification, and what a server-request handler (`onSampling`, ...) is given. */
 export { type CallOptions, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./session.js";
+/** Type guards that recognise a driver or a driver's result from any copy of mcp-testkit (no `instanceof`), and the marker symbols behind them. */
 export {
   DRIVER_MARKER,
   TOOL_CALL_RESULT_MARKER,
@@ -81,4 +91,5 @@ export {
   isReadResourceResult,
   isGetPromptResult,
 } from "./markers.js";
+/** The transport `mcpShell` spawns a server with, as an SDK `Transport` (for an SDK `Client` against a spawned server). */
 export { StdioProcessTransport, type StdioProcessOptions } from "./stdio-process.js";

@@ -1,8 +1,8 @@
 /**
  * One typed emitter for everything the mock can tell: calls, requests, sessions and (over HTTP)
  * streams. The CLI's live lines, observers and metrics are all listeners of it. A listener runs
- * synchronously; one that throws is contained and reported once, so it never changes what the
- * client under test receives.
+ * synchronously; one that throws (or, when async, rejects) is contained and reported once, so it
+ * never changes what the client under test receives.
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
@@ -252,16 +252,28 @@ export class EventHub<Events extends object = MockEvents> {
     if (set === undefined || set.size === 0) return;
     for (const listener of set) {
       try {
-        listener(payload);
+        // `void` accepts an async listener: its rejection is contained like a throw, or it
+        // would be an unhandled rejection (which ends a Node process by default).
+        const returned: unknown = listener(payload);
+        if (isThenable(returned)) returned.then(undefined, (error: unknown) => this.fail(String(event), listener, error));
       } catch (error) {
-        if (this.failed.has(listener)) continue;
-        this.failed.add(listener);
-        try {
-          this.report(String(event), error);
-        } catch {
-          // A reporter that throws must not reach the client either.
-        }
+        this.fail(String(event), listener, error);
       }
     }
   }
+
+  /** Reports a listener's first throw or rejection; later ones from the same listener stay quiet. */
+  private fail(event: string, listener: object, error: unknown): void {
+    if (this.failed.has(listener)) return;
+    this.failed.add(listener);
+    try {
+      this.report(event, error);
+    } catch {
+      // A reporter that throws must not reach the client either.
+    }
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

@@ -4,6 +4,7 @@ import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
 import { describeValue } from "./match.js";
 
+/** Options of `server.waitForCalls(count, options)`: which tool, how long, and whether to count only calls that ended. */
 export interface WaitForCallsOptions {
   /** Count only calls to this tool. */
   tool?: string;

@@ -22,8 +22,10 @@ import type {
 } from "./types.js";
 import { NO_PROBLEMS } from "./types.js";
 
+/** How many records a `TrafficRecorder` keeps by default (`maxRecords`); older ones are dropped and counted. */
 export const DEFAULT_MAX_RECORDS = 10_000;
 
+/** Keeps every message and transport error of a wrapped transport, in order, with latency and (strict mode) validation problems. */
 export class TrafficRecorder {
   readonly side: TrafficSide;
   readonly strict: boolean | "throw";

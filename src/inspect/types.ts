@@ -24,6 +24,7 @@ export interface MessageProblem {
 /** The problems of a valid message: one shared empty list, so thousands of records need not each keep one. */
 export const NO_PROBLEMS: readonly MessageProblem[] = Object.freeze([]);
 
+/** A validation problem as the recorder keeps it: with when, which direction, and the message's method and id. */
 export interface TrafficProblem extends MessageProblem {
   timestamp: number;
   direction: "outgoing" | "incoming";
@@ -42,6 +43,7 @@ interface RecordBase {
   readonly latency: number | undefined;
 }
 
+/** One message the recorder saw, sent (`outgoing`) or received (`incoming`). */
 export interface MessageRecord extends RecordBase {
   readonly direction: "outgoing" | "incoming";
   /**
@@ -53,6 +55,7 @@ export interface MessageRecord extends RecordBase {
   readonly problems?: readonly MessageProblem[];
 }
 
+/** A failure the recorder saw beside the messages (a send that failed, a transport error), in order with them. */
 export interface ErrorRecord extends RecordBase {
   readonly direction: "error";
   /** The error's message. */
@@ -60,8 +63,10 @@ export interface ErrorRecord extends RecordBase {
   readonly latency: undefined;
 }
 
+/** One entry of `recorder.records`: a message or a transport error. */
 export type TrafficRecord = MessageRecord | ErrorRecord;
 
+/** Options of `recordTraffic()` and `new TrafficRecorder()`: the side wrapped, the record cap, strict validation. */
 export interface TrafficRecorderOptions {
   /** The side whose transport is wrapped; decides which direction is client-to-server. Default "client". */
   side?: TrafficSide;

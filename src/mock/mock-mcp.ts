@@ -237,11 +237,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
    * (`app.use("/mcp", server.handler)`). Pass a body your framework parsed already as the third argument.
    */
   readonly handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
-    const exchange = new NodeExchange(req, res, parsedBody);
-    // Mounted inside a framework, the path may be the framework's (Express strips its mount):
-    // anything not mounted beside the MCP endpoint is the MCP endpoint.
-    if (this.router.has(exchange.path)) this.router.handle(exchange);
-    else this.http.handle(exchange);
+    this.route(new NodeExchange(req, res, parsedBody));
   };
 
   /**
@@ -252,15 +248,22 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     // Shaped like the global fetch, so a client transport can take it as its `fetch` (in-process tests).
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const exchange = new FetchExchange(request);
-    const web = this.router.webHandlerFor(exchange.path);
-    if (web !== undefined) return web(request);
-    if (this.router.has(exchange.path)) this.router.handle(exchange);
-    else this.http.handle(exchange);
+    this.route(exchange);
     return exchange.response;
   };
 
   /** @internal An exchange made off-network (the simulator), routed as `fetch` routes a request. */
   serveExchange(exchange: HttpExchange): void {
+    this.route(exchange);
+  }
+
+  /**
+   * The one way in for `handler`, `fetch` and the simulator: the router, so a mounted handler's
+   * throw is answered as `listen()` answers it. Mounted inside a framework, the path may be the
+   * framework's (Express strips its mount): anything not mounted beside the MCP endpoint is the
+   * MCP endpoint.
+   */
+  private route(exchange: HttpExchange): void {
     if (this.router.has(exchange.path)) this.router.handle(exchange);
     else this.http.handle(exchange);
   }

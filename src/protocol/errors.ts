@@ -17,6 +17,7 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** The name of a JSON-RPC or MCP error code (a key of `ErrorCode`, e.g. `"InvalidParams"`). */
 export type ErrorCodeName = keyof typeof ErrorCode;
 
 const namesByCode = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));

@@ -1,6 +1,7 @@
 /** MCP method names, by who sends them. One list, so the engine, validator and recorder agree. */
 import type { Feature } from "./versions.js";
 
+/** Every request method a client sends a server, in all revisions. */
 export const ClientRequestMethods = [
   "initialize",
   "ping",
@@ -19,6 +20,7 @@ export const ClientRequestMethods = [
   "subscriptions/listen",
 ] as const;
 
+/** Every notification a client sends a server. */
 export const ClientNotificationMethods = [
   "notifications/initialized",
   "notifications/cancelled",
@@ -26,8 +28,10 @@ export const ClientNotificationMethods = [
   "notifications/roots/list_changed",
 ] as const;
 
+/** Every request a server sends a client (sampling, elicitation, roots, ping). */
 export const ServerRequestMethods = ["ping", "sampling/createMessage", "elicitation/create", "roots/list"] as const;
 
+/** Every notification a server sends a client. */
 export const ServerNotificationMethods = [
   "notifications/cancelled",
   "notifications/progress",
@@ -42,6 +46,7 @@ export const ServerNotificationMethods = [
 
 /** Task methods (2025-11-25): either side may run tasks, so both send these. */
 export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
+/** Task notifications (2025-11-25), sent by either side. */
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
 
 /**
@@ -72,11 +77,16 @@ export function featuresOfMethod(method: string): readonly Feature[] {
   return Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method]! : none;
 }
 
+/** One of `ClientRequestMethods`, as a type. */
 export type ClientRequestMethod = (typeof ClientRequestMethods)[number];
+/** One of `ClientNotificationMethods`, as a type. */
 export type ClientNotificationMethod = (typeof ClientNotificationMethods)[number];
+/** One of `ServerRequestMethods`, as a type. */
 export type ServerRequestMethod = (typeof ServerRequestMethods)[number];
+/** One of `ServerNotificationMethods`, as a type. */
 export type ServerNotificationMethod = (typeof ServerNotificationMethods)[number];
 
 /** Logging levels in increasing severity (RFC 5424 names, as MCP uses them). */
 export const LoggingLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+/** One of `LoggingLevels` (what `logging/setLevel` takes). */
 export type LoggingLevel = (typeof LoggingLevels)[number];

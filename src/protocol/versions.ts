@@ -8,6 +8,7 @@
 /** "legacy": `initialize` and sessions (2024-11-05 … 2025-11-25). "modern": `server/discover`, no sessions. */
 export type ProtocolEra = "legacy" | "modern";
 
+/** What mcp-testkit knows of one protocol revision (see `PROTOCOL_VERSIONS`, `versionInfo`). */
 export interface ProtocolVersionInfo {
   version: string;
   era: ProtocolEra;
@@ -24,6 +25,7 @@ export const PROTOCOL_VERSIONS: readonly ProtocolVersionInfo[] = [
   { version: "2026-07-28", era: "modern", jsonSchemaDialect: "2020-12" },
 ];
 
+/** A protocol revision's date string ("2025-11-25"); a plain string, so an unknown one can be named and refused. */
 export type ProtocolVersion = string;
 
 /** Every revision mcp-testkit knows, both eras, oldest first. */
@@ -92,6 +94,7 @@ export const FEATURES = {
   structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value (before: an object)" },
 } as const satisfies Record<string, FeatureSpan>;
 
+/** A protocol feature some revisions have (a key of `FEATURES`): what `versionHas(version, feature)` asks. */
 export type Feature = keyof typeof FEATURES;
 
 const order = new Map(PROTOCOL_VERSIONS.map((info, index) => [info.version, index]));
@@ -106,6 +109,7 @@ export function isKnownVersion(version: unknown): version is ProtocolVersion {
   return typeof version === "string" && order.has(version);
 }
 
+/** What mcp-testkit knows of `version` (era, JSON Schema dialect), or undefined for a revision it does not know. */
 export function versionInfo(version: ProtocolVersion): ProtocolVersionInfo | undefined {
   return PROTOCOL_VERSIONS[order.get(version) ?? -1];
 }

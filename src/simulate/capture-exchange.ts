@@ -102,6 +102,38 @@ export class CaptureExchange implements HttpExchange {
     };
   }
 
+  /** A mounted handler's `Response`: its head, then its body read chunk by chunk into the simulation (as text, as the sink takes it). */
+  respondWith(response: Response): void {
+    if (this.answered) {
+      void response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    });
+    const sink = this.openStream(response.status, headers);
+    const body = response.body;
+    if (body === null) return sink.end();
+    const reader = body.getReader();
+    sink.watchClose!(() => void reader.cancel().catch(() => undefined));
+    const decoder = new TextDecoder();
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || sink.closed) break;
+          sink.write(decoder.decode(value, { stream: true }));
+        }
+        const rest = decoder.decode();
+        if (rest !== "") sink.write(rest);
+        sink.end();
+      } catch {
+        this.destroy();
+      }
+    })();
+  }
+
   destroy(): void {
     const stream = this.stream;
     if (stream !== undefined) {

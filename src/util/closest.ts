@@ -28,15 +28,23 @@ export function suggestion(wanted: string, candidates: Iterable<string>): string
   return near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
 }
 
-/** Levenshtein distance; far-apart lengths are answered without the table (they are never a typo). */
+/**
+ * Edit distance counting a swap of two neighbouring letters as one edit ("hnag" is one from
+ * "hang", the commonest typo, which plain Levenshtein counts as two); far-apart lengths are
+ * answered without the table (they are never a typo).
+ */
 export function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 8) return Math.abs(a.length - b.length);
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2]! + 1);
+      current[j] = best;
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;

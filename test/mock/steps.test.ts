@@ -435,6 +435,32 @@ describe("function steps", () => {
     expect(server.calls.every((call) => call.outcome === "protocol-error")).toBe(true);
   });
 
+  it("a misspelled key beside a valid one fails the call naming the key and the closest one (TypeScript lets it through: no cast needed)", async () => {
+    // TypeScript checks no excess property of an object literal an arrow function returns unless
+    // the function declares its return type (test/types/api.test-d.ts); so these compile, and the
+    // mock's own check of the returned step is what catches them, sync or async, wherever given.
+    const server = await mock({
+      tools: {
+        sync: (call) => ({ returns: call.tool, dleayMs: 5 }),
+        async: async () => ({ returns: "x", hnag: true }),
+        listed: [{ returns: "first" }, (call) => ({ returns: call.tool, repaet: 2 })],
+        defined: { description: "d", responses: [async () => ({ toolError: "no", strem: { mode: "sse" as const } })] },
+      },
+    });
+    await server.setTool("later", (call) => ({ returns: call.arguments, rwa: "x" }));
+    const client = await connect(server);
+    const message = async (name: string) => (await rejection(client.callTool({ name }))).message as string;
+    const unknownKey = (tool: string, key: string, near: string) =>
+      `MCP error -32603: Step function for tool "${tool}" threw: [mcp-testkit] The step function of tool "${tool}" has unknown key "${key}"; did you mean "${near}"? A step takes ${STEP_KEYS}.`;
+    expect(await message("sync")).toBe(unknownKey("sync", "dleayMs", "delayMs"));
+    expect(await message("async")).toBe(unknownKey("async", "hnag", "hang"));
+    expect(texts(await client.callTool({ name: "listed" }))).toEqual(["first"]);
+    expect(await message("listed")).toBe(unknownKey("listed", "repaet", "repeat"));
+    expect(await message("defined")).toBe(unknownKey("defined", "strem", "stream"));
+    expect(await message("later")).toBe(unknownKey("later", "rwa", "raw"));
+    expect(server.calls.map((call) => call.outcome)).toEqual(["protocol-error", "protocol-error", "result", "protocol-error", "protocol-error", "protocol-error"]);
+  });
+
   it("sees an abort signal when the client cancels, and its late answer is dropped", async () => {
     let aborted = false;
     const server = await mock({

@@ -122,6 +122,31 @@ describe("a listener that throws", () => {
     expect(String(reports[0]![0])).toMatch(/a "request:end" listener threw \(listener bug\); the client was not affected/);
   });
 
+  it("is contained when async and rejecting: reported once, the call still succeeds, no unhandled rejection", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const server = await mock({ tools: { echo: { returns: "hi" } } });
+      server.on("call:end", async () => {
+        await Promise.resolve();
+        throw new Error("async listener bug");
+      });
+      const client = await connect(server);
+      for (let i = 0; i < 3; i++) expect((await client.callTool({ name: "echo" })).content).toEqual([{ type: "text", text: "hi" }]);
+      // Node reports an unhandled rejection after the microtasks drain: give it two turns.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      const reports = warn.mock.calls.filter(([line]) => String(line).includes("async listener bug"));
+      expect(reports).toHaveLength(1);
+      expect(String(reports[0]![0])).toMatch(/a "call:end" listener threw \(async listener bug\); the client was not affected/);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("refuses a listener that is not a function", async () => {
     const server = await mock();
     expect(() => server.on("call:end", "print" as never)).toThrow('server.on("call:end", listener): the listener must be a function.');

@@ -6,8 +6,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpTestkitError } from "../../src/index.js";
 import { connect, mock, useCleanup } from "../mock/support.js";
-import { request as httpRequest } from "node:http";
-import { ACCEPT_BOTH, post, rpcRequest, serve, useCleanup as useHttpCleanup } from "../wire/support/http.js";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ACCEPT_BOTH, onCleanup, post, rpcRequest, serve, useCleanup as useHttpCleanup } from "../wire/support/http.js";
 
 useCleanup();
 useHttpCleanup();
@@ -144,6 +145,43 @@ describe("server.mount()", () => {
     expect(await (await server.fetch(new Request("http://localhost/health"))).json()).toEqual({ ok: true });
     const mcp = await server.fetch(new Request("http://localhost/anything", { method: "GET" }));
     expect(mcp.status).toBe(406); // the MCP endpoint's own answer to a GET without Accept: text/event-stream
+  });
+
+  it("through server.fetch, a failing web handler answers 500 naming the mount, as over listen()", async () => {
+    const server = await mock();
+    server.mount("/boom", () => {
+      throw new Error("handler bug");
+    });
+    server.mount("/async-boom", async () => Promise.reject(new Error("async handler bug")));
+    server.mount("/not-a-response", () => ({ status: "ok" }) as never);
+    const sync = await server.fetch(new Request("http://localhost/boom"));
+    expect(sync.status).toBe(500);
+    expect(await sync.json()).toEqual({ error: "the handler mounted at /boom failed: handler bug" });
+    const rejected = await server.fetch("http://localhost/async-boom");
+    expect([rejected.status, await rejected.json()]).toEqual([500, { error: "the handler mounted at /async-boom failed: async handler bug" }]);
+    const wrong = await server.fetch("http://localhost/not-a-response");
+    expect([wrong.status, await wrong.json()]).toEqual([500, { error: "the handler mounted at /not-a-response failed: it returned an object, not a Response" }]);
+  });
+
+  it("through server.handler inside your own node:http server, a mounted route is served beside the MCP endpoint", async () => {
+    const server = await mock({ tools: { t: { returns: "ok" } } });
+    server.mount("/health", health);
+    server.mount("/boom", () => {
+      throw new Error("handler bug");
+    });
+    const own = createServer((req, res) => server.handler(req, res));
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    onCleanup(() => new Promise<void>((resolve) => (own.close(() => resolve()), own.closeAllConnections())));
+    const origin = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+    const response = await fetch(`${origin}/health`);
+    expect([response.status, response.headers.get("content-type"), await response.json()]).toEqual([200, "application/json", { ok: true }]);
+    const failed = await fetch(`${origin}/boom`);
+    expect([failed.status, await failed.json()]).toEqual([500, { error: "the handler mounted at /boom failed: handler bug" }]);
+    // Every other path is still the MCP endpoint.
+    const initialized = await post(`${origin}/mcp`, rpcRequest("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } }));
+    expect(initialized.status).toBe(200);
+    expect(initialized.headers.get("mcp-session-id")).toMatch(/^[0-9a-f]{32}$/);
+    await initialized.body?.cancel();
   });
 
   it("refuses a taken path and a path without a leading slash", async () => {

@@ -7,7 +7,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MAXIMUM_CAPTURED_BYTES, DEFAULT_STREAM_ITEM_QUEUE_CAPACITY, McpTestkitError, simulate } from "../../src/index.js";
-import { drain, memoryMock, mcpPost, modernMeta, modernPost, openSession, sdkServer, sdkV2Server, simulator, text, useCleanup } from "./support.js";
+import { ORIGIN, drain, memoryMock, mcpPost, modernMeta, modernPost, openSession, sdkServer, sdkV2Server, simulator, text, useCleanup } from "./support.js";
 import { recordingObserver, until } from "../observe/support.js";
 
 useCleanup();
@@ -63,6 +63,23 @@ describe("responses", () => {
     expect(answered.header("constructor")).toBe("sent");
     expect(answered.header("CONSTRUCTOR")).toBe("sent");
     expect(answered.header("toString")).toBeUndefined();
+  });
+
+  it("captures a handler mounted on the mock (server.mount), its body streamed in as it comes", async () => {
+    const server = await memoryMock();
+    const one = 'data: {"jsonrpc":"2.0","method":"one"}\n\n';
+    const two = 'data: {"jsonrpc":"2.0","method":"two"}\n\n';
+    // The second event split mid-way: the items are the events, however the body was chunked.
+    server.mount("/events", sseHandler([one, two.slice(0, 12), two.slice(12)]));
+    server.mount("/boom", () => {
+      throw new Error("handler bug");
+    });
+    const sim = simulator(server);
+    const streamed = await sim.startRequest(new Request(`${ORIGIN}/events`));
+    expect(await streamed.awaitResponse(2000)).toMatchObject({ status: 200, bodyType: "sse" });
+    expect((await drain(streamed)).map((item) => text(item.encoded))).toEqual([one, two]);
+    const failed = await (await sim.startRequest(new Request(`${ORIGIN}/boom`))).awaitResponse(2000);
+    expect(failed).toMatchObject({ status: 500, json: { error: "the handler mounted at /boom failed: handler bug" } });
   });
 
   it("passes a transport refusal through as the client would see it, repairing nothing", async () => {

@@ -58,6 +58,32 @@ describe("steps", () => {
     void [misspelled, wrongType, wrongMode, noStep];
   });
 
+  it("refuse a misspelled key in a step function's result when the function declares its return type", () => {
+    // TypeScript checks the excess properties of a *fresh* object literal only. An arrow
+    // function's returned literal is not checked against the contextual return type (its
+    // inferred return type is compared by plain assignability, which allows extra keys:
+    // microsoft/TypeScript#33507, #35774, #46927), so declare the return type, or use
+    // `satisfies StepObject`, to get "did you mean" in the editor.
+    // @ts-expect-error "dleayMs" is not a step key ("delayMs" is)
+    const annotated: StepFunction = (call): StepObject => ({ returns: call.tool, dleayMs: 5 });
+    // @ts-expect-error "hnag" is not a step key ("hang" is)
+    const annotatedAsync: StepFunction = async (): Promise<StepObject> => ({ returns: "x", hnag: true });
+    // @ts-expect-error "dleayMs" is not a step key
+    const satisfied: StepFunction = (call) => ({ returns: call.tool, dleayMs: 5 }) satisfies StepObject;
+    const inOptions: MockMcpOptions = {
+      tools: {
+        // @ts-expect-error "hnag" is not a step key
+        t: async () => ({ returns: "x", hnag: true }) satisfies StepObject,
+      },
+    };
+    // Without either, these compile (the mock fails the call naming the key and the closest one:
+    // test/mock/steps.test.ts). If TypeScript starts checking them, this file fails: then turn
+    // these into @ts-expect-error lines and drop the advice above.
+    const unchecked: StepFunction = (call) => ({ returns: call.tool, dleayMs: 5 });
+    const uncheckedInOptions: MockMcpOptions = { tools: { t: async () => ({ returns: "x", hnag: true }) } };
+    void [annotated, annotatedAsync, satisfied, inOptions, unchecked, uncheckedInOptions];
+  });
+
   it("give step functions a typed call context", () => {
     const step: StepFunction = (call) => {
       expectTypeOf(call).toEqualTypeOf<ToolCallContext>();

@@ -9,6 +9,7 @@ import { McpTestkitError } from "../../errors.js";
 import { DURATION_BUCKETS_SECONDS, type CounterSample, type HistogramSample, type MetricFamilySnapshot } from "./families.js";
 import type { MetricsSnapshot } from "./snapshot.js";
 
+/** The text formats `metricsText()` and `/__mcp-testkit/metrics` can produce. */
 export type MetricsTextFormat = "prometheus" | "openmetrics";
 
 interface PromValue {

@@ -10,11 +10,13 @@ export type Labels = Readonly<Record<string, string>>;
 /** Upper bounds (seconds) of the duration histograms' buckets; `+Inf` is implied. */
 export const DURATION_BUCKETS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/** One counter or gauge series of a metrics snapshot: its labels and its value. */
 export interface CounterSample {
   readonly labels: Labels;
   readonly value: number;
 }
 
+/** One histogram series of a metrics snapshot: cumulative bucket counts, count and sum (seconds). */
 export interface HistogramSample {
   readonly labels: Labels;
   /** Cumulative counts per bucket of `DURATION_BUCKETS_SECONDS` (the last is `+Inf`). */
@@ -23,6 +25,7 @@ export interface HistogramSample {
   readonly sum: number;
 }
 
+/** One metric family in a snapshot (`server.metrics()`): name, help, type and its series. */
 export interface MetricFamilySnapshot {
   readonly name: string;
   readonly help: string;

@@ -29,6 +29,7 @@ export type ValidationRule =
   /** An HTTP header the message's POST must carry is missing, malformed or unlike the body (Streamable HTTP). */
   | "http.header";
 
+/** One thing wrong with a message, as the validator reports it: where, what, and the rule it breaks. */
 export interface ValidationProblem {
   /** JSON path of the offending value, e.g. `$.result.content[0].type`; `headers.<name>` (lower case) for an HTTP header. */
   path: string;
@@ -37,8 +38,10 @@ export interface ValidationProblem {
   rule: ValidationRule;
 }
 
+/** Who sent a message to validate: it decides which schema applies (a `tools/call` request or its result). */
 export type MessageDirection = "client-to-server" | "server-to-client";
 
+/** How `validateMessage` reads a message: its direction, protocol version and (over HTTP) headers. */
 export interface ValidateMessageOptions {
   /** Who sent the message. */
   direction: MessageDirection;

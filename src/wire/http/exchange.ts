@@ -57,6 +57,11 @@ export interface HttpExchange extends TransportFacts {
   /** `headers` is not modified (constants may be passed); the adapter adds `content-length`. */
   respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void;
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink;
+  /**
+   * Answers with a web `Response` (a mounted handler's): its status, its headers and its body
+   * as it comes, chunk by chunk and byte for byte. A client that goes away cancels the body.
+   */
+  respondWith(response: Response): void;
   /** Drops the connection with no (further) response, as a crashed server would. */
   destroy(): void;
   /** Called once if the client goes away before the response is complete. */

@@ -74,6 +74,16 @@ export class FetchExchange implements HttpExchange {
     this.resolveResponse(new Response(status === 204 || status === 202 ? null : (body ?? null), { status, headers }));
   }
 
+  /** A web `Response` is what this exchange produces: it is passed on as it is, its body still streaming. */
+  respondWith(response: Response): void {
+    if (this.answered) {
+      void response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    this.answered = true;
+    this.resolveResponse(response);
+  }
+
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
     this.answered = true;
     const encoder = new TextEncoder();

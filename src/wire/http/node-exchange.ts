@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { BODY_TOO_LARGE, splitTarget, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { sendWebResponse } from "./send-response.js";
 
 export class NodeExchange implements HttpExchange {
   readonly wire = "http";
@@ -98,6 +99,11 @@ export class NodeExchange implements HttpExchange {
     if (this.res.headersSent || this.res.destroyed || this.dropped) return;
     if (body === undefined) this.res.writeHead(status, headers).end();
     else this.res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
+  }
+
+  respondWith(response: Response): void {
+    if (this.dropped) void response.body?.cancel().catch(() => undefined);
+    else void sendWebResponse(this.res, response);
   }
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {

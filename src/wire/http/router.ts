@@ -2,9 +2,11 @@
  * Routes HTTP requests by path: the MCP endpoint(s), and beside them any other handler (the
  * control API, `/metrics`, a user's own). A handler is either exchange-level (the MCP endpoint,
  * the fast path) or a web-standard `Request → Response` function. One router serves a
- * standalone port (`listen`) as well as a mock mounted in the user's server.
+ * standalone port (`listen`) as well as a mock mounted in the user's server (`server.handler`,
+ * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in.
  */
 import { McpTestkitError } from "../../errors.js";
+import { describeValue } from "../../protocol/validate/describe-value.js";
 import type { HttpExchange } from "./exchange.js";
 import { JSON_HEADERS } from "./post-answer.js";
 
@@ -30,8 +32,6 @@ interface Route {
   readonly prefix: boolean;
   readonly unlisted: boolean;
   readonly handler: ExchangeHandler;
-  /** Set for a web handler, so a web request reaches it without an exchange. */
-  readonly web?: WebHandler;
 }
 
 /** The largest body a web handler is given (the control API takes fixture files). */
@@ -50,7 +50,7 @@ export class Router implements ExchangeHandler {
     const prefix = options.prefix ?? false;
     const unlisted = options.unlisted ?? false;
     const route: Route =
-      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler), web: handler } : { path, prefix, unlisted, handler };
+      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler) } : { path, prefix, unlisted, handler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
     }
@@ -91,10 +91,6 @@ export class Router implements ExchangeHandler {
     route.handler.handle(exchange);
   }
 
-  /** A web request straight to a web handler mounted for its path, if one is; else undefined. */
-  webHandlerFor(path: string): WebHandler | undefined {
-    return this.find(path)?.web;
-  }
 }
 
 /** A web handler answering exchanges: the exchange becomes a `Request`, the `Response` is written back. */
@@ -114,13 +110,16 @@ async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler)
       return;
     }
     const response = await handler(request);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (name !== "content-length") headers[name] = value;
-    });
-    exchange.respond(response.status, headers, response.body === null ? undefined : await response.text());
+    if (!isResponse(response)) throw new Error(`it returned ${describeValue(response)}, not a Response`);
+    exchange.respondWith(response);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     exchange.respond(500, JSON_HEADERS, JSON.stringify({ error: `the handler mounted at ${exchange.path} failed: ${message}` }));
   }
+}
+
+/** Shape, not `instanceof`: a `Response` from another copy of undici is one too. */
+function isResponse(value: unknown): value is Response {
+  const candidate = value as Partial<Response> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.status === "number" && typeof candidate.headers?.forEach === "function";
 }

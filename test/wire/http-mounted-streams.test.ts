@@ -1,0 +1,138 @@
+/**
+ * A handler mounted on the mock's port (`server.mount`) answers with a web `Response`; over
+ * `listen()` its body goes out as it comes, chunk by chunk and byte for byte: an SSE stream or
+ * another mock's `fetch` streams through, a binary body arrives intact, and a client that goes
+ * away cancels the body (an endless stream does not leak).
+ */
+import { request as httpRequest } from "node:http";
+import { describe, expect, it } from "vitest";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { mockMcp } from "../../src/index.js";
+import { sdkClient, serve, text, track, until, useCleanup } from "./support/http.js";
+
+useCleanup();
+
+/** A promise and the function that settles it, for a stream that waits on the test. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Rejects after `ms`: a body that never streams must fail the test, not hang it. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+describe("a mounted handler's Response over listen()", () => {
+  it("streams: the client reads the first chunk before the handler sends the second", async () => {
+    const server = await serve();
+    const second = gate();
+    let secondSent = false;
+    const encoder = new TextEncoder();
+    server.mount("/events", () => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode("data: first\n\n"));
+          await second.opened;
+          secondSent = true;
+          controller.enqueue(encoder.encode("data: second\n\n"));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+
+    const response = await within(2000, "the response head", fetch(`${new URL(server.url).origin}/events`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const first = await within(2000, "the first chunk", reader.read());
+    expect(decoder.decode(first.value)).toBe("data: first\n\n");
+    expect(secondSent).toBe(false);
+
+    second.open();
+    let rest = "";
+    for (let i = 0; i < 10; i++) {
+      const { done, value } = await within(2000, "the rest of the body", reader.read());
+      if (done) break;
+      rest += decoder.decode(value, { stream: true });
+    }
+    expect(rest).toBe("data: second\n\n");
+  });
+
+  it("sends a binary body byte for byte (0x00 to 0xff), and every set-cookie header", async () => {
+    const server = await serve();
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    server.mount("/blob", () => {
+      const headers = new Headers({ "content-type": "application/octet-stream" });
+      headers.append("set-cookie", "a=1; Path=/");
+      headers.append("set-cookie", "b=2; Path=/");
+      return new Response(bytes, { headers });
+    });
+    const response = await fetch(`${new URL(server.url).origin}/blob`);
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+  });
+
+  it("cancels the body when the client goes away mid-stream", async () => {
+    const server = await serve();
+    let cancelled: unknown = "not cancelled";
+    let timer: NodeJS.Timeout | undefined;
+    server.mount("/endless", () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("tick\n"));
+          // An endless stream: a tick every 20 ms until it is cancelled.
+          timer = setInterval(() => controller.enqueue(new TextEncoder().encode("tick\n")), 20);
+        },
+        cancel(reason) {
+          clearInterval(timer);
+          cancelled = reason;
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/plain" } });
+    });
+    try {
+      const url = new URL(`${new URL(server.url).origin}/endless`);
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, agent: false }, (res) => {
+          res.once("data", () => {
+            // The first tick arrived: leave mid-stream.
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on("error", () => undefined);
+        setTimeout(() => reject(new Error("no first chunk within 2000 ms")), 2000).unref();
+        req.end();
+      });
+      await until(() => cancelled !== "not cancelled", 2000, "the body's cancel");
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it("another mock's fetch, mounted: an SDK client gets its answers and its endless GET stream", async () => {
+    const front = await serve({ tools: { front: { returns: "front" } } });
+    const back = track(await mockMcp({ transport: "memory", tools: { back: { returns: "back", stream: { mode: "sse" } } } }));
+    front.mount("/back", back.fetch);
+    const standalone: string[] = [];
+    back.on("stream:open", (event) => void (event.kind === "standalone" && standalone.push(event.streamId)));
+    const { client } = await sdkClient(`${new URL(front.url).origin}/back`);
+    const changes: string[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => void changes.push(notification.method));
+    // An SSE answer streams through the front mock's port.
+    expect(text(await client.callTool({ name: "back" }))).toBe("back");
+    // The standalone GET stream never ends: a notification on it arrives only if it is streamed through.
+    await until(() => standalone.length === 1, 2000, "the SDK client's GET stream");
+    await back.setTool("added", { returns: "x" });
+    await until(() => changes.length === 1, 2000, "list_changed on the mounted mock's GET stream");
+    expect(back.calls.map((call) => call.tool)).toEqual(["back"]);
+    expect(front.calls).toEqual([]);
+  });
+});
