@@ -135,4 +135,35 @@ describe("a mounted handler's Response over listen()", () => {
     expect(back.calls.map((call) => call.tool)).toEqual(["back"]);
     expect(front.calls).toEqual([]);
   });
+
+  it("a client that leaves aborts the Request the mounted handler got: a mounted mock's hanging JSON call ends disconnected", async () => {
+    const front = await serve();
+    const back = track(await mockMcp({ transport: "memory", tools: { wait: { hang: true } }, responseMode: "json" }));
+    front.mount("/back", back.fetch);
+    const url = new URL(`${new URL(front.url).origin}/back`);
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+          let text = "";
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(body));
+      });
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const session = init.headers["mcp-session-id"] as string;
+    expect(session).toBeTruthy();
+    const sessionHeaders = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders);
+    // The call hangs on the back mock; the client gives up and closes its connection.
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...sessionHeaders } });
+    req.on("error", () => undefined);
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } }));
+    await until(() => back.calls.length === 1, 2000, "the call to reach the mounted mock");
+    expect(back.calls[0]!.outcome).toBe("pending");
+    req.destroy();
+    await until(() => back.calls[0]!.outcome !== "pending", 2000, "the mounted mock's call to end");
+    expect(back.calls[0]).toMatchObject({ tool: "wait", outcome: "disconnected" });
+  });
 });

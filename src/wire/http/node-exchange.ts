@@ -135,10 +135,12 @@ export class NodeExchange implements HttpExchange {
       else if (value !== undefined) headers.set(name, value);
     }
     const url = `http://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
-    if (this.method === "GET" || this.method === "HEAD") return Promise.resolve(new Request(url, { method: this.method, headers }));
-    return new Promise((resolve) =>
-      this.readBody(limitBytes, (body) => resolve(body === BODY_TOO_LARGE ? undefined : new Request(url, { method: this.method, headers, body }))),
-    );
+    // The client leaving aborts the Request, as a fetch server's would: a mounted mock's pending answer learns it is gone.
+    const left = new AbortController();
+    this.onAbort(() => left.abort(new Error("the client closed the connection")));
+    const init = { method: this.method, headers, signal: left.signal };
+    if (this.method === "GET" || this.method === "HEAD") return Promise.resolve(new Request(url, init));
+    return new Promise((resolve) => this.readBody(limitBytes, (body) => resolve(body === BODY_TOO_LARGE ? undefined : new Request(url, { ...init, body }))));
   }
 }
 
