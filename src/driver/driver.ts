@@ -42,7 +42,7 @@ import { ListCache } from "./list-cache.js";
 import { ListChangeFollower } from "./list-changes.js";
 import { DRIVER_MARKER } from "./markers.js";
 import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverResult, type DriverEra } from "./discover-negotiation.js";
-import { INPUT_METHODS } from "../protocol/validate/schemas/modern.js";
+import { isInputMethod } from "../protocol/methods.js";
 import { withInputRounds } from "./input-rounds.js";
 import type { ModernHttpFetch } from "./modern-http.js";
 import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
@@ -622,7 +622,7 @@ export class McpDriver implements AsyncDisposable {
 
   /** A request once the era is known: in 2026-07-28 the three that may ask for input go through the input rounds. */
   private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (this.discovery?.era !== "modern" || !INPUT_METHODS.has(method)) return this.session.request(method, params, spec);
+    if (this.discovery?.era !== "modern" || !isInputMethod(method)) return this.session.request(method, params, spec);
     return this.sendModern(method, params ?? {}, spec);
   }
 

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
+import { featuresOfMethod } from "../protocol/methods.js";
 import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
@@ -78,17 +79,6 @@ const REQUEST_HANDLERS = new Map<string, RequestHandler>([
   ["prompts/list", listPrompts],
   ["prompts/get", getPrompt],
   ["completion/complete", complete],
-]);
-
-/** Methods only some revisions have: asked in another, they are not found (as a server of that revision answers). */
-const METHOD_FEATURES = new Map<string, Feature>([
-  ["initialize", "initialize"],
-  ["ping", "ping"],
-  ["logging/setLevel", "loggingSetLevel"],
-  ["resources/subscribe", "resourcesSubscribe"],
-  ["resources/unsubscribe", "resourcesSubscribe"],
-  ["server/discover", "serverDiscover"],
-  ["subscriptions/listen", "subscriptionsListen"],
 ]);
 
 /** A message as received, with the connection (session) it came from. */
@@ -241,8 +231,10 @@ export class Engine implements EngineState {
     const handler = REQUEST_HANDLERS.get(request.method);
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     const version = context.protocolVersion;
-    const feature = METHOD_FEATURES.get(request.method);
-    if (feature !== undefined && !versionHas(version, feature)) return replyError(request.id, notInVersion(request.method, feature, version));
+    // Methods only some revisions have: asked in another, they are not found (as a server of that revision answers).
+    for (const feature of featuresOfMethod(request.method)) {
+      if (!versionHas(version, feature)) return replyError(request.id, notInVersion(request.method, feature, version));
+    }
     let answer: Outcome | Promise<Outcome>;
     try {
       answer = handler({ state: this, connection, request, params: request.params ?? {}, context });
