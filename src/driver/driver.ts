@@ -35,6 +35,7 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
+import { versionHas } from "../protocol/versions.js";
 import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
@@ -494,8 +495,9 @@ export class McpDriver implements AsyncDisposable {
   async setRoots(roots: Root[]): Promise<void> {
     this.assertOpen("setRoots");
     this.answers.setRoots(roots, this.negotiation.started);
-    // 2026-07-28 has no roots/list_changed: the server asks for roots in each request's input.
-    if (this.negotiation.result && this.era === "legacy") await this.session.notify("notifications/roots/list_changed");
+    // Only once a version is spoken, and only one that has it (2026-07-28 asks for roots in each request's input).
+    const version = this.protocolVersion;
+    if (version !== undefined && versionHas(version, "rootsListChanged")) await this.session.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────

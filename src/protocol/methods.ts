@@ -82,6 +82,7 @@ const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.fre
   "elicitation/create": ["elicitation", "serverRequests"],
   "sampling/createMessage": ["serverRequests"],
   "roots/list": ["serverRequests"],
+  "notifications/roots/list_changed": ["rootsListChanged"],
   "notifications/elicitation/complete": ["elicitationUrlMode"],
   ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
 });
