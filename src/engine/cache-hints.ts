@@ -5,7 +5,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { CacheableMethods, isCacheableMethod, type CacheableMethod } from "../protocol/methods.js";
-import { typeLabel } from "./steps.js";
+import { typeLabel } from "../util/text.js";
 
 export interface CacheHints {
   /** How long the client may consider the result fresh, in ms (0: stale at once). */

@@ -13,7 +13,7 @@ import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
-import { typeLabel } from "./steps.js";
+import { typeLabel } from "../util/text.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import { EventHub } from "./events.js";

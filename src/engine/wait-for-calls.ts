@@ -2,7 +2,7 @@
 import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
-import { describeValue } from "./match.js";
+import { formatValue } from "./match.js";
 
 export interface WaitForCallsOptions {
   /** Count only calls to this tool. */
@@ -41,7 +41,7 @@ export function waitForCalls(log: CallLog, events: EventHub, count: number, opti
     const timer = setTimeout(() => {
       stop();
       const calls = log.all();
-      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${describeValue(call.arguments)} → ${call.outcome}`).join("\n");
+      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${formatValue(call.arguments)} → ${call.outcome}`).join("\n");
       const what = tool === undefined ? "tool calls" : `calls to "${tool}"`;
       const got = ended ? `${current().length} ended` : `got ${current().length}`;
       reject(new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.\n${listing}` }));

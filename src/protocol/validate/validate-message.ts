@@ -4,7 +4,7 @@
  */
 import { isObject } from "../jsonrpc.js";
 import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "../../util/text.js";
 import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
