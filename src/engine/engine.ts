@@ -232,8 +232,10 @@ export class Engine implements EngineState {
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     const version = context.protocolVersion;
     // Methods only some revisions have: asked in another, they are not found (as a server of that revision answers).
-    for (const feature of featuresOfMethod(request.method)) {
-      if (!versionHas(version, feature)) return replyError(request.id, notInVersion(request.method, feature, version));
+    const features = featuresOfMethod(request.method);
+    // Indexed, not for-of: this runs for every request, and most methods need no feature.
+    for (let i = 0; i < features.length; i++) {
+      if (!versionHas(version, features[i]!)) return replyError(request.id, notInVersion(request.method, features[i]!, version));
     }
     let answer: Outcome | Promise<Outcome>;
     try {
