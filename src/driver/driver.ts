@@ -35,6 +35,7 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
+import { versionHas } from "../protocol/versions.js";
 import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
@@ -42,7 +43,7 @@ import { ListCache } from "./list-cache.js";
 import { ListChangeFollower } from "./list-changes.js";
 import { DRIVER_MARKER } from "./markers.js";
 import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverResult, type DriverEra } from "./discover-negotiation.js";
-import { INPUT_METHODS } from "../protocol/validate/schemas/modern.js";
+import { isInputMethod } from "../protocol/methods.js";
 import { withInputRounds } from "./input-rounds.js";
 import type { ModernHttpFetch } from "./modern-http.js";
 import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
@@ -494,8 +495,9 @@ export class McpDriver implements AsyncDisposable {
   async setRoots(roots: Root[]): Promise<void> {
     this.assertOpen("setRoots");
     this.answers.setRoots(roots, this.negotiation.started);
-    // 2026-07-28 has no roots/list_changed: the server asks for roots in each request's input.
-    if (this.negotiation.result && this.era === "legacy") await this.session.notify("notifications/roots/list_changed");
+    // Only once a version is spoken, and only one that has it (2026-07-28 asks for roots in each request's input).
+    const version = this.protocolVersion;
+    if (version !== undefined && versionHas(version, "rootsListChanged")) await this.session.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────
@@ -622,7 +624,7 @@ export class McpDriver implements AsyncDisposable {
 
   /** A request once the era is known: in 2026-07-28 the three that may ask for input go through the input rounds. */
   private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (this.discovery?.era !== "modern" || !INPUT_METHODS.has(method)) return this.session.request(method, params, spec);
+    if (this.discovery?.era !== "modern" || !isInputMethod(method)) return this.session.request(method, params, spec);
     return this.sendModern(method, params ?? {}, spec);
   }
 

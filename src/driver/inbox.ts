@@ -4,6 +4,7 @@
  * is contained: it must not stop the others or the session.
  */
 import { BoundedJournal } from "../inspect/journal.js";
+import { waitWithTimeout } from "../util/wait-with-timeout.js";
 import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ReceivedNotification } from "./session.js";
 
@@ -19,9 +20,9 @@ interface Waiter {
   where: WaitForNotificationOptions["where"];
   count: number;
   found: ReceivedNotification[];
-  resolve: (found: ReceivedNotification[]) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Settle the wait (util/wait-with-timeout.ts: the first of these or the timeout wins). */
+  done: (found: ReceivedNotification[]) => void;
+  fail: (error: unknown) => void;
 }
 
 export class NotificationInbox {
@@ -52,27 +53,20 @@ export class NotificationInbox {
     const found = this.all.filter(matches).slice(0, count);
     if (found.length >= count) return Promise.resolve(found);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    return new Promise<ReceivedNotification[]>((resolve, reject) => {
-      const waiter: Waiter = {
-        method,
-        where,
-        count,
-        found,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(
-            new McpDriverError(
-              `Waited ${timeoutMs} ms for ${count === 1 ? "a" : `${count}`} ${method} notification${count === 1 ? "" : "s"}${where ? " matching `where`" : ""}; ` +
-                `got ${waiter.found.length}. Notifications received: ${this.describe()}.`,
-              { method, process: this.processContext() },
-            ),
-          );
-        }, timeoutMs),
-      };
-      this.waiters.add(waiter);
-    });
+    return waitWithTimeout<ReceivedNotification[]>(
+      (done, fail) => {
+        const waiter: Waiter = { method, where, count, found, done, fail };
+        this.waiters.add(waiter);
+        return () => this.waiters.delete(waiter);
+      },
+      timeoutMs,
+      () =>
+        new McpDriverError(
+          `Waited ${timeoutMs} ms for ${count === 1 ? "a" : `${count}`} ${method} notification${count === 1 ? "" : "s"}${where ? " matching `where`" : ""}; ` +
+            `got ${found.length}. Notifications received: ${this.describe()}.`,
+          { method, process: this.processContext() },
+        ),
+    );
   }
 
   /** Calls `listener` for each notification of `method` (`"*"` for all); returns an unsubscribe function. */
@@ -91,16 +85,12 @@ export class NotificationInbox {
       try {
         matched = waiter.where === undefined || waiter.where(notification.params);
       } catch (error) {
-        this.settle(waiter);
-        waiter.reject(error as Error);
+        waiter.fail(error);
         continue;
       }
       if (!matched) continue;
       waiter.found.push(notification);
-      if (waiter.found.length >= waiter.count) {
-        this.settle(waiter);
-        waiter.resolve(waiter.found);
-      }
+      if (waiter.found.length >= waiter.count) waiter.done(waiter.found);
     }
     for (const key of [notification.method, "*"]) {
       for (const listener of this.listeners.get(key) ?? []) {
@@ -115,11 +105,10 @@ export class NotificationInbox {
 
   /** The driver closed: every wait fails now rather than at its timeout. */
   close(): void {
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new ConnectionClosedError(`close() was called while waiting for a ${waiter.method} notification.`, { method: waiter.method }));
+    // Each failed wait removes itself from the set, so the loop walks a copy.
+    for (const waiter of [...this.waiters]) {
+      waiter.fail(new ConnectionClosedError(`close() was called while waiting for a ${waiter.method} notification.`, { method: waiter.method }));
     }
-    this.waiters.clear();
   }
 
   /** `notifications/message ×3, notifications/progress ×1`, or `none`. */
@@ -128,10 +117,5 @@ export class NotificationInbox {
     for (const { method } of this.received.toArray()) counts.set(method, (counts.get(method) ?? 0) + 1);
     if (counts.size === 0) return "none";
     return [...counts].map(([method, count]) => `${method} ×${count}`).join(", ");
-  }
-
-  private settle(waiter: Waiter): void {
-    this.waiters.delete(waiter);
-    clearTimeout(waiter.timer);
   }
 }

@@ -10,7 +10,7 @@
 import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
 import { McpTestkitError } from "../errors.js";
-import { describeValue, firstDifference } from "./match.js";
+import { formatValue, firstDifference } from "./match.js";
 import { listFirst, plural } from "../util/text.js";
 
 export interface CalledOptions {
@@ -29,7 +29,7 @@ const LISTED_CALLS = 20;
 const times = (count: number): string => plural(count, "time");
 
 function callLine(call: ToolCall, withTool: boolean): string {
-  return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${describeValue(call.arguments)}`;
+  return `  ${withTool ? `${call.tool} ` : ""}#${call.index} ${formatValue(call.arguments)}`;
 }
 
 /** The first `LISTED_CALLS` lines, then how many more there are (the matchers list calls the same way). */
@@ -45,7 +45,7 @@ function callsSection(all: readonly ToolCall[], tool: string, expectedArgs?: Rec
       const line = callLine(call, false);
       if (!expectedArgs) return line;
       const difference = firstDifference(call.arguments, expectedArgs, "$");
-      return difference ? `${line}\n      at ${difference.path}: expected ${describeValue(difference.expected)}, got ${describeValue(difference.actual)}` : line;
+      return difference ? `${line}\n      at ${difference.path}: expected ${formatValue(difference.expected)}, got ${formatValue(difference.actual)}` : line;
     });
   }
   if (all.length === 0) return "No tool was called.";
@@ -73,7 +73,7 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
   const all = kept.all();
   const own = all.filter((call) => call.tool === tool);
   const matching = options.with ? own.filter((call) => firstDifference(call.arguments, options.with) === undefined) : own;
-  const withText = options.with ? ` with ${describeValue(options.with)}` : "";
+  const withText = options.with ? ` with ${formatValue(options.with)}` : "";
   if (options.times !== undefined) {
     if (matching.length !== options.times) {
       const got = options.with ? `${times(matching.length)} with matching arguments` : times(matching.length);

@@ -4,7 +4,8 @@
  * method and per resource, so a client's cache can be tested; the default says "do not cache".
  */
 import { McpTestkitError } from "../errors.js";
-import { typeLabel } from "./steps.js";
+import { CacheableMethods, isCacheableMethod, type CacheableMethod } from "../protocol/methods.js";
+import { typeLabel } from "../util/text.js";
 
 export interface CacheHints {
   /** How long the client may consider the result fresh, in ms (0: stale at once). */
@@ -13,8 +14,6 @@ export interface CacheHints {
   cacheScope?: "public" | "private";
 }
 
-export const CACHEABLE_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
-export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 
 export interface CacheOptions extends CacheHints {
   /** Hints for one method's results, over the defaults above. */
@@ -23,12 +22,6 @@ export interface CacheOptions extends CacheHints {
 
 /** Immediately stale and private: the safe default for a mock whose catalog changes under test. */
 export const DEFAULT_CACHE_HINTS: Required<CacheHints> = Object.freeze({ ttlMs: 0, cacheScope: "private" });
-
-const cacheable = new Set<string>(CACHEABLE_METHODS);
-
-export function isCacheable(method: string): method is CacheableMethod {
-  return cacheable.has(method);
-}
 
 /** The hints for `method`: the resource's own, else the method's, else the mock's, else the default. */
 export function cacheHintsFor(options: CacheOptions | undefined, method: CacheableMethod, own?: CacheHints): Required<CacheHints> {
@@ -54,7 +47,7 @@ export function checkCacheOptions(options: CacheOptions | undefined): void {
   if (options === undefined) return;
   checkCacheHints(options, '"cache"');
   for (const [method, hints] of Object.entries(options.methods ?? {})) {
-    if (!isCacheable(method)) throw new McpTestkitError(`"cache.methods" has ${JSON.stringify(method)}, which is not cacheable; cacheable are ${CACHEABLE_METHODS.join(", ")}.`);
+    if (!isCacheableMethod(method)) throw new McpTestkitError(`"cache.methods" has ${JSON.stringify(method)}, which is not cacheable; cacheable are ${CacheableMethods.join(", ")}.`);
     checkCacheHints(hints, `"cache.methods[${JSON.stringify(method)}]"`);
   }
 }

@@ -6,7 +6,8 @@
 import { McpTestkitError } from "../errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { checkJsonSchema, checkKeys, checkResourceUri, checkValueKinds, unknownKeysMessage, type ValueKind } from "./spec-checks.js";
-import { checkStep, isStepKey, Script, STEP_KEYS, typeLabel, type Step } from "./steps.js";
+import { typeLabel } from "../util/text.js";
+import { checkStep, isStepKey, Script, STEP_KEYS, type Step } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 

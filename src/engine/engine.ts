@@ -8,11 +8,12 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
+import { featuresOfMethod } from "../protocol/methods.js";
 import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
-import { typeLabel } from "./steps.js";
+import { typeLabel } from "../util/text.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import { EventHub } from "./events.js";
@@ -78,17 +79,6 @@ const REQUEST_HANDLERS = new Map<string, RequestHandler>([
   ["prompts/list", listPrompts],
   ["prompts/get", getPrompt],
   ["completion/complete", complete],
-]);
-
-/** Methods only some revisions have: asked in another, they are not found (as a server of that revision answers). */
-const METHOD_FEATURES = new Map<string, Feature>([
-  ["initialize", "initialize"],
-  ["ping", "ping"],
-  ["logging/setLevel", "loggingSetLevel"],
-  ["resources/subscribe", "resourcesSubscribe"],
-  ["resources/unsubscribe", "resourcesSubscribe"],
-  ["server/discover", "serverDiscover"],
-  ["subscriptions/listen", "subscriptionsListen"],
 ]);
 
 /** A message as received, with the connection (session) it came from. */
@@ -241,8 +231,12 @@ export class Engine implements EngineState {
     const handler = REQUEST_HANDLERS.get(request.method);
     if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
     const version = context.protocolVersion;
-    const feature = METHOD_FEATURES.get(request.method);
-    if (feature !== undefined && !versionHas(version, feature)) return replyError(request.id, notInVersion(request.method, feature, version));
+    // Methods only some revisions have: asked in another, they are not found (as a server of that revision answers).
+    const features = featuresOfMethod(request.method);
+    // Indexed, not for-of: this runs for every request, and most methods need no feature.
+    for (let i = 0; i < features.length; i++) {
+      if (!versionHas(version, features[i]!)) return replyError(request.id, notInVersion(request.method, features[i]!, version));
+    }
     let answer: Outcome | Promise<Outcome>;
     try {
       answer = handler({ state: this, connection, request, params: request.params ?? {}, context });

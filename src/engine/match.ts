@@ -68,7 +68,7 @@ function describeMatcher(matcher: AsymmetricMatcher): string {
   if (typeof named === "string") return named;
   const described = String(matcher);
   if (described === "[object Object]") return "<asymmetric matcher>";
-  return sample === undefined ? described : `${described} ${describeValue(sample)}`;
+  return sample === undefined ? described : `${described} ${formatValue(sample)}`;
 }
 
 function pathSegment(key: string): string {
@@ -83,8 +83,11 @@ export function matches(actual: unknown, expected: unknown): boolean {
 const UNQUOTE = `__mcp_testkit_${Math.random().toString(36).slice(2)}__`;
 const UNQUOTE_PATTERN = new RegExp(`"${UNQUOTE}((?:[^"\\\\]|\\\\.)*)"`, "g");
 
-/** JSON-like text for messages, showing RegExps and matchers as themselves rather than `{}`. */
-export function describeValue(value: unknown): string {
+/**
+ * A whole value as JSON-like text for messages (expected and received), showing RegExps and
+ * matchers as themselves rather than `{}`; `describeValue` (util/text.ts) names only its kind.
+ */
+export function formatValue(value: unknown): string {
   if (value === undefined) return "undefined";
   if (value instanceof RegExp) return String(value);
   if (isAsymmetricMatcher(value)) return describeMatcher(value);

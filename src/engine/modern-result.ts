@@ -6,7 +6,8 @@
  */
 import type { JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
-import { cacheHintsFor, isCacheable, type CacheOptions } from "./cache-hints.js";
+import { isCacheableMethod } from "../protocol/methods.js";
+import { cacheHintsFor, type CacheOptions } from "./cache-hints.js";
 import type { Outcome } from "./outcome.js";
 
 type Json = Record<string, unknown>;
@@ -40,7 +41,7 @@ function stampResult(result: Json, stamp: ModernStamp): Json {
   const meta = typeof result._meta === "object" && result._meta !== null ? (result._meta as Json) : undefined;
   if (meta === undefined) stamped._meta = stamp.serverMeta;
   else if (meta[META.serverInfo] === undefined) stamped._meta = Object.assign({}, meta, stamp.serverMeta);
-  if (stamped.resultType === "complete" && isCacheable(stamp.method)) {
+  if (stamped.resultType === "complete" && isCacheableMethod(stamp.method)) {
     const hints = cacheHintsFor(stamp.cache, stamp.method);
     if (stamped.ttlMs === undefined) stamped.ttlMs = hints.ttlMs;
     if (stamped.cacheScope === undefined) stamped.cacheScope = hints.cacheScope;

@@ -6,18 +6,11 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { closest } from "../util/closest.js";
+import { typeLabel } from "../util/text.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { hasUriScheme } from "../protocol/uri-scheme.js";
 
 type Json = Record<string, unknown>;
-
-/** A value as a message shows it: strings quoted, objects by kind. */
-export function typeLabel(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value);
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
-}
 
 const quoted = (keys: Iterable<string>) => [...keys].map((key) => JSON.stringify(key)).join(", ");
 

@@ -9,7 +9,8 @@ import { McpTestkitError } from "../errors.js";
 import type { Catalog, ToolEntry } from "./catalog.js";
 import type { CallOutcome, ToolCall } from "./call-log.js";
 import type { RequestContext } from "./request-context.js";
-import { typeLabel, type Step, type StepFunction } from "./steps.js";
+import { typeLabel } from "../util/text.js";
+import type { Step, StepFunction } from "./steps.js";
 
 /** What a source found for a call: the step to run, and how to record its answer. */
 export interface StepChoice {

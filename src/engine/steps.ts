@@ -7,9 +7,8 @@
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
 import type { StreamHints } from "./outcome.js";
-import { checkKeys, checkValueKinds, typeLabel } from "./spec-checks.js";
-
-export { typeLabel };
+import { typeLabel } from "../util/text.js";
+import { checkKeys, checkValueKinds } from "./spec-checks.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {

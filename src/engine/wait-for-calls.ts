@@ -2,7 +2,8 @@
 import { AssertionError } from "node:assert";
 import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
-import { describeValue } from "./match.js";
+import { formatValue } from "./match.js";
+import { waitWithTimeout } from "../util/wait-with-timeout.js";
 
 /** Options of `server.waitForCalls(count, options)`: which tool, how long, and whether to count only calls that ended. */
 export interface WaitForCallsOptions {
@@ -29,23 +30,21 @@ export function waitForCalls(log: CallLog, events: EventHub, count: number, opti
   };
   const ready = current();
   if (ready.length >= count) return Promise.resolve(ready);
-  return new Promise((resolve, reject) => {
-    const onCall = (call: ToolCall) => {
-      if (tool !== undefined && call.tool !== tool) return;
-      const calls = current();
-      if (calls.length < count) return;
-      clearTimeout(timer);
-      stop();
-      resolve(calls);
-    };
-    const stop = events.on(ended ? "call:end" : "call:start", onCall);
-    const timer = setTimeout(() => {
-      stop();
+  const event = ended ? "call:end" : "call:start";
+  return waitWithTimeout<ToolCall[]>(
+    (done) =>
+      events.on(event, (call: ToolCall) => {
+        if (tool !== undefined && call.tool !== tool) return;
+        const calls = current();
+        if (calls.length >= count) done(calls);
+      }),
+    timeoutMs,
+    () => {
       const calls = log.all();
-      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${describeValue(call.arguments)} → ${call.outcome}`).join("\n");
+      const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${formatValue(call.arguments)} → ${call.outcome}`).join("\n");
       const what = tool === undefined ? "tool calls" : `calls to "${tool}"`;
       const got = ended ? `${current().length} ended` : `got ${current().length}`;
-      reject(new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.\n${listing}` }));
-    }, timeoutMs);
-  });
+      return new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.\n${listing}` });
+    },
+  );
 }

@@ -3,6 +3,7 @@
  * request and response, plus whatever the engine records for other calls. It keeps the newest
  * `limit` entries, so a long-running mock cannot grow without end.
  */
+import { RingBuffer } from "../util/ring-buffer.js";
 import type { McpFakeErrorCode } from "./fake-errors.js";
 
 export type McpFakeOutcome = "answered" | "mismatch" | "exhausted" | "not_declared" | "evicted";
@@ -55,25 +56,21 @@ function keep(entry: JournalEntry, query: JournalQuery): boolean {
 }
 
 export class FakesJournal {
-  private ring: JournalEntry[] = [];
-  private oldest = 0;
+  private readonly ring: RingBuffer<JournalEntry>;
   private seq = 0;
-  /** Entries that fell off the front. */
-  dropped = 0;
 
-  constructor(readonly limit: number) {}
+  constructor(readonly limit: number) {
+    this.ring = new RingBuffer(limit);
+  }
+
+  /** Entries that fell off the front (since the last `clear()`). */
+  get dropped(): number {
+    return this.ring.dropped;
+  }
 
   record(entry: NewJournalEntry): JournalEntry {
     const full: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), service: "mcp", ...entry };
-    if (this.limit === 0) {
-      this.dropped++;
-    } else if (this.ring.length < this.limit) {
-      this.ring.push(full);
-    } else {
-      this.ring[this.oldest] = full;
-      this.oldest = (this.oldest + 1) % this.limit;
-      this.dropped++;
-    }
+    this.ring.push(full);
     return full;
   }
 
@@ -85,22 +82,17 @@ export class FakesJournal {
 
   /** Entries oldest first, filtered, then paged by offset and limit. */
   entries(query: JournalQuery = {}): JournalEntry[] {
-    const found: JournalEntry[] = [];
-    for (let i = 0; i < this.ring.length; i++) {
-      const entry = this.ring[(this.oldest + i) % this.ring.length];
-      if (keep(entry, query)) found.push(entry);
-    }
+    const found = this.ring.filter((entry) => keep(entry, query));
     const offset = query.offset ?? 0;
     return found.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
   }
 
   get size(): number {
-    return this.ring.length;
+    return this.ring.size;
   }
 
+  /** Forgets the entries and the dropped count; numbering goes on. */
   clear(): void {
-    this.ring = [];
-    this.oldest = 0;
-    this.dropped = 0;
+    this.ring.clear();
   }
 }

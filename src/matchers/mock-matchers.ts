@@ -4,7 +4,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { listed, type CalledOptions } from "../engine/assertions.js";
-import { describeValue } from "../engine/match.js";
+import { formatValue } from "../engine/match.js";
 import { asMock, describeReceived, type RecordedCallLike } from "./received.js";
 import { misuse, plural, projectOnto, quote, report, show, type McpMatcherContext, type McpMatcherResult } from "./report.js";
 
@@ -43,7 +43,7 @@ function isAssertionError(error: unknown): error is Error & { actual?: unknown; 
 }
 
 function callLines(calls: readonly RecordedCallLike[]): string {
-  return listed(calls, (call) => `  #${call.index} ${describeValue(call.arguments)}`);
+  return listed(calls, (call) => `  #${call.index} ${formatValue(call.arguments)}`);
 }
 
 function toHaveBeenCalledTool(this: McpMatcherContext, received: unknown, tool: unknown, options?: unknown): McpMatcherResult {
@@ -60,7 +60,7 @@ function toHaveBeenCalledTool(this: McpMatcherContext, received: unknown, tool: 
     return report(false, error.message, diffFor(mock, tool, wanted, error));
   }
   const timesText = wanted.times === undefined ? "" : ` ${plural(wanted.times, "time")}`;
-  const withText = wanted.with === undefined ? "" : ` with ${describeValue(wanted.with)}`;
+  const withText = wanted.with === undefined ? "" : ` with ${formatValue(wanted.with)}`;
   const got = `${plural(matching.length, "time")}${wanted.with === undefined ? "" : " with matching arguments"}`;
   return report(true, `Expected ${quote(tool)} not to be called${timesText}${withText}, but it was called ${got}.\nCalls:\n${callLines(matching)}`);
 }

@@ -6,7 +6,7 @@
  * Messages are plain text, without the runner's colours, so they read the same under Vitest and
  * Jest and a test can compare them exactly.
  */
-import { describeValue, isComparedByKeys } from "../engine/match.js";
+import { formatValue, isComparedByKeys } from "../engine/match.js";
 import { clip } from "../util/text.js";
 
 export { closest, suggestion } from "../util/closest.js";
@@ -57,7 +57,7 @@ export function shorten(text: string, max = 300): string {
 
 /** A value for a message: JSON-like, RegExps and asymmetric matchers as themselves, shortened. */
 export function show(value: unknown): string {
-  return shorten(describeValue(value));
+  return shorten(formatValue(value));
 }
 
 export { plural } from "../util/text.js";

@@ -6,7 +6,8 @@
  * `npm test`), and a row for an option that no longer exists fails it too.
  */
 import { McpTestkitError } from "../errors.js";
-import { checkKeys, checkValueKinds, typeLabel, type ValueKind } from "../engine/spec-checks.js";
+import { typeLabel } from "../util/text.js";
+import { checkKeys, checkValueKinds, type ValueKind } from "../engine/spec-checks.js";
 import type { StdioMockOptions } from "./mock-mcp.js";
 
 /** Each option's kind of value; `undefined` where the part that reads it checks it more closely. */

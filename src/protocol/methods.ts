@@ -49,6 +49,27 @@ export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "t
 /** Task notifications (2025-11-25), sent by either side. */
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
 
+/** Methods whose complete result carries `ttlMs` and `cacheScope` (caching, 2026-07-28). */
+export const CacheableMethods = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+export type CacheableMethod = (typeof CacheableMethods)[number];
+
+/** Methods whose result may be `input_required` (multi round-trip requests, 2026-07-28). */
+export const InputMethods = ["tools/call", "prompts/get", "resources/read"] as const;
+export type InputMethod = (typeof InputMethods)[number];
+
+// Sets for the lookups made on every result.
+const cacheable: ReadonlySet<string> = new Set(CacheableMethods);
+const askingForInput: ReadonlySet<string> = new Set(InputMethods);
+
+export function isCacheableMethod(method: string): method is CacheableMethod {
+  return cacheable.has(method);
+}
+
+/** Whether `method`'s result may ask for input (`input_required`), so a client answers it in rounds. */
+export function isInputMethod(method: string): method is InputMethod {
+  return askingForInput.has(method);
+}
+
 /**
  * The features a method needs, for methods that not every revision has (the rest are in all).
  * A server request needs `serverRequests` too: 2026-07-28 asks for input in results instead.
@@ -66,6 +87,7 @@ const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.fre
   "elicitation/create": ["elicitation", "serverRequests"],
   "sampling/createMessage": ["serverRequests"],
   "roots/list": ["serverRequests"],
+  "notifications/roots/list_changed": ["rootsListChanged"],
   "notifications/elicitation/complete": ["elicitationUrlMode"],
   ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
 });

@@ -81,6 +81,7 @@ export const FEATURES = {
   ping: { since: "2024-11-05", until: "2026-07-28", what: "ping" },
   loggingSetLevel: { since: "2024-11-05", until: "2026-07-28", what: "logging/setLevel (2026-07-28: a log level per request in _meta)" },
   resourcesSubscribe: { since: "2024-11-05", until: "2026-07-28", what: "resources/subscribe and resources/unsubscribe (2026-07-28: subscriptions/listen)" },
+  rootsListChanged: { since: "2024-11-05", until: "2026-07-28", what: "notifications/roots/list_changed (2026-07-28: a server asks for roots in a result's input requests)" },
   serverRequests: { since: "2024-11-05", until: "2026-07-28", what: "server-to-client JSON-RPC requests (2026-07-28: input requests in results, MRTR)" },
   // Added by 2026-07-28 (the modern era).
   perRequestMeta: { since: "2026-07-28", what: "the protocol version, client info and capabilities in every request's _meta" },

@@ -5,7 +5,7 @@
 import { AssertionError } from "node:assert";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeValue } from "../engine/match.js";
+import { formatValue } from "../engine/match.js";
 import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
 import { listFirst, plural } from "../util/text.js";
 
@@ -65,7 +65,7 @@ function serverMessage(error: McpError): string {
 
 function toolErrorText(result: CallToolResult): string {
   const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
-  return texts.length > 0 ? texts.join("\n") : describeValue(result.content);
+  return texts.length > 0 ? texts.join("\n") : formatValue(result.content);
 }
 
 async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
@@ -95,7 +95,7 @@ export async function assertToolReturns(client: Client, name: string, args: Reco
   const outcome = await callTool(client, name, args);
   const expected = `Expected tool "${name}" to return a result that passes the check`;
   if (outcome.kind === "tool-error") {
-    fail(`${expected}, but it returned ${describeFailure(outcome)}\nResult: ${describeValue(outcome.result)}`, { actual: outcome.result }, assertToolReturns);
+    fail(`${expected}, but it returned ${describeFailure(outcome)}\nResult: ${formatValue(outcome.result)}`, { actual: outcome.result }, assertToolReturns);
   }
   if (outcome.kind === "protocol-error") {
     fail(`${expected}, but the call failed with ${describeFailure(outcome)}`, { actual: outcome }, assertToolReturns);
@@ -106,9 +106,9 @@ export async function assertToolReturns(client: Client, name: string, args: Reco
     verdict = await check(result);
   } catch (thrown) {
     const reason = thrown instanceof Error ? thrown.message : String(thrown);
-    fail(`${expected}, but the check threw: ${reason}\nResult: ${describeValue(result)}`, { actual: result, cause: thrown }, assertToolReturns);
+    fail(`${expected}, but the check threw: ${reason}\nResult: ${formatValue(result)}`, { actual: result, cause: thrown }, assertToolReturns);
   }
-  if (verdict === false) fail(`${expected}, but the check returned false\nResult: ${describeValue(result)}`, { actual: result }, assertToolReturns);
+  if (verdict === false) fail(`${expected}, but the check returned false\nResult: ${formatValue(result)}`, { actual: result }, assertToolReturns);
   return result;
 }
 
@@ -120,7 +120,7 @@ export async function assertToolFails(client: Client, name: string, args: Record
   const outcome = await callTool(client, name, args);
   const wanted = expected === undefined ? "" : ` with ${typeof expected === "string" ? JSON.stringify(expected) : String(expected)}`;
   if (outcome.kind === "result") {
-    fail(`Expected tool "${name}" to fail${wanted}, but it returned a result\nResult: ${describeValue(outcome.result)}`, { actual: outcome.result, expected }, assertToolFails);
+    fail(`Expected tool "${name}" to fail${wanted}, but it returned a result\nResult: ${formatValue(outcome.result)}`, { actual: outcome.result, expected }, assertToolFails);
   }
   const matched = expected === undefined || (typeof expected === "string" ? outcome.message === expected : outcome.message.search(expected) !== -1);
   if (!matched) fail(`Expected tool "${name}" to fail${wanted}, but it failed with ${describeFailure(outcome)}`, { actual: outcome.message, expected }, assertToolFails);

@@ -33,3 +33,38 @@ export function listFirst<T>(
 export function plural(count: number, word: string, words = `${word}s`): string {
   return `${count} ${count === 1 ? word : words}`;
 }
+
+const MAX_SHOWN_STRING = 40;
+
+/**
+ * A value as the "got …" of a message shows it: null, strings quoted (a long one cut, with its
+ * length), numbers and booleans as written, arrays and objects by kind, `nothing` for undefined.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    const quoted = JSON.stringify(value);
+    // Long strings (base64 payloads, documents) would drown the message.
+    return quoted.length <= MAX_SHOWN_STRING ? quoted : `${quoted.slice(0, MAX_SHOWN_STRING - 2)}…" (${value.length} characters)`;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/**
+ * `describeValue` naming the type of a number or boolean (`number 5`, `boolean true`): the mock's
+ * option and step checks say so, as their readers may have written `"5"` for `5`.
+ */
+export function typeLabel(value: unknown): string {
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return `${typeof value} ${String(value)}`;
+  return describeValue(value);
+}
+
+/** Literal options, JSON-quoted: `"2.0"` for one, `one of "text", "image"` for several. */
+export function describeOptions(options: readonly unknown[]): string {
+  const shown = options.map((option) => JSON.stringify(option));
+  return shown.length === 1 ? shown[0]! : `one of ${shown.join(", ")}`;
+}

@@ -4,7 +4,8 @@
  * and refreshing them on list_changed.
  */
 import { describe, expect, it } from "vitest";
-import { JsonRpcFailure, mcpShell, ProtocolError, RpcError, type McpDriver } from "../../src/driver/index.js";
+import { ConnectionClosedError, JsonRpcFailure, mcpAttach, mcpShell, ProtocolError, RpcError, type McpDriver } from "../../src/driver/index.js";
+import { mockMcp } from "../../src/index.js";
 import { useDrivers, zoo } from "./support.js";
 
 const track = useDrivers();
@@ -173,5 +174,22 @@ describe("notifications", () => {
     app.clearNotifications();
     expect(app.notifications).toEqual([]);
     await app.close();
+  });
+
+  it("a `where` that throws fails its wait with that error; close() fails the waits still open at once", async () => {
+    await using mock = await mockMcp();
+    // Legacy: the session gets the mock's broadcasts (2026-07-28 sends notifications only on a listen).
+    const app = track(mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" }));
+    await app.initialize();
+    const broken = app.waitForNotification("notifications/message", { where: () => { throw new Error("where is broken"); }, timeoutMs: 60_000 });
+    const open = app.waitForNotification("notifications/progress", { timeoutMs: 5_000 }).catch((error: unknown) => error);
+    mock.notify("notifications/message", { level: "info", data: "hello" });
+    await expect(broken).rejects.toThrow("where is broken");
+    const closing = Date.now();
+    await app.close();
+    const error = await open;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as Error).message).toContain("close() was called while waiting for a notifications/progress notification.");
+    expect(Date.now() - closing).toBeLessThan(4_000);
   });
 });

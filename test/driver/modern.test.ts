@@ -127,6 +127,16 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(calls[0]!.params!._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true }, sampling: {}, elicitation: {} } });
   });
 
+  it("setRoots sends no notifications/roots/list_changed (2026-07-28 removed it): the next input request gets the new roots", async () => {
+    await using mock = await mockMcp({ tools: { roots: async (call) => ({ returns: (await call.listRoots()).map((root) => root.uri).join(",") }) } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, roots: [{ uri: "file:///work" }] });
+    expect((await app.callTool("roots")).getTextContent()).toBe("file:///work");
+    await app.setRoots([{ uri: "file:///other" }]);
+    expect((await app.callTool("roots")).getTextContent()).toBe("file:///other");
+    expect(app.messages.filter((record) => record.direction === "outgoing" && !("id" in record.content)).map((record) => record.method)).toEqual([]);
+    expect(mock.messages.map((message) => ("method" in message ? message.method : undefined))).not.toContain("notifications/roots/list_changed");
+  });
+
   it("MRTR without a handler for what the server asks fails the call, naming the option to pass", async () => {
     await using mock = await mockMcp({ tools: { ask: { inputRequired: { inputRequests: { who: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } } } } } });
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });

@@ -74,6 +74,18 @@ describe("resource and prompt fakes over HTTP", () => {
     expect(lines.some((line) => line.startsWith("MCP-FAKE:") && line.includes('resource "file:///guide.md"'))).toBe(true);
   });
 
+  it("let a client subscribe to a faked resource (without using up a read); an undeclared URI is still not found", async () => {
+    const server = await serveFakes({ fixtures });
+    const { client } = await sdkClient(server.url, withTestId("docs › summarize"));
+    expect(await client.subscribeResource({ uri: "file:///guide.md" })).toEqual({});
+    // The subscription used no read: the first read still gets the first entry.
+    expect((await client.readResource({ uri: "file:///guide.md" })).contents).toEqual([{ uri: "file:///guide.md", mimeType: "text/markdown", text: "# v1" }]);
+    await expect(client.subscribeResource({ uri: "file:///nowhere.md" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Resource not found: file:///nowhere.md") });
+    // Another test's request sees no fake resource, so it cannot subscribe to it.
+    const other = await sdkClient(server.url, withTestId("another test"));
+    await expect(other.client.subscribeResource({ uri: "file:///guide.md" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Resource not found: file:///guide.md") });
+  });
+
   it("leave other tests' reads and prompts to the catalog", async () => {
     const server = await serveFakes({ fixtures });
     const { client } = await sdkClient(server.url, withTestId("another test"));

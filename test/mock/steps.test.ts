@@ -423,7 +423,7 @@ describe("function steps", () => {
     const client = await connect(server);
     const message = async (name: string) => (await rejection(client.callTool({ name }))).message as string;
     expect(await message("number")).toBe('MCP error -32603: Step function for tool "number" threw: [mcp-testkit] The step function of tool "number" must be a step object or a function (call) => step, got number 42.');
-    expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" threw: [mcp-testkit] The step function of tool "nothing" must be a step object or a function (call) => step, got undefined undefined.');
+    expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" threw: [mcp-testkit] The step function of tool "nothing" must be a step object or a function (call) => step, got nothing.');
     expect(await message("typo")).toBe(
       `MCP error -32603: Step function for tool "typo" threw: [mcp-testkit] The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
     );

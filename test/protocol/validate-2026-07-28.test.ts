@@ -164,6 +164,16 @@ describe("mutations of the examples are invalid where they were changed", () => 
     for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe"]) {
       expect(pathsOf(validateMessage(request(method), fromClient)), method).toContainEqual(["$.method", "version.feature"]);
     }
+    // The one client notification 2026-07-28 removed (its changelog: "Remove ping, logging/setLevel, and notifications/roots/list_changed").
+    const rootsChanged = { jsonrpc: "2.0", method: "notifications/roots/list_changed" };
+    expect(validateMessage(rootsChanged, fromClient)).toEqual([
+      {
+        path: "$.method",
+        rule: "version.feature",
+        message: '"notifications/roots/list_changed" is not available: protocol version 2026-07-28 does not have notifications/roots/list_changed (2026-07-28: a server asks for roots in a result\'s input requests) (feature "rootsListChanged", only from 2024-11-05 up to, not including, 2026-07-28)',
+      },
+    ]);
+    expect(validateMessage(rootsChanged, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
     const elicit = { jsonrpc: "2.0", id: 1, method: "elicitation/create", params: { message: "x", requestedSchema: { type: "object", properties: {} } } };
     expect(validateMessage(elicit, { direction: "server-to-client", protocolVersion: MODERN })[0]).toMatchObject({ path: "$.method", rule: "version.feature", message: expect.stringContaining("server-to-client JSON-RPC requests") });
     const discover = examples.find(([type]) => type === "DiscoverRequest")![2];

@@ -7,6 +7,7 @@
  * `Mcp-Param-*` → 400 -32020, MUSTs), GET and DELETE → 405 and no session minted (SHOULDs).
  */
 import { RequestFailedError, type DiscoverResult, type McpDriver } from "../../driver/index.js";
+import { MCP_NAME_SOURCE } from "../../protocol/http-headers.js";
 import { META } from "../../protocol/meta-keys.js";
 import { validateMessage } from "../../protocol/validate/index.js";
 import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
@@ -45,8 +46,8 @@ export class ModernContext {
   async post(method: string, params: Json, change: (headers: Record<string, string>) => void = () => undefined, version = MODERN): Promise<RawHttpAnswer> {
     const id = `mcp-testkit-${method.replace(/\W/g, "-")}`;
     const headers: Record<string, string> = { ...BASE_HEADERS, "mcp-protocol-version": version, "mcp-method": method, ...this.extraHeaders };
-    const name = params.name ?? params.uri;
-    if (typeof name === "string" && ["tools/call", "prompts/get", "resources/read"].includes(method)) headers["mcp-name"] = name;
+    const name = Object.hasOwn(MCP_NAME_SOURCE, method) ? params[MCP_NAME_SOURCE[method]!] : undefined;
+    if (typeof name === "string") headers["mcp-name"] = name;
     change(headers);
     return await rawPost(this.url!, headers, { jsonrpc: "2.0", id, method, params: { ...params, _meta: this.meta(version) } }, { timeoutMs: this.timeoutMs, waitForId: id });
   }

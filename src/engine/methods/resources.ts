@@ -5,7 +5,7 @@ import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-requ
 import { RpcError } from "../outcome.js";
 import { RESOURCE_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
-import { ok, type RequestHandler } from "./handler-input.js";
+import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
@@ -70,9 +70,22 @@ function substitute(text: string, variables: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => ownEntry(variables, name) ?? whole);
 }
 
+/**
+ * Whether the request can see `uri`: the catalog has it, or a source lists it for this request
+ * (the fakes' resources of the request's blocks, the ones its `resources/read` would answer).
+ * Asked of the listings, not of the read sources: a subscription must not use up a read.
+ */
+function resourceExists(input: HandlerInput, uri: string): boolean {
+  if (input.state.catalog.findResource(uri)) return true;
+  for (const source of input.state.resourceListSources) {
+    if (source(input.context).some((entry) => entry.uri === uri)) return true;
+  }
+  return false;
+}
+
 export const subscribe: RequestHandler = (input) => {
   const uri = requireString(input.params, "uri", "resources/subscribe");
-  if (!input.state.catalog.findResource(uri)) throw notFound(uri, input.context.protocolVersion);
+  if (!resourceExists(input, uri)) throw notFound(uri, input.context.protocolVersion);
   input.connection.negotiated.subscriptions.add(uri);
   return ok(input, {});
 };

@@ -1,7 +1,7 @@
 /** JSON-RPC 2.0 envelope checks as MCP narrows them (named params only, no null request ids). */
 import { isObject } from "../jsonrpc.js";
 import { versionHas, type ProtocolVersion } from "../versions.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "../../util/text.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
 import type { ValidationProblem, ValidationRule } from "./problem.js";
 

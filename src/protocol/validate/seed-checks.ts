@@ -4,7 +4,7 @@
  * empty when valid.
  */
 import { isObject } from "../jsonrpc.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "../../util/text.js";
 import { readJsonInput } from "./read-json-input.js";
 
 /** Parses; `jsonrpc` is "2.0"; `method` a string; `id`, if present, a number, string or null; `params`, if present, an object or array. */

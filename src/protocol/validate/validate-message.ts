@@ -4,16 +4,16 @@
  */
 import { isObject } from "../jsonrpc.js";
 import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "../../util/text.js";
 import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
+import { isInputMethod } from "../methods.js";
 import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
 import { readJsonInput } from "./read-json-input.js";
 import { issuesOf, type Schema } from "./schemas/combinators.js";
 import { featureProblemMessage } from "./schemas/kit.js";
-import { INPUT_METHODS } from "./schemas/modern.js";
 import { schemasFor } from "./schemas/schema-set.js";
 import { translateZodIssues } from "./zod-issues.js";
 
@@ -73,7 +73,7 @@ function validateOne(
     const envelopeSchema = schemas.modern.resultEnvelope(requestMethod);
     if (envelopeSchema) parseWith(envelopeSchema, value.result, prefix, "result", "result.shape", problems);
     // An input_required result (MRTR) is not the method's result yet: it has its own shape.
-    const asksForInput = envelopeSchema !== undefined && value.result.resultType === "input_required" && INPUT_METHODS.has(requestMethod);
+    const asksForInput = envelopeSchema !== undefined && value.result.resultType === "input_required" && isInputMethod(requestMethod);
     const schema = asksForInput ? schemas.modern.inputRequiredResult : schemas.results.get(requestMethod);
     if (schema) parseAgain(schema, value.result, prefix, "result", "result.shape", problems);
     return problems;

@@ -3,7 +3,7 @@
  * zod's default wording never reaches users; custom issues carry our message and rule in `params`.
  */
 import type { z } from "zod";
-import { describeOptions, describeValue } from "./describe-value.js";
+import { describeOptions, describeValue } from "../../util/text.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
 import type { ValidationProblem, ValidationRule } from "./problem.js";
 

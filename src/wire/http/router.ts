@@ -6,7 +6,7 @@
  * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in.
  */
 import { McpTestkitError } from "../../errors.js";
-import { describeValue } from "../../protocol/validate/describe-value.js";
+import { describeValue } from "../../util/text.js";
 import type { HttpExchange } from "./exchange.js";
 import { JSON_HEADERS } from "./post-answer.js";
 

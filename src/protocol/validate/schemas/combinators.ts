@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { isObject } from "../../jsonrpc.js";
 import { hasUriScheme } from "../../uri-scheme.js";
-import { describeValue } from "../describe-value.js";
+import { describeValue } from "../../../util/text.js";
 import type { ValidationRule } from "../problem.js";
 import { MISSING, type CustomIssueParams } from "../zod-issues.js";
 import { acceptsFast, defineAcceptor } from "./fast-accept.js";

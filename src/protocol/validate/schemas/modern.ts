@@ -8,17 +8,13 @@
 import { z } from "zod";
 import { isObject } from "../../jsonrpc.js";
 import { META } from "../../meta-keys.js";
+import { isCacheableMethod, isInputMethod } from "../../methods.js";
 import { jsonObject, loggingLevel, notificationParams, progressToken, requestParams, resultObject } from "./base.js";
 import type { CatalogSchemas } from "./catalog.js";
 import { choose, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
 import type { InteractionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
 
-
-/** Methods whose result may be `input_required` (MRTR). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
-/** Methods whose result carries `ttlMs` and `cacheScope` (caching). */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
 
 export interface ModernSchemas {
   /** `params` of every client request (with its required `_meta`); undefined before 2026-07-28. */
@@ -57,8 +53,8 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
     if (!has("resultType")) return undefined;
     let schema = envelopes.get(method);
     if (schema === undefined) {
-      const cached = has("cacheHints") && CACHEABLE_METHODS.has(method);
-      const mayAsk = has("mrtr") && INPUT_METHODS.has(method);
+      const cached = has("cacheHints") && isCacheableMethod(method);
+      const mayAsk = has("mrtr") && isInputMethod(method);
       // An input_required result skips the cache fields: it is never cached.
       schema = mayAsk
         ? choose("a result object", (value) => (isObject(value) && value.resultType === "input_required" ? completeOrInput : cached ? cacheable : completeOrInput))
