@@ -35,7 +35,7 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
-import { versionHas } from "../protocol/versions.js";
+import { versionHas, type Feature } from "../protocol/versions.js";
 import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
@@ -446,7 +446,7 @@ export class McpDriver implements AsyncDisposable {
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
     this.assertOpen("discover");
-    await this.requireModern("discover");
+    await this.requireModern("discover", "serverDiscover");
     return (await this.send("server/discover", undefined, { ...options, label: "server/discover" })) as DiscoverResult;
   }
 
@@ -458,7 +458,7 @@ export class McpDriver implements AsyncDisposable {
    */
   async listen(filter: ListenFilter, options: { acknowledgeTimeoutMs?: number } = {}): Promise<Subscription> {
     this.assertOpen("listen");
-    await this.requireModern("listen");
+    await this.requireModern("listen", "subscriptionsListen");
     return this.subscribe(filter, options.acknowledgeTimeoutMs ?? this.requestTimeout);
   }
 
@@ -496,8 +496,7 @@ export class McpDriver implements AsyncDisposable {
     this.assertOpen("setRoots");
     this.answers.setRoots(roots, this.negotiation.started);
     // Only once a version is spoken, and only one that has it (2026-07-28 asks for roots in each request's input).
-    const version = this.protocolVersion;
-    if (version !== undefined && versionHas(version, "rootsListChanged")) await this.session.notify("notifications/roots/list_changed");
+    if (this.speaks("rootsListChanged")) await this.session.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────
@@ -593,7 +592,7 @@ export class McpDriver implements AsyncDisposable {
   private followListChanges(): Promise<void> | undefined {
     const follower = this.listChanges;
     if (follower === undefined || this.discovery === undefined) return undefined;
-    const start = (result: InitializeResult) => (this.era === "modern" && !this.lifetime.isClosing ? follower.follow(result.capabilities) : undefined);
+    const start = (result: InitializeResult) => (this.speaks("subscriptionsListen") && !this.lifetime.isClosing ? follower.follow(result.capabilities) : undefined);
     const ready = this.negotiation.ready();
     // A failed handshake fails the list's own request; here there is nothing to follow.
     return ready instanceof Promise ? ready.then(start, () => undefined) : start(ready);
@@ -622,9 +621,9 @@ export class McpDriver implements AsyncDisposable {
     return this.sendNow(method, params, spec);
   }
 
-  /** A request once the era is known: in 2026-07-28 the three that may ask for input go through the input rounds. */
+  /** A request once the version is known: with MRTR (2026-07-28) the three that may ask for input go through the input rounds. */
   private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (this.discovery?.era !== "modern" || !isInputMethod(method)) return this.session.request(method, params, spec);
+    if (!isInputMethod(method) || !this.speaks("mrtr")) return this.session.request(method, params, spec);
     return this.sendModern(method, params ?? {}, spec);
   }
 
@@ -640,10 +639,16 @@ export class McpDriver implements AsyncDisposable {
     });
   }
 
-  /** Fails unless the handshake found the modern era. */
-  private async requireModern(what: string): Promise<void> {
+  /** Whether the negotiated version has `feature` (false before the handshake): the era as data, asked per feature. */
+  private speaks(feature: Feature): boolean {
+    const version = this.protocolVersion;
+    return version !== undefined && versionHas(version, feature);
+  }
+
+  /** Fails unless the negotiated version has `feature` (a 2026-07-28 method). */
+  private async requireModern(what: string, feature: Feature): Promise<void> {
     await this.ready(what);
-    if (this.era !== "modern") {
+    if (!this.speaks(feature)) {
       throw new McpTestkitError(
         `${what}() is part of protocol revision 2026-07-28, but this driver speaks ${this.protocolVersion} (legacy era${this.fallbackReason ? `: ${this.fallbackReason}` : ""}). ` +
           `Against a 2026-07-28 server use versionNegotiation "auto" (the default) or { pin: "2026-07-28" }.`,
@@ -663,7 +668,7 @@ export class McpDriver implements AsyncDisposable {
    */
   private acceptTools(tools: Tool[]): Tool[] {
     const http = this.modernHttp!;
-    if (this.era !== "modern") return tools;
+    if (!this.speaks("requestHeaders")) return tools;
     const accepted: Tool[] = [];
     for (const tool of tools) {
       const reason = invalidHeaderAnnotation(tool.inputSchema);
