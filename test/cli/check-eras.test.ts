@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSdkV2Http } from "../support/sdk-v2-http.js";
-import { REPO, runCli, scenarioFile, useCli } from "./support.js";
+import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scenarioFile, useCli } from "./support.js";
 
 useCli();
 
@@ -16,18 +16,6 @@ type Json = Record<string, any>;
 
 const sdkV2Stdio = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "sdk-v2-server.mjs")}" stdio`;
 const broken = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "broken.mjs")}"`;
-const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
-const MODERN_HTTP = [
-  ...MODERN_COMMON,
-  "modern-http-method-header",
-  "modern-http-name-header",
-  "modern-http-name-mismatch",
-  "modern-http-version-header",
-  "modern-http-version-mismatch",
-  "modern-http-param-header",
-  "modern-http-get-delete",
-  "modern-http-no-session",
-];
 
 const startSdkV2 = useSdkV2Http();
 const serveSdkV2 = async (legacy: "stateless" | "reject") => (await startSdkV2({ legacy })).url;

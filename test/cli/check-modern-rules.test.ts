@@ -5,29 +5,13 @@
  * and exits 1 for a broken MUST; a broken SHOULD is a WARN and exits 0.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, useCli } from "./support.js";
+import { MODERN_HTTP, runCli, useCli } from "./support.js";
 import { serveModern, type ModernBreak, type ModernServer } from "./servers/modern-http.js";
 
 useCli();
 
 type Json = Record<string, any>;
 
-/** A 2026-07-28-only server over HTTP: the modern checks alone, in this order. */
-const MODERN_HTTP = [
-  "modern-discover",
-  "modern-unsupported-version",
-  "modern-unknown-method",
-  "modern-result-type",
-  "modern-messages-valid",
-  "modern-http-method-header",
-  "modern-http-name-header",
-  "modern-http-name-mismatch",
-  "modern-http-version-header",
-  "modern-http-version-mismatch",
-  "modern-http-param-header",
-  "modern-http-get-delete",
-  "modern-http-no-session",
-];
 
 const servers: ModernServer[] = [];
 afterEach(async () => {

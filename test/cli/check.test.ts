@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
 import { readFileSync } from "node:fs";
-import { REPO, runCli, scratchFile, until, useCli } from "./support.js";
+import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scratchFile, until, useCli } from "./support.js";
 import { freePort } from "../support/ports.js";
 
 useCli();
@@ -38,19 +38,6 @@ const COMMON = [
 ];
 const STDIO = [...COMMON, "stdin-close", "stdout-clean"];
 const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete-session", "http-origin", "http-accept", "http-protocol-version"];
-/** The 2026-07-28 checks, listed after the legacy ones for a server that answers server/discover (our mock does). */
-const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
-const MODERN_HTTP = [
-  ...MODERN_COMMON,
-  "modern-http-method-header",
-  "modern-http-name-header",
-  "modern-http-name-mismatch",
-  "modern-http-version-header",
-  "modern-http-version-mismatch",
-  "modern-http-param-header",
-  "modern-http-get-delete",
-  "modern-http-no-session",
-];
 /** Our dual-era mock over HTTP: both eras' checks. */
 const DUAL_HTTP = [...HTTP, ...MODERN_HTTP];
 

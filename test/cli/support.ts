@@ -142,3 +142,18 @@ async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
   await gone;
   clearTimeout(timer);
 }
+
+/** The 2026-07-28 checks of `check` on every wire, in report order (after the legacy ones for a dual-era server). */
+export const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
+/** The same, over HTTP: the header rules, GET/DELETE and the session id follow. */
+export const MODERN_HTTP = [
+  ...MODERN_COMMON,
+  "modern-http-method-header",
+  "modern-http-name-header",
+  "modern-http-name-mismatch",
+  "modern-http-version-header",
+  "modern-http-version-mismatch",
+  "modern-http-param-header",
+  "modern-http-get-delete",
+  "modern-http-no-session",
+];
