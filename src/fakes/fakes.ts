@@ -98,7 +98,11 @@ export class Fakes {
     const cap = options.fakeTestIdsMax ?? DEFAULT_FAKE_TEST_IDS_MAX;
     if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`fakeTestIdsMax must be a whole number ≥ 0 (0: no cap), received ${cap}`);
     this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP }, options.checkStep);
-    this.journal = new FakesJournal(options.journalMax ?? DEFAULT_JOURNAL_MAX);
+    const journalMax = options.journalMax ?? DEFAULT_JOURNAL_MAX;
+    if (!(Number.isInteger(journalMax) || journalMax === Infinity) || journalMax < 0) {
+      throw new RangeError(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${journalMax}`);
+    }
+    this.journal = new FakesJournal(journalMax);
     this.logger = options.logger;
     this.handleControl = createControlHandler(this.controlTarget(), { allowedOrigins: options.allowedOrigins });
   }

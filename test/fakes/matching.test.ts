@@ -152,6 +152,13 @@ describe("consumption state", () => {
     expect(() => createFakes({ fakeTestIdsMax: -1 })).toThrow(/fakeTestIdsMax must be a whole number/);
   });
 
+  it("rejects a journal size that is not a whole number, 0 or more", () => {
+    for (const journalMax of [-1, 1.5, Number.NaN]) {
+      expect(() => createFakes({ journalMax })).toThrow(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${journalMax}`);
+    }
+    expect(createFakes({ journalMax: 0 }).journal.entries()).toEqual([]);
+  });
+
   it("with cap 0 no test id is ever evicted", () => {
     const fakes = createFakes({ fakeTestIdsMax: 0 });
     fakes.load({ scope: "shared", tools: [{ name: "s", calls: [{ anyArgs: true, result: "e0" }] }] });
