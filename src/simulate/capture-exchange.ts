@@ -103,18 +103,18 @@ export class CaptureExchange implements HttpExchange {
   }
 
   /** A mounted handler's `Response`: its head, then its body read chunk by chunk into the simulation (as text, as the sink takes it). */
-  respondWith(response: Response): void {
-    if (this.answered) {
-      void response.body?.cancel().catch(() => undefined);
-      return;
-    }
+  respondWith(response: Response): Promise<void> {
+    if (this.answered) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
     });
     const sink = this.openStream(response.status, headers);
     const body = response.body;
-    if (body === null) return sink.end();
+    if (body === null) {
+      sink.end();
+      return Promise.resolve();
+    }
     const reader = body.getReader();
     sink.watchClose!(() => void reader.cancel().catch(() => undefined));
     const decoder = new TextDecoder();
@@ -132,6 +132,7 @@ export class CaptureExchange implements HttpExchange {
         this.destroy();
       }
     })();
+    return Promise.resolve();
   }
 
   destroy(): void {

@@ -4,11 +4,12 @@
  * another mock's `fetch` streams through, a binary body arrives intact, and a client that goes
  * away cancels the body (an endless stream does not leak).
  */
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { mockMcp } from "../../src/index.js";
-import { sdkClient, serve, text, track, until, useCleanup } from "./support/http.js";
+import { delay, onCleanup, sdkClient, serve, text, track, until, useCleanup } from "./support/http.js";
 
 useCleanup();
 
@@ -165,5 +166,105 @@ describe("a mounted handler's Response over listen()", () => {
     req.destroy();
     await until(() => back.calls[0]!.outcome !== "pending", 2000, "the mounted mock's call to end");
     expect(back.calls[0]).toMatchObject({ tool: "wait", outcome: "disconnected" });
+  });
+
+});
+
+/** Requests over one keep-alive socket (an agent with one socket), so a response that spills onto the connection would show in the next one. */
+function oneSocket(origin: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  onCleanup(() => agent.destroy());
+  const url = new URL(origin);
+  const sockets = new Set<unknown>();
+  const send = (path: string, method = "GET") =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest({ agent, host: url.hostname, port: url.port, path, method }, (res) => {
+        sockets.add(res.socket);
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.setTimeout(3000, () => req.destroy(new Error(`no answer to ${method} ${path} within 3000 ms`)));
+      req.end();
+    });
+  return { send, sockets };
+}
+
+describe("a mounted handler's Response that node cannot send as it is", () => {
+  it("a wrong content-length is not passed on: the body is framed by node and the next response on the connection is intact", async () => {
+    const server = await serve();
+    server.mount("/long", () => new Response("0123456789", { headers: { "content-length": "2", "content-type": "text/plain" } }));
+    server.mount("/next", () => new Response("next"));
+    const { send, sockets } = oneSocket(server.url);
+    const long = await send("/long");
+    expect(long.body.toString()).toBe("0123456789");
+    expect(long.headers["content-length"]).toBeUndefined();
+    const next = await send("/next");
+    expect([next.status, next.body.toString()]).toEqual([200, "next"]);
+    expect(sockets.size).toBe(1);
+  });
+
+  it("Response.error() (another mock's fetch after a disconnect step) drops the connection; the port goes on serving", async () => {
+    const front = await serve();
+    const back = track(await mockMcp({ transport: "memory", tools: { drop: { disconnect: true } }, responseMode: "json" }));
+    front.mount("/back", back.fetch);
+    const { client } = await sdkClient(`${new URL(front.url).origin}/back`);
+    await expect(client.callTool({ name: "drop" })).rejects.toThrow();
+    expect(back.calls.map((call) => [call.tool, call.outcome])).toEqual([["drop", "disconnected"]]);
+    front.mount("/health", () => Response.json({ ok: true }));
+    const health = await fetch(`${new URL(front.url).origin}/health`);
+    expect(await health.json()).toEqual({ ok: true });
+  });
+
+  it("a body that fails before its first byte is a 500 naming the mount and the failure", async () => {
+    const server = await serve();
+    server.mount("/bad", () => new Response(new ReadableStream({ pull: () => Promise.reject(new Error("upstream body failed: ECONNRESET")) })));
+    const response = await fetch(`${new URL(server.url).origin}/bad`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: "the handler mounted at /bad failed: its body failed before its first byte: upstream body failed: ECONNRESET" });
+  });
+
+  it("something shaped like a Response but with no readable body is a 500, not a crash", async () => {
+    const server = await serve();
+    server.mount("/fake", () => ({ status: 200, headers: new Headers(), body: "not a stream" }) as unknown as Response);
+    const response = await fetch(`${new URL(server.url).origin}/fake`);
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error: string }).error).toMatch(/^the handler mounted at \/fake failed: it returned .*, not a Response$/);
+  });
+
+  it("HEAD gets the head alone: an endless body is cancelled and the connection serves the next request", async () => {
+    const server = await serve();
+    let cancelled = false;
+    let pulls = 0;
+    server.mount("/endless", () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull: async (controller) => {
+            pulls++;
+            await delay(5);
+            controller.enqueue(new TextEncoder().encode("tick\n"));
+          },
+          cancel: () => void (cancelled = true),
+        }),
+        { headers: { "content-type": "text/plain" } },
+      ),
+    );
+    server.mount("/next", () => new Response("next"));
+    // HEAD then GET pipelined on one raw connection: the GET is answered only if the HEAD's response ended.
+    const url = new URL(server.url);
+    const socket = connect(Number(url.port), url.hostname);
+    onCleanup(() => socket.destroy());
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    socket.write(`HEAD /endless HTTP/1.1\r\nHost: ${url.host}\r\n\r\nGET /next HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    await until(() => received.endsWith("next\r\n0\r\n\r\n"), 3000, "the GET's answer behind the HEAD's");
+    const [headResponse] = received.split("\r\n\r\n");
+    expect(headResponse).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(headResponse).toMatch(/content-type: text\/plain/i);
+    expect(received.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThanOrEqual(1);
   });
 });

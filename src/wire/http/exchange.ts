@@ -60,8 +60,10 @@ export interface HttpExchange extends TransportFacts {
   /**
    * Answers with a web `Response` (a mounted handler's): its status, its headers and its body
    * as it comes, chunk by chunk and byte for byte. A client that goes away cancels the body.
+   * Rejects only while nothing has gone out (a head that cannot be sent, a body that fails at
+   * once), so the caller can still answer 500.
    */
-  respondWith(response: Response): void;
+  respondWith(response: Response): Promise<void>;
   /** Drops the connection with no (further) response, as a crashed server would. */
   destroy(): void;
   /** Called once if the client goes away before the response is complete. */

@@ -75,13 +75,11 @@ export class FetchExchange implements HttpExchange {
   }
 
   /** A web `Response` is what this exchange produces: it is passed on as it is, its body still streaming. */
-  respondWith(response: Response): void {
-    if (this.answered) {
-      void response.body?.cancel().catch(() => undefined);
-      return;
-    }
+  respondWith(response: Response): Promise<void> {
+    if (this.answered) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
     this.answered = true;
     this.resolveResponse(response);
+    return Promise.resolve();
   }
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {

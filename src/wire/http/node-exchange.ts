@@ -101,9 +101,9 @@ export class NodeExchange implements HttpExchange {
     else this.res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
   }
 
-  respondWith(response: Response): void {
-    if (this.dropped) void response.body?.cancel().catch(() => undefined);
-    else void sendWebResponse(this.res, response);
+  respondWith(response: Response): Promise<void> {
+    if (this.dropped) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
+    return sendWebResponse(this.res, response, this.method);
   }
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {

@@ -111,7 +111,9 @@ async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler)
     }
     const response = await handler(request);
     if (!isResponse(response)) throw new Error(`it returned ${describeValue(response)}, not a Response`);
-    exchange.respondWith(response);
+    // `Response.error()` (status 0) is a network error: the client gets a dropped connection, as from a fetch server.
+    if (response.status === 0 || response.type === "error") return exchange.destroy();
+    await exchange.respondWith(response);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     exchange.respond(500, JSON_HEADERS, JSON.stringify({ error: `the handler mounted at ${exchange.path} failed: ${message}` }));
@@ -121,5 +123,6 @@ async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler)
 /** Shape, not `instanceof`: a `Response` from another copy of undici is one too. */
 function isResponse(value: unknown): value is Response {
   const candidate = value as Partial<Response> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.status === "number" && typeof candidate.headers?.forEach === "function";
+  if (typeof candidate !== "object" || candidate === null || typeof candidate.status !== "number" || typeof candidate.headers?.forEach !== "function") return false;
+  return candidate.body === null || typeof candidate.body?.getReader === "function";
 }

@@ -6,58 +6,111 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 
-/** Headers node sets itself for the connection it manages; a handler's copy would contradict them. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
+/**
+ * Headers about the connection and the message's framing, which node sets itself: a handler's
+ * copy would contradict them. `content-length` too: node frames the body as it streams, and a
+ * handler's length that is wrong (a `fetch` whose gzip body undici decoded keeps the compressed
+ * length) would spill the rest of the body onto the keep-alive connection as a next response.
+ */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection", "content-length"]);
+
+/** Statuses whose responses carry no body (RFC 9110): the handler's body is cancelled. */
+const NO_BODY_STATUSES = new Set([204, 304]);
 
 /** A `Headers` as node takes them: `set-cookie` as a list (a `Headers` iterates each apart; a record would keep only the last). */
-export function nodeHeaders(headers: Headers): OutgoingHttpHeaders {
+export function nodeHeaders(headers: Headers, keepLength = false): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   headers.forEach((value, name) => {
-    if (HOP_BY_HOP.has(name) || name === "set-cookie") return;
+    if ((HOP_BY_HOP.has(name) && !(keepLength && name === "content-length")) || name === "set-cookie") return;
     out[name] = value;
   });
-  const cookies = headers.getSetCookie();
+  // `getSetCookie` is recent (Node 19.7+, undici): a Response from elsewhere may lack it.
+  const cookies = typeof headers.getSetCookie === "function" ? headers.getSetCookie() : headers.get("set-cookie") === null ? [] : [headers.get("set-cookie")!];
   if (cookies.length > 0) out["set-cookie"] = cookies;
   return out;
 }
 
+/** Thrown when nothing went out yet, so the caller can still answer 500. */
+export class ResponseNotSent extends Error {}
+
+type Read = { done: true; value?: undefined } | { done: false; value: Uint8Array };
+
 /**
- * Sends `response` on `res`; resolves once the body ended, the client left or the body failed
- * (then the connection is cut: the status went out already, so a 500 cannot be sent).
+ * Sends `response` on `res`. Rejects with `ResponseNotSent` when the head cannot be written or the
+ * body fails before its first chunk (the caller answers 500); resolves once the body ended, the
+ * client left or the body failed later (then the connection is cut, as a crashed server's is:
+ * the status went out already).
  */
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function sendWebResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+  const body = response.body;
   if (res.headersSent || res.destroyed) {
-    await response.body?.cancel().catch(() => undefined);
+    await body?.cancel().catch(() => undefined);
     return;
   }
-  res.writeHead(response.status, nodeHeaders(response.headers));
-  const body = response.body;
-  if (body === null) {
+  const bodyless = method === "HEAD" || NO_BODY_STATUSES.has(response.status);
+  if (body === null || bodyless) {
+    await body?.cancel().catch(() => undefined);
+    writeHead(res, response, bodyless);
     res.end();
     return;
   }
-  // The headers go now: a stream's client may wait a long time for the first chunk.
-  res.flushHeaders();
   const reader = body.getReader();
+  // A body that is ready at once (most are) is read before the head: if it fails, a 500 can still
+  // say so. One that is not yet ready gets its head now, since a stream's client may wait long.
+  const first = reader.read().then(
+    (read) => ({ read: read as Read }),
+    (error: unknown) => ({ error }),
+  );
+  const early = await Promise.race([first, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
+  if (early !== undefined && "error" in early) {
+    reader.releaseLock();
+    throw new ResponseNotSent(`its body failed before its first byte: ${errorText(early.error)}`);
+  }
+  try {
+    writeHead(res, response, false);
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  if (early === undefined) res.flushHeaders();
+  let finished = false;
   const clientLeft = () => {
     if (!res.writableFinished) void reader.cancel().catch(() => undefined);
   };
   res.once("close", clientLeft);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (!res.write(value)) await drained(res);
+    const settled = early ?? (await first);
+    if ("error" in settled) throw settled.error;
+    let read: Read = settled.read;
+    while (!read.done && !res.destroyed) {
+      if (!res.write(read.value)) await drained(res);
+      if (res.destroyed) break;
+      read = await reader.read();
     }
+    finished = read.done === true;
     if (!res.destroyed) res.end();
-  } catch {
-    // The body failed mid-way (or the handler's stream errored): end the connection as a crashed server would.
+  } catch (error) {
+    // The body failed mid-way: cut the connection as a crashed server would, and say why (the client only sees a cut).
+    console.warn(`mcp-testkit: a mounted handler's response body failed after its head was sent (${errorText(error)}); the connection was cut.`);
     res.destroy();
   } finally {
     res.off("close", clientLeft);
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
+
+function writeHead(res: ServerResponse, response: Response, keepLength: boolean): void {
+  let headers: OutgoingHttpHeaders;
+  try {
+    headers = nodeHeaders(response.headers, keepLength);
+    res.writeHead(response.status, headers);
+  } catch (error) {
+    throw new ResponseNotSent(`its head cannot be sent (status ${String(response.status)}): ${errorText(error)}`);
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Waits until `res` takes more (or is gone): a slow client must not make us buffer an endless stream. */
 function drained(res: ServerResponse): Promise<void> {
