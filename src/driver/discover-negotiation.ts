@@ -258,9 +258,13 @@ export class DiscoverNegotiation implements Negotiation {
   /** A server that answered server/discover with a DiscoverResult, but a malformed one: modern, and at fault. */
   private brokenDiscover(result: JsonObject, problems: readonly MessageProblem[], cause: ProtocolError | undefined): ProtocolError {
     const versions = Array.isArray(result.supportedVersions) ? ` (supportedVersions ${clip(JSON.stringify(result.supportedVersions), 200)})` : "";
+    const first = problems[0];
+    const more = problems.length > 1 ? ` and ${problems.length - 1} more` : "";
+    // The first line stands alone (a report that keeps one line still says what is wrong); the details follow.
     return new ProtocolError(
-      `The server speaks MCP 2026-07-28: its server/discover answer is a DiscoverResult${versions}, so the driver did not fall back to initialize. ` +
-        `But the answer breaks the MCP ${this.version} schema:\n${formatProblems(problems)}\n  result: ${clipCounted(JSON.stringify(result), 300)}\n` +
+      `The server speaks MCP 2026-07-28 (its server/discover answer is a DiscoverResult${versions}), but that answer breaks the MCP ${this.version} schema` +
+        `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
+        `${formatProblems(problems)}\n  result: ${clipCounted(JSON.stringify(result), 300)}\n` +
         `Fix the server's DiscoverResult (resultType, supportedVersions, capabilities, ttlMs and cacheScope are required)` +
         // Only strict validation refuses what the driver could still use; a result it cannot use fails either way.
         `${cause === undefined ? "." : ", or pass strict: false to record schema problems instead of failing on them."}`,

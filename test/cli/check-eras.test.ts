@@ -86,4 +86,16 @@ describe("check and the eras", () => {
     expect((report.checks as Json[]).some((c) => c.id.startsWith("modern-"))).toBe(false);
     expect(code).toBe(0);
   });
+
+  it("a 2026-07-28 server whose DiscoverResult cannot be used (no supportedVersions): the era is spoken, modern-discover FAILs with the path, the other modern checks SKIP", async () => {
+    const omits = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "modern-omits.mjs")}" server/discover supportedVersions`;
+    const { code, report } = await check(omits);
+    expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
+    expect(report.eras.legacy.spoken).toBe(false);
+    expect((report.checks as Json[]).map((c) => c.id)).toEqual(MODERN_COMMON);
+    expect(modernStatuses(report)).toEqual({ ...Object.fromEntries(MODERN_COMMON.map((id) => [id, "SKIP"])), "modern-discover": "FAIL" });
+    expect(detailOf(report, "modern-discover")).toBe("the DiscoverResult breaks the 2026-07-28 schema: $.result.supportedVersions: expected an array of version strings; got nothing");
+    expect(detailOf(report, "modern-result-type")).toBe("server/discover's answer breaks the schema (see the discover check): the other 2026-07-28 checks need a usable DiscoverResult");
+    expect(code).toBe(1);
+  });
 });

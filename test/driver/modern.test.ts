@@ -386,9 +386,10 @@ describe("a 2026-07-28 server whose results break the schema (strict validation)
       const app = track(mcpShell(omits("server/discover", "ttlMs"), { versionNegotiation, requestTimeout: 2000 }));
       const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
       expect(error).toBeInstanceOf(ProtocolError);
-      expect(error.message).toContain("The server speaks MCP 2026-07-28: its server/discover answer is a DiscoverResult (supportedVersions [\"2026-07-28\"])");
-      expect(error.message).toContain("$.result.ttlMs");
-      expect(error.message).toContain("so the driver did not fall back to initialize");
+      // The first line stands alone: what the server speaks, the first problem's path, no fallback.
+      expect(error.message.split("\n")[0]).toMatch(
+        /^\[mcp-testkit\] The server speaks MCP 2026-07-28 \(its server\/discover answer is a DiscoverResult \(supportedVersions \["2026-07-28"\]\)\), but that answer breaks the MCP 2026-07-28 schema at \$\.result\.ttlMs \(.+\), so the driver did not fall back to initialize\.$/,
+      );
       expect(error.problems.map((problem) => problem.path)).toContain("$.result.ttlMs");
       expect(error.method).toBe("server/discover");
       expect(app.era).toBeUndefined();
@@ -409,7 +410,9 @@ describe("a 2026-07-28 server whose results break the schema (strict validation)
     const app = track(mcpShell(omits("server/discover", "supportedVersions"), { strict: false, requestTimeout: 2000 }));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
-    expect(error.message).toContain("its server/discover answer is a DiscoverResult, so the driver did not fall back to initialize");
+    expect(error.message.split("\n")[0]).toBe(
+      "[mcp-testkit] The server speaks MCP 2026-07-28 (its server/discover answer is a DiscoverResult), but that answer breaks the MCP 2026-07-28 schema at $.result.supportedVersions (expected an array of version strings; got nothing), so the driver did not fall back to initialize.",
+    );
     expect(error.problems).toEqual([{ path: "$.result.supportedVersions", message: "expected an array of version strings; got nothing", rule: "result.shape" }]);
     expect(error.message).not.toContain("strict: false");
     expect(app.fallbackReason).toBeUndefined();

@@ -66,6 +66,8 @@ export class CheckContext {
   modern: ModernContext | undefined;
   /** Why the server does not speak 2026-07-28, when it does not. */
   modernFailure: string | undefined;
+  /** A server that answers server/discover with a DiscoverResult that breaks the schema: it speaks 2026-07-28, and fails its discover check. */
+  brokenDiscover: { version: string; problems: readonly string[]; summary: string } | undefined;
 
   constructor(
     readonly target: Target,
@@ -79,7 +81,7 @@ export class CheckContext {
    * not get the initialize checks.
    */
   get spokenVersions(): string[] {
-    const spoken = [this.init?.protocolVersion, this.modern?.driver.protocolVersion].filter((version): version is string => version !== undefined);
+    const spoken = [this.init?.protocolVersion, this.modern?.driver.protocolVersion ?? this.brokenDiscover?.version].filter((version): version is string => version !== undefined);
     return spoken.length > 0 ? spoken : [this.version];
   }
 
@@ -90,7 +92,7 @@ export class CheckContext {
 
   eras(): { legacy: EraFinding; modern: EraFinding } {
     const legacy: EraFinding = this.init ? { spoken: true, protocolVersion: this.init.protocolVersion } : { spoken: false, why: this.initFailure ?? "initialize failed" };
-    const version = this.modern?.driver.protocolVersion;
+    const version = this.modern?.driver.protocolVersion ?? this.brokenDiscover?.version;
     const modern: EraFinding = version ? { spoken: true, protocolVersion: version } : { spoken: false, why: this.modernFailure ?? "not probed" };
     return { legacy, modern };
   }

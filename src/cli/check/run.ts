@@ -82,7 +82,13 @@ async function runLegacy(check: CheckDefinition, ctx: CheckContext): Promise<Che
 }
 
 async function runModern(check: ModernCheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
-  const modern = ctx.modern!;
+  const modern = ctx.modern;
+  if (modern === undefined) {
+    // Planned only for a server that speaks 2026-07-28; without a usable DiscoverResult only the discover check can say so.
+    const broken = ctx.brokenDiscover!;
+    if (check.id === "modern-discover") return fail(`the DiscoverResult breaks the 2026-07-28 schema: ${broken.problems.join("; ")}`);
+    return skip("server/discover's answer breaks the schema (see the discover check): the other 2026-07-28 checks need a usable DiscoverResult");
+  }
   if (modern.driver.protocolErrors.length > 0) return skip(`the 2026-07-28 connection broke earlier: ${firstLine(modern.driver.protocolErrors[0])}`);
   return await guarded(() => check.run(modern));
 }

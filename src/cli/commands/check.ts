@@ -99,7 +99,8 @@ export async function run(argv: string[]): Promise<number> {
       // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
       if (cannot) {
         await probeModern(ctx);
-        if (ctx.modern === undefined) {
+        // A server that answered server/discover (even with a broken DiscoverResult) was reached.
+        if (ctx.modern === undefined && ctx.brokenDiscover === undefined) {
           // CI reads the report file: a server that cannot be reached is a failed run there too, not a missing file.
           if (values.junit !== undefined) await writeJunit(values.junit, formatUnreachableJunit(target.value, cannot.message, (Date.now() - startedAt) / 1000));
           throw cannot;
@@ -113,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     progress.step(`asking server/discover (${MODERN})`);
-    if (ctx.modern === undefined && ctx.modernFailure === undefined) await probeModern(ctx);
+    if (ctx.modern === undefined && ctx.modernFailure === undefined && ctx.brokenDiscover === undefined) await probeModern(ctx);
     const info = (ctx.init?.serverInfo ?? ctx.modern?.driver.serverInfo) as Record<string, unknown> | undefined;
     if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }));
     // Those the report will hold: the checks of the eras the server speaks.
@@ -150,7 +151,11 @@ async function probeModern(ctx: CheckContext): Promise<void> {
     const discover = driver.discoverResult!;
     ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs);
   } catch (error) {
-    ctx.modernFailure = plainMessage(error).split("\n")[0];
+    const summary = plainMessage(error).split("\n")[0]!;
+    // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").
+    if (error instanceof ProtocolError && error.method === "server/discover" && error.problems.length > 0) {
+      ctx.brokenDiscover = { version: MODERN, problems: error.problems.map((problem) => `${problem.path}: ${problem.message}`), summary };
+    } else ctx.modernFailure = summary;
     await driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
   }
 }
