@@ -186,7 +186,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   const startMock = async (options: MockMcpOptions = {}) => {
     const server = await mockMcp({
       // search mirrors its region into Mcp-Param-Region (x-mcp-header), for the 2026-07-28 probe of that header.
-      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }, responses: [{ toolError: "rate limited" }] } },
+      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }, annotations: { readOnlyHint: true }, responses: [{ toolError: "rate limited" }] } },
       resources: { "file:///notes.txt": "notes", "file:///logs/{day}.txt": { read: (_uri, { day }) => `log of ${day}` } },
       prompts: { greet: "Say hello" },
       pageSize: 2,
@@ -225,6 +225,16 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(stderr).toBe("");
     // Every session the check opened (its own and the probes') was ended again (DELETE).
     expect(server.expireSession()).toBe(0);
+  });
+
+  it("a tool that mirrors a parameter but is not marked read-only is not probed with a made-up argument: SKIP, saying why", async () => {
+    const server = await startMock({ tools: { write_file: { inputSchema: { type: "object", properties: { path: { type: "string", "x-mcp-header": "Path" } } }, responses: [{ returns: "written" }] } } });
+    const { report } = await checkJson(server.url!);
+    expect(statusesOf(report)["modern-http-param-header"]).toBe("SKIP");
+    expect(detailOf(report, "modern-http-param-header")).toBe(
+      "write_file mirrors a parameter into an Mcp-Param-* header, but none is marked readOnlyHint: true; the probe would run the tool with a made-up argument on a server that does not check the header, so check probes read-only tools only",
+    );
+    expect(server.calls.filter((call) => call.tool === "write_file")).toEqual([]);
   });
 
   it("a mock without DNS-rebinding protection FAILs the foreign Origin check (a MUST)", async () => {

@@ -11,6 +11,7 @@ import { MCP_NAME_SOURCE } from "../../protocol/http-headers.js";
 import { META } from "../../protocol/meta-keys.js";
 import { validateMessage } from "../../protocol/validate/index.js";
 import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
+import { listFirst } from "../../util/text.js";
 import { LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";
 import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
@@ -220,22 +221,33 @@ async function versionMismatch(ctx: ModernContext): Promise<CheckOutcome> {
 }
 
 /**
- * The first tool that mirrors a parameter (`x-mcp-header`) is called with that argument alone and
- * a header that differs from it. A server that checks refuses it before running the tool; one that
- * does not runs it with that one argument (or refuses the arguments), which the detail says.
+ * The first read-only tool (`readOnlyHint: true`) that mirrors a parameter (`x-mcp-header`) is
+ * called with that argument alone and a header that differs from it. A server that checks refuses
+ * it before running the tool; one that does not runs it with that one argument (or refuses the
+ * arguments), which the detail says. Only a read-only tool: on a server that does not check, the
+ * probe really runs it, with a made-up argument.
  */
 async function paramHeader(ctx: ModernContext): Promise<CheckOutcome> {
   if (ctx.capability("tools") === undefined) return skip("the server advertises no tools");
   const tools = await ctx.driver.getTools();
+  const mirroring: string[] = [];
   let probe: { tool: string; mirrored: MirroredParameter } | undefined;
-  for (const { name, inputSchema } of tools) {
+  for (const { name, inputSchema, annotations } of tools) {
     const [mirrored] = mirroredOf(inputSchema);
-    if (mirrored !== undefined) {
+    if (mirrored === undefined) continue;
+    mirroring.push(name);
+    if (annotations?.readOnlyHint === true) {
       probe = { tool: name, mirrored };
       break;
     }
   }
-  if (probe === undefined) return skip(`no tool mirrors a parameter into an Mcp-Param-* header (none of its ${plural(tools.length, "tool")} has x-mcp-header in its inputSchema)`);
+  if (probe === undefined && mirroring.length === 0) return skip(`no tool mirrors a parameter into an Mcp-Param-* header (none of its ${plural(tools.length, "tool")} has x-mcp-header in its inputSchema)`);
+  if (probe === undefined) {
+    return skip(
+      `${listFirst(mirroring, 5, ", ")} ${mirroring.length === 1 ? "mirrors" : "mirror"} a parameter into an Mcp-Param-* header, but none is marked readOnlyHint: true; ` +
+        "the probe would run the tool with a made-up argument on a server that does not check the header, so check probes read-only tools only",
+    );
+  }
   const { tool, mirrored } = probe;
   const [bodyValue, headerValue] = mismatchedValues(mirrored.type);
   const args = mirrored.path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), bodyValue) as Json;

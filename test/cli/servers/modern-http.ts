@@ -46,6 +46,7 @@ const FORECAST = {
   name: "forecast",
   description: "The weather in a city",
   inputSchema: { type: "object", properties: { city: { type: "string", "x-mcp-header": "City" } }, required: ["city"] },
+  annotations: { readOnlyHint: true },
 };
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "hand-written-modern", version: "1.0.0" } };
 
