@@ -8,6 +8,7 @@ import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } fr
 import { fileName } from "./ids.js";
 import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
 import { FakesJournal, type JournalEntry } from "./journal.js";
+import { typeLabel } from "../util/text.js";
 import { loadFailure, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { FakesStore, type AddOutcome, type FakesInput } from "./store.js";
 import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer, type McpFakeStep } from "./types.js";
@@ -96,11 +97,11 @@ export class Fakes {
 
   constructor(private readonly options: FakesOptions = {}) {
     const cap = options.fakeTestIdsMax ?? DEFAULT_FAKE_TEST_IDS_MAX;
-    if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`fakeTestIdsMax must be a whole number ≥ 0 (0: no cap), received ${cap}`);
+    if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`fakeTestIdsMax must be a whole number ≥ 0 (0: no cap), received ${typeLabel(cap)}`);
     this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP }, options.checkStep);
     const journalMax = options.journalMax ?? DEFAULT_JOURNAL_MAX;
     if (!(Number.isInteger(journalMax) || journalMax === Infinity) || journalMax < 0) {
-      throw new RangeError(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${journalMax}`);
+      throw new RangeError(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${typeLabel(journalMax)}`);
     }
     this.journal = new FakesJournal(journalMax);
     this.logger = options.logger;

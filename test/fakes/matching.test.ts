@@ -153,8 +153,8 @@ describe("consumption state", () => {
   });
 
   it("rejects a journal size that is not a whole number, 0 or more", () => {
-    for (const journalMax of [-1, 1.5, Number.NaN]) {
-      expect(() => createFakes({ journalMax })).toThrow(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${journalMax}`);
+    for (const [journalMax, label] of [[-1, "number -1"], [1.5, "number 1.5"], [Number.NaN, "number NaN"], ["10", '"10"']] as const) {
+      expect(() => createFakes({ journalMax: journalMax as number })).toThrow(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${label}`);
     }
     expect(createFakes({ journalMax: 0 }).journal.entries()).toEqual([]);
   });
