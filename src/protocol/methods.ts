@@ -92,11 +92,21 @@ const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.fre
   ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
 });
 
+/**
+ * What a method needs when one side sends it, beyond `METHOD_FEATURES`: a client's progress
+ * notification reports on a server's request (sampling, elicitation), which 2026-07-28 does not have.
+ */
+const CLIENT_SENT_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.freeze({
+  "notifications/progress": ["serverRequests"],
+});
+
 const none: readonly Feature[] = [];
 
-/** The features a method needs, if not every revision has it (empty when all do). */
-export function featuresOfMethod(method: string): readonly Feature[] {
-  return Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method]! : none;
+/** The features a method needs, if not every revision has it (empty when all do); `sender` adds what that side's copy needs. */
+export function featuresOfMethod(method: string, sender?: "client" | "server"): readonly Feature[] {
+  const features = Object.hasOwn(METHOD_FEATURES, method) ? METHOD_FEATURES[method]! : none;
+  if (sender !== "client" || !Object.hasOwn(CLIENT_SENT_FEATURES, method)) return features;
+  return [...features, ...CLIENT_SENT_FEATURES[method]!];
 }
 
 /** One of `ClientRequestMethods`, as a type. */

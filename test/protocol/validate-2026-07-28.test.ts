@@ -174,6 +174,17 @@ describe("mutations of the examples are invalid where they were changed", () => 
       },
     ]);
     expect(validateMessage(rootsChanged, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
+    // A client's progress reports on a server's request, which 2026-07-28 has none of; a server's progress stays.
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } };
+    expect(validateMessage(progress, fromClient)).toEqual([
+      {
+        path: "$.method",
+        rule: "version.feature",
+        message: '"notifications/progress" is not available: protocol version 2026-07-28 does not have server-to-client JSON-RPC requests (2026-07-28: input requests in results, MRTR) (feature "serverRequests", only from 2024-11-05 up to, not including, 2026-07-28)',
+      },
+    ]);
+    expect(validateMessage(progress, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
+    expect(validateMessage(progress, { direction: "server-to-client", protocolVersion: MODERN })).toEqual([]);
     const elicit = { jsonrpc: "2.0", id: 1, method: "elicitation/create", params: { message: "x", requestedSchema: { type: "object", properties: {} } } };
     expect(validateMessage(elicit, { direction: "server-to-client", protocolVersion: MODERN })[0]).toMatchObject({ path: "$.method", rule: "version.feature", message: expect.stringContaining("server-to-client JSON-RPC requests") });
     const discover = examples.find(([type]) => type === "DiscoverRequest")![2];

@@ -45,7 +45,8 @@ export { featuresOfMethod };
 
 /** The methods of a kind that a side may send in a version (for "expected one of" lists). */
 export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {
-  return sentBy[direction][kind].filter((method) => featuresOfMethod(method).every((feature) => versionHas(version, feature)));
+  const sender = direction === "client-to-server" ? "client" : "server";
+  return sentBy[direction][kind].filter((method) => featuresOfMethod(method, sender).every((feature) => versionHas(version, feature)));
 }
 
 export type MethodLookup =

@@ -138,7 +138,7 @@ function checkMethod(
   const lookup = lookupMethod(method, direction, kind);
   // A loop, not find(): this runs for every message, and a callback per call is garbage per call.
   let feature: Feature | undefined;
-  for (const needed of featuresOfMethod(method)) {
+  for (const needed of featuresOfMethod(method, direction === "client-to-server" ? "client" : "server")) {
     if (versionHas(version, needed)) continue;
     feature = needed;
     break;
