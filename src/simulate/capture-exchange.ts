@@ -9,7 +9,8 @@ import type { SimulatedRequest } from "./request-input.js";
 
 /** Where the exchange writes: the head, then the body as text, then the end (or a dropped connection). */
 export interface CaptureSink {
-  head(status: number, headers: Readonly<Record<string, string>>): void;
+  /** The head; headers as a record, or as pairs when a name repeats (each `set-cookie` apart). */
+  head(status: number, headers: Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>): void;
   chunk(text: string): void;
   end(): void;
   /** The mock dropped the connection (a `disconnect` step): no (further) answer. */
@@ -77,7 +78,7 @@ export class CaptureExchange implements HttpExchange {
     this.sink.end();
   }
 
-  openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
+  openStream(status: number, headers: Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>): StreamSink {
     this.answered = true;
     const stream: NonNullable<CaptureExchange["stream"]> = { closed: false, connection: { destroyed: false } };
     this.stream = stream;
@@ -105,10 +106,9 @@ export class CaptureExchange implements HttpExchange {
   /** A mounted handler's `Response`: its head, then its body read chunk by chunk into the simulation (as text, as the sink takes it). */
   respondWith(response: Response): Promise<void> {
     if (this.answered) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
-    });
+    // Pairs, not a record: a `Headers` gives each `set-cookie` apart, and joining them with ", " would break their dates.
+    const headers: Array<[string, string]> = [];
+    response.headers.forEach((value, name) => headers.push([name, value]));
     const sink = this.openStream(response.status, headers);
     const body = response.body;
     if (body === null) {

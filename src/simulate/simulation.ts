@@ -125,7 +125,7 @@ export class Simulation {
 
   /** @internal The sink a mock's exchange writes into (no `Response` in between). */
   readonly sink: CaptureSink = {
-    head: (status, headers) => this.head(status, Object.entries(headers)),
+    head: (status, headers) => this.head(status, isPairs(headers) ? headers.map(([name, value]) => [name, value]) : Object.entries(headers)),
     chunk: (text) => this.chunk(text),
     end: () => this.finishBody(),
     dropped: () => this.fail(new Error("the server dropped the connection before the answer was complete")),
@@ -370,4 +370,8 @@ function joinBody(chunks: Array<Uint8Array | string>, size: number): Uint8Array 
     at += part.byteLength;
   }
   return bytes;
+}
+
+function isPairs(headers: Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>): headers is ReadonlyArray<readonly [string, string]> {
+  return Array.isArray(headers);
 }

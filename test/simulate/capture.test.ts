@@ -82,6 +82,21 @@ describe("responses", () => {
     expect(failed).toMatchObject({ status: 500, json: { error: "the handler mounted at /boom failed: handler bug" } });
   });
 
+  it("keeps a mounted handler's repeated set-cookie headers apart (joined, their Expires dates would break them)", async () => {
+    const server = await memoryMock();
+    server.mount("/login", () => {
+      const headers = new Headers({ "content-type": "text/plain" });
+      headers.append("set-cookie", "a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT");
+      headers.append("set-cookie", "b=2; Path=/");
+      return new Response("ok", { headers });
+    });
+    const response = (await (await simulator(server).startRequest(new Request(`${ORIGIN}/login`))).awaitResponse(2000))!;
+    expect(response.headers.filter(([name]) => name === "set-cookie")).toEqual([
+      ["set-cookie", "a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT"],
+      ["set-cookie", "b=2; Path=/"],
+    ]);
+  });
+
   it("passes a transport refusal through as the client would see it, repairing nothing", async () => {
     const sim = simulator(await memoryMock());
     const refused = await sim.startRequest(new Request("http://127.0.0.1:8082/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: "{}" }));
