@@ -37,6 +37,11 @@ const sentBySet: Record<MessageDirection, Record<MethodKind, ReadonlySet<string>
   "server-to-client": { request: new Set(sentBy["server-to-client"].request), notification: new Set(sentBy["server-to-client"].notification) },
 };
 
+/** Who sends a message going in `direction`. */
+export function senderOf(direction: MessageDirection): "client" | "server" {
+  return direction === "client-to-server" ? "client" : "server";
+}
+
 export function oppositeDirection(direction: MessageDirection): MessageDirection {
   return direction === "client-to-server" ? "server-to-client" : "client-to-server";
 }
@@ -45,7 +50,7 @@ export { featuresOfMethod };
 
 /** The methods of a kind that a side may send in a version (for "expected one of" lists). */
 export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {
-  const sender = direction === "client-to-server" ? "client" : "server";
+  const sender = senderOf(direction);
   return sentBy[direction][kind].filter((method) => featuresOfMethod(method, sender).every((feature) => versionHas(version, feature)));
 }
 

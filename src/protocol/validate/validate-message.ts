@@ -9,7 +9,7 @@ import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
 import { isInputMethod } from "../methods.js";
-import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, type MethodKind } from "./method-catalog.js";
+import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, senderOf, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
 import { readJsonInput } from "./read-json-input.js";
 import { issuesOf, type Schema } from "./schemas/combinators.js";
@@ -136,9 +136,10 @@ function checkMethod(
   where: "method" | "requestMethod",
 ): ValidationProblem | undefined {
   const lookup = lookupMethod(method, direction, kind);
+  const sender = senderOf(direction);
   // A loop, not find(): this runs for every message, and a callback per call is garbage per call.
   let feature: Feature | undefined;
-  for (const needed of featuresOfMethod(method, direction === "client-to-server" ? "client" : "server")) {
+  for (const needed of featuresOfMethod(method, sender)) {
     if (versionHas(version, needed)) continue;
     feature = needed;
     break;
@@ -147,7 +148,6 @@ function checkMethod(
   // requestMethod is an option, not part of the message, so its problems sit at the message root.
   const path = formatJsonPath(where === "method" ? [...prefix, "method"] : prefix);
   const label = where === "method" ? "" : "requestMethod: ";
-  const sender = direction === "client-to-server" ? "client" : "server";
   if (lookup.found === "other-kind") {
     const name = JSON.stringify(method);
     const message =

@@ -30,14 +30,11 @@ export function nodeHeaders(headers: Headers, keepLength = false): OutgoingHttpH
   return out;
 }
 
-/** Thrown when nothing went out yet, so the caller can still answer 500. */
-export class ResponseNotSent extends Error {}
-
 type Read = { done: true; value?: undefined } | { done: false; value: Uint8Array };
 
 /**
- * Sends `response` on `res`. Rejects with `ResponseNotSent` when the head cannot be written or the
- * body fails before its first chunk (the caller answers 500); resolves once the body ended, the
+ * Sends `response` on `res`. Rejects only while nothing went out: when the head cannot be written
+ * or the body fails before its first chunk (the caller can still answer 500); resolves once the body ended, the
  * client left or the body failed later (then the connection is cut, as a crashed server's is:
  * the status went out already).
  */
@@ -64,7 +61,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, m
   const early = await Promise.race([first, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
   if (early !== undefined && "error" in early) {
     reader.releaseLock();
-    throw new ResponseNotSent(`its body failed before its first byte: ${errorText(early.error)}`);
+    throw new Error(`its body failed before its first byte: ${errorText(early.error)}`);
   }
   try {
     writeHead(res, response, false);
@@ -106,7 +103,7 @@ function writeHead(res: ServerResponse, response: Response, keepLength: boolean)
     headers = nodeHeaders(response.headers, keepLength);
     res.writeHead(response.status, headers);
   } catch (error) {
-    throw new ResponseNotSent(`its head cannot be sent (status ${String(response.status)}): ${errorText(error)}`);
+    throw new Error(`its head cannot be sent (status ${String(response.status)}): ${errorText(error)}`);
   }
 }
 
