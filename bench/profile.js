@@ -18,6 +18,8 @@
  * - driver-seq | driver-par | driver-setup: our `mcpShell` driving bench/servers/minimal-stdio.mjs
  *   (the client process is profiled), as in bench/driver.js; `--driver=sdk` or `--driver=expect`
  *   profiles the SDK's StdioClientTransport + Client or expect-mcp's mcpShell instead.
+ * - handler-ours-json | handler-ours-fn | handler-ours-modern | handler-bare | handler-bare-modern:
+ *   bench/handler-cost.js's stand-in requests, one side, no sockets (`--count=N`, `--thrash=KB`).
  * - simulate: one simulated `tools/call` at a time through `simulate(mock)` (as bench/observe.js,
  *   part simulate), a `Request` built per call; `--input=init` passes a plain init object instead.
  *
@@ -57,6 +59,16 @@ if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("http-"
   clearTimeout(killer);
   console.log(`workload ${workload} (${side}): load generator exit ${code}${server.stats ? `, record ${JSON.stringify(server.stats())}` : ""}`);
   await server.stop();
+  process.exit(0);
+}
+if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("handler-")) {
+  // One side of bench/handler-cost.js in this thread: its handler called with stand-in req/res, the caches thrashed between calls.
+  const { buildSide, slice } = await import("./handler-cost.js");
+  const side = await buildSide(workload.slice("handler-".length));
+  const count = Math.min(Number(args.get("count") ?? 100_000), 1_000_000);
+  const us = slice(side, count, 1);
+  console.log(`workload ${workload}: ${count} calls, ${us.toFixed(2)} µs each (thrash ${args.get("thrash") ?? 0} KiB between calls, not timed)`);
+  await side.close();
   process.exit(0);
 }
 if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload.startsWith("driver-")) {

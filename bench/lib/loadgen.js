@@ -116,7 +116,7 @@ export class HttpSession {
 }
 
 export const MODERN_VERSION = "2026-07-28";
-const MODERN_META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientInfo": { name: "bench-loadgen", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientInfo": { name: "bench-loadgen", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
 
 /** A 2026-07-28 client on one keep-alive connection: nothing to open, every call stands alone. */
 export class ModernHttpSession extends HttpSession {

@@ -152,15 +152,15 @@ async function startSdk(enableJsonResponse) {
 
 // ---------------------------------------------------------------- bare node:http (the ceiling)
 /** A 2026-07-28 answer as our mock gives it: `resultType` and the server's identity (the mock's default) in `_meta`. */
-async function modernResultTail() {
+export async function modernResultTail() {
   const { DEFAULT_SERVER_INFO } = await dist();
   return `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": DEFAULT_SERVER_INFO })}`;
 }
 
-async function startBare({ modern = false } = {}) {
+/** The bare server's request handler; `tail` is added to every tools/call result (see modernResultTail). */
+export function bareHandler({ tail = "" } = {}) {
   const head = { "content-type": "application/json" };
-  const tail = modern ? await modernResultTail() : "";
-  const server = createServer((req, res) => {
+  return (req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
@@ -183,7 +183,11 @@ async function startBare({ modern = false } = {}) {
       const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":"${TEXT}"}]${tail}}}`;
       res.writeHead(200, { ...head, "content-length": Buffer.byteLength(body) }).end(body);
     });
-  });
+  };
+}
+
+async function startBare({ modern = false } = {}) {
+  const server = createServer(bareHandler({ tail: modern ? await modernResultTail() : "" }));
   const origin = await listenOn(server);
   return { url: `${origin}/mcp`, stop: () => closeServer(server) };
 }
