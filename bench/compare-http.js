@@ -5,7 +5,7 @@
  * then the median), as bench/http.js does for the peers. For "did this change make the hot path
  * cheaper?", which the whole HTTP section answers too slowly and with too many sides.
  *
- *   node bench/compare-http.js --before=/path/to/other/checkout [--sides=ours-json,ours-fn] [--rounds=10] [--concurrency=32] [--processes=2] [--gc-each-slice]
+ *   node bench/compare-http.js --before=/path/to/other/checkout [--sides=ours-json,ours-fn] [--rounds=10] [--concurrency=32] [--processes=2] [--pause-ms=N] [--preload-ms=N] [--gc-each-slice]
  *
  * The other checkout needs its `dist/` built (`npm run build`) and this checkout's bench/servers
  * and bench/lib copied in (`cp -r bench/servers bench/lib <dir>/bench/`), so both sides are
@@ -31,6 +31,12 @@ const concurrency = Number(args.get("concurrency") ?? 32);
 // Each entry in several identical processes: one process's luck (about ±10% here) weighs 1/N.
 const processes = Math.min(4, Math.max(1, Number(args.get("processes") ?? 2)));
 const SLICE = { count: 50_000, ms: 400 };
+// A pause before each slice (at most 4 s, under the servers' 5 s keep-alive): how a server's cost
+// per call depends on how long it sat idle, as it does between its turns in bench/http.js.
+const pauseMs = Math.min(4000, Math.max(0, Number(args.get("pause-ms") ?? 0)));
+// An unmeasured burst of this many ms before each measured part (at most 500): whether a pause's cost is gone once a server is under load again.
+const preloadMs = Math.min(500, Math.max(0, Number(args.get("preload-ms") ?? 0)));
+const PRELOAD = preloadMs > 0 ? { count: 50_000, ms: preloadMs } : undefined;
 // Short: a keep-alive connection idle longer than the server's 5 s is closed under the client.
 const WARMUP = { count: 4000, ms: 600 };
 
@@ -51,7 +57,8 @@ try {
   for (let round = 0; round < rounds; round++) {
     const reverse = round % 2 === 1;
     for (const entry of reverse ? [...entries].reverse() : entries) {
-      const run = await measureSet(entry.set, SLICE, { reverse, settle: gcEachSlice(args) });
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const run = await measureSet(entry.set, SLICE, { reverse, settle: gcEachSlice(args), preload: PRELOAD });
       entry.cpu.push(run.cpuUs / run.calls);
     }
   }

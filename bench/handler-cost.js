@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node bench/handler-cost.js [--calls=N] [--rounds=N] [--only=side,side]`
+ * `node bench/handler-cost.js [--calls=N] [--rounds=N] [--only=side,side] [--thrash=KB] [--before=DIR]`
  *
  * Our own code's cost per `tools/call`, without sockets: each HTTP side's request handler is
  * called with stand-in `req` / `res` objects (the headers, the body as one chunk, `writeHead` /
@@ -12,6 +12,9 @@
  * code does, and they swing from run to run on this machine; this harness takes them out, so a
  * change to the hot path shows as a change here first (bench/README.md, "Profiling"). Run it
  * under `node --cpu-prof` to see where our part goes. Build first (`npm run build`).
+ *
+ * `--before=DIR` adds our sides from another checkout's build (its `dist/`), as `before:ours-json`
+ * and so on, each in its own thread beside this build's: a paired before/after of a change.
  *
  * `--thrash=KB` reads a buffer of that size between two calls (not timed), as the parser, the
  * kernel and the writes do to the caches over a real socket; our code then costs about what it
@@ -34,7 +37,9 @@ const args = parseArgs();
 const calls = Math.min(Number(args.get("calls") ?? 50_000), 2_000_000);
 const rounds = Math.min(Number(args.get("rounds") ?? 7), 40);
 const CALL_PARAMS = { name: "echo", arguments: { text: TEXT } };
-const SIDE_NAMES = ["bare", "ours-json", "ours-fn", "bare-modern", "ours-modern"];
+const beforeDir = args.get("before");
+const OUR_SIDES = ["ours-json", "ours-fn", "ours-modern"];
+const SIDE_NAMES = ["bare", "ours-json", "ours-fn", "bare-modern", "ours-modern", ...(beforeDir ? OUR_SIDES.map((side) => `before:${side}`) : [])];
 
 /** A stand-in IncomingMessage: the headers node would give, the body delivered when `send()` runs. */
 class FakeRequest extends EventEmitter {
@@ -109,7 +114,10 @@ function modernSide(handler) {
 
 /** Builds one side in this thread: its handler with the headers and body of its calls. */
 export async function buildSide(name) {
-  const { mockMcp } = await import("../dist/index.js");
+  // "before:ours-json": the same side from another checkout's build (--before=DIR), for a paired before/after.
+  const [build, plain] = name.startsWith("before:") ? [pathToFileURL(path.join(path.resolve(beforeDir ?? "."), "dist", "index.js")).href, name.slice("before:".length)] : ["../dist/index.js", name];
+  name = plain;
+  const { mockMcp } = await import(build);
   const ours = async (echo) => {
     const mock = await mockMcp({ tools: { echo }, responseMode: "json" });
     return { handler: mock.handler, close: () => mock.close() };
@@ -179,10 +187,15 @@ if (!isMainThread && runDirectly) {
   const only = args.get("only")?.split(",");
   const names = SIDE_NAMES.filter((name) => !only || only.includes(name));
   const workers = new Map();
-  const next = (worker) => new Promise((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  const next = (worker) =>
+    new Promise((resolve, reject) => {
+      const fail = (error) => reject(error);
+      worker.once("error", fail);
+      worker.once("message", (message) => {
+        worker.off("error", fail);
+        resolve(message);
+      });
+    });
   for (const name of names) {
     const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { name }, argv: process.argv.slice(2) });
     await next(worker);
@@ -201,8 +214,9 @@ if (!isMainThread && runDirectly) {
   console.log(`handler cost per tools/call, no sockets: best and median of ${rounds} slices of ${calls} calls, each side in its own thread`);
   for (const name of names) {
     const base = name.endsWith("modern") ? "bare-modern" : "bare";
+    const paired = name.startsWith("before:") ? "" : times[`before:${name}`] ? `; ÷ before ${(stat(name) / stat(`before:${name}`)).toFixed(3)}× (medians ${(median(times[name]) / median(times[`before:${name}`])).toFixed(3)}×)` : "";
     const over = !name.startsWith("bare") && Number.isFinite(stat(base)) ? `  +${(stat(name) - stat(base)).toFixed(2)} µs over ${base} (${(stat(name) / stat(base)).toFixed(2)}×)` : "";
-    console.log(`  ${name.padEnd(12)} best ${stat(name).toFixed(2).padStart(6)} µs, median ${median(times[name]).toFixed(2).padStart(6)} µs${over}`);
+    console.log(`  ${name.padEnd(19)} best ${stat(name).toFixed(2).padStart(6)} µs, median ${median(times[name]).toFixed(2).padStart(6)} µs${over}${paired}`);
   }
   for (const worker of workers.values()) {
     worker.postMessage("close");

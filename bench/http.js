@@ -71,7 +71,7 @@ const CONFIG = {
    * of a server's processes goes first equally often.
    */
   rounds: Number(args.get("rounds") ?? 10),
-  concurrencies: [1, 32],
+  concurrencies: (args.get("concurrencies") ?? "1,32").split(",").map(Number),
   /** Processes per server for the servers whose figures carry an aim (the others: one). */
   processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
   load: {

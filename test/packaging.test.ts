@@ -77,7 +77,8 @@ describe("the packed package", () => {
 
   it("keeps the engine's internals out of the package root (they are not public API)", async () => {
     // The classes: type-only names (Outcome, Peer) cannot show at runtime at all.
-    const internals = ["Engine", "Connection", "NegotiatedState"];
+    // And two helpers of ours that an `export *` once carried out: a generic object check and the recorder's direction rule.
+    const internals = ["Engine", "Connection", "NegotiatedState", "isObject", "wireDirection"];
     const script = `const m = await import("mcp-testkit"); console.log(JSON.stringify(${JSON.stringify(internals)}.filter((n) => n in m)));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: project, timeout: 30_000 });
     // The type side (type-only names such as Outcome and Peer) is test/types/internals.test-d.ts.

@@ -50,12 +50,13 @@ export function closeSetSessions(set) {
 
 /**
  * One slice of the side: `{ count, ms }` split into `parts` (default: one per process), each
+ * preceded by an unmeasured burst `preload` (`{ count, ms }`, none by default), each
  * measured by its process's own `process.cpuUsage()` (asked over IPC just before and after the
  * part; `settle` collects its heap first, the old method). Returns the pooled figures, this
  * process's (the load generator's) CPU over the load alone, and each server process's CPU per
  * call (NaN for one that answered nothing: medians skip it).
  */
-export async function measureSet(set, { count, ms }, { reverse = false, settle = false, parts = set.processes.length } = {}) {
+export async function measureSet(set, { count, ms }, { reverse = false, settle = false, parts = set.processes.length, preload } = {}) {
   const n = set.processes.length;
   const order = Array.from({ length: Math.max(parts, n) }, (_, part) => part % n);
   if (reverse) order.reverse();
@@ -70,6 +71,9 @@ export async function measureSet(set, { count, ms }, { reverse = false, settle =
   let rss = 0;
   for (const index of order) {
     const server = set.processes[index];
+    // A burst first, not measured, when asked: the part then measures a server under load, not
+    // one waking from its wait while the others took their turns (see PRELOAD in bench/http.js).
+    if (preload !== undefined) await runLoad(set.sessions[index], preload);
     const before = await server.ask("cpu", { settle });
     const loadCpu0 = cpuMicros();
     const run = await runLoad(set.sessions[index], { count: Math.ceil(count / order.length), ms: ms / order.length });

@@ -4,6 +4,7 @@
  *
  * - ours-json / ours-sse: `mockMcp({ tools: { echo: { returns: "ok" } }, responseMode })` from the
  *   built package (dist/), every other option at its default (every rule of the transport on).
+ * - ours-fn-norecord (not in the HTTP section): ours-fn with `recordLimit: 0`, no call record kept.
  * - ours-modern: the same mock (JSON) loaded with 2026-07-28 calls: no session, `_meta` in the
  *   body, MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, each checked against the body.
  * - aimock: `@copilotkit/aimock`'s `MCPMock` with `addTool` + `onToolCall`, `start()` / `stop()`.
@@ -25,8 +26,8 @@ import { createServer } from "node:http";
 
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-modern"];
-/** Sides started only by bench/observe.js (and bench/profile.js), not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed"];
+/** Sides started only by bench/observe.js, bench/compare-http.js and bench/profile.js, not in the HTTP section. */
+const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -64,10 +65,10 @@ const ECHO_FUNCTION = (call) => ({ returns: call.arguments.text ?? TEXT });
 /** An observer with every request and stream callback, doing nothing (bench/observe.js measures the delivery itself). */
 const NOOP_OBSERVER = { name: "bench", requestDidStart() {}, requestDidFinish() {}, streamDidOpen() {}, streamDidClose() {} };
 
-async function startOurs(responseMode, { echo = ECHO_STATIC, observed = false } = {}) {
+async function startOurs(responseMode, { echo = ECHO_STATIC, observed = false, extra = {} } = {}) {
   const { mockMcp } = await dist();
   const observation = observed ? { metrics: true, observers: [NOOP_OBSERVER] } : {};
-  const server = await mockMcp({ tools: { echo }, responseMode, ...observation });
+  const server = await mockMcp({ tools: { echo }, responseMode, ...observation, ...extra });
   return {
     url: server.url,
     stop: () => server.close(),
@@ -198,6 +199,9 @@ export async function startSide(name) {
       return startOurs("json");
     case "ours-fn":
       return startOurs("json", { echo: ECHO_FUNCTION });
+    case "ours-fn-norecord":
+      // Not in HTTP_SIDES: ours-fn keeping no call record (recordLimit 0), for what the record costs (bench/README.md).
+      return startOurs("json", { echo: ECHO_FUNCTION, extra: { recordLimit: 0 } });
     case "ours-sse":
       return startOurs("sse");
     case "ours-modern":

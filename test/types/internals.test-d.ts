@@ -16,10 +16,16 @@ import type { Peer } from "../../src/index.js";
 import type { Session } from "../../src/index.js";
 // @ts-expect-error NegotiatedState is what a handshake agreed, kept by the engine.
 import type { NegotiatedState } from "../../src/index.js";
+// @ts-expect-error isObject is a helper of ours (a plain-object check), not public API.
+import { isObject } from "../../src/index.js";
+// @ts-expect-error wireDirection is the recorder's rule for a message's schema direction, not public API.
+import { wireDirection } from "../../src/index.js";
 import { describe, expectTypeOf, it } from "vitest";
 
 describe("the package root", () => {
   it("exports none of the engine's internals (the imports above fail to compile)", () => {
     expectTypeOf<Engine | Connection | Outcome | Peer | Session | NegotiatedState>().toBeAny();
+    expectTypeOf(isObject).toBeAny();
+    expectTypeOf(wireDirection).toBeAny();
   });
 });
