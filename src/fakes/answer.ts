@@ -29,9 +29,14 @@ export const NO_BLOCKS: LevelBlocks = [[], [], [], []];
 
 /** The definitions of `name` in the most specific level whose blocks declare it (`pick` chooses tools, resources or prompts). */
 export function declaringLevelOf<T>(levels: LevelBlocks, name: string, pick: (block: LoadedBlock) => Map<string, T>): T[] | undefined {
+  // Loops, not flatMap: this runs for every faked call, at each of the four levels.
   for (const blocks of levels) {
-    const found = blocks.flatMap((block) => pick(block).get(name) ?? []);
-    if (found.length > 0) return found;
+    let found: T[] | undefined;
+    for (const block of blocks) {
+      const definition = pick(block).get(name);
+      if (definition !== undefined) (found ??= []).push(definition);
+    }
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -76,13 +81,17 @@ export function fail(jsonRpcError: FakeJsonRpcError, outcome: McpFakeOutcome): F
 export function chooseEntry<E extends ArgsMatcher & { id: string }>(state: ConsumptionState, base: FailureContext, entries: readonly E[], args: Record<string, unknown>): E | FakeFailure {
   const { testId } = base;
   if (state.isEvicted(testId)) return fail(evictedError(base, state.cap), "evicted");
-  const matching = entries.filter((entry) => entryMatches(args, entry));
-  const unused = matching.find((entry) => !state.isUsed(testId, entry.id));
-  if (unused) {
-    state.markUsed(testId, unused.id);
-    return unused;
+  // One pass, no arrays: the first unused match answers; the used ones are listed only on failure.
+  let matchedUsed = false;
+  for (const entry of entries) {
+    if (!entryMatches(args, entry)) continue;
+    if (!state.isUsed(testId, entry.id)) {
+      state.markUsed(testId, entry.id);
+      return entry;
+    }
+    matchedUsed = true;
   }
-  if (matching.length > 0) return fail(exhaustedError(base, args, matching.map((entry) => entry.id)), "exhausted");
+  if (matchedUsed) return fail(exhaustedError(base, args, entries.filter((entry) => entryMatches(args, entry)).map((entry) => entry.id)), "exhausted");
   const closest = closestEntry(args, entries);
   const difference = closest ? (entryDifference(args, closest) ?? null) : null;
   const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));
@@ -97,10 +106,9 @@ export function decide(mount: MountFakes | undefined, input: DecideInput): FakeD
   if (!tools || !mount) {
     return underDeny(levels, undeclared) ? fail(notDeclaredError(base, declaredTools(levels)), "not_declared") : { kind: "pass" };
   }
-  const chosen = chooseEntry(mount.consumption, base, tools.flatMap((t) => t.entries), args);
+  const chosen = chooseEntry(mount.consumption, base, tools.length === 1 ? tools[0]!.entries : tools.flatMap((t) => t.entries), args);
   if ("kind" in chosen) return chosen;
-  // A copy, so nothing downstream can change the fixture; results are JSON, and a JSON round trip
-  // costs a fraction of structuredClone on Node 20.
-  const reply = JSON.parse(JSON.stringify(chosen.reply)) as typeof chosen.reply;
+  // Frozen at load (format.ts): nothing downstream can change the fixture, so no copy per call.
+  const reply = chosen.reply;
   return "step" in reply ? { kind: "step", entryId: chosen.id, step: reply.step } : { kind: "answer", entryId: chosen.id, result: reply.result };
 }

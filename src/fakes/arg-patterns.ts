@@ -140,6 +140,26 @@ export function patternDifference(received: unknown, node: PatternNode, path = "
   }
 }
 
+/** Whether `received` matches the pattern: `patternDifference(...) === undefined`, without building its message. */
+export function patternMatches(received: unknown, node: PatternNode): boolean {
+  switch (node.kind) {
+    case "regex":
+      return typeof received === "string" && node.regex.test(received);
+    case "schema":
+      return received !== undefined && node.validate(received);
+    case "array":
+      if (!Array.isArray(received) || received.length !== node.items.length) return false;
+      for (let i = 0; i < node.items.length; i++) if (!patternMatches(received[i], node.items[i]!)) return false;
+      return true;
+    case "object":
+      if (!isObject(received)) return false;
+      for (const [key, item] of node.keys) if (!patternMatches(Object.hasOwn(received, key) ? received[key] : undefined, item)) return false;
+      return true;
+    case "literal":
+      return received === node.value;
+  }
+}
+
 /** How many leaves of the pattern `received` satisfies: the closeness of an entry, for mismatch messages. */
 export function patternCloseness(received: unknown, node: PatternNode): number {
   if (node.kind === "object") {
@@ -154,5 +174,5 @@ export function patternCloseness(received: unknown, node: PatternNode): number {
     for (let i = 0; i < node.items.length; i++) count += patternCloseness(received[i], node.items[i]);
     return count;
   }
-  return patternDifference(received, node) === undefined ? 1 : 0;
+  return patternMatches(received, node) ? 1 : 0;
 }

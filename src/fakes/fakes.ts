@@ -206,12 +206,13 @@ export class Fakes {
       const decision = decideFor(testId, context, mount);
       if (decision.kind === "pass") return decision;
       if (decision.kind === "answer" || decision.kind === "step") {
-        const response = "result" in decision ? { result: decision.result } : "answer" in decision ? decision.answer : {};
-        const journaled = this.journal.record({ ...record, response: { ...response, mcpFake: { outcome: "answered", entryId: decision.entryId } } });
+        const answered = { outcome: "answered" as const, entryId: decision.entryId };
+        const response = "result" in decision ? { result: decision.result, mcpFake: answered } : "answer" in decision ? { ...decision.answer, mcpFake: answered } : { mcpFake: answered };
+        const journaled = this.journal.add(record, response);
         return { ...decision, journaled };
       }
       this.fail(decision.code, decision.jsonRpcError);
-      this.journal.record({ ...record, response: { error: decision.jsonRpcError, mcpFake: { outcome: decision.outcome, code: decision.code } } });
+      this.journal.add(record, { error: decision.jsonRpcError, mcpFake: { outcome: decision.outcome, code: decision.code } });
       return { kind: "error", code: decision.code, jsonRpcError: decision.jsonRpcError };
     } catch (error) {
       const jsonRpcError = internalError({ ...about, testId, context, mount }, error);

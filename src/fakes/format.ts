@@ -13,6 +13,7 @@ import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpc
 import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
+import { frozenJsonCopy } from "../util/frozen-copy.js";
 
 const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
 const SCOPE_KEYS = ["testId", "context"];
@@ -324,7 +325,8 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
       entries: tool.calls.map((call, index) => ({
         ...entryBase(blockId, "tools", tool.name, index, call),
         tool: tool.name,
-        reply: call.step !== undefined ? { step: call.step } : { result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result) },
+        // Copied and frozen once here: every call this entry answers hands it out as it is.
+        reply: frozenJsonCopy(call.step !== undefined ? { step: call.step } : { result: call.error !== undefined ? toToolError(call.error) : toCallResult(call.result) }),
       })),
     })),
     resources: (block.resources ?? []).map((resource) => ({

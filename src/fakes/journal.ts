@@ -69,7 +69,23 @@ export class FakesJournal {
   }
 
   record(entry: NewJournalEntry): JournalEntry {
-    const full: JournalEntry = { seq: ++this.seq, time: new Date().toISOString(), service: "mcp", ...entry };
+    return this.add(entry, entry.response);
+  }
+
+  /** `record({ ...head, response })`, without the spread: a faked call journals on every call. */
+  add(head: Omit<NewJournalEntry, "response">, response: JournalEntry["response"]): JournalEntry {
+    const full: JournalEntry = {
+      seq: ++this.seq,
+      time: new Date().toISOString(),
+      service: "mcp",
+      mount: head.mount,
+      sessionId: head.sessionId,
+      testId: head.testId,
+      context: head.context,
+      method: head.method,
+      request: head.request,
+      response,
+    };
     this.ring.push(full);
     return full;
   }

@@ -94,3 +94,19 @@ describe("resource and prompt fakes over HTTP", () => {
     await expect(client.getPrompt({ name: "summarize", arguments: { text: "x" } })).rejects.toThrow("Unknown prompt: summarize");
   });
 });
+
+describe("a fake's answer is the fixture's, and the fixture cannot be changed through it", () => {
+  it("the record's result is frozen: changing it throws, and the entry's next answer is unchanged", async () => {
+    const result = { content: [{ type: "text", text: "42" }], structuredContent: { answer: 42 } };
+    const server = await serveFakes({ fixtures: { scope: "shared", tools: [{ name: "ask", calls: [{ anyArgs: true, result }, { anyArgs: true, result }] }] } });
+    const { client } = await sdkClient(server.url);
+    expect((await client.callTool({ name: "ask", arguments: {} })).structuredContent).toEqual({ answer: 42 });
+    const recorded = server.calls[0]!.response!.result as { structuredContent: { answer: number } };
+    expect(() => {
+      recorded.structuredContent.answer = 0;
+    }).toThrow(TypeError);
+    // The loaded fixture is a copy: the object given to the mock stays the caller's to change.
+    result.structuredContent.answer = 7;
+    expect((await client.callTool({ name: "ask", arguments: {} })).structuredContent).toEqual({ answer: 42 });
+  });
+});

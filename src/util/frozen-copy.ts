@@ -1,0 +1,16 @@
+/**
+ * A copy of JSON data, frozen all the way down: made once (at load), then handed out as it is,
+ * call after call, where a copy per use would cost more than everything else the use does. A
+ * value JSON cannot carry throws here, at load, naming nothing: the caller says what it was.
+ */
+export function frozenJsonCopy<T>(value: T): T {
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as T);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
