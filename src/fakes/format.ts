@@ -69,6 +69,17 @@ function checkResult(result: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
+/** A value a fake sends must survive JSON (a fixture file's always does; one given in code may hold a BigInt or a cycle). */
+function checkJson(value: unknown, key: string, ctx: z.RefinementCtx): void {
+  if (value === undefined) return;
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
+  }
+}
+
 const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
 const CALL_ANSWER_KEYS = ["result", "error", "step"] as const;
 
@@ -124,6 +135,8 @@ const callSchema = z
   })
   .superRefine((call, ctx) => {
     checkMatcher(call, ctx);
+    // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
+    for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
     if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
     for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
   });

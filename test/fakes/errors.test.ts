@@ -151,6 +151,21 @@ describe("the other failures", () => {
     expect(answer.jsonRpcError.message).toContain("(no test id or context)");
   });
 
+  it("a result or step given in code that JSON cannot carry (a BigInt, a cycle) is refused at load, naming the entry", () => {
+    const cyclic: Record<string, unknown> = { content: [{ type: "text", text: "x" }] };
+    cyclic.structuredContent = { self: cyclic };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ args: {}, result: { total: 10n } }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(Do not know how to serialize a BigInt\)/],
+      [{ args: {}, result: cyclic }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(Converting circular structure to JSON\b/],
+      [{ args: {}, step: { returns: { n: 1n } } }, /tools\[0\]\.calls\[0\]\.step: cannot be sent as JSON/],
+    ];
+    for (const [call, message] of cases) {
+      const fakes = createFakes();
+      expect(() => fakes.load({ scope: "shared", tools: [{ name: "t", calls: [call] }] })).toThrow(message);
+      expect(fakes.inspect().mounts).toEqual([]);
+    }
+  });
+
   it("an error while answering is MCP_FAKE_INTERNAL_ERROR (-32603): logged and counted, journaled with response.error only", () => {
     const lines: string[] = [];
     const fakes = createFakes({ logger: (_level, line) => lines.push(line) });
