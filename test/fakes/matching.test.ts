@@ -19,6 +19,11 @@ describe("argument matching", () => {
   it("never converts types", () => expect(call({ n: "1" })).toBe("MCP_FAKE_MISMATCH"));
   it("keeps array order", () => expect(call({ list: [2, 1] })).toBe("MCP_FAKE_MISMATCH"));
   it("treats missing arguments as {}", () => expect(call()).toBe("none"));
+  it("takes an argument declared as undefined in code for an absent one (no client can send undefined)", () => {
+    const coded = createFakes();
+    coded.load({ scope: "shared", tools: [{ name: "t", calls: [{ args: { a: 1, b: undefined }, result: "matched" }] }] });
+    expect(outcome(coded.answer({ tool: "t", arguments: { a: 1 } }))).toBe("matched");
+  });
 });
 
 describe("order of entries", () => {
