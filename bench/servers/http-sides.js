@@ -5,6 +5,7 @@
  * - ours-json / ours-sse: `mockMcp({ tools: { echo: { returns: "ok" } }, responseMode })` from the
  *   built package (dist/), every other option at its default (every rule of the transport on).
  * - ours-fn-norecord (not in the HTTP section): ours-fn with `recordLimit: 0`, no call record kept.
+ * - bare-keep (not in the HTTP section): the bare server holding its last 1,000 parsed requests.
  * - ours-modern: the same mock (JSON) loaded with 2026-07-28 calls: no session, `_meta` in the
  *   body, MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, each checked against the body.
  * - aimock: `@copilotkit/aimock`'s `MCPMock` with `addTool` + `onToolCall`, `start()` / `stop()`.
@@ -27,7 +28,7 @@ import { createServer } from "node:http";
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-modern"];
 /** Sides started only by bench/observe.js, bench/compare-http.js and bench/profile.js, not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord"];
+const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord", "bare-keep"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -159,8 +160,11 @@ export async function modernResultTail() {
 }
 
 /** The bare server's request handler; `tail` is added to every tools/call result (see modernResultTail). */
-export function bareHandler({ tail = "" } = {}) {
+export function bareHandler({ tail = "", keep = 0 } = {}) {
   const head = { "content-type": "application/json" };
+  // `keep`: the last N parsed requests held in a ring, as a mock's record holds its calls.
+  const kept = keep > 0 ? new Array(keep) : undefined;
+  let next = 0;
   return (req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -172,6 +176,7 @@ export function bareHandler({ tail = "" } = {}) {
         res.writeHead(400, head).end();
         return;
       }
+      if (kept !== undefined) kept[next++ % kept.length] = { message, at: Date.now() };
       if (message.id === undefined) {
         res.writeHead(202).end();
         return;
@@ -187,8 +192,8 @@ export function bareHandler({ tail = "" } = {}) {
   };
 }
 
-async function startBare({ modern = false } = {}) {
-  const server = createServer(bareHandler({ tail: modern ? await modernResultTail() : "" }));
+async function startBare({ modern = false, keep = 0 } = {}) {
+  const server = createServer(bareHandler({ tail: modern ? await modernResultTail() : "", keep }));
   const origin = await listenOn(server);
   return { url: `${origin}/mcp`, stop: () => closeServer(server) };
 }
@@ -222,6 +227,9 @@ export async function startSide(name) {
     // ceiling for the ours-modern row.
     case "bare-modern":
       return startBare({ modern: true });
+    case "bare-keep":
+      // Not in HTTP_SIDES: the bare server holding its last 1,000 requests, as our mock's record does (bench/README.md).
+      return startBare({ keep: 1000 });
     default:
       throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${[...HTTP_SIDES, ...EXTRA_SIDES].join(", ")}`);
   }
