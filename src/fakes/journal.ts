@@ -55,6 +55,18 @@ function keep(entry: JournalEntry, query: JournalQuery): boolean {
   return true;
 }
 
+/** The time as ISO text, made once per millisecond: a faked call journals on every call, several to a millisecond under load. */
+let lastMs = Number.NaN;
+let lastIso = "";
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+}
+
 export class FakesJournal {
   private readonly ring: RingBuffer<JournalEntry>;
   private seq = 0;
@@ -76,7 +88,7 @@ export class FakesJournal {
   add(head: Omit<NewJournalEntry, "response">, response: JournalEntry["response"]): JournalEntry {
     const full: JournalEntry = {
       seq: ++this.seq,
-      time: new Date().toISOString(),
+      time: isoNow(),
       service: "mcp",
       mount: head.mount,
       sessionId: head.sessionId,

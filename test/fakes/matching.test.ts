@@ -178,7 +178,9 @@ describe("journal, log and counters", () => {
     const fakes = createFakes({ logger: (level, line) => lines.push(`${level}: ${line}`) });
     fakes.load({ scope: { testId: "T" }, undeclaredTools: "deny", tools: [{ name: "t", calls: [{ args: { a: 1 }, result: "x" }] }] });
     const who = { testId: "T" };
+    const before = Date.now();
     fakes.answer({ tool: "t", arguments: { a: 1 }, identity: who, sessionId: "s1", requestId: 7 });
+    const after = Date.now();
     fakes.answer({ tool: "t", arguments: { a: 1 }, identity: who });
     fakes.answer({ tool: "t", arguments: { a: 2 }, identity: who });
     fakes.answer({ tool: "u", identity: who });
@@ -187,6 +189,11 @@ describe("journal, log and counters", () => {
     expect(entries.map((e) => e.response.mcpFake?.outcome)).toEqual(["answered", "exhausted", "mismatch", "not_declared"]);
     expect(entries[0]).toMatchObject({ seq: 1, service: "mcp", mount: "/mcp", sessionId: "s1", testId: "T", context: null, method: "tools/call", request: { id: 7, params: { name: "t", arguments: { a: 1 } } }, response: { result: { content: [{ type: "text", text: "x" }] }, mcpFake: { outcome: "answered", entryId: "code#1:t#0" } } });
     expect(entries[1].response).toMatchObject({ error: { code: -31010 }, mcpFake: { outcome: "exhausted", code: "MCP_FAKE_EXHAUSTED" } });
+    // Each entry's time is the ISO text of the millisecond it was journaled in.
+    const time = Date.parse(entries[0]!.time);
+    expect(new Date(time).toISOString()).toBe(entries[0]!.time);
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(after);
     expect(lines).toEqual([expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake exhausted: /), expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake mismatch: /), expect.stringMatching(/^error: MCP-FAKE: Unknown tool: u \(mcp-testkit MCP fake not declared/)]);
     expect(fakes.failureCounts()).toEqual({ MCP_FAKE_NOT_DECLARED: 1, MCP_FAKE_MISMATCH: 1, MCP_FAKE_EXHAUSTED: 1, MCP_FAKE_EVICTED: 0, MCP_FAKE_INTERNAL_ERROR: 0 });
     expect(fakes.journal.entries({ outcome: "failed" })).toHaveLength(3);
