@@ -112,37 +112,30 @@ function modernSide(handler) {
   return { handler, headers, body: (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...CALL_PARAMS, _meta: MODERN_META } }) };
 }
 
+const NOTHING_TO_CLOSE = async () => undefined;
+
 /** Builds one side in this thread: its handler with the headers and body of its calls. */
 export async function buildSide(name) {
   // "before:ours-json": the same side from another checkout's build (--before=DIR), for a paired before/after.
-  const [build, plain] = name.startsWith("before:") ? [pathToFileURL(path.join(path.resolve(beforeDir ?? "."), "dist", "index.js")).href, name.slice("before:".length)] : ["../dist/index.js", name];
-  name = plain;
-  const { mockMcp } = await import(build);
+  const before = name.startsWith("before:");
+  const side = before ? name.slice("before:".length) : name;
+  const { mockMcp } = await import(before ? pathToFileURL(path.join(path.resolve(beforeDir ?? "."), "dist", "index.js")).href : "../dist/index.js");
   const ours = async (echo) => {
     const mock = await mockMcp({ tools: { echo }, responseMode: "json" });
     return { handler: mock.handler, close: () => mock.close() };
   };
-  const bare = (options) => ({ handler: bareHandler(options), close: async () => undefined });
-  switch (name) {
-    case "bare":
-      return { ...(await legacySide(bare().handler)), close: async () => undefined };
-    case "bare-modern":
-      return { ...modernSide(bare({ tail: await modernResultTail() }).handler), close: async () => undefined };
-    case "ours-json": {
-      const mock = await ours({ returns: TEXT });
-      return { ...(await legacySide(mock.handler)), close: mock.close };
-    }
-    case "ours-fn": {
-      const mock = await ours((call) => ({ returns: call.arguments.text ?? TEXT }));
-      return { ...(await legacySide(mock.handler)), close: mock.close };
-    }
-    case "ours-modern": {
-      const mock = await ours({ returns: TEXT });
-      return { ...modernSide(mock.handler), close: mock.close };
-    }
-    default:
-      throw new Error(`unknown side ${JSON.stringify(name)}; sides: ${SIDE_NAMES.join(", ")}`);
-  }
+  const served = {
+    bare: async () => ({ handler: bareHandler(), close: NOTHING_TO_CLOSE }),
+    "bare-modern": async () => ({ handler: bareHandler({ tail: await modernResultTail() }), close: NOTHING_TO_CLOSE }),
+    "ours-json": () => ours({ returns: TEXT }),
+    "ours-fn": () => ours((call) => ({ returns: call.arguments.text ?? TEXT })),
+    "ours-modern": () => ours({ returns: TEXT }),
+  }[side];
+  if (served === undefined) throw new Error(`unknown side ${JSON.stringify(name)}; sides: ${SIDE_NAMES.join(", ")}`);
+  const { handler, close } = await served();
+  // The sides named "…modern" are called the 2026-07-28 way (no session); the others open one first.
+  const calls = side.endsWith("modern") ? modernSide(handler) : await legacySide(handler);
+  return { ...calls, close };
 }
 
 /** Reads one byte per cache line of a buffer larger than the core's caches: what node's HTTP parser, the kernel and the socket writes do to our code's cached lines between two calls over a real socket. */
@@ -185,6 +178,11 @@ if (!isMainThread && runDirectly) {
   parentPort.postMessage("ready");
 } else if (runDirectly) {
   const only = args.get("only")?.split(",");
+  const unknown = only?.filter((name) => !SIDE_NAMES.includes(name)) ?? [];
+  if (unknown.length > 0) {
+    console.error(`unknown --only side(s): ${unknown.join(", ")}; sides: ${SIDE_NAMES.join(", ")} (the before: ones need --before=DIR)`);
+    process.exit(2);
+  }
   const names = SIDE_NAMES.filter((name) => !only || only.includes(name));
   const workers = new Map();
   const next = (worker) =>
