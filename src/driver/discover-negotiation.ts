@@ -90,7 +90,7 @@ export class DiscoverNegotiation implements Negotiation {
     private readonly session: RpcSession,
     private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo" | "requestTimeout">,
     private readonly mode: "auto" | { pin: string },
-    private readonly implied: () => ClientCapabilities,
+    private readonly implied: (version: string) => ClientCapabilities,
     private readonly processContext: () => ProcessContext | undefined,
     private readonly legacy: InitializeNegotiation,
   ) {
@@ -105,7 +105,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   get clientCapabilities(): ClientCapabilities {
     if (this.era === "legacy") return this.legacy.clientCapabilities;
-    return this.declared ?? this.implied();
+    return this.declared ?? this.implied(this.version);
   }
 
   get started(): boolean {
@@ -152,7 +152,7 @@ export class DiscoverNegotiation implements Negotiation {
       if (!isModernVersion(protocolVersion)) return await this.fallBack(params, `initialize() asked for ${protocolVersion}, a legacy revision`);
       this.version = protocolVersion;
     }
-    this.declared = mergeCapabilities(this.implied(), capabilities);
+    this.declared = mergeCapabilities(this.implied(this.version), capabilities);
     if (clientInfo !== undefined) this.clientInfo = clientInfo;
     this.meta = undefined;
     // The probe's answer is judged by the modern schema, whatever the recorder assumed before.

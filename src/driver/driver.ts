@@ -163,7 +163,7 @@ export class McpDriver implements AsyncDisposable {
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );
-    const implied = () => this.answers.impliedCapabilities();
+    const implied = (version: string) => this.answers.impliedCapabilities(version);
     const initialize = new InitializeNegotiation(this.session, options, implied, processContext);
     const mode = negotiationMode(options);
     this.discovery = mode === "legacy" ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);

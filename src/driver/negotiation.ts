@@ -36,13 +36,13 @@ export class InitializeNegotiation implements Negotiation {
   constructor(
     private readonly session: RpcSession,
     private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo">,
-    /** The capabilities the driver's options imply (they may change until the handshake). */
-    private readonly implied: () => ClientCapabilities,
+    /** The capabilities the driver's options imply in a version (they may change until the handshake). */
+    private readonly implied: (version: string) => ClientCapabilities,
     private readonly processContext: () => ProcessContext | undefined,
   ) {}
 
   get clientCapabilities(): ClientCapabilities {
-    return this.declared ?? this.implied();
+    return this.declared ?? this.implied(this.offeredVersion(undefined));
   }
 
   get started(): boolean {
@@ -65,12 +65,18 @@ export class InitializeNegotiation implements Negotiation {
     return undefined;
   }
 
+  /** The version `initialize` asks for: the call's, else the options', else the latest legacy one. */
+  private offeredVersion(asked: string | undefined): string {
+    return asked ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+  }
+
   private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
     const { protocolVersion, capabilities, clientInfo, ...rest } = params;
-    const declared = mergeCapabilities(this.implied(), capabilities);
+    const offered = this.offeredVersion(protocolVersion);
+    const declared = mergeCapabilities(this.implied(offered), capabilities);
     const request: JsonObject = {
       ...rest,
-      protocolVersion: protocolVersion ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      protocolVersion: offered,
       capabilities: declared,
       clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
     };

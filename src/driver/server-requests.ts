@@ -9,6 +9,7 @@ import { McpTestkitError } from "../errors.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
+import { versionHas } from "../protocol/versions.js";
 import { mergeCapabilities } from "./negotiation.js";
 import type { DriverOptions } from "./options.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
@@ -20,10 +21,14 @@ export class ServerRequestAnswers {
     this.roots = options.roots === undefined ? undefined : [...options.roots];
   }
 
-  /** The capabilities these answers imply, with the options' own `capabilities` over them. */
-  impliedCapabilities(): ClientCapabilities {
+  /**
+   * The capabilities these answers imply in `version`, with the options' own `capabilities` over
+   * them. `roots.listChanged` only where `notifications/roots/list_changed` exists (2026-07-28
+   * removed it: a server asks for roots in a result's input requests each time).
+   */
+  impliedCapabilities(version: string): ClientCapabilities {
     const capabilities: ClientCapabilities = {};
-    if (this.roots !== undefined) capabilities.roots = { listChanged: true };
+    if (this.roots !== undefined) capabilities.roots = versionHas(version, "rootsListChanged") ? { listChanged: true } : {};
     if (this.options.onSampling) capabilities.sampling = {};
     if (this.options.onElicitation) capabilities.elicitation = {};
     return mergeCapabilities(capabilities, this.options.capabilities);

@@ -80,6 +80,18 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(sentRequests(app)[1]!.params?._meta).toBeUndefined();
   });
 
+  it("roots: legacy initialize declares roots.listChanged (setRoots notifies), 2026-07-28 declares plain roots", async () => {
+    await using mock = await mockMcp({ tools: { weather } });
+    await using legacy = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", roots: [] });
+    await legacy.initialize();
+    expect(sentRequests(legacy)[0]!.params!.capabilities).toEqual({ roots: { listChanged: true } });
+    await using modern = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, roots: [] });
+    await modern.callTool("weather", { city: "Oslo" });
+    expect(modern.clientCapabilities).toEqual({ roots: {} });
+    const call = sentRequests(modern).find((request) => request.method === "tools/call")!;
+    expect((call.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"]).toEqual({ roots: {} });
+  });
+
   it("protocolVersion alone chooses the mode: a legacy version means legacy, 2026-07-28 a pin", async () => {
     await using mock = await mockMcp({ tools: { weather } });
     await using legacy = mcpAttach(mock.connectInMemory(), { protocolVersion: "2025-06-18" });
@@ -123,8 +135,8 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(calls[2]!.params!.requestState).not.toBe(calls[1]!.params!.requestState);
     const ids = app.messages.filter((record) => record.direction === "outgoing" && record.method === "tools/call").map((record) => record.id);
     expect(new Set(ids).size).toBe(3);
-    // The capabilities declared in _meta are those the handlers imply.
-    expect(calls[0]!.params!._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true }, sampling: {}, elicitation: {} } });
+    // The capabilities declared in _meta are those the handlers imply; 2026-07-28 has no roots list_changed to declare.
+    expect((calls[0]!.params!._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"]).toEqual({ roots: {}, sampling: {}, elicitation: {} });
   });
 
   it("setRoots sends no notifications/roots/list_changed (2026-07-28 removed it): the next input request gets the new roots", async () => {
