@@ -3,14 +3,16 @@
  * time is measured apart from the load generator's and from the other servers'. `ask(type)` is
  * one IPC question (`cpu`, `stats`, `stop`) answered by that process; `stop()` ends it, killing
  * it if it does not go within 5 s. `root` is the checkout whose bench/servers and dist/ are used
- * (this one by default; bench/compare-http.js passes another build's).
+ * (this one by default; bench/compare-http.js passes another build's). `MCP_BENCH_SERVER_FLAGS`
+ * (space-separated node/V8 flags, e.g. "--no-memory-reducer") is added to every server process's
+ * flags: for experiments on what a server's runtime settings change (bench/README.md).
  */
 import { fork } from "node:child_process";
 import path from "node:path";
 import { benchDir, within } from "./common.js";
 
 export async function startServerProcess(side, { root = benchDir, label = side } = {}) {
-  const child = fork(path.join(root, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(root, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc", ...(process.env.MCP_BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? [])], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const ready = await within(
     new Promise((resolve, reject) => {
       child.once("message", resolve);

@@ -6,6 +6,8 @@
  *   built package (dist/), every other option at its default (every rule of the transport on).
  * - ours-fn-norecord (not in the HTTP section): ours-fn with `recordLimit: 0`, no call record kept.
  * - bare-keep (not in the HTTP section): the bare server holding its last 1,000 parsed requests.
+ * - bare-spin (not in the HTTP section): the bare server busy for 2.5 µs more per call (what our
+ *   handler adds over the bare one in bench/handler-cost.js), to see what that much costs over a socket.
  * - ours-modern: the same mock (JSON) loaded with 2026-07-28 calls: no session, `_meta` in the
  *   body, MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, each checked against the body.
  * - aimock: `@copilotkit/aimock`'s `MCPMock` with `addTool` + `onToolCall`, `start()` / `stop()`.
@@ -28,7 +30,7 @@ import { createServer } from "node:http";
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-modern"];
 /** Sides started only by bench/observe.js, bench/compare-http.js and bench/profile.js, not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord", "bare-keep"];
+const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord", "bare-keep", "bare-spin"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -160,7 +162,7 @@ export async function modernResultTail() {
 }
 
 /** The bare server's request handler; `tail` is added to every tools/call result (see modernResultTail). */
-export function bareHandler({ tail = "", keep = 0 } = {}) {
+export function bareHandler({ tail = "", keep = 0, spinUs = 0 } = {}) {
   const head = { "content-type": "application/json" };
   // `keep`: the last N parsed requests held in a ring, as a mock's record holds its calls.
   const kept = keep > 0 ? new Array(keep) : undefined;
@@ -177,6 +179,7 @@ export function bareHandler({ tail = "", keep = 0 } = {}) {
         return;
       }
       if (kept !== undefined) kept[next++ % kept.length] = { message, at: Date.now() };
+      if (spinUs > 0) spin(spinUs);
       if (message.id === undefined) {
         res.writeHead(202).end();
         return;
@@ -192,8 +195,14 @@ export function bareHandler({ tail = "", keep = 0 } = {}) {
   };
 }
 
-async function startBare({ modern = false, keep = 0 } = {}) {
-  const server = createServer(bareHandler({ tail: modern ? await modernResultTail() : "", keep }));
+/** Busy for `us` microseconds (a stand-in for code a server runs per call). */
+function spin(us) {
+  const until = performance.now() + us / 1000;
+  while (performance.now() < until);
+}
+
+async function startBare({ modern = false, keep = 0, spinUs = 0 } = {}) {
+  const server = createServer(bareHandler({ tail: modern ? await modernResultTail() : "", keep, spinUs }));
   const origin = await listenOn(server);
   return { url: `${origin}/mcp`, stop: () => closeServer(server) };
 }
@@ -230,6 +239,9 @@ export async function startSide(name) {
     case "bare-keep":
       // Not in HTTP_SIDES: the bare server holding its last 1,000 requests, as our mock's record does (bench/README.md).
       return startBare({ keep: 1000 });
+    case "bare-spin":
+      // Not in HTTP_SIDES: the bare server 2.5 µs busier per call, what our handler adds in bench/handler-cost.js (bench/README.md).
+      return startBare({ spinUs: 2.5 });
     default:
       throw new Error(`unknown HTTP side ${JSON.stringify(name)}; sides: ${[...HTTP_SIDES, ...EXTRA_SIDES].join(", ")}`);
   }
