@@ -1,0 +1,99 @@
+/**
+ * The benchmark's own tools (bench/, not shipped): the fairness every ratio in `npm run bench`
+ * rests on (the order sides take turns in, ratios taken per round) and the handler-cost harness
+ * run end to end on the built package, so a broken bench script fails here, not in the next
+ * person's benchmark run.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const run = promisify(execFile);
+
+interface CommonHelpers {
+  balancedOrders<T>(items: T[]): T[][];
+  permutations<T>(items: T[]): T[][];
+  summarizeAgainst(rounds: Record<string, Record<string, number>>[], sides: string[], reference: string, keys: string[], ratioKeys: string[]): {
+    median: Record<string, Record<string, number>>;
+    ratio: Record<string, Record<string, number>>;
+    ratioQuartiles: Record<string, Record<string, [number, number]>>;
+  };
+  verdictText(met: boolean, quartiles: [number, number], target: number, higherIsBetter: boolean): string;
+}
+
+let common: CommonHelpers;
+beforeAll(async () => {
+  // A plain .js module of the bench (no types): imported by URL, typed here by what the test uses.
+  common = (await import(pathToFileURL(path.join(root, "bench/lib/common.js")).href)) as CommonHelpers;
+});
+
+const countBy = (keys: string[]) => keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
+
+describe("the order sides take turns in (a balanced Latin square)", () => {
+  it.each([4, 5, 6, 7, 9])("%i sides: each side in each position, and after each other side, equally often", (n) => {
+    const sides = Array.from({ length: n }, (_, i) => `s${i}`);
+    const orders = common.balancedOrders(sides);
+    expect(orders).toHaveLength(n % 2 === 0 ? n : 2 * n);
+    for (const order of orders) expect([...order].sort()).toEqual([...sides].sort());
+    for (let position = 0; position < n; position++) {
+      const counts = countBy(orders.map((order) => order[position]!));
+      expect(new Set(counts.values()), `position ${position}`).toEqual(new Set([orders.length / n]));
+    }
+    const pairs = countBy(orders.flatMap((order) => order.slice(1).map((side, i) => `${order[i]}>${side}`)));
+    // Every ordered pair of two different sides, each as often as the others.
+    expect(pairs.size).toBe(n * (n - 1));
+    expect(new Set(pairs.values()).size).toBe(1);
+  });
+
+  it("three sides or fewer: every order", () => {
+    expect(common.balancedOrders(["a", "b", "c"])).toHaveLength(6);
+    expect(common.balancedOrders(["a", "b"])).toEqual([
+      ["a", "b"],
+      ["b", "a"],
+    ]);
+  });
+});
+
+describe("ratios are taken per round, then the median", () => {
+  it("a round where the whole machine was slow moves both sides, not the ratio", () => {
+    const rounds = [
+      { bare: { cpu: 10 }, ours: { cpu: 11 } },
+      { bare: { cpu: 30 }, ours: { cpu: 33 } },
+      { bare: { cpu: 20 }, ours: { cpu: 22 } },
+      { bare: { cpu: 10 }, ours: { cpu: 12 } },
+    ];
+    const summary = common.summarizeAgainst(rounds, ["bare", "ours"], "bare", ["cpu"], ["cpu"]);
+    expect(summary.ratio.ours!.cpu).toBeCloseTo(1.1, 10);
+    expect(summary.median.ours!.cpu).toBe(17);
+    const [q1, q3] = summary.ratioQuartiles.ours!.cpu!;
+    expect(q1).toBeCloseTo(1.1, 10);
+    expect(q3).toBeCloseTo(1.125, 10);
+    expect(summary.ratio.bare).toBeUndefined();
+  });
+
+  it("a status is borderline when the middle half of the rounds straddles the aim", () => {
+    expect(common.verdictText(true, [1.05, 1.15], 1.2, false)).toBe("met");
+    expect(common.verdictText(true, [1.1, 1.3], 1.2, false)).toBe("met (borderline)");
+    expect(common.verdictText(false, [1.1, 1.3], 1.2, false)).toBe("NOT met (borderline)");
+    expect(common.verdictText(false, [1.25, 1.4], 1.2, false)).toBe("NOT met");
+    expect(common.verdictText(true, [1.1, 1.6], 1.5, true)).toBe("met (borderline)");
+  });
+});
+
+describe("bench/handler-cost.js on the built package", () => {
+  it("prints every side's cost per call, ours beside its bare ceiling (each answer checked on the way)", async () => {
+    const { stdout } = await run(process.execPath, ["bench/handler-cost.js", "--calls=300", "--rounds=1"], { cwd: root, timeout: 30_000 });
+    for (const side of ["bare", "ours-json", "ours-fn", "bare-modern", "ours-modern"]) expect(stdout).toMatch(new RegExp(`^  ${side} +best +[\\d.]+ µs`, "m"));
+    expect(stdout).toMatch(/ours-fn .* over bare \(/);
+    expect(stdout).toMatch(/ours-modern .* over bare-modern \(/);
+  });
+
+  it("an unknown --only side is an error naming the sides", async () => {
+    const failure = await run(process.execPath, ["bench/handler-cost.js", "--only=nope"], { cwd: root, timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain("unknown --only side(s): nope; sides: bare, ours-json, ours-fn, bare-modern, ours-modern");
+  });
+});
