@@ -42,7 +42,7 @@ export class InitializeNegotiation implements Negotiation {
   ) {}
 
   get clientCapabilities(): ClientCapabilities {
-    return this.declared ?? this.implied(this.offeredVersion(undefined));
+    return this.declared ?? this.implied(this.offeredVersion());
   }
 
   get started(): boolean {
@@ -66,7 +66,7 @@ export class InitializeNegotiation implements Negotiation {
   }
 
   /** The version `initialize` asks for: the call's, else the options', else the latest legacy one. */
-  private offeredVersion(asked: string | undefined): string {
+  private offeredVersion(asked?: string): string {
     return asked ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
   }
 

@@ -80,7 +80,7 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(sentRequests(app)[1]!.params?._meta).toBeUndefined();
   });
 
-  it("roots: legacy initialize declares roots.listChanged (setRoots notifies), 2026-07-28 declares plain roots", async () => {
+  it("roots: a legacy initialize declares roots.listChanged, 2026-07-28 declares plain roots", async () => {
     await using mock = await mockMcp({ tools: { weather } });
     await using legacy = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy", roots: [] });
     await legacy.initialize();
