@@ -45,6 +45,8 @@ export { DEFAULT_PAGE_SIZE, DEFAULT_SERVER_INFO } from "./engine/engine.js";
 export { DEFAULT_RECORD_LIMIT } from "./engine/call-log.js";
 /** The handler types `server.mount()` takes. */
 export type { MountOptions, RouteHandler, WebHandler } from "./wire/http/router.js";
+/** The mock's log: `mockMcp({ logger })`, where its lines for people go (stderr by default). */
+export type { LogLevel, LogSink } from "./util/log.js";
 /** The in-memory transport `server.connectInMemory()` returns (an SDK `Transport`). */
 export { MemoryTransport } from "./wire/memory.js";
 

@@ -6,6 +6,7 @@
  * listed in `src/cli/commands.ts`.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { errorText } from "../util/text.js";
 
 export interface CliCommand {
   /** One line for `mcp-testkit --help`. */
@@ -45,7 +46,7 @@ export function parseCommandLine<O extends Options>(argv: string[], options: O):
 }
 
 function describeParseError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const code = (error as { code?: string }).code;
   // Node names the option in its message, in quotes: "Unknown option '--prot'. To specify ...".
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];

@@ -8,6 +8,7 @@ import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CommandError } from "./command.js";
 import { jsonErrorOffset, lineAndColumn } from "./json-position.js";
+import { errorText } from "../util/text.js";
 
 const JS_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
 const TS_EXTENSIONS = new Set([".ts", ".mts", ".cts"]);
@@ -88,7 +89,7 @@ async function importModule(file: string, path: string, typescript: boolean): Pr
       namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
     }
   } catch (error) {
-    throw new CommandError(`Scenario module "${file}" failed to load: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CommandError(`Scenario module "${file}" failed to load: ${errorText(error)}`);
   }
   let exported = namespace.default;
   // A module compiled to CommonJS (a .ts file outside a "type": "module" package, or a .cjs file

@@ -19,7 +19,7 @@ import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from 
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
 import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
 import type { MessageProblem } from "../inspect/types.js";
-import { clip, clipCounted } from "../util/text.js";
+import { clip, clipCounted, errorText } from "../util/text.js";
 
 /** The era the driver speaks once the handshake is done. */
 export type DriverEra = "legacy" | "modern";
@@ -214,7 +214,7 @@ export class DiscoverNegotiation implements Negotiation {
         throw this.brokenDiscover(error.response.result, error.problems, error);
       }
       if (!saysLegacy(error)) throw error;
-      return { kind: "legacy", why: `server/discover failed: ${error instanceof Error ? error.message : String(error)}`, cause: error };
+      return { kind: "legacy", why: `server/discover failed: ${errorText(error)}`, cause: error };
     }
     if (isDiscoverResult(result)) return { kind: "modern", result };
     // Without strict validation a malformed answer arrives as a result: judged the same way.

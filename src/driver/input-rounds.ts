@@ -9,6 +9,7 @@
 import { isObject } from "../protocol/jsonrpc.js";
 import { McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
+import { errorText } from "../util/text.js";
 
 /** Answers one input request as if the server had sent it as a request (`ServerRequestAnswers.answer`). */
 export type InputAnswer = (method: string, params: JsonObject | undefined, context: ServerRequestContext) => Promise<JsonObject>;
@@ -58,7 +59,7 @@ async function answerAll(result: JsonObject, spec: InputRoundsSpec): Promise<Jso
       try {
         return [key, await spec.answer(request.method, params, { method: request.method, requestId: key, signal })] as const;
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = errorText(error);
         throw new McpDriverError(`${spec.label}: could not answer the server's input request ${JSON.stringify(key)} (${request.method}): ${why}`, {
           method: request.method,
           cause: error,

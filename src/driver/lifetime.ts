@@ -21,6 +21,7 @@ import {
 import type { RpcSession } from "./session.js";
 import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
 import { settlesWithin } from "../util/settle-within.js";
+import { errorText } from "../util/text.js";
 
 /** How the server's side ended, as the driver's observers hear it (observed-session.ts). */
 export interface ServerEnd {
@@ -213,7 +214,7 @@ function exitFailure(exit: ProcessExit, killedByUs: boolean, when: "on its own" 
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return message.replace(`${MESSAGE_PREFIX} `, "").split("\n")[0]!;
 }
 

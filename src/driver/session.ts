@@ -20,7 +20,7 @@ import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedErro
 import { Deadlines } from "./deadlines.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
-import { clipCounted } from "../util/text.js";
+import { clipCounted, errorText } from "../util/text.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -642,7 +642,7 @@ const codeNames = new Map<number, string>(Object.entries(ErrorCode).map(([name, 
 function toJsonRpcError(error: unknown): JsonRpcErrorObject {
   if (error instanceof RpcError) return error.toObject();
   const code = isObject(error) && Number.isInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return { code, message };
 }
 

@@ -13,10 +13,11 @@ import { readableId, readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
-import { typeLabel } from "../util/text.js";
+import { errorText, typeLabel } from "../util/text.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import { EventHub } from "./events.js";
+import { EventHub, listenerThrewLine } from "./events.js";
+import { containedLog, logToStderr, type LogSink } from "../util/log.js";
 import { ObservedRequests, RequestWatch } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
 import { complete } from "./methods/completion.js";
@@ -55,9 +56,15 @@ export interface EngineOptions extends CatalogOptions {
   recordLimit?: number;
   /**
    * A call to a tool the mock does not have: `"error"` (default, -32602 naming the tools),
-   * `"warn"` (the same plus a line on stderr) or a step function `(call) => step` that answers it.
+   * `"warn"` (the same plus a line on the mock's log) or a step function `(call) => step` that answers it.
    */
   onUnknownTool?: UnknownToolPolicy;
+  /**
+   * The mock's log: where its lines for people go (the `"warn"` policy's line, a listener that
+   * threw, fakes' `MCP-FAKE:` lines, observer diagnostics). Default: stderr. A logger that throws
+   * changes nothing a client gets; its line then goes to stderr.
+   */
+  logger?: LogSink;
 }
 
 export const DEFAULT_SERVER_INFO = { name: "mcp-testkit", version: "0.1.0" };
@@ -91,7 +98,9 @@ export interface ReceivedMessage {
 export class Engine implements EngineState {
   readonly catalog: Catalog;
   readonly calls: CallLog;
-  readonly events = new EventHub();
+  /** The mock's log (the `logger` option, contained). */
+  readonly log: LogSink;
+  readonly events: EventHub;
   readonly received: RingBuffer<ReceivedMessage>;
   /** The sessions (every connection that can initialize): broadcasts and close() reach these; a 2026-07-28 request's own connection is ended by the endpoint that opened it. */
   readonly sessions = new Set<Connection>();
@@ -119,6 +128,9 @@ export class Engine implements EngineState {
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
+    const log = containedLog(options.logger ?? logToStderr);
+    this.log = log;
+    this.events = new EventHub((event, error) => log("warn", listenerThrewLine(event, error)));
     this.catalog = new Catalog(options);
     const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
     this.calls = new CallLog(limit, this.events);
@@ -132,7 +144,7 @@ export class Engine implements EngineState {
     this.requestStates = new RequestStateKeeper(options.inputTimeoutMs);
     this.cache = options.cache;
     checkUnknownToolPolicy(options.onUnknownTool);
-    this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool)];
+    this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line))];
   }
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
@@ -346,6 +358,9 @@ export class Engine implements EngineState {
 /** Refuses options that would misbehave later (a page size of 0 makes clients page forever). */
 function checkOptions(options: EngineOptions): void {
   const { pageSize, recordLimit, protocolVersions } = options;
+  if (options.logger !== undefined && typeof options.logger !== "function") {
+    throw new McpTestkitError(`"logger" must be a function (level, line) => void, got ${typeLabel(options.logger)}.`);
+  }
   if (options.inputTimeoutMs !== undefined && !(Number.isInteger(options.inputTimeoutMs) && options.inputTimeoutMs >= 1)) {
     throw new McpTestkitError(`"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got ${typeLabel(options.inputTimeoutMs)}.`);
   }
@@ -371,6 +386,6 @@ function notInVersion(method: string, feature: Feature, version: string): { code
 function handlerError(request: JsonRpcRequest, thrown: unknown, context: RequestContext): Outcome {
   context.caught?.push(thrown);
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
-  return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+  return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${errorText(thrown)}` });
 }
 

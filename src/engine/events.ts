@@ -7,6 +7,8 @@
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
 import type { RequestIdentity, TransportFacts } from "./request-context.js";
+import { logToStderr } from "../util/log.js";
+import { errorText } from "../util/text.js";
 
 /** What a request ended with, as the client saw it. */
 export type RequestOutcome =
@@ -221,10 +223,13 @@ type ListenerSets<Events> = { [E in keyof Events]?: Set<Listener<Events[E]>> };
 /** How a listener's throw is reported (once per listener). Default: a line on stderr. */
 export type ListenerErrorReporter = (event: string, error: unknown) => void;
 
-const reportToStderr: ListenerErrorReporter = (event, error) => {
-  const message = error instanceof Error ? error.message : String(error);
-  console.warn(`mcp-testkit: a "${event}" listener threw (${message}); the client was not affected. Later throws from this listener are not reported.`);
-};
+/** The line that reports a listener's throw. */
+export function listenerThrewLine(event: string, error: unknown): string {
+  const message = errorText(error);
+  return `mcp-testkit: a "${event}" listener threw (${message}); the client was not affected. Later throws from this listener are not reported.`;
+}
+
+const reportToStderr: ListenerErrorReporter = (event, error) => logToStderr("warn", listenerThrewLine(event, error));
 
 export class EventHub<Events extends object = MockEvents> {
   private readonly sets: ListenerSets<Events> = {};

@@ -30,7 +30,7 @@ export type ToolStepSource = (call: ToolCall, context: RequestContext) => StepCh
 /**
  * What the mock does with a call to a tool it does not have (msw's `onUnhandledRequest`):
  * - `"error"` (default): a -32602 error naming the tools it has;
- * - `"warn"`: the same, plus a line on stderr, so a test run shows it;
+ * - `"warn"`: the same, plus a line on the mock's log (stderr by default), so a test run shows it;
  * - a function `(call) => step`: answer it like a tool with that step function.
  */
 export type UnknownToolPolicy = "error" | "warn" | StepFunction;
@@ -52,7 +52,7 @@ export function scriptSource(catalog: Catalog): ToolStepSource {
 }
 
 /** The last source: answers every call per the unknown-tool policy. */
-export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy = "error", warn: (line: string) => void = console.warn): ToolStepSource {
+export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | undefined, warn: (line: string) => void): ToolStepSource {
   if (typeof policy === "function") {
     const choice: StepChoice = { step: policy, hasOutputSchema: false };
     return () => choice;

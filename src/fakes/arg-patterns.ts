@@ -8,6 +8,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest } from "../util/closest.js";
+import { errorText } from "../util/text.js";
 
 export type PatternNode =
   | { kind: "regex"; regex: RegExp }
@@ -60,7 +61,7 @@ function compileOperator(value: Record<string, unknown>, path: Array<string | nu
     try {
       return { kind: "schema", validate: ajv.compile(schema), schema };
     } catch (error) {
-      return bad("mcp-fakes/bad-schema", `"$schema" is not a valid JSON Schema (2020-12): ${error instanceof Error ? error.message : String(error)}`);
+      return bad("mcp-fakes/bad-schema", `"$schema" is not a valid JSON Schema (2020-12): ${errorText(error)}`);
     }
   }
   if (!("$regex" in value)) return bad("mcp-fakes/bad-pattern", `"$flags" goes with "$regex", as { "$regex": "^Ref", "$flags": "i" }`);
@@ -72,7 +73,7 @@ function compileOperator(value: Record<string, unknown>, path: Array<string | nu
   try {
     return { kind: "regex", regex: new RegExp(source, flags) };
   } catch (error) {
-    return bad("mcp-fakes/bad-regex", `"$regex" ${show(source)} is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    return bad("mcp-fakes/bad-regex", `"$regex" ${show(source)} is not a valid regular expression: ${errorText(error)}`);
   }
 }
 

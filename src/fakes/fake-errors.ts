@@ -3,7 +3,7 @@
  * tool failed, so it is a protocol error the client raises, never a tool result the model could
  * read and recover from. Key test code on `error.data.mcpTestkit.code`.
  */
-import { clipCounted, listFirst } from "../util/text.js";
+import { clipCounted, errorText, listFirst } from "../util/text.js";
 
 /** Each fake failure code and its JSON-RPC code. MCP_FAKE_INTERNAL_ERROR (-32603) is not in the map. */
 export const MCP_FAKE_ERROR_CODES = {
@@ -108,7 +108,7 @@ export function evictedError(base: FailureContext, cap: number): FakeJsonRpcErro
 }
 
 export function internalError(base: FailureContext, error: unknown): FakeJsonRpcError {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorText(error);
   const message = `${PREFIX} internal error: ${what(base)} (${whoText(base)}): ${text}`;
   return build(MCP_FAKE_INTERNAL_ERROR, message, base, { error: text });
 }

@@ -8,13 +8,15 @@ import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } fr
 import { fileName } from "./ids.js";
 import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
 import { FakesJournal, type JournalEntry } from "./journal.js";
+import type { LogLevel, LogSink } from "../util/log.js";
 import { typeLabel } from "../util/text.js";
 import { loadFailure, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { FakesStore, type AddOutcome, type FakesInput } from "./store.js";
 import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer, type McpFakeStep } from "./types.js";
 
-export type FakesLogLevel = "error" | "warn" | "info";
-export type FakesLogger = (level: FakesLogLevel, line: string) => void;
+/** The mock's own log sink and levels, the same shape (`src/util/log.ts`). */
+export type FakesLogLevel = LogLevel;
+export type FakesLogger = LogSink;
 
 export interface FakesOptions {
   /** Test ids whose consumption state each mount keeps (default 500; 0: no cap). */
@@ -273,7 +275,7 @@ export class Fakes {
     return removed;
   }
 
-  private log(level: "error" | "warn" | "info", line: string): void {
+  private log(level: LogLevel, line: string): void {
     try {
       this.logger?.(level, line);
     } catch {

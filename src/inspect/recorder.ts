@@ -21,6 +21,7 @@ import type {
   TrafficSide,
 } from "./types.js";
 import { NO_PROBLEMS } from "./types.js";
+import { errorText } from "../util/text.js";
 
 /** How many records a `TrafficRecorder` keeps by default (`maxRecords`); older ones are dropped and counted. */
 export const DEFAULT_MAX_RECORDS = 10_000;
@@ -202,7 +203,7 @@ export class TrafficRecorder {
       direction: "error",
       method: failed?.method,
       id: failed?.id,
-      content: error instanceof Error ? error.message : String(error),
+      content: errorText(error),
       latency: undefined,
     };
     this.push(record);
@@ -278,7 +279,7 @@ function parseRecord(entry: TrafficRecord | UnparsedRecord): TrafficRecord {
     content = JSON.parse(entry.text) as JsonRpcMessage;
   } catch (error) {
     // Only a caller breaking recordReceivedText's contract gets here; every later read must still work.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return { timestamp, direction: "error", method, id, content: `recordReceivedText was given text that is not JSON (${reason}), so this ${direction} message has no copy: pass the text the message was parsed from`, latency: undefined };
   }
   return problems ? { timestamp, direction, method, id, content, latency, problems } : { timestamp, direction, method, id, content, latency };

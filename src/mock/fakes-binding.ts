@@ -24,11 +24,9 @@ export interface FakesBindingOptions {
   testIdsMax?: number;
   /** Journal entries kept (default 1000). */
   journalMax?: number;
-  /** Where `MCP-FAKE:` lines go (default: stderr). */
+  /** Where `MCP-FAKE:` lines go (default: the mock's log, `mockMcp({ logger })`, itself stderr by default). */
   logger?: FakesLogger;
 }
-
-const logToStderr: FakesLogger = (_level, line) => console.error(line);
 
 export class FakesBinding {
   readonly fakes: Fakes;
@@ -48,7 +46,7 @@ export class FakesBinding {
     this.fakes = createFakes({
       fakeTestIdsMax: options.testIdsMax,
       journalMax: options.journalMax,
-      logger: options.logger ?? logToStderr,
+      logger: options.logger ?? engine.log,
       health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
       checkStep: checkFakeStep,
     });

@@ -82,7 +82,7 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
    * before the tools' own scripts.
    */
   fixtures?: FixturesOption;
-  /** How the fakes keep state and where their `MCP-FAKE:` lines go (default stderr). */
+  /** How the fakes keep state and where their `MCP-FAKE:` lines go (default: the mock's `logger`). */
   fakesOptions?: FakesBindingOptions;
   /** Observers from the start (they hear `serverWillStart` too); more with `server.observe()`. */
   observers?: readonly McpObserver[];
@@ -114,7 +114,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   private wire?: ServedWire;
   private endpoint?: StreamableHttpEndpoint;
   /** What the mock's port serves: the MCP endpoint at `path`, and whatever `mount()` adds. */
-  private readonly router = new Router();
+  private readonly router: Router;
   /** MCP endpoints at the other paths that fakes' blocks name (`mount`), sharing this engine. */
   private readonly fakeEndpoints = new Map<string, StreamableHttpEndpoint>();
   private fakesBinding?: FakesBinding;
@@ -125,6 +125,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
+    this.router = new Router(this.engine.log);
     const path = mcpPath(options);
     this.router.mount(path, { handle: (exchange) => this.http.handle(exchange) });
     if (options.observers !== undefined && options.observers.length > 0) this.observe(options.observers, options.observe);
@@ -204,7 +205,8 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
    */
   observe(observers: McpObserver | readonly McpObserver[], options?: ObserveOptions): () => void {
     const list = Array.isArray(observers) ? (observers as readonly McpObserver[]) : [observers as McpObserver];
-    return observeEvents(this.engine.events, list, this.endpointOf, options);
+    const log = this.engine.log;
+    return observeEvents(this.engine.events, list, this.endpointOf, { ...options, onDiagnostic: options?.onDiagnostic ?? ((diagnostic) => log("warn", `mcp-testkit: ${diagnostic.message}`)) });
   }
 
   /** The metrics now (`mockMcp({ metrics: true })`): every family with its bounded series. */

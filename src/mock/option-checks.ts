@@ -23,6 +23,7 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   pageSize: undefined,
   recordLimit: undefined,
   onUnknownTool: undefined, // the engine checks it
+  logger: undefined, // the engine checks it
   cache: undefined, // the engine checks the caching hints
   inputTimeoutMs: "number",
   // StreamableHttpOptions (and OriginGuardOptions)

@@ -4,7 +4,7 @@
  * between (those cost more than the mock's whole handling of a call). A mock's `fetch` takes the
  * same route through the same endpoint; only the envelope differs.
  */
-import { BODY_TOO_LARGE, type Connection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
+import { BODY_TOO_LARGE, cancelBody, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
 import type { SimulatedRequest } from "./request-input.js";
 
 /** Where the exchange writes: the head, then the body as text, then the end (or a dropped connection). */
@@ -104,8 +104,8 @@ export class CaptureExchange implements HttpExchange {
   }
 
   /** A mounted handler's `Response`: its head, then its body read chunk by chunk into the simulation (as text, as the sink takes it). */
-  respondWith(response: Response): Promise<void> {
-    if (this.answered) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
+  respondWith(response: Response): Promise<BodyCut | undefined> {
+    if (this.answered) return cancelBody(response);
     // Pairs, not a record: a `Headers` gives each `set-cookie` apart, and joining them with ", " would break their dates.
     const headers: Array<[string, string]> = [];
     response.headers.forEach((value, name) => headers.push([name, value]));
@@ -113,12 +113,13 @@ export class CaptureExchange implements HttpExchange {
     const body = response.body;
     if (body === null) {
       sink.end();
-      return Promise.resolve();
+      return Promise.resolve(undefined);
     }
     const reader = body.getReader();
     sink.watchClose!(() => void reader.cancel().catch(() => undefined));
     const decoder = new TextDecoder();
-    void (async () => {
+    // Settles when the body has gone into the simulation; with the cut, as over a socket, when it failed mid-way.
+    return (async (): Promise<BodyCut | undefined> => {
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -128,11 +129,12 @@ export class CaptureExchange implements HttpExchange {
         const rest = decoder.decode();
         if (rest !== "") sink.write(rest);
         sink.end();
-      } catch {
+        return undefined;
+      } catch (error) {
         this.destroy();
+        return { error };
       }
     })();
-    return Promise.resolve();
   }
 
   destroy(): void {

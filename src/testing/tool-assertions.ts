@@ -7,7 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { formatValue } from "../engine/match.js";
 import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
-import { listFirst, plural } from "../util/text.js";
+import { errorText, listFirst, plural } from "../util/text.js";
 
 /** Judges a tool's result: `false` or a throw fails the assertion; anything else passes. */
 export type ResultCheck = (result: CallToolResult) => unknown;
@@ -105,7 +105,7 @@ export async function assertToolReturns(client: Client, name: string, args: Reco
   try {
     verdict = await check(result);
   } catch (thrown) {
-    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    const reason = errorText(thrown);
     fail(`${expected}, but the check threw: ${reason}\nResult: ${formatValue(result)}`, { actual: result, cause: thrown }, assertToolReturns);
   }
   if (verdict === false) fail(`${expected}, but the check returned false\nResult: ${formatValue(result)}`, { actual: result }, assertToolReturns);

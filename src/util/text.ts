@@ -68,3 +68,8 @@ export function describeOptions(options: readonly unknown[]): string {
   const shown = options.map((option) => JSON.stringify(option));
   return shown.length === 1 ? shown[0]! : `one of ${shown.join(", ")}`;
 }
+
+/** What went wrong, as text: an `Error`'s message, or anything else as a string. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -10,7 +10,7 @@ import type { Engine } from "../engine/engine.js";
 import type { Outcome } from "../engine/outcome.js";
 import type { Connection } from "../engine/connection.js";
 import { requestContext, wireFacts, type RequestFacts, type RequestIdentity } from "../engine/request-context.js";
-import { typeLabel } from "../util/text.js";
+import { errorText, typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
 import { McpTestkitError } from "../errors.js";
 import { ErrorCode } from "../protocol/errors.js";
@@ -137,7 +137,7 @@ function serializeReply(message: JsonRpcResponse): string {
   try {
     return JSON.stringify(message);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: `Internal error: the mock's reply could not be sent as JSON: ${reason}` }));
   }
 }

@@ -19,6 +19,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { ServedWire } from "./served-wire.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./stdio-lines.js";
+import { errorText } from "../util/text.js";
 
 export { DEFAULT_MAX_LINE_BYTES } from "./stdio-lines.js";
 
@@ -142,7 +143,7 @@ class StdioConnection implements StdioWire {
       (outcome) => this.enact(outcome),
       (error: unknown) =>
         // The engine turns every bad input into a reply; this is for a bug of ours, so say so.
-        this.writeLine(JSON.stringify(errorResponse(null, { code: ErrorCode.InternalError, message: `Internal error in mcp-testkit: ${error instanceof Error ? error.message : String(error)}` }))),
+        this.writeLine(JSON.stringify(errorResponse(null, { code: ErrorCode.InternalError, message: `Internal error in mcp-testkit: ${errorText(error)}` }))),
     );
   }
 

@@ -115,7 +115,15 @@ describe("tool specs and scenario options", () => {
     const options: MockMcpOptions = { onUnknownTool: policies[1], fixtures: ["./fixtures", block], fakesOptions: { testIdsMax: 10 } };
     // @ts-expect-error "ignore" is not a policy
     const wrongPolicy: MockMcpOptions = { onUnknownTool: "ignore" };
-    void [options, wrongPolicy];
+    const logged: MockMcpOptions = {
+      logger: (level, line) => {
+        expectTypeOf(level).toEqualTypeOf<"error" | "warn" | "info">();
+        expectTypeOf(line).toBeString();
+      },
+    };
+    // @ts-expect-error the logger is a function, not a stream
+    const wrongLogger: MockMcpOptions = { logger: process.stderr };
+    void [options, wrongPolicy, logged, wrongLogger];
   });
 });
 

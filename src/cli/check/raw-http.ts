@@ -5,7 +5,7 @@
  * request sent, within a timeout.
  */
 import { isObject } from "../../protocol/jsonrpc.js";
-import { clip } from "../../util/text.js";
+import { clip, errorText } from "../../util/text.js";
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +119,7 @@ export function describeAnswer(answer: RawHttpAnswer): string {
 function describeFailure(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason.message : "aborted";
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error instanceof Error ? error.message : String(error)}${cause}`;
+  return `${errorText(error)}${cause}`;
 }
 
 function parse(text: string): unknown {

@@ -12,6 +12,7 @@ import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
 import { eraFailure, type EraChoice } from "./era.js";
+import { errorText } from "../../util/text.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The flags every command with a target takes (spread into a command's option table). */
@@ -141,7 +142,7 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
  * a timeout's advice names the `--timeout` flag instead of the library's options.
  */
 export function plainMessage(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
+  let message = errorText(error);
   if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
   if (error instanceof RequestTimeoutError) {
     const [first = "", ...rest] = message.split("\n");

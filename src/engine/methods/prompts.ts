@@ -9,6 +9,7 @@ import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 import { answerOrThrow, askSources, byName } from "../request-sources.js";
 import { listPage } from "./list-page.js";
+import { errorText } from "../../util/text.js";
 
 export const listPrompts: RequestHandler = (input) =>
   listPage(input, input.state.catalog.prompts.values(), { key: "prompts", fields: PROMPT_FIELDS, sources: input.state.promptListSources, name: byName });
@@ -32,7 +33,7 @@ export const getPrompt: RequestHandler = async (input) => {
     answer = typeof source === "function" ? await source(args, contentRequest(input)) : source;
   } catch (thrown) {
     if (thrown instanceof RpcError) throw thrown;
-    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${errorText(thrown)}`);
   }
   if (!Array.isArray(answer)) {
     if (!asksForInput(answer)) throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);

@@ -11,6 +11,7 @@ import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
 import { answerOrThrow, askSources, byUri } from "../request-sources.js";
 import { listPage } from "./list-page.js";
+import { errorText } from "../../util/text.js";
 
 export const listResources: RequestHandler = (input) =>
   listPage(input, input.state.catalog.resources.values(), { key: "resources", fields: RESOURCE_FIELDS, sources: input.state.resourceListSources, name: byUri });
@@ -47,7 +48,7 @@ async function readContents(uri: string, definition: ResourceDefinition, variabl
       value = read;
     } catch (thrown) {
       if (thrown instanceof RpcError) throw thrown;
-      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorText(thrown)}`);
     }
   } else if (definition.blob !== undefined) value = { blob: definition.blob };
   else value = { text: substitute(definition.text ?? "", variables) };

@@ -23,6 +23,7 @@ import { versionHas } from "../../protocol/versions.js";
 import type { DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
+import { errorText } from "../../util/text.js";
 
 export const listTools: RequestHandler = (input) =>
   listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
@@ -219,7 +220,7 @@ class RunningCall implements ParkedCall {
   stepFunctionThrew(thrown: unknown): Outcome {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
     this.context.caught?.push(cause);
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = errorText(cause);
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" threw: ${message}` });
   }
 
@@ -271,7 +272,7 @@ class RunningCall implements ParkedCall {
 
   /** A step whose answer cannot be built (e.g. a BigInt, which JSON cannot carry) still ends its call. */
   private unsendable(thrown: unknown): Outcome {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    const message = errorText(thrown);
     return this.fail({ code: ErrorCode.InternalError, message: `Internal error: the answer of tool "${this.call.tool}" could not be sent: ${message}` });
   }
 

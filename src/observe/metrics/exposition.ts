@@ -8,6 +8,7 @@
 import { McpTestkitError } from "../../errors.js";
 import { DURATION_BUCKETS_SECONDS, type CounterSample, type HistogramSample, type MetricFamilySnapshot } from "./families.js";
 import type { MetricsSnapshot } from "./snapshot.js";
+import { errorText } from "../../util/text.js";
 
 /** The text formats `metricsText()` and `/__mcp-testkit/metrics` can produce. */
 export type MetricsTextFormat = "prometheus" | "openmetrics";
@@ -33,7 +34,7 @@ function loadPromClient(): Promise<PromRegistryModule> {
     (module) => ((module as unknown as { Registry?: unknown }).Registry ? module : (module as unknown as { default: PromRegistryModule }).default) as unknown as PromRegistryModule,
     (error: unknown) => {
       loading = undefined;
-      throw new McpTestkitError(`Metrics text needs the "prom-client" package, which could not be loaded (${error instanceof Error ? error.message : String(error)}); install it with npm install prom-client.`);
+      throw new McpTestkitError(`Metrics text needs the "prom-client" package, which could not be loaded (${errorText(error)}); install it with npm install prom-client.`);
     },
   );
   return loading;
@@ -91,7 +92,7 @@ export function metricsHandler(snapshot: () => MetricsSnapshot): (request: Reque
       const { text, contentType } = await metricsText(snapshot(), requestedFormat(request));
       return new Response(request.method === "HEAD" ? null : text, { status: 200, headers: { "content-type": contentType } });
     } catch (error) {
-      return new Response(`${error instanceof Error ? error.message : String(error)}\n`, { status: 500, headers: { "content-type": "text/plain" } });
+      return new Response(`${errorText(error)}\n`, { status: 500, headers: { "content-type": "text/plain" } });
     }
   };
 }

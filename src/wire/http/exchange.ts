@@ -61,9 +61,9 @@ export interface HttpExchange extends TransportFacts {
    * Answers with a web `Response` (a mounted handler's): its status, its headers and its body
    * as it comes, chunk by chunk and byte for byte. A client that goes away cancels the body.
    * Rejects only while nothing has gone out (a head that cannot be sent, a body that fails at
-   * once), so the caller can still answer 500.
+   * once), so the caller can still answer 500; resolves with the cut when the body failed later.
    */
-  respondWith(response: Response): Promise<void>;
+  respondWith(response: Response): Promise<BodyCut | undefined>;
   /** Drops the connection with no (further) response, as a crashed server would. */
   destroy(): void;
   /** Called once if the client goes away before the response is complete. */
@@ -86,4 +86,15 @@ export function splitTarget(target: string): { path: string; search: string } {
   const end = query === -1 ? (hash === -1 ? target.length : hash) : query;
   const search = query === -1 ? "" : target.slice(query, hash === -1 || hash < query ? target.length : hash);
   return { path: target.slice(start, end) || "/", search };
+}
+
+/** A body that failed after its head went out: the client saw only a cut connection. */
+export interface BodyCut {
+  error: unknown;
+}
+
+/** A response that will not be sent: its body is cancelled, nothing was cut. */
+export async function cancelBody(response: Response): Promise<undefined> {
+  await response.body?.cancel().catch(() => undefined);
+  return undefined;
 }

@@ -2,7 +2,7 @@
  * `HttpExchange` over a web-standard `Request`, producing a `Response`: for fetch-style hosts
  * (`server.fetch`) and for driving a mock without a socket.
  */
-import { BODY_TOO_LARGE, splitTarget, type HttpExchange, type StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type HttpExchange, type StreamSink } from "./exchange.js";
 
 export class FetchExchange implements HttpExchange {
   readonly wire = "http";
@@ -75,11 +75,12 @@ export class FetchExchange implements HttpExchange {
   }
 
   /** A web `Response` is what this exchange produces: it is passed on as it is, its body still streaming. */
-  respondWith(response: Response): Promise<void> {
-    if (this.answered) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
+  respondWith(response: Response): Promise<BodyCut | undefined> {
+    if (this.answered) return cancelBody(response);
     this.answered = true;
+    // The caller of `fetch` reads the body: a failure mid-way reaches it as the stream's error.
     this.resolveResponse(response);
-    return Promise.resolve();
+    return Promise.resolve(undefined);
   }
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {

@@ -1,7 +1,7 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { BODY_TOO_LARGE, splitTarget, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
 import { sendWebResponse } from "./send-response.js";
 
 export class NodeExchange implements HttpExchange {
@@ -101,8 +101,8 @@ export class NodeExchange implements HttpExchange {
     else this.res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
   }
 
-  respondWith(response: Response): Promise<void> {
-    if (this.dropped) return response.body?.cancel().catch(() => undefined) ?? Promise.resolve();
+  respondWith(response: Response): Promise<BodyCut | undefined> {
+    if (this.dropped) return cancelBody(response);
     return sendWebResponse(this.res, response, this.method);
   }
 

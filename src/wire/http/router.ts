@@ -6,7 +6,8 @@
  * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in.
  */
 import { McpTestkitError } from "../../errors.js";
-import { describeValue } from "../../util/text.js";
+import { logToStderr, type LogSink } from "../../util/log.js";
+import { describeValue, errorText } from "../../util/text.js";
 import type { HttpExchange } from "./exchange.js";
 import { JSON_HEADERS } from "./post-answer.js";
 
@@ -41,6 +42,9 @@ export class Router implements ExchangeHandler {
   private readonly exact = new Map<string, Route>();
   private prefixes: Route[] = [];
 
+  /** `log`: where a web handler's body that failed after its head went out is told (the client only sees a cut). */
+  constructor(private readonly log: LogSink = logToStderr) {}
+
   /**
    * Mounts `handler` at `path` (exact, or a prefix); returns a function that unmounts it.
    * A path that is taken already is refused.
@@ -50,7 +54,7 @@ export class Router implements ExchangeHandler {
     const prefix = options.prefix ?? false;
     const unlisted = options.unlisted ?? false;
     const route: Route =
-      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler) } : { path, prefix, unlisted, handler };
+      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler, this.log) } : { path, prefix, unlisted, handler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
     }
@@ -94,15 +98,15 @@ export class Router implements ExchangeHandler {
 }
 
 /** A web handler answering exchanges: the exchange becomes a `Request`, the `Response` is written back. */
-export function webExchangeHandler(handler: WebHandler): ExchangeHandler {
+export function webExchangeHandler(handler: WebHandler, log: LogSink = logToStderr): ExchangeHandler {
   return {
     handle(exchange) {
-      void answerWithWebHandler(exchange, handler);
+      void answerWithWebHandler(exchange, handler, log);
     },
   };
 }
 
-async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler): Promise<void> {
+async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler, log: LogSink): Promise<void> {
   try {
     const request = await exchange.toRequest(WEB_BODY_LIMIT);
     if (request === undefined) {
@@ -113,9 +117,10 @@ async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler)
     if (!isResponse(response)) throw new Error(`it returned ${describeValue(response)}, not a Response`);
     // `Response.error()` (status 0) is a network error: the client gets a dropped connection, as from a fetch server.
     if (response.status === 0 || response.type === "error") return exchange.destroy();
-    await exchange.respondWith(response);
+    const cut = await exchange.respondWith(response);
+    if (cut !== undefined) log("warn", `mcp-testkit: the response body of the handler mounted at ${exchange.path} failed after its head was sent (${errorText(cut.error)}); the connection was cut.`);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     exchange.respond(500, JSON_HEADERS, JSON.stringify({ error: `the handler mounted at ${exchange.path} failed: ${message}` }));
   }
 }

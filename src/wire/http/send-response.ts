@@ -5,6 +5,8 @@
  * body arrives unchanged. A client that goes away cancels the body, so an endless stream ends.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { BodyCut } from "./exchange.js";
+import { errorText } from "../../util/text.js";
 
 /**
  * Headers about the connection and the message's framing, which node sets itself: a handler's
@@ -36,9 +38,9 @@ type Read = { done: true; value?: undefined } | { done: false; value: Uint8Array
  * Sends `response` on `res`. Rejects only while nothing went out: when the head cannot be written
  * or the body fails before its first chunk (the caller can still answer 500); resolves once the body ended, the
  * client left or the body failed later (then the connection is cut, as a crashed server's is:
- * the status went out already).
+ * the status went out already, and it resolves with that cut, for the caller's log).
  */
-export async function sendWebResponse(res: ServerResponse, response: Response, method: string): Promise<void> {
+export async function sendWebResponse(res: ServerResponse, response: Response, method: string): Promise<BodyCut | undefined> {
   const body = response.body;
   if (res.headersSent || res.destroyed) {
     await body?.cancel().catch(() => undefined);
@@ -71,6 +73,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, m
   }
   if (early === undefined) res.flushHeaders();
   let finished = false;
+  let cut: BodyCut | undefined;
   const clientLeft = () => {
     if (!res.writableFinished) void reader.cancel().catch(() => undefined);
   };
@@ -87,14 +90,15 @@ export async function sendWebResponse(res: ServerResponse, response: Response, m
     finished = read.done === true;
     if (!res.destroyed) res.end();
   } catch (error) {
-    // The body failed mid-way: cut the connection as a crashed server would, and say why (the client only sees a cut).
-    console.warn(`mcp-testkit: a mounted handler's response body failed after its head was sent (${errorText(error)}); the connection was cut.`);
+    // The body failed mid-way: cut the connection as a crashed server would; the caller says why (the client only sees a cut).
+    cut = { error };
     res.destroy();
   } finally {
     res.off("close", clientLeft);
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
+  return cut;
 }
 
 function writeHead(res: ServerResponse, response: Response, keepLength: boolean): void {
@@ -106,8 +110,6 @@ function writeHead(res: ServerResponse, response: Response, keepLength: boolean)
     throw new Error(`its head cannot be sent (status ${String(response.status)}): ${errorText(error)}`);
   }
 }
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Waits until `res` takes more (or is gone): a slow client must not make us buffer an endless stream. */
 function drained(res: ServerResponse): Promise<void> {

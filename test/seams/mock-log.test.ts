@@ -1,0 +1,121 @@
+/**
+ * The mock's log (`mockMcp({ logger })`): one place for every line the mock writes for people,
+ * so a test can capture them (or silence them) and a tool can route them. Default: stderr.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { McpTestkitError, mockMcp, type McpFakeBlock, type McpObserver } from "../../src/index.js";
+import { connect, mock, useCleanup } from "../mock/support.js";
+import { serve, until, useCleanup as useHttpCleanup } from "../wire/support/http.js";
+
+useCleanup();
+useHttpCleanup();
+afterEach(() => vi.restoreAllMocks());
+
+/** A logger that keeps what it is given, as a test would. */
+function capture(): { logger: (level: "error" | "warn" | "info", line: string) => void; lines: Array<[string, string]> } {
+  const lines: Array<[string, string]> = [];
+  return { lines, logger: (level, line) => void lines.push([level, line]) };
+}
+
+describe("the mock's log", () => {
+  it('takes the "warn" unknown-tool line instead of stderr', async () => {
+    const stderr = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const { logger, lines } = capture();
+    const server = await mock({ tools: { search: { returns: "ok" } }, onUnknownTool: "warn", logger });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "serch" })).rejects.toThrow("Unknown tool: serch");
+    expect(lines).toEqual([["warn", 'mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool.']]);
+    expect(stderr).not.toHaveBeenCalled();
+  });
+
+  it("takes the report of a listener that threw, once", async () => {
+    const { logger, lines } = capture();
+    const server = await mock({ tools: { echo: { returns: "hi" } }, logger });
+    server.on("call:end", () => {
+      throw new Error("listener bug");
+    });
+    const client = await connect(server);
+    for (let i = 0; i < 2; i++) expect((await client.callTool({ name: "echo" })).content).toEqual([{ type: "text", text: "hi" }]);
+    expect(lines).toEqual([["warn", 'mcp-testkit: a "call:end" listener threw (listener bug); the client was not affected. Later throws from this listener are not reported.']]);
+  });
+
+  it("takes the fakes' MCP-FAKE lines, unless fakesOptions.logger is given", async () => {
+    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
+    const mine = capture();
+    const server = await mock({ fixtures, logger: mine.logger });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
+    expect(mine.lines.length).toBeGreaterThan(0);
+    expect(mine.lines.every(([, line]) => line.startsWith("MCP-FAKE:"))).toBe(true);
+    expect(mine.lines.some(([level, line]) => level === "error" && line.includes("weather"))).toBe(true);
+
+    const mock2 = capture();
+    const fakes = capture();
+    const other = await mock({ fixtures, logger: mock2.logger, fakesOptions: { logger: fakes.logger } });
+    const client2 = await connect(other);
+    await expect(client2.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
+    expect(fakes.lines.some(([, line]) => line.startsWith("MCP-FAKE:") && line.includes("weather"))).toBe(true);
+    expect(mock2.lines).toEqual([]);
+  });
+
+  it("takes observer diagnostics, unless observe.onDiagnostic is given", async () => {
+    const thrower: McpObserver = {
+      name: "audit",
+      requestDidFinish: () => {
+        throw new Error("observer bug");
+      },
+    };
+    const { logger, lines } = capture();
+    const server = await mock({ tools: { echo: { returns: "hi" } }, observers: [thrower], logger });
+    const client = await connect(server);
+    await client.callTool({ name: "echo" });
+    await until(() => lines.length > 0, 2000, "the diagnostic");
+    expect(lines[0]![0]).toBe("warn");
+    expect(lines[0]![1]).toMatch(/^mcp-testkit: .*audit/);
+
+    const own: unknown[] = [];
+    const quiet = capture();
+    const other = await mock({ tools: { echo: { returns: "hi" } }, observers: [thrower], observe: { onDiagnostic: (diagnostic) => own.push(diagnostic) }, logger: quiet.logger });
+    await (await connect(other)).callTool({ name: "echo" });
+    await until(() => own.length > 0, 2000, "the diagnostic");
+    expect(quiet.lines).toEqual([]);
+  });
+
+  it("takes the line of a mounted handler whose body failed after its head went out (the client sees a cut)", async () => {
+    const { logger, lines } = capture();
+    const server = await serve({ logger });
+    let pulls = 0;
+    // The first chunk at once (so the head goes out with it), the failure a little later.
+    const fail = () => new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("upstream reset")), 30));
+    server.mount("/feed", () => new Response(new ReadableStream({ pull: (controller) => (pulls++ === 0 ? controller.enqueue(new TextEncoder().encode("first,")) : fail()) })));
+    const response = await fetch(`${new URL(server.url).origin}/feed`);
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow(/terminated/);
+    await until(() => lines.length > 0, 2000, "the log line");
+    expect(lines).toEqual([["warn", "mcp-testkit: the response body of the handler mounted at /feed failed after its head was sent (upstream reset); the connection was cut."]]);
+  });
+
+  it("a logger that throws changes nothing a client gets, and its line goes to stderr with a note, once", async () => {
+    const stderr = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const server = await mock({
+      tools: { search: { returns: "ok" } },
+      onUnknownTool: "warn",
+      logger: () => {
+        throw new Error("logger bug");
+      },
+    });
+    const client = await connect(server);
+    for (let i = 0; i < 2; i++) await expect(client.callTool({ name: "serch" })).rejects.toThrow("Unknown tool: serch");
+    expect((await client.callTool({ name: "search" })).content).toEqual([{ type: "text", text: "ok" }]);
+    const written = stderr.mock.calls.map(([line]) => String(line));
+    expect(written).toHaveLength(2);
+    expect(written[0]).toBe('mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool. (the mock\'s logger threw: logger bug; its lines go to stderr when it throws)');
+    expect(written[1]).toBe('mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool.');
+  });
+
+  it("must be a function: anything else is refused, saying what it got", async () => {
+    const refused = mockMcp({ transport: "memory", logger: "stderr" as never });
+    await expect(refused).rejects.toThrow(McpTestkitError);
+    await expect(refused).rejects.toThrow('"logger" must be a function (level, line) => void, got "stderr".');
+  });
+});
