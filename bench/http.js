@@ -175,6 +175,9 @@ async function benchLoad(servers, concurrency, warmup) {
   // The revision's own cost (larger messages, for any server), and ours above each ceiling.
   oursVs.bareModernVsBare = perRound("bare-modern", "bare");
   oursVs.modernVsBareModern = perRound("ours-modern", "bare-modern");
+  // Our own overhead in each era, each over its ceiling, per round: (ours 2026-07-28 ÷ bare 2026-07-28) ÷ (ours legacy ÷ bare legacy).
+  const overheads = rounds.map((round) => round["ours-modern"].serverCpuUsPerCall / round["bare-modern"].serverCpuUsPerCall / (round["ours-json"].serverCpuUsPerCall / round.bare.serverCpuUsPerCall));
+  oursVs.modernOverheadVsLegacy = { median: median(overheads), quartiles: quartiles(overheads) };
   // Each server in several processes: its last process ÷ its first, per round (the noise floor).
   const controls = {};
   for (const side of HTTP_SIDES) {
@@ -289,6 +292,8 @@ function laterAimsTable(results) {
     const { bareModernVsBare: intrinsic, modernVsBareModern: above } = result.oursVs;
     rows.push(["(info)", `the same for the bare server: 2026-07-28 calls ÷ legacy calls, concurrency ${result.concurrency}`, fmtRatioSpread(intrinsic.median, intrinsic.quartiles), "", ""]);
     rows.push(["(info)", `ours, 2026-07-28 ÷ the bare server's 2026-07-28 calls, concurrency ${result.concurrency} (legacy: ${fmtRatio(result.ratio["ours-json"].serverCpuUsPerCall)} bare)`, fmtRatioSpread(above.median, above.quartiles), "", ""]);
+    const overhead = result.oursVs.modernOverheadVsLegacy;
+    rows.push(["(info)", `our overhead over the bare server, 2026-07-28 ÷ legacy (ours ÷ bare in each era, paired per round), concurrency ${result.concurrency}`, fmtRatioSpread(overhead.median, overhead.quartiles), "", ""]);
   }
   return { table: renderTable(header, rows), verdicts };
 }
