@@ -13,6 +13,7 @@ import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engin
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
 import { checkStep } from "../engine/steps.js";
+import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, McpFakeBlock } from "../fakes/types.js";
 
@@ -46,7 +47,8 @@ export class FakesBinding {
     this.fakes = createFakes({
       fakeTestIdsMax: options.testIdsMax,
       journalMax: options.journalMax,
-      logger: options.logger ?? engine.log,
+      // Contained as the mock's own: a throwing logger's line goes to stderr, not nowhere.
+      logger: options.logger === undefined ? engine.log : containedLog(options.logger),
       health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
       checkStep: checkFakeStep,
     });

@@ -56,7 +56,11 @@ export function checkMockOptions(options: unknown): void {
   checkKeys(options, Object.keys(MOCK_OPTION_KINDS), "mockMcp() options", `mockMcp() takes ${Object.keys(MOCK_OPTION_KINDS).map((key) => `"${key}"`).join(", ")}`);
   const record = options as Record<string, unknown>;
   checkValueKinds(record, MOCK_OPTION_KINDS, "mockMcp() options");
-  const { serverInfo, responseMode, http, port } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  const { serverInfo, responseMode, http, port, fakesOptions } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  const fakesLogger = (fakesOptions as { logger?: unknown } | undefined)?.logger;
+  if (fakesLogger !== undefined && typeof fakesLogger !== "function") {
+    throw new McpTestkitError(`"fakesOptions.logger" must be a function (level, line) => void, got ${typeLabel(fakesLogger)}.`);
+  }
   if (serverInfo !== undefined && !(typeof (serverInfo as { name?: unknown }).name === "string" && typeof (serverInfo as { version?: unknown }).version === "string")) {
     throw new McpTestkitError(`"serverInfo" must be { name: string, version: string }, got ${JSON.stringify(serverInfo)}.`);
   }

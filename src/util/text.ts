@@ -69,7 +69,12 @@ export function describeOptions(options: readonly unknown[]): string {
   return shown.length === 1 ? shown[0]! : `one of ${shown.join(", ")}`;
 }
 
-/** What went wrong, as text: an `Error`'s message, or anything else as a string. */
+/** What went wrong, as text: an `Error`'s message, or anything else as a string. Never throws (a thrown `Object.create(null)` has no `toString`). */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
 }

@@ -113,9 +113,57 @@ describe("the mock's log", () => {
     expect(written[1]).toBe('mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool.');
   });
 
+  it("a logger that throws something with no toString is contained too", async () => {
+    const stderr = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const server = await mock({
+      tools: { search: { returns: "ok" } },
+      onUnknownTool: "warn",
+      logger: () => {
+        throw Object.create(null);
+      },
+    });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "serch" })).rejects.toThrow("Unknown tool: serch");
+    expect(String(stderr.mock.calls[0]![0])).toMatch(/answered -32602\. Add the tool, or set onUnknownTool\. \(the mock's logger threw: \[object Object\]; its lines go to stderr when it throws\)$/);
+  });
+
+  it("fakesOptions.logger that throws is contained the same way: its MCP-FAKE line goes to stderr", async () => {
+    const stderr = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
+    const server = await mock({
+      fixtures,
+      fakesOptions: {
+        logger: () => {
+          throw new Error("fakes logger bug");
+        },
+      },
+    });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
+    expect((await client.callTool({ name: "weather", arguments: { city: "Oslo" } })).content).toEqual([{ type: "text", text: "snow" }]);
+    const written = stderr.mock.calls.map(([line]) => String(line));
+    expect(written.some((line) => line.startsWith("MCP-FAKE:") && line.includes("weather") && line.includes("the mock's logger threw: fakes logger bug"))).toBe(true);
+  });
+
+  it("options given as undefined fall back to the mock's log", async () => {
+    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
+    const thrower: McpObserver = {
+      requestDidFinish: () => {
+        throw new Error("observer bug");
+      },
+    };
+    const { logger, lines } = capture();
+    const server = await mock({ fixtures, observers: [thrower], observe: { onDiagnostic: undefined }, fakesOptions: { logger: undefined }, logger });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
+    await until(() => lines.some(([, line]) => line.startsWith("mcp-testkit:")), 2000, "the diagnostic");
+    expect(lines.some(([, line]) => line.startsWith("MCP-FAKE:"))).toBe(true);
+  });
+
   it("must be a function: anything else is refused, saying what it got", async () => {
     const refused = mockMcp({ transport: "memory", logger: "stderr" as never });
     await expect(refused).rejects.toThrow(McpTestkitError);
     await expect(refused).rejects.toThrow('"logger" must be a function (level, line) => void, got "stderr".');
+    await expect(mockMcp({ transport: "memory", fakesOptions: { logger: "stderr" as never } })).rejects.toThrow('"fakesOptions.logger" must be a function (level, line) => void, got "stderr".');
   });
 });

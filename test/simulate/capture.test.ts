@@ -82,6 +82,17 @@ describe("responses", () => {
     expect(failed).toMatchObject({ status: 500, json: { error: "the handler mounted at /boom failed: handler bug" } });
   });
 
+  it("tells the mock's log when a mounted handler's body fails after its head went into the simulation", async () => {
+    const lines: string[] = [];
+    const server = await memoryMock({ logger: (_level, line) => void lines.push(line) });
+    let pulls = 0;
+    server.mount("/feed", () => new Response(new ReadableStream({ pull: (controller) => (pulls++ === 0 ? controller.enqueue(new TextEncoder().encode("first,")) : Promise.reject(new Error("upstream reset"))) })));
+    const simulation = await simulator(server).startRequest(new Request(`${ORIGIN}/feed`));
+    expect(await simulation.awaitResponse(2000)).toMatchObject({ status: 200 });
+    await until(() => lines.length > 0, "the log line");
+    expect(lines).toEqual(["mcp-testkit: the response body of the handler mounted at /feed failed after its head was sent (upstream reset); the connection was cut."]);
+  });
+
   it("keeps a mounted handler's repeated set-cookie headers apart (joined, their Expires dates would break them)", async () => {
     const server = await memoryMock();
     server.mount("/login", () => {
