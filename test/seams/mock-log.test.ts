@@ -11,6 +11,9 @@ useCleanup();
 useHttpCleanup();
 afterEach(() => vi.restoreAllMocks());
 
+/** One fake: weather in Oslo; any other city is a mismatch, with an MCP-FAKE line. */
+const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
+
 /** A logger that keeps what it is given, as a test would. */
 function capture(): { logger: (level: "error" | "warn" | "info", line: string) => void; lines: Array<[string, string]> } {
   const lines: Array<[string, string]> = [];
@@ -40,7 +43,6 @@ describe("the mock's log", () => {
   });
 
   it("takes the fakes' MCP-FAKE lines, unless fakesOptions.logger is given", async () => {
-    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
     const mine = capture();
     const server = await mock({ fixtures, logger: mine.logger });
     const client = await connect(server);
@@ -129,7 +131,6 @@ describe("the mock's log", () => {
 
   it("fakesOptions.logger that throws is contained the same way: its MCP-FAKE line goes to stderr", async () => {
     const stderr = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
     const server = await mock({
       fixtures,
       fakesOptions: {
@@ -146,7 +147,6 @@ describe("the mock's log", () => {
   });
 
   it("options given as undefined fall back to the mock's log", async () => {
-    const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
     const thrower: McpObserver = {
       requestDidFinish: () => {
         throw new Error("observer bug");
