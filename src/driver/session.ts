@@ -622,8 +622,9 @@ function isEnvelopeProblem(problem: MessageProblem): boolean {
   return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
 }
 
-function defaultErrorFor(error: JsonRpcErrorObject, { label }: FailedRequest): McpDriverError {
+function defaultErrorFor(error: JsonRpcErrorObject, { method, label }: FailedRequest): McpDriverError {
   return new RequestFailedError(`The server answered ${label} with JSON-RPC error ${describeErrorObject(error)}`, {
+    method,
     code: error.code,
     serverMessage: error.message,
     data: error.data,

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useSdkV2Http, type SdkV2HandlerOptions } from "../support/sdk-v2-http.js";
 import { mockMcp, type MockMcpServer } from "../../src/index.js";
-import { CLI, REPO, runCli, scenarioFile, useCli } from "./support.js";
+import { CLI, REPO, runCli, scenarioFile, scratchFile, useCli } from "./support.js";
 
 useCli();
 
@@ -75,6 +75,48 @@ describe("call against our mock over stdio (mcp-testkit mock --stdio)", () => {
   it("auto speaks 2026-07-28, legacy speaks initialize, each on its own stdio server", async () => {
     expect(await runCli(["call", mockCommand(), "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "from stdio\n", stderr: MODERN_LINE });
     expect(await runCli(["call", mockCommand(), "echo", "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "from stdio\n", stderr: legacyLine() });
+  });
+});
+
+describe("our mock serving only 2026-07-28: the legacy default is refused, and the CLI points at the flag", () => {
+  const HINT = "\nIf the server speaks only 2026-07-28, add --version-negotiation auto (or pin).\n";
+  const modernOnly = { protocolVersions: ["2026-07-28"], tools: { echo: { returns: "modern only" } } };
+
+  it("over stdio: the -32022 that names what it speaks, then the hint; no stack trace", async () => {
+    const command = `"${process.execPath}" "${CLI}" mock --stdio "${scenarioFile("modern-only.json", modernOnly)}"`;
+    const refused = await runCli(["call", command, "echo"]);
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32022 .*this server speaks 2026-07-28 per request/);
+    expect(refused.stderr.endsWith(HINT)).toBe(true);
+    expect(refused.stderr).not.toMatch(/    at |unexpected error/);
+    expect(await runCli(["call", command, "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: MODERN_LINE });
+  });
+
+  it("a server that refuses initialize with an era asked gets its error in plain words, no hint and no stack trace", async () => {
+    // A raw stdio server: every request is answered with -32603, as a broken server would.
+    const script = scratchFile("refuses.mjs", `import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "database is down" } }) + "\\n");
+});`);
+    const refused = await runCli(["call", `"${process.execPath}" "${script}"`, "echo", "--version-negotiation", "legacy"]);
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32603 \(InternalError\): "database is down"/);
+    expect(refused.stderr).not.toMatch(/    at |unexpected error|add --version-negotiation auto/);
+  });
+
+  it("over HTTP: the 400 -32022, then the hint", async () => {
+    const server = await mockMcp(modernOnly);
+    try {
+      const refused = await runCli(["call", server.url!, "echo"]);
+      expect(refused).toMatchObject({ code: 1, stdout: "" });
+      expect(refused.stderr).toMatch(/-32022/);
+      expect(refused.stderr.endsWith(HINT)).toBe(true);
+      expect(refused.stderr).not.toMatch(/    at |unexpected error/);
+      expect(await runCli(["call", server.url!, "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: MODERN_LINE });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -232,11 +232,35 @@ describe("2026-07-28 results and options", () => {
     expect(reply.error.message).toMatch(/server\/discover is not part of protocol version 2025-11-25 \(it came with 2026-07-28; a request speaks 2026-07-28 by naming it in params._meta/);
   });
 
-  it("a modern-only mock refuses initialize naming what it speaks", async () => {
+  it("a modern-only mock refuses initialize with -32022, naming what it speaks", async () => {
     const peer = await WIRES.handle!({ protocolVersions: [MODERN] });
     const reply = await initialize(peer);
-    expect(reply.error).toMatchObject({ code: -32600, data: { supported: [MODERN] } });
-    expect(reply.error.message).toMatch(/speaks only 2026-07-28, per request with no initialize/);
+    expect(reply.error).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: "2025-11-25" } });
+    expect(reply.error.message).toBe('Unsupported protocol version "2025-11-25": this server speaks 2026-07-28 per request (in _meta). Retry with one of data.supported. There is no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"].');
+  });
+
+  it("over HTTP that refusal is a 400 with no session, as 2026-07-28 rejects a legacy client", async () => {
+    const server = await mockMcp({ protocolVersions: [MODERN] });
+    open.push(server);
+    const response = await fetch(server.url!, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ id: 1, error: { code: -32022, data: { supported: [MODERN], requested: "2025-11-25" } } });
+    const legacy = await mockMcp({});
+    open.push(legacy);
+    const ok = await fetch(legacy.url!, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1900-01-01", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
+    });
+    // A legacy server answers an unknown version with the one it speaks, not an error (2025-11-25 lifecycle).
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("mcp-session-id")).not.toBeNull();
+    await ok.text();
   });
 
   it("logs go out only at the level a 2026-07-28 request names in _meta", async () => {

@@ -110,14 +110,15 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
 }
 
 /**
- * Initializes, turning a server that cannot be reached or fails to start into a `CommandError`
- * (exit 1) whose message shows the process context. Other failures are rethrown as they are.
+ * Initializes, turning a server that cannot be reached, fails to start or refuses the handshake
+ * into a `CommandError` (exit 1) whose message shows the process context: what the server did is
+ * no bug of ours, so no stack trace. Other failures are rethrown as they are.
  */
 export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}, era?: EraChoice) {
   try {
     return await driver.initialize(params);
   } catch (error) {
-    throw (era && eraFailure(error, era, plainMessage)) ?? unreachable(error, target) ?? error;
+    throw (era && eraFailure(error, era, plainMessage)) ?? unreachable(error, target) ?? (error instanceof McpDriverError ? new CommandError(plainMessage(error)) : error);
   }
 }
 

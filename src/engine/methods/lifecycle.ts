@@ -7,6 +7,7 @@ import { RpcError } from "../outcome.js";
 import { IMPLEMENTATION_FIELDS, shapeForVersion } from "../version-shape.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
+import { unsupportedVersion } from "../request-context.js";
 
 /** Everything the mock can do, so tools, resources and prompts added after connecting still work. */
 export function capabilitiesFor(version: string): Record<string, unknown> {
@@ -26,10 +27,10 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
   const negotiated = input.connection.negotiated;
   const requested = requireString(params, "protocolVersion", "initialize");
   if (state.protocolVersions.every((v) => versionHas(v, "perRequestMeta"))) {
-    // A modern-only server names what it speaks: a legacy client has no other way to learn it.
-    throw new RpcError(ErrorCode.InvalidRequest, `This server speaks only ${state.protocolVersions.join(", ")}, per request with no initialize: send each request with params._meta["${META.protocolVersion}"]`, {
-      supported: state.protocolVersions,
-    });
+    // A modern-only server names what it speaks: a legacy client has no other way to learn it
+    // (2026-07-28, "Backward Compatibility"). Over HTTP this goes with 400, as a modern error does.
+    const refusal = unsupportedVersion(requested, state.protocolVersions);
+    throw new RpcError(refusal.code, `${refusal.message} There is no initialize: send each request with params._meta["${META.protocolVersion}"].`, refusal.data);
   }
   const version = negotiateVersion(requested, state.protocolVersions);
   negotiated.protocolVersion = version;

@@ -4,7 +4,8 @@
  * for answers, so server messages about a request go on that request's stream.
  */
 import type { Engine } from "../../engine/engine.js";
-import type { JsonRpcId, JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { ErrorCode } from "../../protocol/errors.js";
 import type { SendOptions, StreamHints } from "../../engine/outcome.js";
 import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
 import type { RequestIdentity } from "../../engine/request-context.js";
@@ -41,6 +42,8 @@ export interface HttpSessionOptions {
 export class HttpSession implements AnswerHost {
   /** A legacy stream may be resumed after its connection drops: that is no cancellation. */
   readonly cancelOnClose = false;
+  /** 400 for a refused version (a modern-only mock's answer to `initialize`); every other legacy answer is 200. */
+  readonly statusOf = legacyStatusOf;
   readonly engineConnection: EngineConnection;
   /** The identity (test id, context, undeclared) its `initialize` sent, for the requests that send none. */
   identity?: RequestIdentity;
@@ -185,4 +188,9 @@ export class HttpSession implements AnswerHost {
     for (const answer of unanswered) answer.abandon();
     for (const stream of this.streams.values()) stream.finish(reason);
   }
+}
+
+/** The HTTP status of a legacy session's JSON answer: 400 for -32022, as 2026-07-28 gives it; 200 otherwise. */
+function legacyStatusOf(reply: JsonRpcResponse): number {
+  return "error" in reply && reply.error.code === ErrorCode.UnsupportedProtocolVersion ? 400 : 200;
 }
