@@ -134,6 +134,10 @@ describe("mcp-testkit inspect over stdio", () => {
     expect(await runCli(["inspect", everything, "--timeout", "0"])).toMatchObject({ code: 2, stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "0"') });
     expect(await runCli(["inspect", everything, "--header", "X-Key: 1"])).toMatchObject({ code: 2, stderr: usage("--header is for URL targets; a stdio server gets no HTTP headers") });
     expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "no colon"])).toMatchObject({ code: 2, stderr: usage('--header must look like "Name: value", got "no colon"') });
+    expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "X-Test-Id: tickets › retry"])).toMatchObject({
+      code: 2,
+      stderr: usage('--header "X-Test-Id" has a character an HTTP header cannot carry (U+203A); percent-encode the value (X-Test-Id: tickets%20%E2%80%BA%20retry): the mock\'s X-Test-Id and context headers are percent-decoded'),
+    });
     expect(await runCli(["inspect", "http://"])).toMatchObject({ code: 2, stderr: usage('"http://" is not a valid URL') });
   });
 });

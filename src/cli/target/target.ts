@@ -61,7 +61,13 @@ export function parseTarget(value: string | undefined, flags: { header?: string[
     const colon = line.indexOf(":");
     const name = colon === -1 ? "" : line.slice(0, colon).trim();
     if (!isHttpToken(name)) throw new UsageError(`--header must look like "Name: value", got "${line}"`);
-    headers[name] = line.slice(colon + 1).trim();
+    const value = line.slice(colon + 1).trim();
+    const unsendable = [...value].find((char) => char.codePointAt(0)! > 0xff || char === "\r" || char === "\n" || char === "\0");
+    if (unsendable !== undefined) {
+      const code = `U+${unsendable.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+      throw new UsageError(`--header "${name}" has a character an HTTP header cannot carry (${code}); percent-encode the value (${name}: ${encodeURIComponent(value)}): the mock's X-Test-Id and context headers are percent-decoded`);
+    }
+    headers[name] = value;
   }
   if (kind === "stdio" && Object.keys(headers).length > 0) {
     throw new UsageError("--header is for URL targets; a stdio server gets no HTTP headers");
