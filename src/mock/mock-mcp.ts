@@ -33,7 +33,7 @@ import type { ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver } from "../observe/observer.js";
 import { observeEvents } from "../observe/observe-events.js";
 import { MetricsCollector } from "../observe/metrics/collector.js";
-import { METRICS_PATH, metricsHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
+import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 
 /** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
@@ -133,7 +133,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
       this.collector = new MetricsCollector();
       this.collector.attach(this.engine.events, this.endpointOf);
       this.router.mount(METRICS_PATH, metricsHandler(() => this.collector!.snapshot()));
-    }
+    } else this.router.mount(METRICS_PATH, metricsOffHandler, { unlisted: true });
     const control = (request: Request) => this.handleControl(request);
     this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true });
     this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true });

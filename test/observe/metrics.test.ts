@@ -106,6 +106,16 @@ describe("server.metrics()", () => {
 });
 
 describe("metrics text", () => {
+  it("on a mock that collects none, the metrics path is a 404 saying how to turn them on", async () => {
+    const server = await serve({ tools: { ok: { returns: "fine" } } });
+    const response = await fetch(new URL(METRICS_PATH, server.url));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('This mock collects no metrics: create it with mockMcp({ metrics: true }), or put "metrics": true in a scenario file for mcp-testkit mock.\n');
+    // Not listed among the mock's endpoints: it is no endpoint to connect to.
+    const missing = await fetch(new URL("/nowhere", server.url));
+    expect(await missing.text()).not.toContain("metrics");
+  });
+
   it("serves Prometheus text at /__mcp-testkit/metrics, and OpenMetrics when the scraper asks", async () => {
     const server = await serve({ metrics: true, tools: { ok: { returns: "fine" } } });
     const { client } = await sdkClient(server.url);

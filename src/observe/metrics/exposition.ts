@@ -96,3 +96,9 @@ export function metricsHandler(snapshot: () => MetricsSnapshot): (request: Reque
     }
   };
 }
+
+/** What the metrics path answers on a mock that collects none: 404, saying how to turn them on. */
+export function metricsOffHandler(): Response {
+  const text = `This mock collects no metrics: create it with mockMcp({ metrics: true }), or put "metrics": true in a scenario file for mcp-testkit mock.\n`;
+  return new Response(text, { status: 404, headers: { "content-type": "text/plain" } });
+}
