@@ -37,8 +37,10 @@ export function wantsColour(stream: NodeJS.WriteStream): boolean {
 export function describeRequest(event: RequestEndEvent): string | undefined {
   const params = event.params ?? {};
   const outcome = event.outcome === "error" ? `error ${event.error?.code} ${clip(event.error?.message ?? "")}` : event.outcome;
-  if (event.method === "resources/read") return `read ${clip(String(params.uri))} → ${outcome} (${event.durationMs} ms)`;
-  if (event.method === "prompts/get") return `prompt ${clip(String(params.name))} ${clip(JSON.stringify(params.arguments ?? {}))} → ${outcome} (${event.durationMs} ms)`;
+  // Whole milliseconds, as a tool call's line shows them.
+  const duration = `${Math.round(event.durationMs)} ms`;
+  if (event.method === "resources/read") return `read ${clip(String(params.uri))} → ${outcome} (${duration})`;
+  if (event.method === "prompts/get") return `prompt ${clip(String(params.name))} ${clip(JSON.stringify(params.arguments ?? {}))} → ${outcome} (${duration})`;
   return undefined;
 }
 

@@ -69,6 +69,12 @@ describe("mcp-testkit mock over Streamable HTTP", () => {
       expect.stringMatching(/^get_issue #0 \{"id":1\} → result \(\d+ ms\)$/),
       expect.stringMatching(/^get_issue #1 \{"id":2\} → tool-error "issue 2 is locked: you need triage rights to read it" \(\d+ ms\)$/),
     ]);
+    // Reads and prompts get a line too, their duration in whole milliseconds as a call's is.
+    await client.readResource({ uri: "tracker://labels" });
+    await client.getPrompt({ name: "triage", arguments: { label: "bug" } });
+    await until(() => output.stdout.includes("prompt triage"), "the read and prompt lines");
+    expect(output.stdout).toMatch(/^read tracker:\/\/labels → result \(\d+ ms\)$/m);
+    expect(output.stdout).toMatch(/^prompt triage \{"label":"bug"\} → result \(\d+ ms\)$/m);
 
     child.kill("SIGINT");
     const result = await exited(child, output, 5000);

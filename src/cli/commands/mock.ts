@@ -21,7 +21,8 @@ export const summary = "Serve a scenario file as a mock MCP server, over Streama
 export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [<fixtures file or directory>...]
 
 Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
-then one line per tool call as the call ends. With --stdio it speaks MCP on stdin/stdout
+then a line per tool call, resource read and prompt get as each ends, and per session opened
+or closed. With --stdio it speaks MCP on stdin/stdout
 (newline-delimited JSON) and prints everything else on stderr, so an agent can spawn it.
 It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
 
