@@ -101,7 +101,7 @@ describe("mcp-testkit check over stdio", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     const lines = result.stdout.split("\n");
-    expect(lines.slice(0, 3)).toEqual([`mcp-testkit check: ${broken()}`, "broken-server 1.0.0, protocol 2025-11-25, over stdio", ""]);
+    expect(lines.slice(0, 4)).toEqual([`mcp-testkit check: ${broken()}`, "broken-server 1.0.0, protocol 2025-11-25, over stdio", 'eras: legacy 2025-11-25, modern not spoken (server/discover got -32601 "Method not found: server/discover")', ""]);
     expect(lines).toContain("  1. PASS  Initialize handshake: serverInfo broken-server 1.0.0; a valid InitializeResult for 2025-11-25");
     expect(lines).toContain("           https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization");
     expect(lines).toContain(' 12. PASS  Unknown method gets -32601: mcp-testkit/no-such-method got -32601 "Method not found: mcp-testkit/no-such-method"');

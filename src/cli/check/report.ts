@@ -1,5 +1,6 @@
 /** The human form of `mcp-testkit check`: a numbered line per check, its spec reference below, and a summary. */
-import type { CheckReport, CheckResult, CheckStatus } from "./types.js";
+import type { CheckReport, CheckResult, CheckStatus, EraFinding } from "./types.js";
+import { clip } from "../../util/text.js";
 
 const COLORS: Record<CheckStatus, string> = { PASS: "\x1b[32m", WARN: "\x1b[33m", FAIL: "\x1b[31m", SKIP: "\x1b[2m" };
 const RESET = "\x1b[0m";
@@ -13,9 +14,15 @@ export function formatHeader(report: Pick<CheckReport, "target" | "transport" | 
   const info = report.serverInfo;
   const server = info ? `${String(info.name)} ${String(info.version)}` : "(not initialized)";
   const { legacy, modern } = report.eras ?? {};
-  // A second line only for a server that speaks 2026-07-28: a legacy-only server's header is as before.
-  const eras = modern?.spoken ? `eras: legacy ${legacy?.spoken ? legacy.protocolVersion : "not spoken"}, modern ${modern.protocolVersion}\n` : "";
+  // Which eras the server speaks, and for one it does not, why (the first line of what the probe got).
+  const eras = legacy !== undefined && modern !== undefined ? `eras: ${describeEra("legacy", legacy)}, ${describeEra("modern", modern)}\n` : "";
   return `mcp-testkit check: ${report.target}\n${server}, protocol ${report.protocolVersion ?? "unknown"}, over ${report.transport === "http" ? "Streamable HTTP" : "stdio"}\n${eras}`;
+}
+
+/** `legacy 2025-11-25`, or `modern not spoken (server/discover failed: …)`. */
+function describeEra(name: string, finding: EraFinding): string {
+  if (finding.spoken) return `${name} ${finding.protocolVersion}`;
+  return `${name} not spoken (${clip(finding.why.split("\n")[0]!, 160)})`;
 }
 
 /** Two lines: `  3. PASS  Title: detail` and the spec reference under it. */

@@ -5,7 +5,9 @@
  * and one line of detail. Exit 1 on any FAIL. `--json` prints the structured report.
  */
 import { writeFile } from "node:fs/promises";
-import { ProtocolError } from "../../driver/index.js";
+import { ProtocolError, RequestFailedError } from "../../driver/index.js";
+import { MESSAGE_PREFIX } from "../../errors.js";
+import { clip } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
@@ -155,9 +157,16 @@ async function probeModern(ctx: CheckContext): Promise<void> {
     // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").
     if (error instanceof ProtocolError && error.method === "server/discover" && error.problems.length > 0) {
       ctx.brokenDiscover = { version: MODERN, problems: error.problems.map((problem) => `${problem.path}: ${problem.message}`), summary };
-    } else ctx.modernFailure = summary;
+    } else ctx.modernFailure = notSpokenWhy(error, summary);
     await driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
   }
+}
+
+/** Why a server does not speak 2026-07-28, in a few words: what server/discover got, without the driver's option names. */
+function notSpokenWhy(error: unknown, summary: string): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof RequestFailedError && cause.code !== undefined) return `server/discover got ${cause.code} ${JSON.stringify(clip(cause.serverMessage ?? "", 80))}`;
+  return summary.replaceAll(`${MESSAGE_PREFIX} `, "").replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, "").replace(/ A legacy server needs versionNegotiation .*$/, "");
 }
 
 function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {
