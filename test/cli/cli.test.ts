@@ -103,7 +103,11 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
   });
 
   it("a directory with no fixture file in it", async () => {
-    await failsWith("examples/scenarios", 'Scenario "fixtures examples/scenarios" was rejected: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory. Fix the scenario file and run the command again.');
+    // A rejection whose own text has no full stop gets one before the advice; a scenario with fixtures names both.
+    const both = scenarioFile("with-both.json", { tools: { a: { returns: "x" } } });
+    const fixture = scenarioFile("both-answers.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ args: {}, result: "x", error: "y" }] }] } });
+    await failsWith(both, `Scenario "${both}" with fixtures "${fixture}" was rejected: ${fixture}, block (${fixture}): tools[0].calls[0]: has both "result" and "error"; expected exactly one of them. Fix the scenario file or the fixtures and run the command again.`, [fixture]);
+    await failsWith("examples/scenarios", 'Fixtures "examples/scenarios" was rejected: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory. Fix the fixtures and run the command again.');
   });
 
   it("a directory is not a scenario: it is served as a fixtures directory", async () => {

@@ -136,7 +136,8 @@ async function serve(
     return await mockMcp(httpOptions as MockMcpOptions);
   } catch (error) {
     if (error instanceof McpTestkitError) {
-      throw new CommandError(`Scenario "${file}" was rejected: ${withoutPrefix(error.message)} Fix the scenario file and run the command again.`);
+      const reason = withoutPrefix(error.message).trimEnd();
+      throw new CommandError(`${describeServed(file)} was rejected: ${/[.!?)]$/.test(reason) ? reason : `${reason}.`} Fix ${fixWhat(file)} and run the command again.`);
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
@@ -145,6 +146,19 @@ async function serve(
     }
     throw error;
   }
+}
+
+/** `Scenario "a.json"`, `Fixtures "dir"`, or `Scenario "a.json" with fixtures "dir"` (from run()'s "a.json + fixtures dir"). */
+function describeServed(served: string): string {
+  const [first = "", ...more] = served.split(" + ");
+  const fixtures = (parts: string[]) => parts.map((part) => `"${part.replace(/^fixtures /, "")}"`).join(", ");
+  if (first.startsWith("fixtures ")) return `Fixtures ${fixtures([first, ...more])}`;
+  return more.length === 0 ? `Scenario "${first}"` : `Scenario "${first}" with fixtures ${fixtures(more)}`;
+}
+
+function fixWhat(served: string): string {
+  if (served.startsWith("fixtures ")) return "the fixtures";
+  return served.includes(" + fixtures ") ? "the scenario file or the fixtures" : "the scenario file";
 }
 
 /** Where the mock was asked to listen: the flags, else the scenario's own options, else the defaults. */
