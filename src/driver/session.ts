@@ -324,7 +324,7 @@ export class RpcSession {
     const { method, label } = request;
     const failure = this.closed
       ? this.closedError(method, id, label)
-      : new ConnectionClosedError(`Could not send ${label} (id ${id}): ${describeCause(error)}`, {
+      : new ConnectionClosedError(`${describeSendFailure(label, id, error)}: ${describeCause(error)}`, {
           method,
           id,
           cause: error,
@@ -658,6 +658,27 @@ function abortError(request: PendingRequest, reason: unknown, process: ProcessCo
 
 export function formatProblems(problems: readonly MessageProblem[]): string {
   return problems.map((problem) => `  - ${problem.path}: ${problem.message} [${problem.rule}]`).join("\n");
+}
+
+/**
+ * What a failed send means. Over HTTP the transport's send is the whole round trip, so a refusal
+ * (an HTTP status) or a connection cut before the answer came is no failure to send.
+ */
+function describeSendFailure(label: string, id: number, error: unknown): string {
+  const status = (error as { code?: unknown } | undefined)?.code;
+  if (typeof status === "number" && status >= 400 && status < 600) return `The server refused ${label} (id ${id}) with HTTP ${status}`;
+  if (closedMidRequest(error)) return `The server closed the connection before answering ${label} (id ${id})`;
+  return `Could not send ${label} (id ${id})`;
+}
+
+/** undici's "other side closed" (`UND_ERR_SOCKET`) under fetch's "fetch failed": the request went out, the answer never came. */
+function closedMidRequest(error: unknown): boolean {
+  let cause: unknown = error;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if ((cause as { code?: unknown }).code === "UND_ERR_SOCKET") return true;
+    cause = cause.cause;
+  }
+  return false;
 }
 
 export function describeCause(cause: unknown): string {

@@ -145,7 +145,7 @@ describe("against a server built with the official SDK v2", () => {
     expect(await runCli(["call", url, "add", '{"a":1,"b":2}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "3\n", stderr: MODERN_LINE });
     const refused = await runCli(["call", url, "add", '{"a":1,"b":2}']);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toMatch(/^mcp-testkit call: Could not send initialize \(id 1\): .*"code":-32022.*\nIf the server speaks only 2026-07-28, add --version-negotiation auto \(or pin\)\.\n$/s);
+    expect(refused.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*\nIf the server speaks only 2026-07-28, add --version-negotiation auto \(or pin\)\.\n$/s);
   });
 });
 

@@ -287,6 +287,20 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
   });
 });
 
+describe("a connection cut before the answer, over Streamable HTTP", () => {
+  it("is said as such in both eras (the request went out), not as a failure to send", async () => {
+    await using mock = await mockMcp({ tools: { drop: { disconnect: true }, ok: { returns: "fine" } } });
+    for (const versionNegotiation of ["legacy", "auto"] as const) {
+      await using app = mcpConnect(mock.url!, { versionNegotiation });
+      expect((await app.callTool("ok")).getTextContent()).toBe("fine");
+      const error = (await app.callTool("drop").catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      expect(error.message).toMatch(/The server closed the connection before answering tools\/call .*\(id \d+\): fetch failed/);
+    }
+    expect(mock.calls.filter((call) => call.tool === "drop").map((call) => call.outcome)).toEqual(["disconnected", "disconnected"]);
+  });
+});
+
 describe("header values (the spec's encoding examples)", () => {
   it("plain ASCII goes as is; non-ASCII, edge whitespace, control characters and sentinel look-alikes go in Base64", async () => {
     const { encodeHeaderValue } = await import("../../src/protocol/http-headers.js");

@@ -67,7 +67,7 @@ describe("SDK v2 server over Streamable HTTP", () => {
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
     // A legacy client has no fall-forward (spec, versioning): the failed POST carries the server's answer.
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error.message).toMatch(/Could not send initialize \(id 1\): .*"code":-32022.*"supported":\["2026-07-28"\]/);
+    expect(error.message).toMatch(/The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*"supported":\["2026-07-28"\]/);
     await app.close();
   });
 });
