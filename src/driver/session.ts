@@ -427,10 +427,12 @@ export class RpcSession {
   private giveUp(request: PendingRequest, reason: string, outcome: McpRequestOutcome, error: () => Error): void {
     if (this.pending.get(request.id) !== request) return;
     const failure = error();
+    // Before settling, which forgets the request's stream: closing it is how 2026-07-28 over HTTP cancels.
+    const streamClosed = request.cancellable && !this.closed && this.hooks.cancelRequest?.(request.id, reason) === true;
     this.settle(request, outcome, failure);
     this.abandoned.add(request.id);
     if (this.abandoned.size > rememberedCancellations) this.abandoned.delete(this.abandoned.values().next().value as JsonRpcId);
-    if (request.cancellable && !this.closed && this.hooks.cancelRequest?.(request.id, reason) !== true) {
+    if (request.cancellable && !this.closed && !streamClosed) {
       this.notify("notifications/cancelled", { requestId: request.id, reason }).catch(() => undefined);
     }
     request.reject(failure);

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { askEverything } from "../support/mrtr-steps.js";
 import { mockMcp } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, ProtocolError, ProcessFailedToStart, ConnectionClosedError, type McpDriver } from "../../src/driver/index.js";
@@ -284,6 +284,22 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
     expect((await app.getTools()).map((tool) => tool.name)).toEqual(["good"]);
     expect(app.rejectedTools.map((tool) => tool.name).sort()).toEqual(["nested", "number", "twice"]);
     expect(app.rejectedTools.find((tool) => tool.name === "twice")!.reason).toMatch(/used twice/);
+  });
+});
+
+describe("giving up on a 2026-07-28 call over Streamable HTTP closes its stream, which cancels it", () => {
+  it("on a timeout and on an abort, the mock's call ends cancelled at once (no notification is sent)", async () => {
+    await using mock = await mockMcp({ tools: { stuck: { hang: true } } });
+    await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 300 });
+    await expect(app.callTool("stuck")).rejects.toThrow(/got no response within 300 ms/);
+    await vi.waitFor(() => expect(mock.calls.map((call) => call.outcome)).toEqual(["cancelled"]), { timeout: 2000 });
+    const controller = new AbortController();
+    const aborted = app.callTool("stuck", {}, { signal: controller.signal });
+    await vi.waitFor(() => expect(mock.calls).toHaveLength(2), { timeout: 2000 });
+    controller.abort(new Error("the test moved on"));
+    await expect(aborted).rejects.toThrow(/the test moved on/);
+    await vi.waitFor(() => expect(mock.calls.map((call) => call.outcome)).toEqual(["cancelled", "cancelled"]), { timeout: 2000 });
+    expect(app.messages.filter((record) => record.direction === "outgoing" && record.method === "notifications/cancelled")).toEqual([]);
   });
 });
 
