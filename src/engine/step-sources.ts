@@ -10,6 +10,7 @@ import type { Catalog, ToolEntry } from "./catalog.js";
 import type { CallOutcome, ToolCall } from "./call-log.js";
 import type { RequestContext } from "./request-context.js";
 import { typeLabel } from "../util/text.js";
+import { suggestion } from "../util/closest.js";
 import type { Step, StepFunction } from "./steps.js";
 
 /** What a source found for a call: the step to run, and how to record its answer. */
@@ -63,7 +64,8 @@ export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | 
       warn(`mcp-testkit: tools/call for unknown tool "${call.tool}" (tools: ${available.length === 0 ? "none" : available.join(", ")}); answered -32602. Add the tool, or set onUnknownTool.`);
     }
     return {
-      step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}`, data: { tool: call.tool, available } } },
+      // The closest name in the message itself: an SDK client shows the message, never `data`.
+      step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}${suggestion(call.tool, available)}`, data: { tool: call.tool, available } } },
       hasOutputSchema: false,
       recordAs: "unknown-tool",
     };

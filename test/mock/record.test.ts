@@ -113,14 +113,14 @@ describe("calls", () => {
     const server = await mock({ tools: { search: {}, fetch: {} } });
     const client = await connect(server);
     const error = await client.callTool({ name: "serach", arguments: { q: 1 } }).catch((e: { code: number; message: string; data: unknown }) => e);
-    expect(error).toMatchObject({ code: -32602, message: "MCP error -32602: Unknown tool: serach", data: { tool: "serach", available: ["search", "fetch"] } });
+    expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: serach; did you mean "search"?', data: { tool: "serach", available: ["search", "fetch"] } });
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]).toMatchObject({
       tool: "serach",
       arguments: { q: 1 },
       index: 0,
       outcome: "unknown-tool",
-      response: { error: { code: -32602, message: "Unknown tool: serach", data: { tool: "serach", available: ["search", "fetch"] } } },
+      response: { error: { code: -32602, message: 'Unknown tool: serach; did you mean "search"?', data: { tool: "serach", available: ["search", "fetch"] } } },
     });
     expect(server.callsTo("serach")).toHaveLength(1);
   });
