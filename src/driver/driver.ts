@@ -14,6 +14,7 @@
  * - `ServerRequestAnswers` (server-requests.ts): roots, sampling, elicitation, ping;
  * - `ConnectionLifetime` (lifetime.ts): the process or connection, its end, and its errors.
  */
+import { ErrorCode } from "../protocol/errors.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
   ClientCapabilities,
@@ -700,12 +701,29 @@ Object.defineProperty(McpDriver.prototype, DRIVER_MARKER, { value: true, enumera
 function callFailures(processContext: () => ProcessContext | undefined) {
   const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
   const tool: ErrorFor = (error, { method, subject }) =>
-    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), toolName: subject! });
+    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), toolName: subject! });
   const prompt: ErrorFor = (error, { method, subject }) =>
-    new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), promptName: subject! });
+    new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), promptName: subject! });
   const resource: ErrorFor = (error, { method, subject }) =>
-    new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, { ...fields(error, method), uri: subject! });
+    new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), uri: subject! });
   return { tool, prompt, resource };
+}
+
+/** The option that makes the driver declare each client capability (2026-07-28 asks for them in every request's `_meta`). */
+const CAPABILITY_OPTIONS: Readonly<Record<string, string>> = {
+  elicitation: `onElicitation: (params) => ({ action: "accept", content: { ... } })`,
+  sampling: "onSampling: (params) => ({ role, content, model })",
+  roots: 'roots: [{ uri: "file:///…" }]',
+};
+
+/** For -32021 (a client capability the server requires): which driver option declares it. */
+function capabilityHint(error: JsonRpcErrorObject): string {
+  if (error.code !== ErrorCode.MissingRequiredClientCapability) return "";
+  const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  const names = required !== null && typeof required === "object" ? Object.keys(required) : [];
+  const options = names.map((name) => CAPABILITY_OPTIONS[name]).filter((option) => option !== undefined);
+  if (options.length === 0) return "";
+  return `. The driver declares a capability when it can answer for it: pass ${options.join(" and ")} to mcpShell / mcpConnect`;
 }
 
 /** The driver's observers, when it has any (the session is read lazily: it is made after them). */

@@ -287,6 +287,17 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
   });
 });
 
+describe("a 2026-07-28 server that needs a client capability the driver did not declare", () => {
+  it("fails the call with -32021 and names the driver option that declares it", async () => {
+    await using mock = await mockMcp({ tools: { ask: async (call) => ({ returns: String((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: {} } })).action) }) } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
+    const error = (await app.callTool("ask").catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^\[mcp-testkit\] Tool "ask" failed: the server answered tools\/call with JSON-RPC error -32021 .*elicitation.*\. The driver declares a capability when it can answer for it: pass onElicitation: \(params\) => \(\{ action: "accept", content: \{ \.\.\. \} \}\) to mcpShell \/ mcpConnect$/m);
+    await using answered = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, onElicitation: () => ({ action: "decline" }) });
+    expect((await answered.callTool("ask")).getTextContent()).toBe("decline");
+  });
+});
+
 describe("giving up on a 2026-07-28 call over Streamable HTTP closes its stream, which cancels it", () => {
   it("on a timeout and on an abort, the mock's call ends cancelled at once (no notification is sent)", async () => {
     await using mock = await mockMcp({ tools: { stuck: { hang: true } } });
