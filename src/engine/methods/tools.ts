@@ -147,7 +147,7 @@ class RunningCall implements ParkedCall {
       step = checkedProduct(produced, this.call.tool);
     } catch (thrown) {
       live.release();
-      return this.stepFunctionThrew(thrown);
+      return this.stepFunctionThrew(new StepFunctionError(thrown, true));
     }
     return this.answerWhenDue(step, live);
   }
@@ -158,11 +158,15 @@ class RunningCall implements ParkedCall {
       let value: unknown;
       try {
         value = await produced;
-        if (live.aborted) return undefined;
-        return checkedProduct(value, this.call.tool);
       } catch (thrown) {
         if (live.aborted) return undefined;
         throw new StepFunctionError(thrown);
+      }
+      if (live.aborted) return undefined;
+      try {
+        return checkedProduct(value, this.call.tool);
+      } catch (thrown) {
+        throw new StepFunctionError(thrown, true);
       }
     })();
     // While the call waits for a retry nobody awaits it; a rejection then is handled on resume.
@@ -221,7 +225,8 @@ class RunningCall implements ParkedCall {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
     this.context.caught?.push(cause);
     const message = errorText(cause);
-    return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" threw: ${message}` });
+    const what = thrown instanceof StepFunctionError && thrown.returned ? "returned an invalid step" : "threw";
+    return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" ${what}: ${message}` });
   }
 
   private async runWaiting(live: LiveCall, produce: () => Promise<Produced>, prepare = true): Promise<Outcome> {
@@ -334,8 +339,12 @@ class RunningCall implements ParkedCall {
 
 /** Marks a throw from the user's step function (or its promise), as opposed to one of ours. */
 class StepFunctionError extends Error {
-  constructor(override readonly cause: unknown) {
-    super("step function threw");
+  constructor(
+    override readonly cause: unknown,
+    /** It returned (or resolved with) something that is not a step, rather than throwing. */
+    readonly returned = false,
+  ) {
+    super(returned ? "step function returned an invalid step" : "step function threw");
   }
 }
 
