@@ -12,6 +12,7 @@ import type { CallLog, ToolCall } from "./call-log.js";
 import { McpTestkitError } from "../errors.js";
 import { formatValue, firstDifference } from "./match.js";
 import { listFirst, plural } from "../util/text.js";
+import { closest, suggestion } from "../util/closest.js";
 
 export interface CalledOptions {
   /** Exactly this many calls (counting only calls that match `with`, when given). */
@@ -66,7 +67,13 @@ function fail(message: string, actual?: unknown, expected?: unknown): never {
   throw error;
 }
 
+const CALLED_OPTIONS = ["times", "with"];
+
 export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptions = {}): ToolCall[] {
+  // TypeScript catches a misspelled option; plain JS would pass an assertion that checks less than it says.
+  for (const key of Object.keys(options)) {
+    if (!CALLED_OPTIONS.includes(key)) throw new McpTestkitError(`assertCalled("${tool}", options) has unknown option "${key}"${suggestion(key, CALLED_OPTIONS) || "."} It takes { times?, with? }.`);
+  }
   if (options.times !== undefined && !(Number.isInteger(options.times) && options.times >= 0)) {
     throw new McpTestkitError(`assertCalled("${tool}", { times }) needs a whole number of calls, 0 or more; got ${String(options.times)}.`);
   }
@@ -80,10 +87,17 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
       fail(`Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`, matching.length, options.times);
     }
   } else if (matching.length === 0) {
-    const got = own.length === 0 ? "it was never called" : "no call matched";
+    const got = own.length === 0 ? `it was never called${calledInstead(all, tool)}` : "no call matched";
     fail(`Expected "${tool}" to be called${withText}, but ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`);
   }
   return matching;
+}
+
+/** `; "search_issues" was called 2 times (a typo?)`, when a called tool's name is close to the one asked for. */
+function calledInstead(all: readonly ToolCall[], tool: string): string {
+  const near = closest(tool, new Set(all.map((call) => call.tool)));
+  if (near === undefined) return "";
+  return `; did you mean "${near}"? It was called ${times(all.filter((call) => call.tool === near).length)}`;
 }
 
 export function assertNotCalled(kept: KeptCalls, tool: string): void {

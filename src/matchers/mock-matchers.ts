@@ -3,6 +3,7 @@
  * as a matching call (and its message listing the calls) lives in one place, the engine.
  */
 import { McpTestkitError } from "../errors.js";
+import { suggestion } from "../util/closest.js";
 import { listed, type CalledOptions } from "../engine/assertions.js";
 import { formatValue } from "../engine/match.js";
 import { asMock, describeReceived, type RecordedCallLike } from "./received.js";
@@ -21,7 +22,8 @@ function requireOptions(value: unknown): ToolCalledOptions {
   const { times, with: args, ...rest } = value as Record<string, unknown>;
   const unknownKeys = Object.keys(rest);
   if (unknownKeys.length > 0) {
-    throw new McpTestkitError(`toHaveBeenCalledTool() takes options { times?, with? }; unknown option ${unknownKeys.map(quote).join(", ")}.`);
+    const [first = ""] = unknownKeys;
+    throw new McpTestkitError(`toHaveBeenCalledTool() takes options { times?, with? }; unknown option ${unknownKeys.map(quote).join(", ")}${suggestion(first, ["times", "with"]) || "."}`);
   }
   if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 0)) {
     throw new McpTestkitError(`toHaveBeenCalledTool(): times must be a whole number of calls (0 or more); got ${show(times)}.`);

@@ -8,6 +8,7 @@ import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/
 import { formatValue } from "../engine/match.js";
 import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
 import { errorText, listFirst, plural } from "../util/text.js";
+import { suggestion } from "../util/closest.js";
 
 /** Judges a tool's result: `false` or a throw fails the assertion; anything else passes. */
 export type ResultCheck = (result: CallToolResult) => unknown;
@@ -53,7 +54,7 @@ export async function assertToolExists(client: Client, name: string): Promise<To
   const found = tools.find((tool) => tool.name === name);
   if (found) return found;
   const names = tools.map((tool) => tool.name);
-  const present = names.length === 0 ? "the server has no tools" : `the server has: ${names.join(", ")}`;
+  const present = names.length === 0 ? "the server has no tools" : `the server has: ${names.join(", ")}${suggestion(name, names)}`;
   return fail(`Expected tool "${name}" to exist, but ${present}`, { actual: names, expected: name }, assertToolExists);
 }
 

@@ -18,7 +18,8 @@ export function closest(wanted: string, candidates: Iterable<string>): string | 
       bestDistance = distance;
     }
   }
-  const allowed = Math.max(1, Math.floor(wanted.length / 3));
+  // One edit turns any one- or two-letter name into another: for those only a difference in case counts.
+  const allowed = wanted.length < 3 ? 0 : Math.max(1, Math.floor(wanted.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

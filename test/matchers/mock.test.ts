@@ -83,6 +83,8 @@ describe("toHaveBeenCalledTool", () => {
     expect(() => expect(server).toHaveBeenCalledTool("search", { times: -1 })).toThrow("[mcp-testkit] toHaveBeenCalledTool(): times must be a whole number of calls (0 or more); got -1.");
     // @ts-expect-error "args" is not an option
     expect(() => expect(server).toHaveBeenCalledTool("search", { args: {} })).toThrow('toHaveBeenCalledTool() takes options { times?, with? }; unknown option "args".');
+    // @ts-expect-error "tims" is not an option
+    expect(() => expect(server).toHaveBeenCalledTool("search", { tims: 2 })).toThrow('toHaveBeenCalledTool() takes options { times?, with? }; unknown option "tims"; did you mean "times"?');
     // @ts-expect-error with is an object
     expect(() => expect(server).toHaveBeenCalledTool("search", { with: "bug" })).toThrow("with must be an object of expected arguments");
   });

@@ -66,6 +66,19 @@ describe("assertCalled", () => {
     expect(failure(() => empty.assertCalled("add_comment", { times: 1 })).message).toBe('Expected "add_comment" to be called 1 time, but it was called 0 times.\nNo tool was called.');
   });
 
+  it("a name close to a tool that was called is named as the likely typo", async () => {
+    const server = await afterCalls([["search_issues", { query: "bug" }], ["search_issues", { query: "crash" }]]);
+    expect(failure(() => server.assertCalled("search_issue")).message).toBe(
+      'Expected "search_issue" to be called, but it was never called; did you mean "search_issues"? It was called 2 times.\nCalls to other tools:\n  search_issues #0 {"query":"bug"}\n  search_issues #1 {"query":"crash"}',
+    );
+  });
+
+  it("refuses an unknown option (plain JS would pass an assertion that checks less than it says)", async () => {
+    const server = await afterCalls([["get_issue", { id: 1 }]]);
+    expect(() => server.assertCalled("get_issue", { time: 1 } as never)).toThrow('[mcp-testkit] assertCalled("get_issue", options) has unknown option "time"; did you mean "times"? It takes { times?, with? }.');
+    expect(() => server.assertCalled("get_issue", { colour: 1 } as never)).toThrow('has unknown option "colour". It takes { times?, with? }.');
+  });
+
   it("times: 0 passes only when the tool was not called", async () => {
     const server = await afterCalls([["get_issue", { id: 1 }]]);
     expect(server.assertCalled("search_issues", { times: 0 })).toEqual([]);

@@ -104,6 +104,11 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
     expect(error.stack).not.toMatch(/tool-assertions\.ts/);
   });
 
+  it("assertToolExists names the closest tool when the name is a likely typo", async () => {
+    const error = await rejection(kit.assertToolExists("serch"));
+    expect(error.message).toBe('Expected tool "serch" to exist, but the server has: search, fetch, slow, turns; did you mean "search"?');
+  });
+
   it("assertToolReturns passes when the check returns true or nothing, and returns the result", async () => {
     const result = await kit.assertToolReturns("search", { q: "bug" }, (r) => text(r) === "found");
     expect(result).toEqual({ content: [{ type: "text", text: "found" }] });
