@@ -19,6 +19,28 @@ export interface AskOptions {
   key?: string;
 }
 
+/** A client's answer to `elicitation/create` (the spec's `ElicitResult`). */
+export interface ElicitAnswer extends Json {
+  action: "accept" | "decline" | "cancel";
+  /** The form's values, with `accept` in form mode. */
+  content?: Record<string, unknown>;
+}
+
+/** A client's answer to `sampling/createMessage` (the spec's `CreateMessageResult`). */
+export interface SampleAnswer extends Json {
+  role: "user" | "assistant";
+  /** One content block (`{ type: "text", text }`, …), or several in revisions that allow them. */
+  content: Json | Json[];
+  model: string;
+  stopReason?: string;
+}
+
+/** One of the client's roots (`roots/list`). */
+export interface ClientRoot extends Json {
+  uri: string;
+  name?: string;
+}
+
 export interface ToolCallContext {
   readonly tool: string;
   /** Always an object: `{}` when the client sent none, or sent something else (that value is in `rawArguments`). */
@@ -49,12 +71,12 @@ export interface ToolCallContext {
    * `options.key` (default `elicitation-1`, `sampling-2`, ...), answered by the client's retry.
    */
   request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
-  /** `sampling/createMessage`. */
-  sample(params: Json, options?: AskOptions): Promise<Json>;
-  /** `elicitation/create` (form mode: `{ message, requestedSchema }`; URL mode: `{ mode: "url", ... }`). */
-  elicit(params: Json, options?: AskOptions): Promise<Json>;
-  /** `roots/list`; resolves with the client's roots. */
-  listRoots(options?: AskOptions): Promise<Json[]>;
+  /** `sampling/createMessage`; resolves with the client's answer (`answer.content.text` for a text reply). */
+  sample(params: Json, options?: AskOptions): Promise<SampleAnswer>;
+  /** `elicitation/create` (form mode: `{ message, requestedSchema }`; URL mode: `{ mode: "url", ... }`); resolves with `{ action, content? }`. */
+  elicit(params: Json, options?: AskOptions): Promise<ElicitAnswer>;
+  /** `roots/list`; resolves with the client's roots themselves (the result's `roots` array, `[]` when it sent none). */
+  listRoots(options?: AskOptions): Promise<ClientRoot[]>;
   /** What the client declared it can do: per request in 2026-07-28, at `initialize` before. */
   readonly clientCapabilities: Json;
   /**
@@ -238,16 +260,17 @@ export class LiveCall implements ToolCallContext {
     return this.input!.ask(method, params, exchange, key);
   }
 
-  sample(params: Json, options?: AskOptions): Promise<Json> {
-    return this.request("sampling/createMessage", params, options);
+  // The client's answers are typed as the spec shapes them; the driver and SDK clients send those.
+  sample(params: Json, options?: AskOptions): Promise<SampleAnswer> {
+    return this.request("sampling/createMessage", params, options) as Promise<SampleAnswer>;
   }
 
-  elicit(params: Json, options?: AskOptions): Promise<Json> {
-    return this.request("elicitation/create", params, options);
+  elicit(params: Json, options?: AskOptions): Promise<ElicitAnswer> {
+    return this.request("elicitation/create", params, options) as Promise<ElicitAnswer>;
   }
 
-  async listRoots(options?: AskOptions): Promise<Json[]> {
-    return ((await this.request("roots/list", this.input !== undefined ? {} : undefined, options)).roots as Json[] | undefined) ?? [];
+  async listRoots(options?: AskOptions): Promise<ClientRoot[]> {
+    return ((await this.request("roots/list", this.input !== undefined ? {} : undefined, options)).roots as ClientRoot[] | undefined) ?? [];
   }
 
   async ping(): Promise<void> {

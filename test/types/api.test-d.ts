@@ -20,6 +20,7 @@ import {
   type StepObject,
   type ToolCall,
   type ToolCallContext,
+  type ElicitAnswer,
   type ToolSpec,
   type UnknownToolPolicy,
 } from "../../src/index.js";
@@ -91,7 +92,10 @@ describe("steps", () => {
       expectTypeOf(call.signal).toEqualTypeOf<AbortSignal>();
       expectTypeOf(call.protocolVersion).toEqualTypeOf<string>();
       expectTypeOf(call.identity.testId).toEqualTypeOf<string | undefined>();
-      expectTypeOf(call.elicit).returns.resolves.toEqualTypeOf<Record<string, unknown>>();
+      expectTypeOf(call.elicit).returns.resolves.toEqualTypeOf<ElicitAnswer>();
+      expectTypeOf(call.elicit).returns.resolves.toHaveProperty("action").toEqualTypeOf<"accept" | "decline" | "cancel">();
+      expectTypeOf(call.sample).returns.resolves.toHaveProperty("model").toEqualTypeOf<string>();
+      expectTypeOf(call.listRoots).returns.resolves.items.toHaveProperty("uri").toEqualTypeOf<string>();
       return { returns: "ok" };
     };
     void step;
