@@ -7,8 +7,9 @@
  */
 import type { ClientCapabilities, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { isObject } from "../protocol/jsonrpc.js";
-import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
-import { ProtocolError, type ProcessContext } from "./errors.js";
+import { isSupportedVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { ErrorCode } from "../protocol/errors.js";
+import { McpDriverError, ProtocolError, RequestFailedError, type ProcessContext } from "./errors.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams } from "./options.js";
 import type { JsonObject, RpcSession } from "./session.js";
 
@@ -81,7 +82,9 @@ export class InitializeNegotiation implements Negotiation {
       clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
     };
     this.declared = declared;
-    const result = (await this.session.request("initialize", request, { cancellable: false })) as InitializeResult;
+    const result = (await this.session.request("initialize", request, { cancellable: false }).catch((error: unknown) => {
+      throw withModernOnlyHint(error);
+    })) as InitializeResult;
     const version = result.protocolVersion;
     if (!isSupportedVersion(version)) {
       throw new ProtocolError(
@@ -108,4 +111,19 @@ export function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabil
     merged[key] = isObject(current) && isObject(value) ? { ...current, ...value } : value;
   }
   return merged as ClientCapabilities;
+}
+
+/** What a server that speaks only 2026-07-28 is told apart by: it refuses `initialize` with -32022 (over HTTP inside a 400). */
+const REFUSED_VERSION = /"code":\s*-32022\b/;
+
+/** The advice for a refusal of `initialize` by a server that speaks only 2026-07-28, on the error's first line. */
+export const MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: connect with versionNegotiation "auto" or { pin: "${LATEST_KNOWN_VERSION}" }.`;
+
+function withModernOnlyHint(error: unknown): unknown {
+  if (!(error instanceof McpDriverError)) return error;
+  const refused = (error instanceof RequestFailedError && error.code === ErrorCode.UnsupportedProtocolVersion) || REFUSED_VERSION.test(error.message);
+  if (!refused) return error;
+  const [first = "", ...rest] = error.message.split("\n");
+  error.message = [`${first.replace(/\.?$/, ".")} ${MODERN_ONLY_HINT}`, ...rest].join("\n");
+  return error;
 }

@@ -114,6 +114,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       expect(refused.stderr.endsWith(HINT)).toBe(true);
       expect(refused.stderr).not.toMatch(/    at |unexpected error/);
       expect(await runCli(["call", server.url!, "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: MODERN_LINE });
+      // Legacy asked for: the refusal in the CLI's words (no "cannot reach": the server answered), with the flag to use.
+      const legacy = await runCli(["call", server.url!, "echo", "--version-negotiation", "legacy"]);
+      expect(legacy).toMatchObject({ code: 1, stdout: "" });
+      expect(legacy.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*-32022.* It speaks only 2026-07-28, per request with no initialize: add --version-negotiation auto \(or pin\)\.\n/);
+      expect(legacy.stderr).not.toMatch(/cannot reach|versionNegotiation|    at /);
     } finally {
       await server.close();
     }

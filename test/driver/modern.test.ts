@@ -287,6 +287,20 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
   });
 });
 
+describe("the legacy era against a mock that speaks only 2026-07-28", () => {
+  it("fails initialize with the server's -32022 and says to connect with auto or a pin, on stdio's wire too", async () => {
+    await using mock = await mockMcp({ protocolVersions: [MODERN], tools: { ok: { returns: "fine" } } });
+    await using overHttp = mcpConnect(mock.url!, { versionNegotiation: "legacy" });
+    const http = (await overHttp.initialize().catch((e: unknown) => e)) as Error;
+    expect(http.message.split("\n")[0]).toMatch(/^\[mcp-testkit\] The server refused initialize \(id 1\) with HTTP 400: .*-32022.*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/);
+    await using inMemory = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
+    const memory = (await inMemory.initialize().catch((e: unknown) => e)) as Error;
+    expect(memory.message.split("\n")[0]).toMatch(/^\[mcp-testkit\] The server answered initialize with JSON-RPC error -32022 .*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/);
+    await using auto = mcpConnect(mock.url!, { versionNegotiation: "auto" });
+    expect((await auto.callTool("ok")).getTextContent()).toBe("fine");
+  });
+});
+
 describe("a 2026-07-28 server that needs a client capability the driver did not declare", () => {
   it("fails the call with -32021 and names the driver option that declares it", async () => {
     await using mock = await mockMcp({ tools: { ask: async (call) => ({ returns: String((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: {} } })).action) }) } });

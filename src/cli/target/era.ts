@@ -92,7 +92,9 @@ export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknow
     return new CommandError(message);
   }
   if (!era.asked && refusedInitialize(error)) {
-    return new CommandError(`${plain(error)}\nIf the server speaks only ${LATEST_KNOWN_VERSION}, add --version-negotiation auto (or pin).`);
+    // The driver's own advice (when it saw -32022) is said by the line below, for every refusal.
+    const message = plain(error).replace(` ${CLI_MODERN_ONLY_HINT}`, "");
+    return new CommandError(`${message}\nIf the server speaks only ${LATEST_KNOWN_VERSION}, add --version-negotiation auto (or pin).`);
   }
   return undefined;
 }
@@ -101,7 +103,15 @@ export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknow
 function refusedInitialize(error: unknown): boolean {
   if (!(error instanceof RequestFailedError || error instanceof ProtocolError || error instanceof ConnectionClosedError) || error.method !== "initialize") return false;
   if (!(error instanceof ConnectionClosedError)) return true;
-  // The SDK's HTTP transport carries the status of a refused POST as the cause's code.
+  const status = httpStatusOf(error);
+  return status !== undefined && status < 500;
+}
+
+/** The CLI's words for the driver's MODERN_ONLY_HINT. */
+export const CLI_MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: add --version-negotiation auto (or pin).`;
+
+/** The HTTP status of a refused POST, which the SDK's HTTP transport carries as its error's code. */
+export function httpStatusOf(error: Error): number | undefined {
   const status = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof status === "number" && status >= 400 && status < 500;
+  return typeof status === "number" && status >= 400 && status < 600 ? status : undefined;
 }

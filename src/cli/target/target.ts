@@ -7,11 +7,12 @@
 import type { VersionNegotiation } from "../../driver/options.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
+import { MODERN_ONLY_HINT } from "../../driver/negotiation.js";
 import { isHttpToken } from "../../protocol/http-token.js";
 import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
-import { eraFailure, type EraChoice } from "./era.js";
+import { CLI_MODERN_ONLY_HINT, eraFailure, httpStatusOf, type EraChoice } from "./era.js";
 import { errorText } from "../../util/text.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
@@ -133,7 +134,8 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
   if (error instanceof ProcessFailedToStart) {
     return new CommandError(`cannot start the server "${target.value}": ${plainMessage(error)}`);
   }
-  if (target.kind === "http" && error instanceof ConnectionClosedError) {
+  // A refusal with an HTTP status reached the server: that is no "cannot reach".
+  if (target.kind === "http" && error instanceof ConnectionClosedError && httpStatusOf(error) === undefined) {
     return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${describeCauses(error)}`);
   }
   if (error instanceof RequestTimeoutError && error.method === "initialize") {
@@ -151,6 +153,8 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
 export function plainMessage(error: unknown): string {
   let message = errorText(error);
   if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
+  // The driver's advice names its options; here they are flags.
+  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT);
   if (error instanceof RequestTimeoutError) {
     const [first = "", ...rest] = message.split("\n");
     const advice = `If the server is just slow, raise --timeout (it was ${error.timeoutMs} ms).`;
