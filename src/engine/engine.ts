@@ -33,7 +33,7 @@ import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outco
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { Connection, idKey } from "./connection.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
-import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolPolicy } from "./step-sources.js";
+import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolHint, type UnknownToolPolicy } from "./step-sources.js";
 
 export interface EngineOptions extends CatalogOptions {
   /** Name and version sent on `initialize`. */
@@ -107,6 +107,8 @@ export class Engine implements EngineState {
   /** Asked in order for each tool call's step: the tool's script, then the unknown-tool policy. */
   readonly toolSources: ToolStepSource[];
   readonly toolListSources: ToolListSource[] = [];
+  /** Asked when no source has a tool: why it may exist elsewhere (the fakes: a block scoped to another test). */
+  readonly unknownToolHints: UnknownToolHint[] = [];
   /** Asked before the catalog answers a read or a prompt (empty unless fakes are plugged in). */
   readonly resourceReadSources: ResourceReadSource[] = [];
   readonly promptGetSources: PromptGetSource[] = [];
@@ -144,7 +146,7 @@ export class Engine implements EngineState {
     this.requestStates = new RequestStateKeeper(options.inputTimeoutMs);
     this.cache = options.cache;
     checkUnknownToolPolicy(options.onUnknownTool);
-    this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line))];
+    this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line), this.unknownToolHints)];
   }
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */

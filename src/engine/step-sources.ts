@@ -53,19 +53,24 @@ export function scriptSource(catalog: Catalog): ToolStepSource {
 }
 
 /** The last source: answers every call per the unknown-tool policy. */
-export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | undefined, warn: (line: string) => void): ToolStepSource {
+/** Says why a tool this request cannot see may exist elsewhere (a fake scoped to another test), or undefined. */
+export type UnknownToolHint = (call: ToolCall, context: RequestContext) => string | undefined;
+
+export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | undefined, warn: (line: string) => void, hints: readonly UnknownToolHint[] = []): ToolStepSource {
   if (typeof policy === "function") {
     const choice: StepChoice = { step: policy, hasOutputSchema: false };
     return () => choice;
   }
-  return (call) => {
+  return (call, context) => {
     const available = [...catalog.tools.keys()];
+    let hint = "";
+    for (const explain of hints) hint ||= explain(call, context) ?? "";
     if (policy === "warn") {
       warn(`mcp-testkit: tools/call for unknown tool "${call.tool}" (tools: ${available.length === 0 ? "none" : available.join(", ")}); answered -32602. Add the tool, or set onUnknownTool.`);
     }
     return {
       // The closest name in the message itself: an SDK client shows the message, never `data`.
-      step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}${suggestion(call.tool, available)}`, data: { tool: call.tool, available } } },
+      step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}${suggestion(call.tool, available)}${hint}`, data: { tool: call.tool, available } } },
       hasOutputSchema: false,
       recordAs: "unknown-tool",
     };

@@ -12,7 +12,7 @@ import type { LogLevel, LogSink } from "../util/log.js";
 import { typeLabel } from "../util/text.js";
 import { loadFailure, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { FakesStore, type AddOutcome, type FakesInput } from "./store.js";
-import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer, type McpFakeStep } from "./types.js";
+import { DEFAULT_MOUNT, type FakeCallResult, type FakeIdentity, type FakeRpcAnswer, type FakeScope, type McpFakeStep } from "./types.js";
 
 /** The mock's own log sink and levels, the same shape (`src/util/log.ts`). */
 export type FakesLogLevel = LogLevel;
@@ -92,6 +92,11 @@ export interface LoadResult {
 export class Fakes {
   readonly store: FakesStore;
   readonly journal: FakesJournal;
+  /** The scopes of the blocks on `mount` that fake `tool`, whoever asks (for a message to a request that sees none of them). */
+  scopesFaking(tool: string, mount: string = DEFAULT_MOUNT): FakeScope[] {
+    return (this.store.mounts.get(mount)?.blocks ?? []).filter((block) => block.tools.has(tool)).map((block) => block.scope);
+  }
+
   /** Web-standard handler for the control API routes under `/__mcp-testkit/`. */
   readonly handleControl: (request: Request) => Promise<Response>;
   private logger: FakesLogger | undefined;

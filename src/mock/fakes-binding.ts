@@ -15,7 +15,7 @@ import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
 import { checkStep } from "../engine/steps.js";
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
-import type { FakeIdentity, McpFakeBlock } from "../fakes/types.js";
+import type { FakeIdentity, FakeScope, McpFakeBlock } from "../fakes/types.js";
 
 /** Where fakes come from in `mockMcp({ fixtures })`: paths (files or directories) or blocks. */
 export type FixturesOption = string | McpFakeBlock | ReadonlyArray<string | McpFakeBlock>;
@@ -54,6 +54,7 @@ export class FakesBinding {
     });
     engine.toolSources.unshift(this.stepSource);
     engine.toolListSources.push(this.listSource);
+    engine.unknownToolHints.push((call, context) => this.scopeHint(call.tool, context));
     engine.resourceReadSources.push(this.readSource);
     engine.promptGetSources.push(this.promptSource);
     engine.resourceListSources.push((context) => this.fakes.listResources(this.listQuery(context)));
@@ -150,6 +151,17 @@ export class FakesBinding {
 
   private readonly listSource: ToolListSource = (context: RequestContext) => this.fakes.listTools(this.listQuery(context));
 
+  /** `; a fake for it is scoped to testId "a", and this request has no test id (…)`: when the tool is faked for other tests only. */
+  private scopeHint(tool: string, context: RequestContext): string | undefined {
+    const scopes = this.fakes.scopesFaking(tool, context.mount ?? this.defaultMount);
+    if (scopes.length === 0) return undefined;
+    const shown = scopes.slice(0, 3).map(describeScope).join(", ");
+    const more = scopes.length > 3 ? ` and ${scopes.length - 3} more` : "";
+    const { testId, context: own } = context.identity;
+    const asked = testId === undefined && own === undefined ? "no test id or context (send X-Test-Id or ?testId=)" : `test id ${JSON.stringify(testId ?? null)} and context ${JSON.stringify(own ?? null)}`;
+    return ` (a fake for it is scoped to ${shown}${more}; this request has ${asked})`;
+  }
+
   private listQuery(context: RequestContext): { mount: string; identity: FakeIdentity } {
     return { mount: context.mount ?? this.defaultMount, identity: fakeIdentity(context.identity) };
   }
@@ -189,4 +201,9 @@ export function checkFakeStep(step: Record<string, unknown>): string | undefined
 
 function fakeIdentity(identity: RequestIdentity): FakeIdentity {
   return identity;
+}
+
+function describeScope(scope: FakeScope): string {
+  if (scope === "shared") return "every test";
+  return [scope.testId !== undefined ? `testId ${JSON.stringify(scope.testId)}` : "", scope.context !== undefined ? `context ${JSON.stringify(scope.context)}` : ""].filter(Boolean).join(" with ");
 }

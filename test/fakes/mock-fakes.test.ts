@@ -172,6 +172,20 @@ describe("closed world and the control API", () => {
   });
 });
 
+describe("a tool faked only for other tests", () => {
+  it("is an unknown tool to this request, and the error says which scope fakes it and what this request sent", async () => {
+    const server = await serveFakes({ fixtures: { scope: { testId: "tickets › retries once" }, tools: [{ name: "create_ticket", calls: [{ anyArgs: true, result: "T-1" }] }] } });
+    const { client: anonymous } = await sdkClient(server.url);
+    await expect(anonymous.callTool({ name: "create_ticket", arguments: {} })).rejects.toThrow(
+      'MCP error -32602: Unknown tool: create_ticket (a fake for it is scoped to testId "tickets › retries once"; this request has no test id or context (send X-Test-Id or ?testId=))',
+    );
+    const { client: other } = await sdkClient(server.url, withTestId("billing"));
+    await expect(other.callTool({ name: "create_ticket", arguments: {} })).rejects.toThrow('(a fake for it is scoped to testId "tickets › retries once"; this request has test id "billing" and context null)');
+    const { client: owner } = await sdkClient(server.url, withTestId("tickets › retries once"));
+    expect((await owner.callTool({ name: "create_ticket", arguments: {} })).content).toEqual([{ type: "text", text: "T-1" }]);
+  });
+});
+
 describe("fakes on the other wires", () => {
   it("a shared block answers an in-memory client, and reset() makes its entries usable again", async () => {
     const server = await mockMcp({ transport: "memory", fakesOptions: { logger }, fixtures: { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] } });
