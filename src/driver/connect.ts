@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
 import { ModernHttpFetch } from "./modern-http.js";
-import type { DriverOptions, McpConnectOptions, McpShellOptions } from "./options.js";
+import { OPTION_NAMES, type DriverOptions, type McpConnectOptions, type McpShellOptions } from "./options.js";
+import { checkKeys } from "../engine/spec-checks.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 
 /**
@@ -19,6 +20,7 @@ export function mcpShell(shellCommand: string, options: McpShellOptions = {}): M
   if (typeof shellCommand !== "string" || shellCommand.trim() === "") {
     throw new McpTestkitError(`mcpShell(shellCommand): expected a command line such as "node server.js", got ${JSON.stringify(shellCommand)}.`);
   }
+  checkOptionNames(options, "mcpShell");
   checkOptions(options);
   const process = new StdioProcessTransport({ shellCommand, ...processOptions(options) });
   return new McpDriver({ kind: "stdio", target: shellCommand, transport: process, process, classifyError: process.classifyError }, options);
@@ -41,6 +43,7 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   if (endpoint.protocol !== "http:" && endpoint.protocol !== "https:") {
     throw new McpTestkitError(`mcpConnect(url): expected an http: or https: URL, got ${JSON.stringify(endpoint.href)}.`);
   }
+  checkOptionNames(options, "mcpConnect");
   checkOptions(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
   const modernHttp = new ModernHttpFetch(options.fetch ?? ((input, init) => fetch(input, init)));
@@ -70,6 +73,7 @@ export function mcpAttach(transport: Transport | PromiseLike<Transport>, options
   if (transport === null || typeof transport !== "object") {
     throw new McpTestkitError(`mcpAttach(transport): expected a Transport (or a promise of one), got ${String(transport)}.`);
   }
+  checkOptionNames(options, "mcpAttach");
   return new McpDriver({ kind: "attached", target: options.name ?? "the attached transport", transport }, options);
 }
 
@@ -82,6 +86,7 @@ export class MCPStdinSubprocess extends McpDriver {
     if (typeof options?.command !== "string" || options.command === "") {
       throw new McpTestkitError(`new MCPStdinSubprocess({ command }): expected a command, got ${JSON.stringify(options?.command)}.`);
     }
+    checkOptionNames(options, "MCPStdinSubprocess");
     checkOptions(options);
     const process = new StdioProcessTransport({ command: options.command, args: options.args ?? [], ...processOptions(options) });
     super({ kind: "stdio", target: process.shellCommand, transport: process, process, classifyError: process.classifyError }, options);
@@ -94,4 +99,10 @@ function processOptions(options: McpShellOptions) {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.allowDebugLogging === undefined ? {} : { allowDebugLogging: options.allowDebugLogging }),
   };
+}
+
+/** TypeScript catches a misspelled option; plain JS gets a did-you-mean rather than an option silently ignored. */
+function checkOptionNames(options: object, entry: keyof typeof OPTION_NAMES): void {
+  if (typeof options !== "object" || options === null) throw new McpTestkitError(`${entry}() takes an options object, got ${options === null ? "null" : typeof options}.`);
+  checkKeys(options, OPTION_NAMES[entry], `${entry}() options`);
 }

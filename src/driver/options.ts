@@ -116,6 +116,37 @@ export interface McpShellOptions extends DriverOptions {
   cwd?: string;
 }
 
+/**
+ * Each option's name, typed by the interfaces (an option added without a row fails the type
+ * check), so a misspelled one in plain JS fails with a did-you-mean instead of being ignored.
+ */
+const DRIVER_OPTION_NAMES: Record<keyof DriverOptions, true> = {
+  requestTimeout: true,
+  roots: true,
+  onSampling: true,
+  onElicitation: true,
+  clientInfo: true,
+  protocolVersion: true,
+  versionNegotiation: true,
+  followListChanges: true,
+  maxInputRounds: true,
+  capabilities: true,
+  strict: true,
+  maxRecords: true,
+  observers: true,
+  observe: true,
+  traceContext: true,
+};
+const SHELL_OPTION_NAMES: Record<keyof McpShellOptions, true> = { ...DRIVER_OPTION_NAMES, allowDebugLogging: true, env: true, cwd: true };
+
+/** The option names each way of getting a driver takes. */
+export const OPTION_NAMES = {
+  mcpShell: Object.keys(SHELL_OPTION_NAMES),
+  mcpConnect: Object.keys({ ...DRIVER_OPTION_NAMES, headers: true, fetch: true, sessionId: true } satisfies Record<keyof McpConnectOptions, true>),
+  mcpAttach: [...Object.keys(DRIVER_OPTION_NAMES), "name"],
+  MCPStdinSubprocess: [...Object.keys(SHELL_OPTION_NAMES), "command", "args"],
+} as const;
+
 /** expect-mcp's name for the options of `mcpShell`. */
 export type MCPStdinSubprocessOptions = McpShellOptions;
 

@@ -10,6 +10,7 @@ import {
   isReadResourceResult,
   isToolCallResult,
   mcpAttach,
+  mcpConnect,
   mcpShell,
   ReadResourceResult,
   ToolCallError,
@@ -123,5 +124,12 @@ describe("options", () => {
     expect(() => mcpShell("node x.js", { requestTimeout: 0 })).toThrow(/requestTimeout must be a number of ms > 0, got 0/);
     expect(() => mcpShell("node x.js", { roots: [{ name: "no uri" }] as never })).toThrow(/roots must be an array of \{ uri: string/);
     expect(() => mcpShell("node x.js", { onSampling: "yes" as never })).toThrow(/onSampling must be a function/);
+  });
+
+  it("a misspelled option fails with a did-you-mean instead of being ignored (plain JS; TypeScript catches it first)", () => {
+    expect(() => mcpShell("node x.js", { requestTimout: 100 } as never)).toThrow('[mcp-testkit] mcpShell() options has unknown key "requestTimout"; did you mean "requestTimeout"?');
+    expect(() => mcpConnect("http://127.0.0.1:1/mcp", { header: {} } as never)).toThrow('mcpConnect() options has unknown key "header"; did you mean "headers"?');
+    expect(() => mcpConnect("http://127.0.0.1:1/mcp", { env: {} } as never)).toThrow('mcpConnect() options has unknown key "env".');
+    expect(() => mcpAttach(Promise.resolve({} as never), { cwd: "/" } as never)).toThrow('mcpAttach() options has unknown key "cwd".');
   });
 });
