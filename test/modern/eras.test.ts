@@ -240,23 +240,22 @@ describe("2026-07-28 results and options", () => {
   });
 
   it("over HTTP that refusal is a 400 with no session, as 2026-07-28 rejects a legacy client", async () => {
+    /** A legacy client's first POST: initialize asking for `protocolVersion`. */
+    const postInitialize = (url: string, protocolVersion: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
+      });
     const server = await mockMcp({ protocolVersions: [MODERN] });
     open.push(server);
-    const response = await fetch(server.url!, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
-    });
+    const response = await postInitialize(server.url!, "2025-11-25");
     expect(response.status).toBe(400);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32022, data: { supported: [MODERN], requested: "2025-11-25" } } });
     const legacy = await mockMcp({});
     open.push(legacy);
-    const ok = await fetch(legacy.url!, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1900-01-01", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } }),
-    });
+    const ok = await postInitialize(legacy.url!, "1900-01-01");
     // A legacy server answers an unknown version with the one it speaks, not an error (2025-11-25 lifecycle).
     expect(ok.status).toBe(200);
     expect(ok.headers.get("mcp-session-id")).not.toBeNull();
