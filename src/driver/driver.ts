@@ -165,8 +165,8 @@ export class McpDriver implements AsyncDisposable {
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },
     );
     const implied = (version: string) => this.answers.impliedCapabilities(version);
-    const initialize = new InitializeNegotiation(this.session, options, implied, processContext);
     const mode = negotiationMode(options);
+    const initialize = new InitializeNegotiation(this.session, options, implied, processContext, mode === "legacy");
     this.discovery = mode === "legacy" ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);
     this.negotiation = this.discovery ?? initialize;
     this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined, observation);

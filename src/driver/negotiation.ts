@@ -40,6 +40,8 @@ export class InitializeNegotiation implements Negotiation {
     /** The capabilities the driver's options imply in a version (they may change until the handshake). */
     private readonly implied: (version: string) => ClientCapabilities,
     private readonly processContext: () => ProcessContext | undefined,
+    /** Whether `initialize` is the era asked for (legacy), not auto's fallback: only then does a -32022 refusal advise auto or a pin. */
+    private readonly chosen: boolean,
   ) {}
 
   get clientCapabilities(): ClientCapabilities {
@@ -83,7 +85,7 @@ export class InitializeNegotiation implements Negotiation {
     };
     this.declared = declared;
     const result = (await this.session.request("initialize", request, { cancellable: false }).catch((error: unknown) => {
-      throw withModernOnlyHint(error);
+      throw this.chosen ? withModernOnlyHint(error) : error;
     })) as InitializeResult;
     const version = result.protocolVersion;
     if (!isSupportedVersion(version)) {
@@ -119,6 +121,7 @@ const REFUSED_VERSION = /"code":\s*-32022\b/;
 /** The advice for a refusal of `initialize` by a server that speaks only 2026-07-28, on the error's first line. */
 export const MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: connect with versionNegotiation "auto" or { pin: "${LATEST_KNOWN_VERSION}" }.`;
 
+/** The same error (its class is how callers tell refusals apart), its first line ending with MODERN_ONLY_HINT when the refusal was -32022. */
 function withModernOnlyHint(error: unknown): unknown {
   if (!(error instanceof McpDriverError)) return error;
   const refused = (error instanceof RequestFailedError && error.code === ErrorCode.UnsupportedProtocolVersion) || REFUSED_VERSION.test(error.message);

@@ -67,7 +67,8 @@ function fail(message: string, actual?: unknown, expected?: unknown): never {
   throw error;
 }
 
-const CALLED_OPTIONS = ["times", "with"];
+/** The options `assertCalled` (and the `toHaveBeenCalledTool` matcher) take. */
+export const CALLED_OPTIONS: readonly string[] = ["times", "with"];
 
 export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptions = {}): ToolCall[] {
   // TypeScript catches a misspelled option; plain JS would pass an assertion that checks less than it says.
@@ -93,7 +94,7 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
   return matching;
 }
 
-/** `; "search_issues" was called 2 times (a typo?)`, when a called tool's name is close to the one asked for. */
+/** `; did you mean "search_issues"? It was called 2 times`, when a called tool's name is close to the one asked for. */
 function calledInstead(all: readonly ToolCall[], tool: string): string {
   const near = closest(tool, new Set(all.map((call) => call.tool)));
   if (near === undefined) return "";

@@ -52,10 +52,10 @@ export function scriptSource(catalog: Catalog): ToolStepSource {
   };
 }
 
-/** The last source: answers every call per the unknown-tool policy. */
 /** Says why a tool this request cannot see may exist elsewhere (a fake scoped to another test), or undefined. */
 export type UnknownToolHint = (call: ToolCall, context: RequestContext) => string | undefined;
 
+/** The last source: answers every call per the unknown-tool policy, with the first hint that has something to say. */
 export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | undefined, warn: (line: string) => void, hints: readonly UnknownToolHint[] = []): ToolStepSource {
   if (typeof policy === "function") {
     const choice: StepChoice = { step: policy, hasOutputSchema: false };

@@ -4,7 +4,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { suggestion } from "../util/closest.js";
-import { listed, type CalledOptions } from "../engine/assertions.js";
+import { CALLED_OPTIONS, listed, type CalledOptions } from "../engine/assertions.js";
 import { formatValue } from "../engine/match.js";
 import { asMock, describeReceived, type RecordedCallLike } from "./received.js";
 import { misuse, plural, projectOnto, quote, report, show, type McpMatcherContext, type McpMatcherResult } from "./report.js";
@@ -23,7 +23,7 @@ function requireOptions(value: unknown): ToolCalledOptions {
   const unknownKeys = Object.keys(rest);
   if (unknownKeys.length > 0) {
     const [first = ""] = unknownKeys;
-    throw new McpTestkitError(`toHaveBeenCalledTool() takes options { times?, with? }; unknown option ${unknownKeys.map(quote).join(", ")}${suggestion(first, ["times", "with"]) || "."}`);
+    throw new McpTestkitError(`toHaveBeenCalledTool() takes options { times?, with? }; unknown option ${unknownKeys.map(quote).join(", ")}${suggestion(first, CALLED_OPTIONS) || "."}`);
   }
   if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 0)) {
     throw new McpTestkitError(`toHaveBeenCalledTool(): times must be a whole number of calls (0 or more); got ${show(times)}.`);

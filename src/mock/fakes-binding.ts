@@ -151,7 +151,7 @@ export class FakesBinding {
 
   private readonly listSource: ToolListSource = (context: RequestContext) => this.fakes.listTools(this.listQuery(context));
 
-  /** `; a fake for it is scoped to testId "a", and this request has no test id (…)`: when the tool is faked for other tests only. */
+  /** ` (a fake for it is scoped to testId "a"; this request has no test id …)`, when the tool is faked for other tests only. */
   private scopeHint(tool: string, context: RequestContext): string | undefined {
     const scopes = this.fakes.scopesFaking(tool, context.mount ?? this.defaultMount);
     if (scopes.length === 0) return undefined;

@@ -299,6 +299,30 @@ describe("the legacy era against a mock that speaks only 2026-07-28", () => {
     await using auto = mcpConnect(mock.url!, { versionNegotiation: "auto" });
     expect((await auto.callTool("ok")).getTextContent()).toBe("fine");
   });
+
+  it("auto's fallback gives no such advice: it asked auto already (a server that refuses discover and then initialize)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "mcp-testkit-refuses-"));
+    try {
+      const script = path.join(dir, "refuses.mjs");
+      writeFileSync(
+        script,
+        `import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const { id, method } = JSON.parse(line);
+  if (id === undefined) return;
+  const error = method === "server/discover" ? { code: -32601, message: "Method not found" } : { code: -32022, message: "Unsupported protocol version" };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, error }) + "\\n");
+});`,
+      );
+      const app = track(mcpShell(`"${process.execPath}" "${script}"`));
+      const error = (await app.initialize().catch((e: unknown) => e)) as Error;
+      expect(error.message).toMatch(/The server answered initialize with JSON-RPC error -32022/);
+      expect(error.message).not.toContain("connect with versionNegotiation");
+      await app.close().catch(() => undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("a 2026-07-28 server that needs a client capability the driver did not declare", () => {

@@ -131,5 +131,6 @@ describe("options", () => {
     expect(() => mcpConnect("http://127.0.0.1:1/mcp", { header: {} } as never)).toThrow('mcpConnect() options has unknown key "header"; did you mean "headers"?');
     expect(() => mcpConnect("http://127.0.0.1:1/mcp", { env: {} } as never)).toThrow('mcpConnect() options has unknown key "env".');
     expect(() => mcpAttach(Promise.resolve({} as never), { cwd: "/" } as never)).toThrow('mcpAttach() options has unknown key "cwd".');
+    expect(() => mcpShell("node x.js", null as never)).toThrow("[mcp-testkit] mcpShell() takes an options object, got null.");
   });
 });

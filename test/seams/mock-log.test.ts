@@ -14,6 +14,11 @@ afterEach(() => vi.restoreAllMocks());
 /** One fake: weather in Oslo; any other city is a mismatch, with an MCP-FAKE line. */
 const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
 
+/** A logger that throws `thrown` on every line. */
+const throwing = (thrown: unknown) => () => {
+  throw thrown;
+};
+
 /** A logger that keeps what it is given, as a test would. */
 function capture(): { logger: (level: "error" | "warn" | "info", line: string) => void; lines: Array<[string, string]> } {
   const lines: Array<[string, string]> = [];
@@ -102,9 +107,7 @@ describe("the mock's log", () => {
     const server = await mock({
       tools: { search: { returns: "ok" } },
       onUnknownTool: "warn",
-      logger: () => {
-        throw new Error("logger bug");
-      },
+      logger: throwing(new Error("logger bug")),
     });
     const client = await connect(server);
     for (let i = 0; i < 2; i++) await expect(client.callTool({ name: "serch" })).rejects.toThrow("Unknown tool: serch");
@@ -120,9 +123,7 @@ describe("the mock's log", () => {
     const server = await mock({
       tools: { search: { returns: "ok" } },
       onUnknownTool: "warn",
-      logger: () => {
-        throw Object.create(null);
-      },
+      logger: throwing(Object.create(null)),
     });
     const client = await connect(server);
     await expect(client.callTool({ name: "serch" })).rejects.toThrow("Unknown tool: serch");
@@ -134,9 +135,7 @@ describe("the mock's log", () => {
     const server = await mock({
       fixtures,
       fakesOptions: {
-        logger: () => {
-          throw new Error("fakes logger bug");
-        },
+        logger: throwing(new Error("fakes logger bug")),
       },
     });
     const client = await connect(server);

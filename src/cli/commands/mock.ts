@@ -85,7 +85,8 @@ export async function run(argv: string[]): Promise<number> {
   const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
   if (fixtures.length > 0) scenario.fixtures = fixtures;
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
-  const served = [file, ...fixtures.map((path) => `fixtures ${path}`)].filter((part) => part !== undefined).join(" + ");
+  const what: Served = { scenario: file, fixtures };
+  const served = servedLabel(what);
 
   // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
   let stop!: (why: string) => void;
@@ -94,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const server = await serve(served, scenario, stdio, { port, host: values.host, path: values.path }, stop);
+    const server = await serve(what, scenario, stdio, { port, host: values.host, path: values.path }, stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
@@ -114,7 +115,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function serve(
-  file: string,
+  what: Served,
   scenario: Scenario,
   stdio: boolean,
   http: { port?: number; host?: string; path?: string },
@@ -137,28 +138,38 @@ async function serve(
   } catch (error) {
     if (error instanceof McpTestkitError) {
       const reason = withoutPrefix(error.message).trimEnd();
-      throw new CommandError(`${describeServed(file)} was rejected: ${/[.!?)]$/.test(reason) ? reason : `${reason}.`} Fix ${fixWhat(file)} and run the command again.`);
+      throw new CommandError(`${describeServed(what)} was rejected: ${/[.!?)]$/.test(reason) ? reason : `${reason}.`} Fix ${fixWhat(what)} and run the command again.`);
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       const where = listenAddress(scenario, http);
-      throw new CommandError(`Cannot serve "${file}" on ${where}: ${(error as Error).message}. Choose another --port or --host.`);
+      throw new CommandError(`Cannot serve "${servedLabel(what)}" on ${where}: ${(error as Error).message}. Choose another --port or --host.`);
     }
     throw error;
   }
 }
 
-/** `Scenario "a.json"`, `Fixtures "dir"`, or `Scenario "a.json" with fixtures "dir"` (from run()'s "a.json + fixtures dir"). */
-function describeServed(served: string): string {
-  const [first = "", ...more] = served.split(" + ");
-  const fixtures = (parts: string[]) => parts.map((part) => `"${part.replace(/^fixtures /, "")}"`).join(", ");
-  if (first.startsWith("fixtures ")) return `Fixtures ${fixtures([first, ...more])}`;
-  return more.length === 0 ? `Scenario "${first}"` : `Scenario "${first}" with fixtures ${fixtures(more)}`;
+/** What the command serves: a scenario file, fixtures, or both. */
+interface Served {
+  scenario: string | undefined;
+  fixtures: readonly string[];
 }
 
-function fixWhat(served: string): string {
-  if (served.startsWith("fixtures ")) return "the fixtures";
-  return served.includes(" + fixtures ") ? "the scenario file or the fixtures" : "the scenario file";
+/** `a.json + fixtures dir`, as the serving line shows it. */
+function servedLabel({ scenario, fixtures }: Served): string {
+  return [scenario, ...fixtures.map((path) => `fixtures ${path}`)].filter((part) => part !== undefined).join(" + ");
+}
+
+/** `Scenario "a.json"`, `Fixtures "dir"`, or `Scenario "a.json" with fixtures "dir"`. */
+function describeServed({ scenario, fixtures }: Served): string {
+  const quoted = fixtures.map((path) => `"${path}"`).join(", ");
+  if (scenario === undefined) return `Fixtures ${quoted}`;
+  return fixtures.length === 0 ? `Scenario "${scenario}"` : `Scenario "${scenario}" with fixtures ${quoted}`;
+}
+
+function fixWhat({ scenario, fixtures }: Served): string {
+  if (scenario === undefined) return "the fixtures";
+  return fixtures.length > 0 ? "the scenario file or the fixtures" : "the scenario file";
 }
 
 /** Where the mock was asked to listen: the flags, else the scenario's own options, else the defaults. */
