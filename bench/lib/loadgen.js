@@ -14,7 +14,7 @@
  * made from text prepared once per session (only the id changes), and an answer is checked by
  * reading its text (see quickAnswerOk), parsed only when that reading does not pass. Why: in this
  * closed loop the client's cost per call sets the pace the server is measured at, and a server's
- * CPU per call rises when its requests come slower (bench/README.md, "The client's pace").
+ * CPU per call rises when its requests come slower (bench/README.md, the tenth session's "The client's pace").
  *
  * A "modern" session (2026-07-28) has no MCP session: no initialize, and each `tools/call` carries
  * `_meta` with the protocol version and client capabilities, and the MCP-Protocol-Version,
@@ -62,25 +62,17 @@ function post(session, headers, body) {
 }
 
 /**
- * A tools/call body for this id: the text around the id is made once per session, so the load
- * generator's own work per call is the same in both eras (a 2026-07-28 body is three times as long
- * to serialize, and what the client spends per call sets the pace the server is measured at).
- */
-function callBody(session, id) {
-  return session.bodyHead + id + session.bodyTail;
-}
-
-/**
  * Whether a tools/call answer (JSON, or the SSE events around it) is the expected one, read from
  * its text without parsing it: the answer to this id, a result with the text "ok", not an error,
- * and (2026-07-28) `resultType: "complete"`. A full parse per call would make the client's
- * cost, and so the server's pace, depend on the answer's length. Key order and spacing are the
- * servers' own: a text that does not pass this quick reading is parsed and checked in full.
+ * and (2026-07-28) `resultType: "complete"`. Key order and spacing are the servers' own: a text
+ * that does not pass this reading is parsed and checked in full by the caller.
  */
-function quickAnswerOk(text, id, wantResultType) {
-  const at = text.indexOf(`"id":${id}`);
+export function quickAnswerOk(text, id, wantResultType) {
+  const idField = `"id":${id}`;
+  const at = text.indexOf(idField);
   if (at < 0) return false;
-  const after = text.charCodeAt(at + 5 + String(id).length);
+  // "id":1 must not pass for "id":12.
+  const after = text.charCodeAt(at + idField.length);
   if (after !== 44 /* , */ && after !== 125 /* } */) return false;
   return (
     text.includes('"result":') &&
@@ -140,17 +132,15 @@ export class HttpSession {
     return this;
   }
 
-  /** The text of every tools/call body but its id (see callBody). */
+  /** Prepares the text of every tools/call body but its id, once per session. */
   setCallBody(params) {
-    const [head, tail] = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "tools/call", params }).split('"id":0');
-    this.bodyHead = `${head}"id":`;
-    this.bodyTail = tail;
+    this.bodyTail = `,"method":"tools/call","params":${JSON.stringify(params)}}`;
   }
 
   /** One tools/call; resolves when the whole answer is read and checked. */
   async call() {
     const id = this.nextId++;
-    const reply = await post(this, this.headers, callBody(this, id));
+    const reply = await post(this, this.headers, `{"jsonrpc":"2.0","id":${id}${this.bodyTail}`);
     if (reply.status === 200 && quickAnswerOk(reply.text, id, this.wantsResultType)) return;
     const answer = reply.status === 200 ? answerFor(reply, id) : undefined;
     if (answer?.result?.content?.[0]?.text !== "ok" || answer.result.isError || (this.wantsResultType && answer.result.resultType !== "complete")) {

@@ -96,4 +96,16 @@ describe("bench/handler-cost.js on the built package", () => {
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain("unknown --only side(s): nope; sides: bare, ours-json, ours-fn, bare-modern, ours-modern");
   });
+
+  it("the load generator's quick reading of an answer passes only the expected one", async () => {
+    const { quickAnswerOk } = (await import(pathToFileURL(path.join(root, "bench/lib/loadgen.js")).href)) as { quickAnswerOk(text: string, id: number, wantResultType: boolean): boolean };
+    const ok = '{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"ok"}]}}';
+    expect(quickAnswerOk(ok, 12, false)).toBe(true);
+    expect(quickAnswerOk(ok, 1, false)).toBe(false);
+    expect(quickAnswerOk(ok, 12, true)).toBe(false);
+    expect(quickAnswerOk(ok.replace("}]}}", '}],"resultType":"complete"}}'), 12, true)).toBe(true);
+    expect(quickAnswerOk(ok.replace("}]}}", '}],"isError":true}}'), 12, false)).toBe(false);
+    expect(quickAnswerOk('{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"\"text\":\"ok\""}}', 12, false)).toBe(false);
+    expect(quickAnswerOk(ok.replace('"ok"', '"no"'), 12, false)).toBe(false);
+  });
 });
