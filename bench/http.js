@@ -10,7 +10,9 @@
  * ceiling). The servers whose figures carry an aim (ours in JSON, step function and 2026-07-28,
  * and both bare ones) each run in two identical processes (`--processes=N`), measured in turn
  * within each slice (bench/lib/server-set.js): one process's luck weighs half, and the second
- * process ÷ the first is that server's control. Then per-test setup over HTTP, in this process
+ * process ÷ the first is that server's control. Then issue 8's pair on its own at each
+ * concurrency: ours legacy and 2026-07-28 and the bare server called both ways, more rounds of
+ * four slices each (CONFIG.eras), which its verdict is read from. Then per-test setup over HTTP, in this process
  * as a test would do it: start the server, SDK Client + StreamableHTTPClientTransport connect
  * (initialize), close, stop.
  *
@@ -23,7 +25,7 @@
  * start and end of its slice, so it is that server's own work only.
  *
  * Options: --quick, --rounds=N, --processes=N (1–4, for the servers that carry aims; default 2),
- * --only=load,setup (parts), --gc-each-slice, --json=PATH (default bench/results/http.json),
+ * --only=load,eras,setup (parts), --gc-each-slice, --json=PATH (default bench/results/http.json),
  * --no-json.
  */
 import path from "node:path";
@@ -61,7 +63,7 @@ const gc = exposedGc(import.meta.url);
 
 const args = parseArgs();
 const quick = args.has("quick");
-const parts = new Set((args.get("only") ?? "load,setup").split(","));
+const parts = new Set((args.get("only") ?? "load,eras,setup").split(","));
 const SETTLE = gcEachSlice(args);
 
 const CONFIG = {
@@ -83,8 +85,14 @@ const CONFIG = {
     sectionCapMs: quick ? 15_000 : 60_000,
   },
   setup: { warmup: quick ? 15 : 40, perRound: quick ? 15 : 30, sliceCapMs: 800, sectionCapMs: quick ? 8_000 : 18_000, rounds: quick ? 6 : 12 },
+  /**
+   * Issue 8's pair alone, at each concurrency: ours legacy and 2026-07-28, the bare server called
+   * both ways, in rounds of four slices (a Latin square over four orders): each pair's two slices
+   * are at most three slices apart, not eight as among nine servers, and there are more rounds.
+   */
+  eras: { rounds: quick ? 8 : 16, sectionCapMs: quick ? 12_000 : 45_000 },
   /** Whole-section guard: parts not yet started are skipped once this is spent. */
-  totalCapMs: 150_000,
+  totalCapMs: 270_000,
 };
 /**
  * Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's.
@@ -94,6 +102,8 @@ const CONFIG = {
 const TARGETS = { cpuPerCallVsBareAtMost: 1.3, stepsVsBareAt32AtMost: 1.2, modernVsLegacyAtMost: 1.0 };
 /** The servers in several processes: every ratio an aim reads is between two of them. */
 const SET_SIDES = new Set(["ours-json", "ours-fn", "ours-modern", "bare", "bare-modern"]);
+/** Issue 8's comparison, measured again on its own (CONFIG.eras). */
+const ERA_SIDES = ["ours-json", "ours-modern", "bare", "bare-modern"];
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
   "ours-fn": "mcp-testkit mock, JSON, echo as a step function",
@@ -132,16 +142,20 @@ async function loadSlice(set, { count, ms }, reverse) {
   };
 }
 
-async function benchLoad(servers, concurrency, warmup) {
-  const { slice, sectionCapMs } = CONFIG.load;
+/**
+ * Rounds of slices of `sides` at one concurrency (every server, or issue 8's four), each round in
+ * an order of a balanced Latin square; `rounds` and `sectionCapMs` bound it.
+ */
+async function benchLoad(servers, sides, concurrency, warmup, { rounds: wanted, sectionCapMs }) {
+  const { slice } = CONFIG.load;
   const versions = {};
-  const orders = balancedOrders(HTTP_SIDES);
+  const orders = balancedOrders(sides);
   const rounds = [];
-  const pooled = Object.fromEntries(HTTP_SIDES.map((side) => [side, []]));
+  const pooled = Object.fromEntries(sides.map((side) => [side, []]));
   try {
-    for (const side of HTTP_SIDES) versions[side] = await openSetSessions(servers[side], concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy", warmup);
+    for (const side of sides) versions[side] = await openSetSessions(servers[side], concurrency, MODERN_SIDES.has(side) ? "modern" : "legacy", warmup);
     const deadline = performance.now() + Math.min(sectionCapMs, Math.max(0, timeLeft()));
-    for (let r = 0; r < CONFIG.rounds; r++) {
+    for (let r = 0; r < wanted; r++) {
       // Past the cap, stop only after an even number of rounds: each process of a server first equally often.
       if (r >= 2 && r % 2 === 0 && performance.now() > deadline) break;
       const round = {};
@@ -153,24 +167,24 @@ async function benchLoad(servers, concurrency, warmup) {
       rounds.push(round);
     }
   } finally {
-    for (const side of HTTP_SIDES) closeSetSessions(servers[side]);
+    for (const side of sides) closeSetSessions(servers[side]);
   }
   // Latency percentiles over every measured call of the side (all rounds pooled).
   const latency = {};
-  for (const side of HTTP_SIDES) {
+  for (const side of sides) {
     const all = Float64Array.from(pooled[side].flatMap((a) => Array.from(a))).sort();
     latency[side] = { calls: all.length, p50Us: percentile(all, 50), p90Us: percentile(all, 90), p99Us: percentile(all, 99), maxUs: all[all.length - 1] };
   }
-  const summary = summarizeAgainst(rounds, HTTP_SIDES, "bare", ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall", "loadgenCpuUsPerCall", "p50Us", "p99Us", "calls", "serverRssMiB"], ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall"]);
+  const summary = summarizeAgainst(rounds, sides, "bare", ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall", "loadgenCpuUsPerCall", "p50Us", "p99Us", "calls", "serverRssMiB"], ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall"]);
   // One side's CPU per call against another's, per round (same load), then the median and quartiles.
   const perRound = (a, b) => {
     const ratios = rounds.map((round) => round[a].serverCpuUsPerCall / round[b].serverCpuUsPerCall);
     return { median: median(ratios), quartiles: quartiles(ratios) };
   };
-  // Our mock against the others (information).
+  // Our mock against the others (information), where they ran.
   const oursVs = {};
-  for (const other of ["aimock", "sdk-json", "sdk-sse"]) oursVs[other] = perRound("ours-json", other);
-  oursVs.sseVsSdkSse = perRound("ours-sse", "sdk-sse");
+  for (const other of ["aimock", "sdk-json", "sdk-sse"]) if (sides.includes(other)) oursVs[other] = perRound("ours-json", other);
+  if (sides.includes("ours-sse")) oursVs.sseVsSdkSse = perRound("ours-sse", "sdk-sse");
   oursVs.modernVsLegacy = perRound("ours-modern", "ours-json");
   // The revision's own cost (larger messages, for any server), and ours above each ceiling.
   oursVs.bareModernVsBare = perRound("bare-modern", "bare");
@@ -180,7 +194,7 @@ async function benchLoad(servers, concurrency, warmup) {
   oursVs.modernOverheadVsLegacy = { median: median(overheads), quartiles: quartiles(overheads) };
   // Each server in several processes: its last process ÷ its first, per round (the noise floor).
   const controls = {};
-  for (const side of HTTP_SIDES) {
+  for (const side of sides) {
     if (servers[side].processes.length < 2) continue;
     const ratios = rounds.map((round) => round[side].perProcessCpuUsPerCall.at(-1) / round[side].perProcessCpuUsPerCall[0]);
     controls[side] = { median: median(ratios), quartiles: quartiles(ratios) };
@@ -266,12 +280,16 @@ function loadTable(results) {
   return { table: renderTable(header, rows), verdicts };
 }
 
-/** The aims of issues 11 and 8, each against its own line: the steps at concurrency 32, a 2026-07-28 call against a legacy one. */
-function laterAimsTable(results) {
+/**
+ * The aims of issues 11 and 8, each against its own line: the steps at concurrency 32, a
+ * 2026-07-28 call against a legacy one. Issue 8's verdict is read from its own four-server rounds
+ * (`eras`) when they ran, the nine-server rounds' figure shown beside it.
+ */
+function laterAimsTable(load, eras) {
   const header = ["Aim", "Measure", "Ratio (IQR)", "Target", "Status"];
   const rows = [];
   const verdicts = {};
-  const at32 = results.find((result) => result.concurrency === 32);
+  const at32 = load.find((result) => result.concurrency === 32);
   if (at32) {
     for (const side of ["ours-json", "ours-fn"]) {
       const ratio = at32.ratio[side].serverCpuUsPerCall;
@@ -282,18 +300,23 @@ function laterAimsTable(results) {
       rows.push(["issue 11", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
     }
   }
-  for (const result of results) {
+  const governing = eras.length > 0 ? eras : load;
+  for (const result of governing) {
+    const c = result.concurrency;
     const { median: ratio, quartiles: q } = result.oursVs.modernVsLegacy;
     const met = ratio <= TARGETS.modernVsLegacyAtMost;
     const status = verdictText(met, q, TARGETS.modernVsLegacyAtMost, false);
-    const measure = `2026-07-28 call ÷ legacy call, server CPU, concurrency ${result.concurrency} (issue 8)`;
-    verdicts[`issue8-modern-vs-legacy@${result.concurrency}`] = { issue: 8, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status };
+    const where = eras.length > 0 ? `; its four servers alone, ${result.rounds.length} rounds` : "";
+    const measure = `2026-07-28 call ÷ legacy call, server CPU, concurrency ${c} (issue 8${where})`;
+    verdicts[`issue8-modern-vs-legacy@${c}`] = { issue: 8, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status, rounds: result.rounds.length };
     rows.push(["issue 8", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.modernVsLegacyAtMost.toFixed(1)}×`, status]);
+    const among = eras.length > 0 ? load.find((other) => other.concurrency === c) : undefined;
+    if (among) rows.push(["(info)", `the same among all nine servers, concurrency ${c} (${among.rounds.length} rounds)`, fmtRatioSpread(among.oursVs.modernVsLegacy.median, among.oursVs.modernVsLegacy.quartiles), "", ""]);
     const { bareModernVsBare: intrinsic, modernVsBareModern: above } = result.oursVs;
-    rows.push(["(info)", `the same for the bare server: 2026-07-28 calls ÷ legacy calls, concurrency ${result.concurrency}`, fmtRatioSpread(intrinsic.median, intrinsic.quartiles), "", ""]);
-    rows.push(["(info)", `ours, 2026-07-28 ÷ the bare server's 2026-07-28 calls, concurrency ${result.concurrency} (legacy: ${fmtRatio(result.ratio["ours-json"].serverCpuUsPerCall)} bare)`, fmtRatioSpread(above.median, above.quartiles), "", ""]);
+    rows.push(["(info)", `the same for the bare server: 2026-07-28 calls ÷ legacy calls, concurrency ${c}`, fmtRatioSpread(intrinsic.median, intrinsic.quartiles), "", ""]);
+    rows.push(["(info)", `ours, 2026-07-28 ÷ the bare server's 2026-07-28 calls, concurrency ${c} (legacy: ${fmtRatio(result.ratio["ours-json"].serverCpuUsPerCall)} bare)`, fmtRatioSpread(above.median, above.quartiles), "", ""]);
     const overhead = result.oursVs.modernOverheadVsLegacy;
-    rows.push(["(info)", `our overhead over the bare server, 2026-07-28 ÷ legacy (ours ÷ bare in each era, paired per round), concurrency ${result.concurrency}`, fmtRatioSpread(overhead.median, overhead.quartiles), "", ""]);
+    rows.push(["(info)", `our overhead over the bare server, 2026-07-28 ÷ legacy (ours ÷ bare in each era, paired per round), concurrency ${c}`, fmtRatioSpread(overhead.median, overhead.quartiles), "", ""]);
   }
   return { table: renderTable(header, rows), verdicts };
 }
@@ -322,9 +345,9 @@ function setupTable(setup) {
 // ---------------------------------------------------------------- main
 const env = environment();
 banner("mcp-testkit bench, Streamable HTTP", env);
-console.log(`${CONFIG.rounds} rounds per concurrency; servers take turns in a balanced order; ratios are per round (same load), then the median.`);
+console.log(`${CONFIG.rounds} rounds per concurrency (issue 8's four servers: ${CONFIG.eras.rounds} more); servers take turns in a balanced order; ratios are per round (same load), then the median.`);
 
-const results = { load: [] };
+const results = { load: [], eras: [] };
 const skipped = [];
 const servers = {};
 const stopAll = async () => {
@@ -335,20 +358,28 @@ process.on("exit", () => {
 });
 
 try {
-  if (parts.has("load")) {
+  const started = parts.has("load") ? HTTP_SIDES : parts.has("eras") ? ERA_SIDES : [];
+  if (started.length > 0) {
     const t0 = performance.now();
-    for (const side of HTTP_SIDES) servers[side] = await startServerSet(side, SET_SIDES.has(side) ? CONFIG.processes : 1);
-    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${HTTP_SIDES.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`);
-    for (const [index, concurrency] of CONFIG.concurrencies.entries()) {
+    for (const side of started) servers[side] = await startServerSet(side, SET_SIDES.has(side) ? CONFIG.processes : 1);
+    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${started.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`);
+    // A server's first sessions get the long warm-up (JIT warm on both ends), its later ones the short one.
+    let warm = false;
+    const measure = async (name, sides, concurrency, bounds) => {
       if (timeLeft() <= 0) {
-        skipped.push(`load@${concurrency}`);
-        console.log(`skipped concurrency ${concurrency}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
-        continue;
+        skipped.push(`${name}@${concurrency}`);
+        console.log(`skipped ${name} at concurrency ${concurrency}: the section's time cap (${CONFIG.totalCapMs / 1000}s) is spent`);
+        return;
       }
       const t1 = performance.now();
-      const result = await benchLoad(servers, concurrency, index === 0 ? CONFIG.load.warmup.first : CONFIG.load.warmup.later);
-      results.load.push(result);
-      console.log(`measured concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`);
+      const result = await benchLoad(servers, sides, concurrency, warm ? CONFIG.load.warmup.later : CONFIG.load.warmup.first, bounds);
+      warm = true;
+      results[name].push(result);
+      console.log(`measured ${name === "load" ? "every server" : "issue 8's four servers"} at concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`);
+    };
+    for (const concurrency of CONFIG.concurrencies) {
+      if (parts.has("load")) await measure("load", HTTP_SIDES, concurrency, { rounds: CONFIG.rounds, sectionCapMs: CONFIG.load.sectionCapMs });
+      if (parts.has("eras")) await measure("eras", ERA_SIDES, concurrency, CONFIG.eras);
     }
     const stats = await servers["ours-json"].processes[0].ask("stats");
     results.oursRecordAfterLoad = stats.stats;
@@ -372,9 +403,13 @@ const tables = [];
 let verdicts = {};
 if (results.load.length) {
   const load = loadTable(results.load);
-  const later = laterAimsTable(results.load);
-  verdicts = { ...load.verdicts, ...later.verdicts };
-  tables.push(load.table, later.table);
+  verdicts = load.verdicts;
+  tables.push(load.table);
+}
+if (results.load.length || results.eras.length) {
+  const later = laterAimsTable(results.load, results.eras);
+  verdicts = { ...verdicts, ...later.verdicts };
+  tables.push(later.table);
 }
 if (results.setup) tables.push(setupTable(results.setup));
 const notes = [
