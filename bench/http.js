@@ -63,7 +63,13 @@ const gc = exposedGc(import.meta.url);
 
 const args = parseArgs();
 const quick = args.has("quick");
-const parts = new Set((args.get("only") ?? "load,eras,setup").split(","));
+const PARTS = ["load", "eras", "setup"];
+const parts = new Set((args.get("only") ?? PARTS.join(",")).split(","));
+const unknownParts = [...parts].filter((part) => !PARTS.includes(part));
+if (unknownParts.length > 0) {
+  console.error(`unknown --only part(s): ${unknownParts.join(", ")}; parts: ${PARTS.join(", ")}`);
+  process.exit(2);
+}
 const SETTLE = gcEachSlice(args);
 
 const CONFIG = {

@@ -97,6 +97,12 @@ describe("bench/handler-cost.js on the built package", () => {
     expect((failure as { stderr: string }).stderr).toContain("unknown --only side(s): nope; sides: bare, ours-json, ours-fn, bare-modern, ours-modern");
   });
 
+  it("an unknown --only part of the HTTP section is an error naming the parts (not a run that measures nothing)", async () => {
+    const failure = await run(process.execPath, ["bench/http.js", "--only=load,eraz", "--no-json"], { cwd: root, timeout: 30_000 }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain("unknown --only part(s): eraz; parts: load, eras, setup");
+  });
+
   it("the load generator's quick reading of an answer passes only the expected one", async () => {
     const { quickAnswerOk } = (await import(pathToFileURL(path.join(root, "bench/lib/loadgen.js")).href)) as { quickAnswerOk(text: string, id: number, wantResultType: boolean): boolean };
     const ok = '{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"ok"}]}}';
