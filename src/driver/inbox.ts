@@ -5,6 +5,9 @@
  */
 import { BoundedJournal } from "../inspect/journal.js";
 import { waitWithTimeout } from "../util/wait-with-timeout.js";
+import { waitArgumentsProblem } from "../util/wait-checks.js";
+import { typeLabel } from "../util/text.js";
+import { McpTestkitError } from "../errors.js";
 import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ReceivedNotification } from "./session.js";
 
@@ -14,6 +17,8 @@ export interface WaitForNotificationOptions {
   /** Only notifications whose params pass this test count. */
   where?: (params: JsonObject | undefined) => boolean;
 }
+
+const OPTION_KINDS = { timeoutMs: "number", where: "function" } as const;
 
 interface Waiter {
   method: string;
@@ -48,6 +53,10 @@ export class NotificationInbox {
 
   /** Resolves with the first `count` notifications of `method` (passing `where`), waiting for them if needed. */
   waitFor(method: string, count: number, options: WaitForNotificationOptions): Promise<ReceivedNotification[]> {
+    const problem = typeof method === "string" && method !== ""
+      ? waitArgumentsProblem("waitForNotifications(method, count, options)", count, options, OPTION_KINDS)
+      : new McpTestkitError(`waitForNotification(s): the method must be a notification method such as "notifications/message", got ${typeLabel(method)}.`);
+    if (problem) return Promise.reject(problem);
     const where = options.where;
     const matches = (notification: ReceivedNotification) => notification.method === method && (where === undefined || where(notification.params));
     const found = this.all.filter(matches).slice(0, count);

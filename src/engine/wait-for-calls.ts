@@ -4,6 +4,7 @@ import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
 import { formatValue } from "./match.js";
 import { waitWithTimeout } from "../util/wait-with-timeout.js";
+import { waitArgumentsProblem } from "../util/wait-checks.js";
 
 /** Options of `server.waitForCalls(count, options)`: which tool, how long, and whether to count only calls that ended. */
 export interface WaitForCallsOptions {
@@ -21,8 +22,12 @@ export interface WaitForCallsOptions {
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
+const OPTION_KINDS = { tool: "string", timeoutMs: "number", ended: "boolean" } as const;
+
 /** Resolves with the calls (of `tool`; only the ended ones with `ended`) once there are at least `count`. */
 export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
+  const problem = waitArgumentsProblem("waitForCalls(count, options)", count, options, OPTION_KINDS);
+  if (problem) return Promise.reject(problem);
   const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS, ended = false } = options;
   const current = () => {
     const calls = tool === undefined ? log.all() : log.forTool(tool);

@@ -98,6 +98,21 @@ describe("driving a mock in memory", () => {
     expect((await app.readResource("notes://today")).getTextContent()).toBe("v2");
   });
 
+  it("a notification wait with arguments it cannot use fails at once, naming what it takes", async () => {
+    await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
+    await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
+    const list = "notifications/tools/list_changed";
+    await expect(app.waitForNotification(list, { timeout: 50 } as never)).rejects.toThrow('has unknown key "timeout"; did you mean "timeoutMs"? It takes "timeoutMs", "where".');
+    await expect(app.waitForNotification(list, { where: "uri" } as never)).rejects.toThrow('"where" must be a function, got "uri"');
+    await expect(app.waitForNotifications(list, -1)).rejects.toThrow("the count must be a whole number >= 0, got number -1.");
+    await expect(app.waitForNotification(undefined as never)).rejects.toThrow('the method must be a notification method such as "notifications/message", got nothing.');
+    // The bad waits left nothing behind: a good one still resolves.
+    await app.initialize();
+    const waiting = app.waitForNotification(list, { timeoutMs: 2_000 });
+    await mock.setTool("two", { returns: 2 });
+    expect((await waiting).method).toBe(list);
+  });
+
   it("a mock closing under a call rejects it with ConnectionClosedError", async () => {
     const mock = await mockMcp({ tools: { slow: { hang: true } } });
     await using app = mcpAttach(mock.connectInMemory(), { requestTimeout: 5000 });
