@@ -17,20 +17,17 @@ export interface ThrownError {
   data?: unknown;
 }
 
-export interface StepObject {
+/** The ways a step can answer; a step gives at most one of them (none: an empty result). */
+export interface StepAnswers {
   /** A result: a string becomes one text block; anything else is sent as JSON text (and as
    * `structuredContent` when the tool has an `outputSchema` and the value is an object). */
   returns?: unknown;
   /** A result with these content blocks. */
   content?: unknown[];
-  /** Sent with `content` (only in protocol versions that have it). */
-  structuredContent?: Record<string, unknown>;
   /** A failed tool run: `isError: true` with this message as text. */
   toolError?: string;
   /** A JSON-RPC error instead of a result (default code -32603). */
   throws?: string | ThrownError;
-  /** Wait this long before answering; a cancelled call stops waiting. */
-  delayMs?: number;
   /** Never answer, until the client cancels or the connection or server closes. */
   hang?: boolean;
   /** This exact JSON-RPC `result`, unchecked, to test how a client handles a malformed reply. */
@@ -45,11 +42,31 @@ export interface StepObject {
    * call (its next step), and a `requestState` given here is passed through unchecked.
    */
   inputRequired?: { inputRequests?: Record<string, unknown>; requestState?: string };
+}
+
+/** What any step may add to its answer. */
+export interface StepTiming {
+  /** Sent with `content` (only in protocol versions that have it). */
+  structuredContent?: Record<string, unknown>;
+  /** Wait this long before answering; a cancelled call stops waiting. */
+  delayMs?: number;
   /** How a streaming wire (Streamable HTTP) carries this answer: JSON or SSE, closing the stream early. */
   stream?: StreamHints;
   /** Use this step for this many calls in a row. */
   repeat?: number;
 }
+
+/**
+ * One answer key with the others absent, so `{ returns: 1, toolError: "x" }` fails to compile
+ * as it fails at run time (`hang: false` and `disconnect: false` count as absent there, and
+ * are allowed here beside another answer).
+ */
+type OneAnswer = {
+  [K in keyof StepAnswers]: Pick<StepAnswers, K> & { [Other in Exclude<keyof StepAnswers, K | "hang" | "disconnect">]?: undefined } & { hang?: K extends "hang" ? boolean : false; disconnect?: K extends "disconnect" ? boolean : false };
+}[keyof StepAnswers];
+
+/** A scripted answer: at most one of `StepAnswers`, with any of `StepTiming`. */
+export type StepObject = OneAnswer & StepTiming;
 
 /** A step worked out from the call, for answers that depend on the arguments. May be async. */
 export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepObject>;

@@ -12,7 +12,7 @@ import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-
 import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
-import { checkStep } from "../engine/steps.js";
+import { checkStep, type StepObject } from "../engine/steps.js";
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, FakeScope, McpFakeBlock } from "../fakes/types.js";
@@ -136,7 +136,8 @@ export class FakesBinding {
       call.fake = answer.entryId;
       this.stepsRunning.set(key, answer.journaled);
       // Recorded as the step's own kind: a hang the client cancels is "cancelled", a throws "protocol-error".
-      return { step: answer.step, hasOutputSchema: this.engine.catalog.tools.get(call.tool)?.hasOutputSchema ?? false };
+      // A fixture file's step was checked when the file loaded (one answer key, as checkStep asks).
+      return { step: answer.step as StepObject, hasOutputSchema: this.engine.catalog.tools.get(call.tool)?.hasOutputSchema ?? false };
     }
     if (answer.kind === "answer") {
       call.fake = answer.entryId;

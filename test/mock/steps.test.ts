@@ -594,7 +594,7 @@ describe("invalid steps are refused at mockMcp()", () => {
   it("setTool() refuses a bad step the same way, and keeps the old tool", async () => {
     const server = await mock({ tools: { t: { returns: "old" } } });
     const client = await connect(server);
-    const error = await rejection(server.setTool("t", { returns: "x", hang: true }));
+    const error = await rejection(server.setTool("t", { returns: "x", hang: true } as never));
     expect(error).toBeInstanceOf(McpTestkitError);
     expect(error.message).toBe(`[mcp-testkit] Tool "t"'s step gives "returns" and "hang"; a step gives one answer.`);
     expect(texts(await client.callTool({ name: "t" }))).toEqual(["old"]);

@@ -59,6 +59,16 @@ describe("steps", () => {
     void [misspelled, wrongType, wrongMode, noStep];
   });
 
+  it("take at most one answer per step, as checkStep does at run time", () => {
+    // @ts-expect-error a step gives one answer: "returns" or "toolError", not both
+    const twoAnswers: StepObject = { returns: "ok", toolError: "failed" };
+    // @ts-expect-error "hang" with "returns": the call could not both hang and answer
+    const hangAndAnswer: StepObject = { returns: "ok", hang: true };
+    // Timing and delivery go with any answer; false flags count as absent (as at run time).
+    const withTiming: StepObject[] = [{ throws: "boom", delayMs: 5, repeat: 2 }, { content: [], structuredContent: { a: 1 } }, { returns: 1, hang: false, disconnect: false }, { delayMs: 10 }, {}];
+    void [twoAnswers, hangAndAnswer, withTiming];
+  });
+
   it("refuse a misspelled key in a step function's result when the function declares its return type", () => {
     // TypeScript checks the excess properties of a *fresh* object literal only. An arrow
     // function's returned literal is not checked against the contextual return type (its
