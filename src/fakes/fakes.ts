@@ -6,6 +6,7 @@ import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type Fail
 import type { FakeStepChecker } from "./fake-steps.js";
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
+import { checkInspectQuery, checkQueryNamesFakes } from "./query-checks.js";
 import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
 import { FakesJournal, type JournalEntry } from "./journal.js";
 import type { LogLevel, LogSink } from "../util/log.js";
@@ -258,11 +259,14 @@ export class Fakes {
   // ── inspection and reset ───────────────────────────────────────────────────
 
   inspect(query: InspectQuery = {}): FakesListing {
+    checkInspectQuery(query, "inspect()");
     return inspectFakes(this.store, query);
   }
 
   /** Throws listing every unused entry of the scoped blocks for this test id. */
   assertConsumed(query: InspectQuery): void {
+    checkInspectQuery(query, "assertConsumed()");
+    checkQueryNamesFakes(this.store, query, "assertConsumed()");
     assertFakesConsumed(this.store, query);
   }
 

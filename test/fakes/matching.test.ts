@@ -223,4 +223,33 @@ describe("journal, log and counters", () => {
     fakes.answer({ tool: "a", identity: { testId: "T" } });
     expect(() => fakes.assertConsumed({ testId: "T" })).not.toThrow();
   });
+
+  it("assertConsumed fails for a test id, context or mount no scoped block names, instead of passing with nothing checked", () => {
+    const fakes = createFakes();
+    fakes.load([
+      { scope: { testId: "checkout > pays by card" }, tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }] }] },
+      { scope: { context: "eu" }, mount: "/billing", tools: [{ name: "b", calls: [{ anyArgs: true, result: "2" }] }] },
+      { scope: "shared", tools: [{ name: "s", calls: [{ anyArgs: true, result: "s" }] }] },
+    ]);
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by crad" })).toThrow(
+      'assertConsumed(): no scoped block names test id "checkout > pays by crad", so there is nothing to check; did you mean "checkout > pays by card"? Test ids the blocks name: "checkout > pays by card".',
+    );
+    expect(() => fakes.assertConsumed({ context: "eu", mount: "/mcp" })).toThrow(
+      'assertConsumed(): no scoped block on mount "/mcp" names context "eu"; its blocks are on "/billing". Ask for that mount, or leave "mount" out for all.',
+    );
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", mount: "/mpc" })).toThrow('no fakes are loaded on mount "/mpc"; did you mean "/mcp"? Mounts with fakes: "/mcp", "/billing".');
+    // A known test id is checked as before: its unused entry is named.
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card" })).toThrow("1 declared MCP fake was never used");
+  });
+
+  it("inspect and assertConsumed refuse a query they cannot read, naming its keys", () => {
+    const fakes = createFakes();
+    fakes.load({ scope: { testId: "T" }, tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }] }] });
+    expect(() => fakes.assertConsumed({ testid: "T" } as never)).toThrow(`assertConsumed()'s query has unknown key "testid"; did you mean "testId"?`);
+    expect(() => fakes.inspect({ testId: 7 } as never)).toThrow(`inspect()'s query: "testId" must be a string (or null for none), got number 7.`);
+    expect(() => fakes.inspect({ mount: ["/mcp"] } as never)).toThrow(`inspect()'s query: "mount" must be a mount path such as "/mcp", got an array.`);
+    expect(() => fakes.assertConsumed("T" as never)).toThrow('assertConsumed() takes a query { testId?, context?, mount? }, got "T".');
+    // Inspection of an id with no blocks stays an empty listing (nothing is asserted there).
+    expect(fakes.inspect({ testId: "other" }).mounts.flatMap((mount) => mount.blocks)).toEqual([]);
+  });
 });
