@@ -33,8 +33,23 @@ export const ACCEPT = "application/json, text/event-stream";
 export const ASKED_VERSION = "2025-11-25";
 const CALL_PARAMS = { name: "echo", arguments: { text: "ok" } };
 
-/** One POST; resolves with the status, the content type, the session header and the whole body. */
-function post(session, headers, body) {
+/**
+ * One POST; resolves with the status, the content type, the session header and the whole body.
+ * A keep-alive socket the server closed while it sat idle (its keep-alive timeout passed while
+ * other servers were measured) fails the next request with ECONNRESET before the server read
+ * it; that request is sent once more on a new socket, as node's docs advise (`reusedSocket`).
+ */
+async function post(session, headers, body) {
+  try {
+    return await postOnce(session, headers, body);
+  } catch (error) {
+    if (error.code !== "ECONNRESET" || !error.reusedSocket) throw error;
+    session.staleSocketRetries = (session.staleSocketRetries ?? 0) + 1;
+    return await postOnce(session, headers, body);
+  }
+}
+
+function postOnce(session, headers, body) {
   return new Promise((resolve, reject) => {
     // No content-length given: `end(body)` before the head went out sets it (no chunked encoding).
     const request = http.request(
@@ -56,7 +71,11 @@ function post(session, headers, body) {
         response.on("error", reject);
       },
     );
-    request.on("error", reject);
+    request.on("error", (error) => {
+      // Only a request that got no response on a socket an earlier request used may be sent again.
+      error.reusedSocket = request.reusedSocket && !request.res;
+      reject(error);
+    });
     request.end(body);
   });
 }

@@ -103,6 +103,42 @@ describe("bench/handler-cost.js on the built package", () => {
     expect((failure as { stderr: string }).stderr).toContain("unknown --only part(s): eraz; parts: load, eras, setup");
   });
 
+  it("the load generator sends a call again when the server dropped its idle keep-alive socket, and only then", async () => {
+    const { createServer } = await import("node:http");
+    type Session = { initialize(): Promise<Session>; call(): Promise<void>; close(): void; staleSocketRetries?: number };
+    const { ModernHttpSession } = (await import(pathToFileURL(path.join(root, "bench/lib/loadgen.js")).href)) as { ModernHttpSession: new (url: string) => Session };
+    const answer = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "ok" }], resultType: "complete" } });
+    // Every socket's second request is dropped unread, as a server closing an idle socket does when a request is already on its way.
+    const seen = new WeakMap<object, number>();
+    let dropFresh = false;
+    const server = createServer((req, res) => {
+      const nth = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, nth);
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk));
+      req.on("end", () => {
+        if (nth === 2 || dropFresh) return req.socket.destroy();
+        res.writeHead(200, { "content-type": "application/json" }).end(answer((JSON.parse(body) as { id: number }).id));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const session = await new ModernHttpSession(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`).initialize();
+    try {
+      await session.call();
+      await session.call();
+      expect(session.staleSocketRetries).toBe(1);
+      // A request on a new socket that fails is a real failure: not sent again.
+      dropFresh = true;
+      session.close();
+      await expect(session.call()).rejects.toMatchObject({ code: "ECONNRESET" });
+      expect(session.staleSocketRetries).toBe(1);
+    } finally {
+      session.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("the load generator's quick reading of an answer passes only the expected one", async () => {
     const { quickAnswerOk } = (await import(pathToFileURL(path.join(root, "bench/lib/loadgen.js")).href)) as { quickAnswerOk(text: string, id: number, wantResultType: boolean): boolean };
     const ok = '{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"ok"}]}}';
