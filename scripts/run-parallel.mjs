@@ -11,7 +11,10 @@ if (names.length === 0) {
 
 function run(name) {
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", name, "--silent"], { stdio: ["ignore", "pipe", "pipe"] });
+    // Under npm, npm's own script through this node (no shell, so Windows finds it too); else `npm` from the PATH.
+    const npmCli = process.env.npm_execpath;
+    const [command, args] = npmCli ? [process.execPath, [npmCli, "run", name, "--silent"]] : ["npm", ["run", name, "--silent"]];
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], shell: !npmCli && process.platform === "win32" });
     const output = [];
     child.stdout.on("data", (chunk) => output.push(chunk));
     child.stderr.on("data", (chunk) => output.push(chunk));

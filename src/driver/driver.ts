@@ -517,7 +517,8 @@ export class McpDriver implements AsyncDisposable {
    * or `clearNotifications()`, waiting for it if needed.
    */
   async waitForNotification(method: string, options: WaitForNotificationOptions = {}): Promise<ReceivedNotification> {
-    return (await this.waitForNotifications(method, 1, options))[0]!;
+    this.assertOpen("waitForNotification");
+    return (await this.inbox.waitFor(method, 1, options, "waitForNotification"))[0]!;
   }
 
   /** Resolves with the first `count` notifications of `method` (passing `where`), waiting for them if needed. */

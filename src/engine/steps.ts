@@ -58,12 +58,14 @@ export interface StepTiming {
 
 /**
  * One answer key with the others absent, so `{ returns: 1, toolError: "x" }` fails to compile
- * as it fails at run time (`hang: false` and `disconnect: false` count as absent there, and
- * are allowed here beside another answer).
+ * as it fails at run time.
  */
 type OneAnswer = {
-  [K in keyof StepAnswers]: Pick<StepAnswers, K> & { [Other in Exclude<keyof StepAnswers, K | "hang" | "disconnect">]?: undefined } & { hang?: K extends "hang" ? boolean : false; disconnect?: K extends "disconnect" ? boolean : false };
-}[keyof StepAnswers];
+  [K in Exclude<keyof StepAnswers, FlagKey>]: Pick<StepAnswers, K | FlagKey> & { [Other in Exclude<keyof StepAnswers, K | FlagKey>]?: undefined };
+}[Exclude<keyof StepAnswers, FlagKey>];
+
+/** `hang` and `disconnect` are plain booleans in the type (a step built in a variable widens `false` to boolean); `hang: true` beside another answer is refused at run time. */
+type FlagKey = "hang" | "disconnect";
 
 /** A scripted answer: at most one of `StepAnswers`, with any of `StepTiming`. */
 export type StepObject = OneAnswer & StepTiming;
@@ -79,9 +81,17 @@ export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
+/** The flags `hang` and `disconnect` set to false give no answer; any other value of an answer key is one (`returns: false` answers "false"). */
+const FLAG_KEYS: ReadonlySet<string> = new Set(["hang", "disconnect"]);
+
+function givesAnswer(step: Record<string, unknown>, key: string): boolean {
+  const value = step[key];
+  return value !== undefined && !(value === false && FLAG_KEYS.has(key));
+}
+
 /** Which answer a (checked) step gives; `empty` is a step with only `delayMs` or nothing. */
 export function answerKind(step: StepObject): AnswerKind {
-  for (const key of ANSWER_KEYS) if (step[key] !== undefined && step[key] !== false) return key;
+  for (const key of ANSWER_KEYS) if (givesAnswer(step as Record<string, unknown>, key)) return key;
   return "empty";
 }
 
@@ -97,7 +107,7 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   }
   checkKeys(step, STEP_KEYS, where, `A step takes ${[...STEP_KEYS].map((k) => `"${k}"`).join(", ")}`);
   const record = step as Record<string, unknown>;
-  const answers = ANSWER_KEYS.filter((key) => record[key] !== undefined && record[key] !== false);
+  const answers = ANSWER_KEYS.filter((key) => givesAnswer(record, key));
   if (answers.length > 1) {
     throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
   }

@@ -26,7 +26,7 @@ const OPTION_KINDS = { tool: "string", timeoutMs: "number", ended: "boolean" } a
 
 /** Resolves with the calls (of `tool`; only the ended ones with `ended`) once there are at least `count`. */
 export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
-  const problem = waitArgumentsProblem("waitForCalls(count, options)", count, options, OPTION_KINDS);
+  const problem = waitArgumentsProblem("waitForCalls", count, options, OPTION_KINDS);
   if (problem) return Promise.reject(problem);
   const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS, ended = false } = options;
   const current = () => {

@@ -266,7 +266,7 @@ export class Fakes {
   /** Throws listing every unused entry of the scoped blocks for this test id. */
   assertConsumed(query: InspectQuery): void {
     checkInspectQuery(query, "assertConsumed()");
-    checkQueryNamesFakes(this.store, query, "assertConsumed()");
+    checkQueryNamesFakes(this.store, query, inspectFakes(this.store, query), "assertConsumed()");
     assertFakesConsumed(this.store, query);
   }
 

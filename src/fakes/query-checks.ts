@@ -7,8 +7,8 @@ import { McpTestkitError } from "../errors.js";
 import { checkKeys } from "../engine/spec-checks.js";
 import { closest } from "../util/closest.js";
 import { typeLabel } from "../util/text.js";
-import type { FakesStore } from "./store.js";
-import type { InspectQuery } from "./inspect.js";
+import type { FakesStore, MountFakes } from "./store.js";
+import type { FakesListing, InspectQuery } from "./inspect.js";
 
 const QUERY_KEYS = ["testId", "context", "mount"] as const;
 /** At most this many known names are listed in a message. */
@@ -33,33 +33,49 @@ export function checkInspectQuery(query: unknown, api: string): asserts query is
 }
 
 /**
- * Throws when the query names a mount with no fakes, or a test id or context that no scoped
- * block on the queried mounts names: the closest known one, the known ones, or where that
- * test id's blocks are.
+ * Throws when the query names a mount with no fakes, or when no scoped block applies to it (the
+ * blocks `listing` found, by the same levels a request is answered by): then nothing would be
+ * checked. The message says why: the closest test id or context the blocks name and the known
+ * ones, the mounts a test id's blocks are on, or the scopes that name it with another key.
  */
-export function checkQueryNamesFakes(store: FakesStore, query: InspectQuery, api: string): void {
+export function checkQueryNamesFakes(store: FakesStore, query: InspectQuery, listing: FakesListing, api: string): void {
   const mounts = [...store.mounts.values()];
   if (query.mount !== undefined && !store.mounts.has(query.mount)) {
     throw new McpTestkitError(`${api}: no fakes are loaded on mount ${JSON.stringify(query.mount)}${known(query.mount, mounts.map((m) => m.mount), "Mounts with fakes")}`);
   }
-  for (const key of ["testId", "context"] as const) {
-    const wanted = query[key];
-    if (wanted === undefined || wanted === null) continue;
-    const where = new Map<string, Set<string>>();
-    for (const mount of mounts) {
-      for (const block of mount.blocks) {
-        const named = block.scope === "shared" ? undefined : block.scope[key];
-        if (named !== undefined) (where.get(named) ?? where.set(named, new Set()).get(named)!).add(mount.mount);
-      }
-    }
-    const homes = where.get(wanted);
-    if (homes !== undefined && (query.mount === undefined || homes.has(query.mount))) continue;
-    const noun = key === "testId" ? "test id" : "context";
-    if (homes !== undefined) {
-      throw new McpTestkitError(`${api}: no scoped block on mount ${JSON.stringify(query.mount)} names ${noun} ${JSON.stringify(wanted)}; its blocks are on ${[...homes].map((m) => JSON.stringify(m)).join(", ")}. Ask for that mount, or leave "mount" out for all.`);
-    }
-    throw new McpTestkitError(`${api}: no scoped block names ${noun} ${JSON.stringify(wanted)}, so there is nothing to check${known(wanted, where.keys(), `${key === "testId" ? "Test ids" : "Contexts"} the blocks name`)}`);
+  if (listing.mounts.some((mount) => mount.blocks.some((block) => block.scope !== "shared"))) return;
+  const asked = (["testId", "context"] as const).filter((key) => query[key] !== undefined && query[key] !== null);
+  if (asked.length === 0) {
+    throw new McpTestkitError(`${api} checks the scoped blocks of a test id or a context, and got neither: shared blocks are for every test and are never checked. Pass { testId } (or { context }).`);
   }
+  const who = asked.map((key) => `${NOUN[key]} ${JSON.stringify(query[key])}`).join(" and ");
+  const onMount = query.mount === undefined ? "" : ` on mount ${JSON.stringify(query.mount)}`;
+  const hints = asked.map((key) => hintFor(mounts, query, key)).filter((hint) => hint !== "");
+  throw new McpTestkitError(`${api}: no scoped block applies to ${who}${onMount}, so there is nothing to check.${hints.map((hint) => ` ${hint}`).join("")}`);
+}
+
+const NOUN = { testId: "test id", context: "context" } as const;
+
+/** Why the blocks do not reach the asked `key`: no block names it (closest, known), its blocks are on other mounts, or they name it with other keys. */
+function hintFor(mounts: readonly MountFakes[], query: InspectQuery, key: "testId" | "context"): string {
+  const wanted = query[key]!;
+  const names = new Set<string>();
+  const homes = new Set<string>();
+  const scopes = new Set<string>();
+  for (const mount of mounts) {
+    for (const block of mount.blocks) {
+      const named = block.scope === "shared" ? undefined : block.scope[key];
+      if (named === undefined) continue;
+      names.add(named);
+      if (named !== wanted) continue;
+      if (query.mount !== undefined && mount.mount !== query.mount) homes.add(mount.mount);
+      else scopes.add(JSON.stringify(block.scope));
+    }
+  }
+  const noun = NOUN[key];
+  if (scopes.size > 0) return `The blocks naming ${noun} ${JSON.stringify(wanted)} are scoped ${[...scopes].slice(0, LISTED).join(", ")}: ask with the same keys.`;
+  if (homes.size > 0) return `The blocks naming ${noun} ${JSON.stringify(wanted)} are on mount ${[...homes].map((m) => JSON.stringify(m)).join(", ")}: ask for that mount, or leave "mount" out for all.`;
+  return `No block names ${noun} ${JSON.stringify(wanted)}${known(wanted, names, `${key === "testId" ? "Test ids" : "Contexts"} the blocks name`)}`;
 }
 
 /** "; did you mean "x"? Known: a, b." or "." with the list, or ". None is loaded." */

@@ -65,8 +65,9 @@ export function isProcessGroupAlive(pgid: number): boolean {
  * the driver keeps its server in our own process group, so the marker, not a group, is what tells
  * its processes from everything else.
  */
-const treeMarker = `MCP_TESTKIT_TEST_TREE=${process.pid}-${randomUUID()}`;
-process.env.MCP_TESTKIT_TEST_TREE = treeMarker.slice(treeMarker.indexOf("=") + 1);
+// Set per test file by test/setup/per-file.ts (a worker runs many files); read when a check runs.
+process.env.MCP_TESTKIT_TEST_TREE ??= `${process.pid}-${randomUUID()}`;
+const treeMarker = (): string => `MCP_TESTKIT_TEST_TREE=${process.env.MCP_TESTKIT_TEST_TREE}`;
 
 /**
  * Processes still running that the server `pid` left (Linux): `pid` itself, anything below it,
@@ -92,7 +93,7 @@ export function leftoverProcesses(pid: number): Array<{ pid: number; command: st
 
 function carriesMarker(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(treeMarker);
+    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(treeMarker());
   } catch {
     return false;
   }

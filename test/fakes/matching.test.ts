@@ -229,14 +229,23 @@ describe("journal, log and counters", () => {
     fakes.load([
       { scope: { testId: "checkout > pays by card" }, tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }] }] },
       { scope: { context: "eu" }, mount: "/billing", tools: [{ name: "b", calls: [{ anyArgs: true, result: "2" }] }] },
+      { scope: { testId: "B", context: "us" }, tools: [{ name: "c", calls: [{ anyArgs: true, result: "3" }] }] },
       { scope: "shared", tools: [{ name: "s", calls: [{ anyArgs: true, result: "s" }] }] },
     ]);
     expect(() => fakes.assertConsumed({ testId: "checkout > pays by crad" })).toThrow(
-      'assertConsumed(): no scoped block names test id "checkout > pays by crad", so there is nothing to check; did you mean "checkout > pays by card"? Test ids the blocks name: "checkout > pays by card".',
+      'assertConsumed(): no scoped block applies to test id "checkout > pays by crad", so there is nothing to check. No block names test id "checkout > pays by crad"; did you mean "checkout > pays by card"? Test ids the blocks name: "checkout > pays by card", "B".',
     );
     expect(() => fakes.assertConsumed({ context: "eu", mount: "/mcp" })).toThrow(
-      'assertConsumed(): no scoped block on mount "/mcp" names context "eu"; its blocks are on "/billing". Ask for that mount, or leave "mount" out for all.',
+      'assertConsumed(): no scoped block applies to context "eu" on mount "/mcp", so there is nothing to check. The blocks naming context "eu" are on mount "/billing": ask for that mount, or leave "mount" out for all.',
     );
+    // A block scoped to a test id and a context is reached only by a query with both.
+    expect(() => fakes.assertConsumed({ testId: "B" })).toThrow(
+      'no scoped block applies to test id "B", so there is nothing to check. The blocks naming test id "B" are scoped {"testId":"B","context":"us"}: ask with the same keys.',
+    );
+    expect(() => fakes.assertConsumed({ testId: "B", context: "us" })).toThrow('1 declared MCP fake was never used (testId "B", context "us")');
+    // Both keys reach the blocks of each: the test id's own, and the context's on every mount.
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", context: "eu" })).toThrow('2 declared MCP fakes were never used (testId "checkout > pays by card", context "eu"):\n  - code#1[0]:a#0 (/mcp, tool "a")\n  - code#1[1]:b#0 (/billing, tool "b")');
+    expect(() => fakes.assertConsumed({})).toThrow("assertConsumed() checks the scoped blocks of a test id or a context, and got neither");
     expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", mount: "/mpc" })).toThrow('no fakes are loaded on mount "/mpc"; did you mean "/mcp"? Mounts with fakes: "/mcp", "/billing".');
     // A known test id is checked as before: its unused entry is named.
     expect(() => fakes.assertConsumed({ testId: "checkout > pays by card" })).toThrow("1 declared MCP fake was never used");

@@ -399,12 +399,14 @@ describe("waitForCalls with arguments it cannot use", () => {
   it("rejects a mistyped option, a bad count or timeout, naming what it takes", async () => {
     const server = await afterCalls([["search_issues"]]);
     await expect(server.waitForCalls(1, { timeout: 100 } as never)).rejects.toThrow(
-      'waitForCalls(count, options) options has unknown key "timeout"; did you mean "timeoutMs"? It takes "tool", "timeoutMs", "ended".',
+      'waitForCalls()\'s options has unknown key "timeout"; did you mean "timeoutMs"? It takes "tool", "timeoutMs", "ended".',
     );
-    await expect(server.waitForCalls(1.5)).rejects.toThrow("waitForCalls(count, options): the count must be a whole number >= 0, got number 1.5.");
+    await expect(server.waitForCalls(1.5)).rejects.toThrow("waitForCalls(): the count must be a whole number >= 0, got number 1.5.");
     await expect(server.waitForCalls("2" as never)).rejects.toThrow('the count must be a whole number >= 0, got "2"');
-    await expect(server.waitForCalls(1, { timeoutMs: Number.NaN })).rejects.toThrow('"timeoutMs" must be a number, got number NaN');
-    await expect(server.waitForCalls(1, { timeoutMs: -5 })).rejects.toThrow('"timeoutMs" must be a number of ms >= 0, got -5.');
+    await expect(server.waitForCalls(1, { timeoutMs: Number.NaN })).rejects.toThrow('waitForCalls()\'s options: "timeoutMs" must be a number of ms from 0 to 2147483647, got number NaN.');
+    await expect(server.waitForCalls(1, { timeoutMs: Infinity })).rejects.toThrow('"timeoutMs" must be a number of ms from 0 to 2147483647, got number Infinity.');
+    await expect(server.waitForCalls(1, { timeoutMs: 2 ** 31 })).rejects.toThrow("got number 2147483648.");
+    await expect(server.waitForCalls(1, { timeoutMs: -5 })).rejects.toThrow('"timeoutMs" must be a number of ms from 0 to 2147483647, got number -5.');
     await expect(server.waitForCalls(1, { tool: 7 } as never)).rejects.toThrow('"tool" must be a string, got number 7');
     await expect(server.waitForCalls(1, "fast" as never)).rejects.toThrow("options must be an object { tool, timeoutMs, ended }");
     // Good arguments still work after the bad ones.

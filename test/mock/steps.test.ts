@@ -170,6 +170,16 @@ describe("delayMs", () => {
     expect(thrown.message).toBe("MCP error -32001: late throw");
   });
 
+  it("returns false, 0 or null answers that value (only hang and disconnect take false for absent)", async () => {
+    const server = await mock({ tools: { no: { returns: false }, zero: { returns: 0 }, nothing: { returns: null }, calm: { returns: "ok", hang: false, disconnect: false } } });
+    const client = await connect(server);
+    expect(texts(await client.callTool({ name: "no" }))).toEqual(["false"]);
+    expect(texts(await client.callTool({ name: "zero" }))).toEqual(["0"]);
+    expect(texts(await client.callTool({ name: "nothing" }))).toEqual(["null"]);
+    expect(texts(await client.callTool({ name: "calm" }))).toEqual(["ok"]);
+    expect(server.calls.map((call) => call.outcome)).toEqual(["result", "result", "result", "result"]);
+  });
+
   it("a cancelled call stops waiting and is recorded as cancelled", async () => {
     const server = await mock({ tools: { slow: { delayMs: 10_000, returns: "never seen" } } });
     const client = await connect(server);
