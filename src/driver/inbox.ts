@@ -5,7 +5,7 @@
  */
 import { BoundedJournal } from "../inspect/journal.js";
 import { waitWithTimeout } from "../util/wait-with-timeout.js";
-import { waitArgumentsProblem } from "../util/wait-checks.js";
+import { waitArgumentsProblem } from "../engine/wait-checks.js";
 import { typeLabel } from "../util/text.js";
 import { McpTestkitError } from "../errors.js";
 import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./errors.js";

@@ -4,7 +4,7 @@ import type { CallLog, ToolCall } from "./call-log.js";
 import type { EventHub } from "./events.js";
 import { formatValue } from "./match.js";
 import { waitWithTimeout } from "../util/wait-with-timeout.js";
-import { waitArgumentsProblem } from "../util/wait-checks.js";
+import { waitArgumentsProblem } from "./wait-checks.js";
 
 /** Options of `server.waitForCalls(count, options)`: which tool, how long, and whether to count only calls that ended. */
 export interface WaitForCallsOptions {

@@ -172,8 +172,12 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.binding.fakes;
   }
 
-  /** Throws listing every unused fake entry (with its id) of the blocks that apply to this test id (nock's `isDone`). */
-  assertFakesConsumed(query: { testId?: string; context?: string; mount?: string } = {}): void {
+  /**
+   * Throws listing every unused fake entry (with its id) of the scoped blocks that apply to this
+   * test id and/or context (nock's `isDone`); throws too when no scoped block applies (a typo in
+   * the test id), saying why.
+   */
+  assertFakesConsumed(query: { testId?: string; context?: string; mount?: string }): void {
     this.binding.fakes.assertConsumed(query);
   }
 

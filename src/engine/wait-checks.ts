@@ -4,8 +4,8 @@
  * wait would run on the default timeout, failing far from the mistake.
  */
 import { McpTestkitError } from "../errors.js";
-import { typeLabel } from "./text.js";
-import { unknownKeysMessage, checkValueKinds, type ValueKind } from "../engine/spec-checks.js";
+import { typeLabel } from "../util/text.js";
+import { unknownKeysMessage, checkValueKinds, type ValueKind } from "./spec-checks.js";
 
 /** The longest delay setTimeout honours. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
