@@ -10,7 +10,7 @@ export default defineConfig({
     // worker per core (Vitest's default leaves one core idle) keeps both cores busy.
     maxWorkers: availableParallelism(),
     // Test files clean up what they start, so a worker may reuse its module graph between files;
-    // re-importing the SDKs for each of ~200 files was a large part of the run.
+    // re-importing the SDKs for each of ~120 files was a large part of the run.
     isolate: false,
     // What a file sets up per file when it shares a worker: its own process-tree marker.
     setupFiles: ["test/setup/per-file.ts"],

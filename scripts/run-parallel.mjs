@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs npm scripts side by side (typecheck and build share no output, so neither waits for the
-// other), prints each one's output as a block when it ends, and fails if any fails.
+// other); once all have ended, prints each one's output as one block, and fails if any failed.
 import { spawn } from "node:child_process";
 
 const names = process.argv.slice(2);

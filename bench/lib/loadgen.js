@@ -38,6 +38,7 @@ const CALL_PARAMS = { name: "echo", arguments: { text: "ok" } };
  * A keep-alive socket the server closed while it sat idle (its keep-alive timeout passed while
  * other servers were measured) fails the next request with ECONNRESET before the server read
  * it; that request is sent once more on a new socket, as node's docs advise (`reusedSocket`).
+ * (Should the server have read it after all, the echo call it repeats changes nothing.)
  */
 async function post(session, headers, body) {
   try {

@@ -44,8 +44,8 @@ export interface StepAnswers {
   inputRequired?: { inputRequests?: Record<string, unknown>; requestState?: string };
 }
 
-/** What any step may add to its answer. */
-export interface StepTiming {
+/** What any step may add to its answer: structured content, a delay, how it is streamed, how often it repeats. */
+export interface StepOptions {
   /** Sent with `content` (only in protocol versions that have it). */
   structuredContent?: Record<string, unknown>;
   /** Wait this long before answering; a cancelled call stops waiting. */
@@ -56,6 +56,9 @@ export interface StepTiming {
   repeat?: number;
 }
 
+/** `hang` and `disconnect` are plain booleans in the type (a step built in a variable widens `false` to boolean); `hang: true` beside another answer is refused at run time. */
+type FlagKey = "hang" | "disconnect";
+
 /**
  * One answer key with the others absent, so `{ returns: 1, toolError: "x" }` fails to compile
  * as it fails at run time.
@@ -64,11 +67,8 @@ type OneAnswer = {
   [K in Exclude<keyof StepAnswers, FlagKey>]: Pick<StepAnswers, K | FlagKey> & { [Other in Exclude<keyof StepAnswers, K | FlagKey>]?: undefined };
 }[Exclude<keyof StepAnswers, FlagKey>];
 
-/** `hang` and `disconnect` are plain booleans in the type (a step built in a variable widens `false` to boolean); `hang: true` beside another answer is refused at run time. */
-type FlagKey = "hang" | "disconnect";
-
-/** A scripted answer: at most one of `StepAnswers`, with any of `StepTiming`. */
-export type StepObject = OneAnswer & StepTiming;
+/** A scripted answer: at most one of `StepAnswers`, with any of `StepOptions`. */
+export type StepObject = OneAnswer & StepOptions;
 
 /** A step worked out from the call, for answers that depend on the arguments. May be async. */
 export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepObject>;
@@ -82,7 +82,7 @@ export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
 /** The flags `hang` and `disconnect` set to false give no answer; any other value of an answer key is one (`returns: false` answers "false"). */
-const FLAG_KEYS: ReadonlySet<string> = new Set(["hang", "disconnect"]);
+const FLAG_KEYS: ReadonlySet<string> = new Set<FlagKey>(["hang", "disconnect"]);
 
 function givesAnswer(step: Record<string, unknown>, key: string): boolean {
   const value = step[key];

@@ -6,7 +6,7 @@ import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type Fail
 import type { FakeStepChecker } from "./fake-steps.js";
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
-import { checkInspectQuery, checkQueryNamesFakes } from "./query-checks.js";
+import { checkInspectQuery, checkQueryFindsScopedBlocks } from "./query-checks.js";
 import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
 import { FakesJournal, type JournalEntry } from "./journal.js";
 import type { LogLevel, LogSink } from "../util/log.js";
@@ -263,11 +263,12 @@ export class Fakes {
     return inspectFakes(this.store, query);
   }
 
-  /** Throws listing every unused entry of the scoped blocks for this test id. */
+  /** Throws listing every unused entry of the scoped blocks for this test id (or context), and when no scoped block applies to it. */
   assertConsumed(query: InspectQuery): void {
     checkInspectQuery(query, "assertConsumed()");
-    checkQueryNamesFakes(this.store, query, inspectFakes(this.store, query), "assertConsumed()");
-    assertFakesConsumed(this.store, query);
+    const listing = inspectFakes(this.store, query);
+    checkQueryFindsScopedBlocks(this.store, query, listing, "assertConsumed()");
+    assertFakesConsumed(listing, query);
   }
 
   /** With a test id: its used entries and evicted mark, on every mount. Without: all consumption state and the journal. Blocks and counters stay. */

@@ -67,12 +67,12 @@ export function inspectFakes(store: FakesStore, query: InspectQuery): FakesListi
 }
 
 /**
- * Throws listing every unused entry of the scoped blocks that apply to this test id (shared
- * blocks are for every test, so they are left out), like nock's `isDone`.
+ * Throws listing every unused entry of the scoped blocks in `listing` (what `inspectFakes` found
+ * for the query; shared blocks are for every test, so they are left out), like nock's `isDone`.
  */
-export function assertFakesConsumed(store: FakesStore, query: InspectQuery): void {
+export function assertFakesConsumed(listing: FakesListing, query: InspectQuery): void {
   const unused: string[] = [];
-  for (const { blocks } of inspectFakes(store, query).mounts) {
+  for (const { blocks } of listing.mounts) {
     for (const block of blocks) {
       if (block.scope === "shared") continue;
       const items: Array<[string, string, EntrySnapshot[]]> = [

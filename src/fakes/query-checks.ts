@@ -38,7 +38,7 @@ export function checkInspectQuery(query: unknown, api: string): asserts query is
  * checked. The message says why: the closest test id or context the blocks name and the known
  * ones, the mounts a test id's blocks are on, or the scopes that name it with another key.
  */
-export function checkQueryNamesFakes(store: FakesStore, query: InspectQuery, listing: FakesListing, api: string): void {
+export function checkQueryFindsScopedBlocks(store: FakesStore, query: InspectQuery, listing: FakesListing, api: string): void {
   const mounts = [...store.mounts.values()];
   if (query.mount !== undefined && !store.mounts.has(query.mount)) {
     throw new McpTestkitError(`${api}: no fakes are loaded on mount ${JSON.stringify(query.mount)}${known(query.mount, mounts.map((m) => m.mount), "Mounts with fakes")}`);
@@ -78,7 +78,7 @@ function hintFor(mounts: readonly MountFakes[], query: InspectQuery, key: "testI
   return `No block names ${noun} ${JSON.stringify(wanted)}${known(wanted, names, `${key === "testId" ? "Test ids" : "Contexts"} the blocks name`)}`;
 }
 
-/** "; did you mean "x"? Known: a, b." or "." with the list, or ". None is loaded." */
+/** The end of a message about `wanted`: `; did you mean "x"? Label: "x", "y".`, `. Label: "x", "y".` or `. Label: none.` */
 function known(wanted: string, names: Iterable<string>, label: string): string {
   const list = [...names];
   if (list.length === 0) return `. ${label}: none.`;
