@@ -55,7 +55,7 @@ import {
   within,
   writeReport,
 } from "./lib/common.js";
-import { closeSetSessions, measureSet, openSetSessions, startServerSet } from "./lib/server-set.js";
+import { closeSetSessions, measureSet, openSetSessions, primeSet, startServerSet } from "./lib/server-set.js";
 import { HTTP_SIDES, MODERN_SIDES, startSide } from "./servers/http-sides.js";
 
 // ---------------------------------------------------------------- re-spawn with --expose-gc
@@ -83,6 +83,8 @@ const CONFIG = {
   /** Processes per server for the servers whose figures carry an aim (the others: one). */
   processes: Math.min(4, Math.max(1, Number(args.get("processes") ?? 2))),
   load: {
+    /** Per server process, once after it starts: run hot at concurrency 32 until V8 has optimized its code (bench/lib/server-set.js, `primeSet`). */
+    prime: { concurrency: 32, count: quick ? 4000 : 12_000, ms: quick ? 1000 : 3000 },
     /** Per server process, before round 1 of the first concurrency (JIT warm on both ends), and of each later one. */
     warmup: { first: { count: 3000, ms: quick ? 400 : 900 }, later: { count: 1500, ms: quick ? 200 : 400 } },
     /** One slice: this many calls or this long, whichever comes first. */
@@ -369,6 +371,9 @@ try {
     const t0 = performance.now();
     for (const side of started) servers[side] = await startServerSet(side, SET_SIDES.has(side) ? CONFIG.processes : 1);
     console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${started.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`);
+    const t2 = performance.now();
+    for (const side of started) await primeSet(servers[side], MODERN_SIDES.has(side) ? "modern" : "legacy", CONFIG.load.prime);
+    console.log(`servers primed in ${((performance.now() - t2) / 1000).toFixed(1)}s (${CONFIG.load.prime.count} calls or ${CONFIG.load.prime.ms / 1000} s each at concurrency ${CONFIG.load.prime.concurrency})`);
     // A server's first sessions get the long warm-up (JIT warm on both ends), its later ones the short one.
     let warm = false;
     const measure = async (name, sides, concurrency, bounds) => {

@@ -139,6 +139,22 @@ describe("bench/handler-cost.js on the built package", () => {
     }
   });
 
+  it("priming runs each process of a server set hot (its count of calls, on sessions of its own) before anything is measured", async () => {
+    type ServerSet = { processes: { ask(type: string): Promise<{ stats: { recordedCalls: number } }> }[]; stop(): Promise<void> };
+    const { primeSet, startServerSet } = (await import(pathToFileURL(path.join(root, "bench/lib/server-set.js")).href)) as {
+      primeSet(set: ServerSet, era: string, prime: { concurrency: number; count: number; ms: number }): Promise<void>;
+      startServerSet(side: string, count: number): Promise<ServerSet>;
+    };
+    const set = await startServerSet("ours-json", 2);
+    try {
+      await primeSet(set, "legacy", { concurrency: 4, count: 120, ms: 20_000 });
+      const recorded = await Promise.all(set.processes.map(async (server) => (await server.ask("stats")).stats.recordedCalls));
+      expect(recorded).toEqual([120, 120]);
+    } finally {
+      await set.stop();
+    }
+  });
+
   it("the load generator's quick reading of an answer passes only the expected one", async () => {
     const { quickAnswerOk } = (await import(pathToFileURL(path.join(root, "bench/lib/loadgen.js")).href)) as { quickAnswerOk(text: string, id: number, wantResultType: boolean): boolean };
     const ok = '{"jsonrpc":"2.0","id":12,"result":{"content":[{"type":"text","text":"ok"}]}}';
