@@ -106,7 +106,7 @@ export interface UnknownMirroredHeaderEvent {
 }
 
 export interface FakeFailureEvent {
-  /** The fake error's stable code (`rate_limited`); a metric label only while it is a short word, and at most 64 of them. */
+  /** The fake error's stable code (`MCP_FAKE_MISMATCH`); a metric label only while it is a short word (letters, digits, `_.-`), and at most 64 of them. */
   readonly code: string;
 }
 

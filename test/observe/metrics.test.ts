@@ -2,6 +2,7 @@
  * Metrics (`mockMcp({ metrics: true })`): the snapshot API, Prometheus and OpenMetrics text at
  * `/__mcp-testkit/metrics`, and labels that stay bounded whatever clients send.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
 import { McpTestkitError, METRICS_PATH, mockMcp, UNRECOGNIZED_METHOD } from "../../src/index.js";
 import { post, rawSession, rpcRequest, sdkClient, serve, useCleanup } from "../wire/support/http.js";
@@ -81,6 +82,25 @@ describe("server.metrics()", () => {
     expect(metrics.value("mcp_testkit_subscription_duration_seconds", { ...ENDPOINT, reason: "session_closed" })).toBe(1);
     expect(metrics.value("mcp_testkit_request_stream_duration_seconds", { reason: "completed" })).toBeGreaterThanOrEqual(2);
     expect(metrics.value("mcp_testkit_request_streams_active")).toBe(0);
+  });
+
+  it("counts the scenario fakes' own failures by their codes (a mismatch and an exhausted entry are told apart)", async () => {
+    const server = await mockMcp({
+      transport: "memory",
+      metrics: true,
+      fixtures: { scope: { testId: "t" }, tools: [{ name: "search", calls: [{ args: { q: "a" }, result: { content: [{ type: "text", text: "found" }] } }] }] },
+    });
+    const client = new Client({ name: "metrics-test", version: "1.0.0" });
+    await client.connect(await server.connectInMemory({ testId: "t" }));
+    await client.callTool({ name: "search", arguments: { q: "a" } });
+    await expect(client.callTool({ name: "search", arguments: { q: "zzz" } })).rejects.toMatchObject({ data: { mcpTestkit: { code: "MCP_FAKE_MISMATCH" } } });
+    await expect(client.callTool({ name: "search", arguments: { q: "a" } })).rejects.toMatchObject({ data: { mcpTestkit: { code: "MCP_FAKE_EXHAUSTED" } } });
+    const metrics = server.metrics();
+    expect(metrics.value("mcp_testkit_fake_failures_total", { code: "MCP_FAKE_MISMATCH" })).toBe(1);
+    expect(metrics.value("mcp_testkit_fake_failures_total", { code: "MCP_FAKE_EXHAUSTED" })).toBe(1);
+    expect(metrics.value("mcp_testkit_fake_failures_total", { code: "other" }) ?? 0).toBe(0);
+    await client.close();
+    await server.close();
   });
 
   it("counts fake failures by their stable code (the hook the scenario fakes emit), bounded", async () => {

@@ -31,9 +31,9 @@ export function statusLabel(status: number): string {
   return KNOWN_STATUSES.has(status) ? String(status) : "other";
 }
 
-/** Fake failure codes: stable, short, lower-case words; at most this many distinct ones, then `other`. */
+/** Fake failure codes: stable short words (`MCP_FAKE_MISMATCH`); at most this many distinct ones, then `other`. */
 export const MAX_FAKE_FAILURE_CODES = 64;
-const FAKE_CODE = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+const FAKE_CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export class FakeCodeLabels {
   private readonly seen = new Set<string>();
