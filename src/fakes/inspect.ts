@@ -66,21 +66,44 @@ export function inspectFakes(store: FakesStore, query: InspectQuery): FakesListi
   return { testId, context, mounts };
 }
 
+/** The level a scope is found at for a request, most specific first (as `MountFakes.levels`). */
+function levelOf(scope: FakeScope): number {
+  if (scope === "shared") return 3;
+  if (scope.testId !== undefined && scope.context !== undefined) return 0;
+  return scope.testId !== undefined ? 1 : 2;
+}
+
+type Declared = [noun: string, name: string, entries: EntrySnapshot[]];
+
+function declaredIn(block: BlockSnapshot): Declared[] {
+  return [
+    ...block.tools.map((tool): Declared => ["tool", tool.name, tool.entries]),
+    ...(block.resources ?? []).map((resource): Declared => ["resource", resource.uri, resource.entries]),
+    ...(block.prompts ?? []).map((prompt): Declared => ["prompt", prompt.name, prompt.entries]),
+  ];
+}
+
 /**
  * Throws listing every unused entry of the scoped blocks in `listing` (what `inspectFakes` found
  * for the query; shared blocks are for every test, so they are left out), like nock's `isDone`.
+ * A name declared at several levels is answered by the most specific one alone, so the entries of
+ * the less specific levels can never be used by this query: they are not asked for.
  */
 export function assertFakesConsumed(listing: FakesListing, query: InspectQuery): void {
   const unused: string[] = [];
   for (const { blocks } of listing.mounts) {
+    const answering = new Map<string, number>();
+    for (const block of blocks) {
+      const level = levelOf(block.scope);
+      for (const [noun, name] of declaredIn(block)) answering.set(`${noun} ${name}`, Math.min(level, answering.get(`${noun} ${name}`) ?? level));
+    }
     for (const block of blocks) {
       if (block.scope === "shared") continue;
-      const items: Array<[string, string, EntrySnapshot[]]> = [
-        ...block.tools.map((tool): [string, string, EntrySnapshot[]] => ["tool", tool.name, tool.entries]),
-        ...(block.resources ?? []).map((resource): [string, string, EntrySnapshot[]] => ["resource", resource.uri, resource.entries]),
-        ...(block.prompts ?? []).map((prompt): [string, string, EntrySnapshot[]] => ["prompt", prompt.name, prompt.entries]),
-      ];
-      for (const [noun, name, entries] of items) for (const entry of entries) if (!entry.consumed) unused.push(`${entry.id} (${block.mount}, ${noun} "${name}")`);
+      const level = levelOf(block.scope);
+      for (const [noun, name, entries] of declaredIn(block)) {
+        if (answering.get(`${noun} ${name}`) !== level) continue;
+        for (const entry of entries) if (!entry.consumed) unused.push(`${entry.id} (${block.mount}, ${noun} "${name}")`);
+      }
     }
   }
   if (unused.length > 0) {

@@ -224,6 +224,22 @@ describe("journal, log and counters", () => {
     expect(() => fakes.assertConsumed({ testId: "T" })).not.toThrow();
   });
 
+  it("assertConsumed asks only for the entries a request of the query can reach: a tool's most specific declaring level", () => {
+    const fakes = createFakes();
+    fakes.load([
+      { scope: { context: "ctx" }, tools: [{ name: "search", calls: [{ id: "ctx-only", anyArgs: true, result: "ctx" }] }, { name: "lookup", calls: [{ id: "ctx-lookup", anyArgs: true, result: "l" }] }] },
+      { scope: { testId: "T", context: "ctx" }, tools: [{ name: "search", calls: [{ id: "both", anyArgs: true, result: "T+ctx" }] }] },
+    ]);
+    expect(fakes.answer({ tool: "search", identity: { testId: "T", context: "ctx" } })).toMatchObject({ kind: "answer", entryId: "code#1[1]:both" });
+    // The context's "search" entry is shadowed for this test (its second call is exhausted), so it is not asked for; its "lookup" is.
+    expect(fakes.answer({ tool: "search", identity: { testId: "T", context: "ctx" } })).toMatchObject({ kind: "error" });
+    expect(() => fakes.assertConsumed({ testId: "T", context: "ctx" })).toThrow('1 declared MCP fake was never used (testId "T", context "ctx"):\n  - code#1[0]:ctx-lookup (/mcp, tool "lookup")');
+    fakes.answer({ tool: "lookup", identity: { testId: "T", context: "ctx" } });
+    expect(() => fakes.assertConsumed({ testId: "T", context: "ctx" })).not.toThrow();
+    // For a query with the context alone, the context's own "search" entry answers, and is asked for.
+    expect(() => fakes.assertConsumed({ context: "ctx" })).toThrow("code#1[0]:ctx-only");
+  });
+
   it("assertConsumed fails for a test id, context or mount no scoped block names, instead of passing with nothing checked", () => {
     const fakes = createFakes();
     fakes.load([
