@@ -10,7 +10,7 @@ import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
 import { stepKeyProblems, type FakeStepChecker } from "./fake-steps.js";
 import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
-import type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
+import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
 import { frozenJsonCopy } from "../util/frozen-copy.js";
@@ -363,17 +363,47 @@ function normalize(block: z.infer<typeof blockSchema>, position: number | null, 
   };
 }
 
-/** Each step answer's values, checked by `checker` (the keys were checked with the rest of the block). */
-function checkSteps(block: z.infer<typeof blockSchema>, checker: FakeStepChecker | undefined): Array<{ path: (string | number)[]; message: string }> {
+/** The items of a list of a raw block, and the entries of each, as far as they are arrays and objects (a block that failed its schema is walked too). */
+function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{ item: number; index: number; entry: Record<string, unknown> }> {
+  const found: Array<{ item: number; index: number; entry: Record<string, unknown> }> = [];
+  const items = raw[list];
+  if (!Array.isArray(items)) return found;
+  items.forEach((item: unknown, i) => {
+    const entries = isObject(item) ? item[LISTS[list].entriesKey] : undefined;
+    if (Array.isArray(entries)) entries.forEach((entry: unknown, index) => isObject(entry) && found.push({ item: i, index, entry }));
+  });
+  return found;
+}
+
+/**
+ * Each step answer's values, checked by `checker`, also in a block that failed elsewhere, so
+ * every problem shows at once; a step whose keys are wrong was reported with the block already.
+ */
+function checkSteps(raw: Record<string, unknown>, checker: FakeStepChecker | undefined): Array<{ path: (string | number)[]; message: string }> {
   if (checker === undefined) return [];
   const found: Array<{ path: (string | number)[]; message: string }> = [];
-  (block.tools ?? []).forEach((tool, t) =>
-    tool.calls.forEach((call, c) => {
-      const message = call.step === undefined ? undefined : checker(call.step);
-      if (message !== undefined) found.push({ path: ["tools", t, "calls", c, "step"], message });
-    }),
-  );
+  for (const { item, index, entry } of rawEntries(raw, "tools")) {
+    const step = entry.step;
+    if (!isObject(step) || stepKeyProblems(step).length > 0) continue;
+    const message = checker(step);
+    if (message !== undefined) found.push({ path: ["tools", item, "calls", index, "step"], message });
+  }
   return found;
+}
+
+/** The `id`s used twice within a block that failed its schema (a loaded block's are checked by the store, against the mount too). */
+function repeatedIds(raw: Record<string, unknown>, blockId: string): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const list of Object.keys(LISTS) as ListKey[]) {
+    for (const { entry } of rawEntries(raw, list)) {
+      if (typeof entry.id !== "string" || entry.id === "") continue;
+      const id = entryId(blockId, list, "", 0, entry.id);
+      if (seen.has(id)) repeated.push(id);
+      seen.add(id);
+    }
+  }
+  return repeated;
 }
 
 type Matchable = ArgsMatcher & { id: string; index: number };
@@ -419,18 +449,16 @@ export function parseFakes(input: FormatInput): FormatOutput {
       return;
     }
     const parsed = blockSchema.safeParse(raw);
+    const stepProblems = checkSteps(raw as Record<string, unknown>, input.checkStep);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = formatPath(issue.path);
         out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }
-      return;
+      for (const id of repeatedIds(raw as Record<string, unknown>, blockId)) out.problems.push({ rule: "mcp-fakes/duplicate-id", file, blockId, entryId: id, message: `${label}: ${duplicateIdText(id, "is used twice in this load", mount)}` });
     }
-    const stepProblems = checkSteps(parsed.data, input.checkStep);
-    if (stepProblems.length > 0) {
-      out.problems.push(...stepProblems.map(({ path, message }) => ({ rule: "mcp-fakes/bad-step" as const, file, blockId, entryId: rawEntryId(raw, path, blockId), message: `${label}: ${formatPath(path)}: ${message}` })));
-      return;
-    }
+    out.problems.push(...stepProblems.map(({ path, message }) => ({ rule: "mcp-fakes/bad-step" as const, file, blockId, entryId: rawEntryId(raw, path, blockId), message: `${label}: ${formatPath(path)}: ${message}` })));
+    if (!parsed.success || stepProblems.length > 0) return;
     const block = normalize(parsed.data, position, blockId, mount);
     out.blocks.push(block);
     out.warnings.push(...shadowWarnings(block, file));

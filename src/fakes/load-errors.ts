@@ -36,6 +36,11 @@ export interface FakeLoadWarning {
   message: string;
 }
 
+/** Why an entry id cannot load: ids are unique per mount. */
+export function duplicateIdText(entryId: string, where: "is already loaded" | "is used twice in this load", mount: string): string {
+  return `entry id "${entryId}" ${where} on mount ${mount}; entry ids are unique per mount, so give this entry another "id"`;
+}
+
 export class FixtureLoadError extends McpTestkitError {
   override name = "FixtureLoadError";
   readonly rule: FakeLoadRule;

@@ -6,7 +6,7 @@
 import type { FakeStepChecker } from "./fake-steps.js";
 import { parseFakes, type ParsedBlock } from "./format.js";
 import { blockId, sourceBase } from "./ids.js";
-import type { FakeLoadProblem, FakeLoadWarning } from "./load-errors.js";
+import { duplicateIdText, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { ConsumptionState, type ConsumptionLimits } from "./consumption.js";
 import { blockEntries, type FakeSourceKind, type LoadedBlock } from "./types.js";
 
@@ -158,7 +158,7 @@ export class FakesStore {
         const where = this.mounts.get(block.mount)?.entryIds.has(entry.id) ? "is already loaded" : seen.has(key) ? "is used twice in this load" : null;
         seen.set(key, entry.id);
         if (where) {
-          problems.push({ rule: "mcp-fakes/duplicate-id", file: block.file, blockId: block.blockId, entryId: entry.id, message: `${block.file ?? block.blockId}, block ${block.blockId}: entry id "${entry.id}" ${where} on mount ${block.mount}; entry ids are unique per mount, so give this entry another "id"` });
+          problems.push({ rule: "mcp-fakes/duplicate-id", file: block.file, blockId: block.blockId, entryId: entry.id, message: `${block.file ?? block.blockId}, block ${block.blockId}: ${duplicateIdText(entry.id, where, block.mount)}` });
         }
       }
     }

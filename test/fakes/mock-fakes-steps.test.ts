@@ -128,6 +128,22 @@ describe("load errors for a bad step", () => {
     expect(server.fakes.inspect().mounts.flatMap((mount) => mount.blocks)).toEqual([]);
   });
 
+  it("reports a bad step and a repeated id beside the block's other problems, all in one load", async () => {
+    const error = await loadError({
+      scope: { testId: "t" },
+      undeclaredTool: "deny",
+      tools: [
+        { name: "t", calls: [{ id: "same", anyArgs: true, step: { hang: "yes" } }, { id: "same", anyArgs: true, result: "x" }] },
+        { name: "t", calls: [{ anyArgs: true, result: "y" }] },
+      ],
+    });
+    expect(error).toBeInstanceOf(McpFakesAddError);
+    const problems = (error as McpFakesAddError).errors.map((problem) => problem.toJSON());
+    expect(problems.map((problem) => problem.rule).sort()).toEqual(["mcp-fakes/bad-step", "mcp-fakes/duplicate-id", "mcp-fakes/duplicate-tool", "mcp-fakes/unknown-key"]);
+    expect(problems.find((problem) => problem.rule === "mcp-fakes/bad-step")).toMatchObject({ entryId: "code#1:same", message: expect.stringContaining('tools[0].calls[0].step: the step: "hang" must be true or false') });
+    expect(problems.find((problem) => problem.rule === "mcp-fakes/duplicate-id")?.message).toContain('entry id "code#1:same" is used twice in this load on mount /mcp');
+  });
+
   describe("in a fixture file", () => {
     let dir: string;
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
