@@ -21,6 +21,7 @@ import { Deadlines } from "./deadlines.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { clipCounted, errorText } from "../util/text.js";
+import { describeCause } from "../util/error-causes.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -683,10 +684,6 @@ function closedMidRequest(error: unknown): boolean {
   return false;
 }
 
-export function describeCause(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  return cause === undefined ? "unknown reason" : String(cause);
-}
 
 function safeJson(value: unknown): string {
   try {

@@ -14,6 +14,7 @@ import { CommandError, UsageError } from "../command.js";
 import type { Progress } from "../output/progress.js";
 import { CLI_MODERN_ONLY_HINT, eraFailure, httpStatusOf, type EraChoice } from "./era.js";
 import { errorText } from "../../util/text.js";
+import { causesText } from "../../util/error-causes.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The flags every command with a target takes (spread into a command's option table). */
@@ -136,7 +137,7 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
   }
   // A refusal with an HTTP status reached the server: that is no "cannot reach".
   if (target.kind === "http" && error instanceof ConnectionClosedError && httpStatusOf(error) === undefined) {
-    return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${describeCauses(error)}`);
+    return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${causesText(error)}`);
   }
   if (error instanceof RequestTimeoutError && error.method === "initialize") {
     const context = plainMessage(error).split("\n").slice(1);
@@ -162,17 +163,6 @@ export function plainMessage(error: unknown): string {
     message = [`${head} ${advice}`, ...rest].join("\n");
   }
   return message;
-}
-
-/** ` (connect ECONNREFUSED 127.0.0.1:9)`: the network cause behind "fetch failed", if any. */
-function describeCauses(error: Error): string {
-  const seen: string[] = [];
-  let cause: unknown = error.cause;
-  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
-    if (!error.message.includes(cause.message)) seen.push(cause.message);
-    cause = cause.cause;
-  }
-  return seen.length === 0 ? "" : ` (${seen.join(": ")})`;
 }
 
 /**
