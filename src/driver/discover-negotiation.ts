@@ -158,14 +158,22 @@ export class DiscoverNegotiation implements Negotiation {
     // The probe's answer is judged by the modern schema, whatever the recorder assumed before.
     this.session.recorder.setProtocolVersion(this.version);
     let answer: DiscoverResult | undefined;
+    let refusal: { legacy: string[]; cause: RequestFailedError } | undefined;
     for (let attempt = 0; attempt < 2 && answer === undefined; attempt++) {
       const outcome = await this.probe();
       if (outcome.kind === "modern") answer = outcome.result;
-      else if (outcome.kind === "retry") this.useVersion(outcome.version);
-      else if (this.mode === "auto") return await this.fallBack(params, outcome.why);
+      else if (outcome.kind === "retry") {
+        this.useVersion(outcome.version);
+        refusal = outcome;
+      } else if (this.mode === "auto") return await this.fallBack(params, outcome.why);
       else throw this.notModern(outcome.why, outcome.cause);
     }
-    if (answer === undefined) throw this.notModern(`it refused protocol version ${this.version} twice`, undefined);
+    if (answer === undefined) {
+      const why = `it refused protocol version ${this.version} twice with -32022, though it lists it`;
+      // Its list names legacy versions too: `auto` takes the other way in, as the spec's backward compatibility does.
+      if (this.mode === "auto" && refusal !== undefined && refusal.legacy.length > 0) return await this.fallBack(params, `${why}; it serves ${refusal.legacy.join(", ")} through initialize`);
+      throw this.notModern(why, refusal?.cause);
+    }
     const chosen = this.chooseVersion(answer);
     if (chosen === undefined) {
       const why = `its server/discover lists ${JSON.stringify(answer.supportedVersions)}, none of which mcp-testkit speaks per request`;
@@ -189,7 +197,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   /** One `server/discover`: a modern answer, a version to retry with, or why the server looks legacy. */
   private async probe(): Promise<
-    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string } | { kind: "legacy"; why: string; cause?: unknown }
+    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string; legacy: string[]; cause: RequestFailedError } | { kind: "legacy"; why: string; cause?: unknown }
   > {
     let result: JsonObject;
     try {
@@ -201,11 +209,11 @@ export class DiscoverNegotiation implements Negotiation {
         // Retried even when the list names the version just refused (a server may refuse a first
         // try on purpose); the handshake bounds the attempts.
         const version = supported.includes(this.version) ? this.version : newestModern(supported);
-        if (version !== undefined) return { kind: "retry", version };
         const legacy = supported.filter(isSupportedVersion);
+        if (version !== undefined) return { kind: "retry", version, legacy, cause: error };
         // Only legacy versions listed: a legacy server that knows the new error, not a modern one refusing us.
         if (legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize`, cause: error };
-        throw this.refused(error);
+        throw this.unsupported(error, supported);
       }
       this.session.throwIfBroken();
       // A DiscoverResult that breaks the schema still says "modern": falling back would send
@@ -247,11 +255,29 @@ export class DiscoverNegotiation implements Negotiation {
   /** Why `auto` fell back to `initialize` (for messages and tests), if it did. */
   fallbackReason: string | undefined;
 
+  /** The mode as the options spell it, for messages. */
+  private get modeText(): string {
+    return this.mode === "auto" ? 'versionNegotiation "auto"' : `versionNegotiation { pin: ${JSON.stringify(this.mode.pin)} }`;
+  }
+
   private notModern(why: string, cause: unknown): ProtocolError {
+    const advice =
+      this.mode === "auto"
+        ? `Ask for another revision with protocolVersion, or use versionNegotiation "legacy" if the server also serves initialize.`
+        : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
+    return new ProtocolError(`The server does not speak MCP ${this.version} (${this.modeText}): ${why}. ${advice}`, {
+      method: "server/discover",
+      process: this.processContext(),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+
+  /** -32022 listing only versions mcp-testkit does not speak: no way in. */
+  private unsupported(error: RequestFailedError, supported: readonly unknown[]): ProtocolError {
     return new ProtocolError(
-      `The server does not speak MCP ${this.version} (versionNegotiation { pin: ${JSON.stringify(this.version)} }): ${why}. ` +
-        `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`,
-      { method: "server/discover", process: this.processContext(), ...(cause === undefined ? {} : { cause }) },
+      `The server refused protocol version ${this.version} (${this.modeText}) with -32022 ${JSON.stringify(error.serverMessage)} and lists ${clip(JSON.stringify(supported), 200)}, ` +
+        `none of which mcp-testkit speaks (it knows ${KNOWN_PROTOCOL_VERSIONS.join(", ")}). A newer mcp-testkit may know them.`,
+      { method: "server/discover", process: this.processContext(), cause: error },
     );
   }
 

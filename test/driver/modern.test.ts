@@ -407,6 +407,43 @@ describe("auto against a modern server that refuses the first try", () => {
   });
 });
 
+describe("a server that keeps refusing the version it lists", () => {
+  const alwaysRefused = (...supported: string[]) => `${zoo("discover-always-refused")} ${supported.join(" ")}`;
+
+  it("auto: refused twice, with legacy versions listed too, falls back to initialize and says why", async () => {
+    const app = track(mcpShell(alwaysRefused("2025-11-25", MODERN)));
+    expect((await app.callTool("any")).getTextContent()).toBe("ok");
+    expect(app.era).toBe("legacy");
+    expect(app.fallbackReason).toBe("it refused protocol version 2026-07-28 twice with -32022, though it lists it; it serves 2025-11-25 through initialize");
+    expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "server/discover", "initialize", "tools/call"]);
+    await app.close();
+  });
+
+  it("auto: refused twice with nothing else listed fails naming auto, not a pin, and what to do", async () => {
+    const app = track(mcpShell(alwaysRefused(MODERN)));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toContain('The server does not speak MCP 2026-07-28 (versionNegotiation "auto"): it refused protocol version 2026-07-28 twice with -32022, though it lists it. Ask for another revision with protocolVersion');
+    expect(error.message).not.toContain("pin");
+    await app.close();
+  });
+
+  it("a pin: the same refusal names the pin and points to auto for a server that serves initialize", async () => {
+    const app = track(mcpShell(alwaysRefused("2025-11-25", MODERN), { versionNegotiation: { pin: MODERN } }));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error.message).toContain('(versionNegotiation { pin: "2026-07-28" }): it refused protocol version 2026-07-28 twice with -32022, though it lists it. A legacy server needs versionNegotiation "auto"');
+    await app.close();
+  });
+
+  it("only versions mcp-testkit does not know listed: fails saying so, not that the server refused a modern client", async () => {
+    const app = track(mcpShell(alwaysRefused("2027-01-01")));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(error.message).toContain('The server refused protocol version 2026-07-28 (versionNegotiation "auto") with -32022 "Unsupported protocol version" and lists ["2027-01-01"], none of which mcp-testkit speaks (it knows 2024-11-05');
+    expect(error.message).not.toContain("speaks the modern era");
+    await app.close();
+  });
+});
+
 describe("auto against legacy servers falls back to initialize", () => {
   it("a zoo server answering -32601 to server/discover: initialize follows, the reason is kept", async () => {
     const app = track(mcpShell(zoo("errors")));
