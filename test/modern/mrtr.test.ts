@@ -129,6 +129,23 @@ describe("requestState faults (the client's)", () => {
     expect(server.calls[0]!.outcome).toBe("protocol-error");
   });
 
+  it("an elicitation needs its mode declared: URL mode elicitation.url, form mode elicitation.form or the empty elicitation {}", async () => {
+    const visit = async (call: { elicit(p: Record<string, unknown>): Promise<Record<string, unknown>> }) => {
+      const answer = await call.elicit({ mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" });
+      return { returns: `url: ${String(answer.action)}` };
+    };
+    const { send } = await direct({ tools: { visit, greet } });
+    for (const formOnly of [{ elicitation: {} }, { elicitation: { form: {} } }]) {
+      const refused = await send("tools/call", { name: "visit" }, formOnly);
+      expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+      expect(refused.error!.message).toContain('tool "visit" asks the client for elicitation.url, which its clientCapabilities in _meta do not declare');
+    }
+    expect((await send("tools/call", { name: "visit" }, { elicitation: { url: {} } })).result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { params: { mode: "url" } } } });
+    // A client that declared URL mode alone cannot fill a form.
+    expect((await send("tools/call", { name: "greet" }, { elicitation: { url: {} } })).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect((await send("tools/call", { name: "greet" }, { elicitation: { form: {}, url: {} } })).result).toMatchObject({ resultType: "input_required" });
+  });
+
   it("ping to the client has no MRTR form: the step's ping rejects with a message saying so", async () => {
     const { send } = await direct({ tools: { pinger: async (call) => { try { await call.ping(); return { returns: "pinged" }; } catch (error) { return { returns: (error as Error).message }; } } } });
     const reply = await send("tools/call", { name: "pinger" });

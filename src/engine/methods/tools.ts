@@ -210,7 +210,7 @@ class RunningCall implements ParkedCall {
     if (missing !== undefined) {
       const error = {
         code: ErrorCode.MissingRequiredClientCapability,
-        message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${Object.keys(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
+        message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${capabilityNames(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
         data: { requiredCapabilities: missing },
       };
       live.input!.abandon(error);
@@ -381,4 +381,12 @@ export function abortInFlight(calls: CallLog, connection: Connection, key: strin
   if (!inFlight) return;
   if (inFlight.call) calls.end(inFlight.call, outcome, { reason });
   inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
+}
+
+/** `elicitation`, `elicitation.url`: the capabilities (and modes) of a `requiredCapabilities`, by name. */
+function capabilityNames(required: Record<string, unknown>): string[] {
+  return Object.entries(required).flatMap(([name, parts]) => {
+    const modes = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
+    return modes.length === 0 ? [name] : modes.map((mode) => `${name}.${mode}`);
+  });
 }

@@ -20,6 +20,20 @@ const CAPABILITY_OF: Record<string, string> = {
 };
 const KEY_PREFIX: Record<string, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
 
+/**
+ * What of its capability an ask needs that the client's declaration lacks, or undefined. An
+ * elicitation has modes (2025-11-25 on): URL mode needs `elicitation.url`; form mode needs
+ * `elicitation.form`, or the empty `elicitation: {}` that means form alone (the spec's backward
+ * compatibility).
+ */
+function lackingPart(ask: Pick<Ask, "method" | "params">, declared: unknown): Json | undefined {
+  if (declared === undefined) return ask.method === "elicitation/create" && ask.params?.mode === "url" ? { url: {} } : {};
+  if (ask.method !== "elicitation/create" || typeof declared !== "object" || declared === null) return undefined;
+  const modes = declared as Json;
+  if (ask.params?.mode === "url") return modes.url === undefined ? { url: {} } : undefined;
+  return Object.keys(modes).length === 0 || modes.form !== undefined ? undefined : { form: {} };
+}
+
 interface Ask {
   method: string;
   params?: Json;
@@ -86,7 +100,8 @@ export class InputRound {
     const missing: Json = {};
     for (const ask of this.#asks.values()) {
       const capability = CAPABILITY_OF[ask.method]!;
-      if (declared[capability] === undefined) missing[capability] = {};
+      const lacking = lackingPart(ask, declared[capability]);
+      if (lacking !== undefined) missing[capability] = { ...(missing[capability] as Json | undefined), ...lacking };
     }
     return Object.keys(missing).length > 0 ? missing : undefined;
   }
