@@ -152,6 +152,35 @@ describe("mutations of the examples are invalid where they were changed", () => 
     expect(pathsOf(validateMessage(closedWithoutId, answers("subscriptions/listen")))).toEqual([["$.result._meta", "result.shape"]]);
   });
 
+  it("a request whose _meta names another revision than the one it is validated as", () => {
+    const versionPath = '$.params._meta["io.modelcontextprotocol/protocolVersion"]';
+    for (const named of ["2025-11-25", "2099-01-01"]) {
+      const call = mutated("CallToolRequest", "call-tool-request.json", (m) => (m.params._meta["io.modelcontextprotocol/protocolVersion"] = named));
+      expect(validateMessage(call, fromClient), named).toEqual([
+        {
+          path: versionPath,
+          rule: "params.shape",
+          message: `the request names protocol version "${named}" but is validated as 2026-07-28; its _meta (like its MCP-Protocol-Version header) must name the revision the request is sent in: expected "2026-07-28"`,
+        },
+      ]);
+    }
+    // A version that is no string at all keeps the plain type problem.
+    const numbered = mutated("CallToolRequest", "call-tool-request.json", (m) => (m.params._meta["io.modelcontextprotocol/protocolVersion"] = 20260728));
+    expect(validateMessage(numbered, fromClient)).toEqual([{ path: versionPath, rule: "params.shape", message: "expected a string; got 20260728" }]);
+    // Only revisions with the per-request _meta read that key: to 2025-11-25 it is any metadata.
+    const call = mutated("CallToolRequest", "call-tool-request.json", () => {});
+    expect(validateMessage(call, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
+  });
+
+  it("-32022's data.requested is a string, and a missing one is named in our words", () => {
+    const unsupported = (change: (data: Json) => void) => mutated("UnsupportedProtocolVersionError", "unsupported-version.json", (m) => change(m.error.data));
+    const problemsOf = (message: Json) => validateMessage(message, { direction: "server-to-client", protocolVersion: MODERN, requestMethod: "tools/call" });
+    const at = (message: string) => [{ path: "$.error.data.requested", rule: "error.data", message }];
+    expect(problemsOf(unsupported((data) => delete data.requested))).toEqual(at('required field "requested" is missing; expected a string'));
+    expect(problemsOf(unsupported((data) => (data.requested = 5)))).toEqual(at("expected a string; got 5"));
+    expect(problemsOf(unsupported((data) => (data.requested = null)))).toEqual(at("expected a string; got null"));
+  });
+
   it("-32022 without data.supported; -32021 without data.requiredCapabilities", () => {
     const unsupported = mutated("UnsupportedProtocolVersionError", "unsupported-version.json", (m) => delete m.error.data.supported);
     expect(pathsOf(validateMessage(unsupported, { direction: "server-to-client", protocolVersion: MODERN }))).toEqual([["$.error.data.supported", "error.data"]]);
@@ -180,7 +209,7 @@ describe("mutations of the examples are invalid where they were changed", () => 
       {
         path: "$.method",
         rule: "version.feature",
-        message: '"notifications/progress" is not available: protocol version 2026-07-28 does not have server-to-client JSON-RPC requests (2026-07-28: input requests in results, MRTR) (feature "serverRequests", only from 2024-11-05 up to, not including, 2026-07-28)',
+        message: '"notifications/progress" is not available: in protocol version 2026-07-28 a client sends no progress notifications, since they only reported on server-to-client requests, which 2026-07-28 removed (feature "serverRequests", only from 2024-11-05 up to, not including, 2026-07-28)',
       },
     ]);
     expect(validateMessage(progress, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);

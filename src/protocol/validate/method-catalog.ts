@@ -11,8 +11,9 @@ import {
   TaskNotificationMethods,
   TaskRequestMethods,
 } from "../methods.js";
-import { versionHas, type ProtocolVersion } from "../versions.js";
+import { compareVersions, FEATURES, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
 import type { MessageDirection } from "./problem.js";
+import { featureProblemMessage, featureSpanText } from "./schemas/kit.js";
 
 export type MethodKind = "request" | "notification";
 
@@ -47,6 +48,43 @@ export function oppositeDirection(direction: MessageDirection): MessageDirection
 }
 
 export { featuresOfMethod };
+
+/** Why one side may not send a method when it lacks `feature`, in words the feature's own would get wrong. */
+interface SenderReason {
+  feature: Feature;
+  /** What the sender does not do, e.g. "a client sends no progress notifications". */
+  absent: string;
+  /** Why, in terms of the feature the revision lacks. */
+  because: string;
+}
+
+/**
+ * Methods a side loses with a feature that is not the method itself: a client's progress
+ * notification is no server request, it reported on one (see CLIENT_SENT_FEATURES in methods.ts).
+ */
+const SENDER_REASONS: Record<"client" | "server", Readonly<Record<string, SenderReason>>> = {
+  client: {
+    "notifications/progress": {
+      feature: "serverRequests",
+      absent: "a client sends no progress notifications",
+      because: "they only reported on server-to-client requests",
+    },
+  },
+  server: {},
+};
+
+/** Why `sender` may not send `method` in `version`, which lacks `feature`. */
+export function unavailableMethodMessage(method: string, sender: "client" | "server", feature: Feature, version: ProtocolVersion): string {
+  const reason = Object.hasOwn(SENDER_REASONS[sender], method) ? SENDER_REASONS[sender][method] : undefined;
+  if (reason === undefined || reason.feature !== feature) return featureProblemMessage(feature, version);
+  return `in protocol version ${version} ${reason.absent}, since ${reason.because}, which ${lackedSince(feature, version)} (${featureSpanText(feature)})`;
+}
+
+/** "2026-07-28 removed" when `version` is past the feature, else "that revision does not have". */
+function lackedSince(feature: Feature, version: ProtocolVersion): string {
+  const { until }: { since: ProtocolVersion; until?: ProtocolVersion } = FEATURES[feature];
+  return until !== undefined && compareVersions(version, until) >= 0 ? `${until} removed` : "that revision does not have";
+}
 
 /** The methods of a kind that a side may send in a version (for "expected one of" lists). */
 export function methodsSentBy(direction: MessageDirection, kind: MethodKind, version: ProtocolVersion): string[] {

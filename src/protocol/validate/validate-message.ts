@@ -9,7 +9,7 @@ import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
 import { isInputMethod } from "../methods.js";
-import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, senderOf, type MethodKind } from "./method-catalog.js";
+import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, senderOf, unavailableMethodMessage, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
 import { readJsonInput } from "./read-json-input.js";
 import { issuesOf, type Schema } from "./schemas/combinators.js";
@@ -164,5 +164,5 @@ function checkMethod(
     return { path, rule: "method.unknown", message: `${label}${why}; expected one of the ${sender}'s ${kind}s: ${known}` };
   }
   // A method this side may send, but its version lacks the feature (so `feature` is set).
-  return { path, rule: "version.feature", message: `${label}${JSON.stringify(method)} is not available: ${featureProblemMessage(feature!, version)}` };
+  return { path, rule: "version.feature", message: `${label}${JSON.stringify(method)} is not available: ${unavailableMethodMessage(method, sender, feature!, version)}` };
 }

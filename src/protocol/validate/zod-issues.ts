@@ -59,7 +59,10 @@ function missingMessage(segments: readonly PathSegment[], expected: string): str
   return `required ${name} is missing; expected ${expected}`;
 }
 
+/** zod's type names in our words; a name not listed here reads "a valid value", never zod's own. */
 const typeNames: Record<string, string> = {
+  // zod's word for "present" (a required key whose schema takes any value).
+  nonoptional: "any JSON value",
   string: "a string",
   number: "a number",
   int: "an integer",
@@ -73,7 +76,7 @@ const typeNames: Record<string, string> = {
 function expectation(issue: Issue): string {
   switch (issue.code) {
     case "invalid_type":
-      return typeNames[issue.expected] ?? issue.expected;
+      return Object.hasOwn(typeNames, issue.expected) ? typeNames[issue.expected]! : "a valid value";
     case "invalid_value":
       return describeOptions(issue.values);
     case "invalid_union":

@@ -130,6 +130,15 @@ function checkedString(expectation: string, test: (value: string) => boolean): S
   return schema;
 }
 
+/** A string that must be `expected` exactly; `mismatch` says why another string is wrong. */
+export function exactString(expected: string, mismatch: (got: string) => string): Schema {
+  const schema = z.string().superRefine((value, ctx) => {
+    if (value !== expected) ctx.addIssue(problemIssue(mismatch(value)));
+  });
+  defineAcceptor(schema, (value) => value === expected);
+  return schema;
+}
+
 const base64Alphabet = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Standard base64; padding may be left off, as decoders such as atob accept. */

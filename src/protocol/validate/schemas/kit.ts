@@ -14,9 +14,14 @@ export interface SchemaKit {
 
 /** E.g. 'protocol version 2024-11-05 does not have audio content blocks (feature "audioContent", introduced in 2025-03-26)'. */
 export function featureProblemMessage(feature: Feature, version: ProtocolVersion): string {
-  const span: { since: string; until?: string; what: string } = FEATURES[feature];
+  return `protocol version ${version} does not have ${FEATURES[feature].what} (${featureSpanText(feature)})`;
+}
+
+/** Which revisions have a feature, e.g. 'feature "ping", only from 2024-11-05 up to, not including, 2026-07-28'. */
+export function featureSpanText(feature: Feature): string {
+  const span: { since: string; until?: string } = FEATURES[feature];
   const when = span.until === undefined ? `introduced in ${span.since}` : `only from ${span.since} up to, not including, ${span.until}`;
-  return `protocol version ${version} does not have ${span.what} (feature "${feature}", ${when})`;
+  return `feature "${feature}", ${when}`;
 }
 
 export function schemaKit(version: ProtocolVersion): SchemaKit {

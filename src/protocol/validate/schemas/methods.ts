@@ -164,7 +164,8 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
   const errorData = new Map<number, Schema>();
   if (kit.has("elicitationUrlMode")) errorData.set(ErrorCode.UrlElicitationRequired, interaction.urlElicitationRequiredData);
 
-  if (kit.has("perRequestMeta")) errorData.set(ErrorCode.UnsupportedProtocolVersion, z.looseObject({ supported: z.array(z.string()), requested: z.unknown() }));
+  // `requested` is a string: the SDK's client recognises -32022 only when it is one.
+  if (kit.has("perRequestMeta")) errorData.set(ErrorCode.UnsupportedProtocolVersion, z.looseObject({ supported: z.array(z.string()), requested: z.string() }));
   if (kit.has("perRequestMeta")) errorData.set(ErrorCode.MissingRequiredClientCapability, z.looseObject({ requiredCapabilities: catalog.clientCapabilities }));
 
   return { params, results, errorData, modern };

@@ -11,10 +11,9 @@ import { META } from "../../meta-keys.js";
 import { isCacheableMethod, isInputMethod } from "../../methods.js";
 import { jsonObject, loggingLevel, notificationParams, progressToken, requestParams, resultObject } from "./base.js";
 import type { CatalogSchemas } from "./catalog.js";
-import { choose, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
+import { choose, exactString, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
 import type { InteractionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
-
 
 export interface ModernSchemas {
   /** `params` of every client request (with its required `_meta`); undefined before 2026-07-28. */
@@ -34,8 +33,14 @@ export interface ModernSchemas {
 export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interaction: InteractionSchemas): ModernSchemas {
   const { since, has } = kit;
 
+  // A request names the revision it is sent in, so it must be the one it is validated as.
+  const ownVersion = exactString(
+    kit.version,
+    (named) =>
+      `the request names protocol version ${JSON.stringify(named)} but is validated as ${kit.version}; its _meta (like its MCP-Protocol-Version header) must name the revision the request is sent in: expected ${JSON.stringify(kit.version)}`,
+  );
   const requestMeta = z.looseObject({
-    [META.protocolVersion]: z.string(),
+    [META.protocolVersion]: ownVersion,
     [META.clientCapabilities]: catalog.clientCapabilities,
     [META.clientInfo]: catalog.implementation.optional(),
     [META.logLevel]: loggingLevel.optional(),
