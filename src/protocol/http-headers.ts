@@ -101,9 +101,15 @@ export function valueAt(args: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** Header text against a body value: integers compare as numbers (`42.0` is 42), booleans as `true`/`false`. */
+/** A number as JSON writes it, in decimal: `42`, `-1.5`, `4.2e1`; not `0x2A`, `+42`, `042` or ` 42`. */
+const DECIMAL_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Header text against a body value: numbers compare as decimal numbers (`42.0` is 42, `0x2A` is
+ * not: an intermediary reading the header must see the body's value), booleans as `true`/`false`.
+ */
 function sameValue(headerValue: string, bodyValue: unknown): boolean {
-  if (typeof bodyValue === "number") return headerValue.trim() !== "" && Number(headerValue) === bodyValue;
+  if (typeof bodyValue === "number") return DECIMAL_NUMBER.test(headerValue) && Number(headerValue) === bodyValue;
   if (typeof bodyValue === "boolean") return headerValue === String(bodyValue);
   return headerValue === bodyValue;
 }

@@ -65,6 +65,11 @@ describe("2026-07-28 request headers", () => {
     const padded = `=?base64?${Buffer.from("  padded ").toString("base64")}?=`;
     expect((await postModern(server.url, limited, { "mcp-param-region": padded, "mcp-param-limit": "42.0" })).status).toBe(200);
     expect((await postModern(server.url, call({ query: "no region" }))).status).toBe(200);
+    // Another spelling of the number is another value to an intermediary reading the header: refused, and the tool does not run.
+    const served = server.calls.length;
+    const hex = await errorOf(await postModern(server.url, call({ region: "eu", limit: 42 }), { "mcp-param-region": "eu", "mcp-param-limit": "0x2A" }));
+    expect(hex).toMatchObject({ status: 400, code: -32020, message: expect.stringContaining('Mcp-Param-Limit header value "0x2A" does not match the body\'s arguments.limit 42') });
+    expect(server.calls).toHaveLength(served);
   });
 
   it("an unsupported version → 400 -32022 listing the supported ones", async () => {

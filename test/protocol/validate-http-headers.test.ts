@@ -113,6 +113,17 @@ describe("2026-07-28: conforming headers pass", () => {
     expect(validateMessage(sparse, fromClient(headersFor(sparse)))).toEqual([]);
   });
 
+  it.each(["0x2A", "0b101010", "+42", "042", " 42", "4.2e1x", "Infinity"])("a number header must be the body's number in decimal: %j is not 42", (spelled) => {
+    const call = sqlCall({ region: "eu", limit: 42, query: "q", target: { tenant: "acme" } });
+    const problems = validateMessage(call, fromClient(headersFor(call, { "mcp-param-limit": spelled })));
+    expect(problems).toEqual([expect.objectContaining({ message: expect.stringContaining(`Mcp-Param-Limit header value ${JSON.stringify(spelled)}`) })]);
+  });
+
+  it("a number in JSON's decimal spellings is the same number (42, 42.0, 4.2e1)", () => {
+    const call = sqlCall({ region: "eu", limit: 42, query: "q", target: { tenant: "acme" } });
+    for (const spelled of ["42", "42.0", "4.2e1"]) expect(validateMessage(call, fromClient(headersFor(call, { "mcp-param-limit": spelled })))).toEqual([]);
+  });
+
   it("notifications have no header rules in this revision; an unknown tool's parameters are not judged", () => {
     const note = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
     expect(headerProblems(note, fromClient({}))).toEqual([]);
