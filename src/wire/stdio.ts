@@ -75,7 +75,7 @@ class StdioConnection implements StdioWire {
   private readonly output: Writable;
   /** The process's own stdout is never ended: other code may still log to it after the mock. */
   private readonly endsOutput: boolean;
-  private readonly connection: Connection;
+  #connection: Connection | undefined;
   private readonly splitter: LineSplitter;
   /** `ending`: the input ended; replies already worked out may still be written. */
   private state: "open" | "ending" | "closed" = "open";
@@ -89,7 +89,6 @@ class StdioConnection implements StdioWire {
     this.output = options.output ?? process.stdout;
     this.endsOutput = this.output !== process.stdout && this.output !== process.stderr;
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
-    this.connection = engine.openConnection({ send: (message) => this.writeLine(JSON.stringify(message)) }, "stdio");
     this.splitter = new LineSplitter(maxLineBytes, {
       line: (text) => this.receive(text),
       oversized: () =>
@@ -111,6 +110,14 @@ class StdioConnection implements StdioWire {
 
   get sessionId(): string {
     return this.connection.id;
+  }
+
+  /**
+   * The one session, opened when first needed (the first message, usually): the wire starts
+   * inside mockMcp(), so a session opened there would be told to no `session:open` listener.
+   */
+  private get connection(): Connection {
+    return (this.#connection ??= this.engine.openConnection({ send: (message) => this.writeLine(JSON.stringify(message)) }, "stdio"));
   }
 
   async close(): Promise<void> {

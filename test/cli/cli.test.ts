@@ -81,7 +81,12 @@ describe("mcp-testkit mock: bad usage exits 2 with one clear message", () => {
     [[json, json], `serves one scenario file at a time, got 2: ${json}, ${json} (fixture files are those with an "mcpFakes" key, or directories)`],
     [["--port", "http", json], '--port must be a port number from 0 to 65535, got "http"'],
     [["--port", "70000", json], '--port must be a port number from 0 to 65535, got "70000"'],
-    [["--port", "-1", json], "option --port needs a value"],
+    // A negative number is the option's value (util.parseArgs alone calls it a missing one), so the range check says what is wrong.
+    [["--port", "-1", json], '--port must be a port number from 0 to 65535, got "-1"'],
+    [["--port=-1", json], '--port must be a port number from 0 to 65535, got "-1"'],
+    [["--fake-test-ids-max", "-1", json], '--fake-test-ids-max must be a whole number, 0 or more, got "-1"'],
+    [["--fake-test-ids-max=-1", json], '--fake-test-ids-max must be a whole number, 0 or more, got "-1"'],
+    [["--stdio", "-1", json], "unknown option -1"],
     [["--path", "mcp", json], '--path must start with "/", such as /mcp, got "mcp"'],
     [["--host", "", json], "--host needs a host name or address, such as 127.0.0.1"],
     [["--stdio", "--port", "3000", json], "--port sets up HTTP serving and cannot be combined with --stdio"],
@@ -277,5 +282,34 @@ describe("mcp-testkit mock: scenario formats", () => {
     expect(answer(messages, 2)?.result.resources.map((resource: Json) => resource.uri)).toEqual(["tracker://labels"]);
     expect(answer(messages, 3)?.result.resourceTemplates.map((template: Json) => template.uriTemplate)).toEqual(["tracker://issues/{id}"]);
     expect(answer(messages, 4)?.result.prompts.map((prompt: Json) => prompt.name)).toEqual(["triage"]);
+  });
+});
+
+describe("mcp-testkit mock --stdio: the lines for people, on stderr", () => {
+  const scenario = join(EXAMPLES, "issue-tracker.json");
+  /** The session lines' form over every wire: `session 1b2c3d4e… opened (stdio)`. */
+  const sessionLine = (what: string) => new RegExp(`^session ([0-9a-f]{8})… ${what}$`);
+
+  it("prints a line when its session opens and when it closes, as over HTTP", async () => {
+    const { stderr } = await exchange(scenario, [INITIALIZE, call(1, "get_issue", { id: 1 })], 2);
+    const lines = stderr.split("\n");
+    expect(lines).toEqual([
+      `mcp-testkit mock: serving ${scenario} over stdio`,
+      "  tools: search_issues, get_issue, add_comment; 2 resources; 1 prompt. Close stdin or press Ctrl-C to stop.",
+      expect.stringMatching(sessionLine("opened \\(stdio\\)")),
+      expect.stringMatching(/^get_issue #0 \{"id":1\} → result \(\d+ ms\)$/),
+      expect.stringMatching(sessionLine("closed: the client closed the connection \\(stdin ended\\)")),
+      "mcp-testkit mock: stopped (stdin closed)",
+      "",
+    ]);
+    // Both lines name the one session.
+    expect(sessionLine("opened \\(stdio\\)").exec(lines[2]!)![1]).toBe(sessionLine("closed: .*").exec(lines[4]!)![1]);
+  });
+
+  it("a client that closes stdin without a word still gets its session's opened line, once, before the closed one", async () => {
+    const result = await runCli(["mock", "--stdio", scenario]);
+    expect(result.code).toBe(0);
+    const sessions = result.stderr.split("\n").filter((line) => line.startsWith("session "));
+    expect(sessions).toEqual([expect.stringMatching(sessionLine("opened \\(stdio\\)")), expect.stringMatching(sessionLine("closed: the client closed the connection \\(stdin ended\\)"))]);
   });
 });

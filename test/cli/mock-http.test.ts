@@ -112,6 +112,25 @@ describe("mcp-testkit mock over Streamable HTTP", () => {
     await hanging;
   });
 
+  it("prints a line when a session opens and when it closes, once each (the form --stdio prints too)", async () => {
+    const child = startCli(["mock", ISSUE_TRACKER]);
+    const [, , url] = await waitForLine(child, "stdout", URL_LINE);
+    const output = collect(child);
+    const client = new Client({ name: "cli-http-test", version: "1.0.0" });
+    clients.add(client);
+    const transport = new StreamableHTTPClientTransport(new URL(url!));
+    await client.connect(transport);
+    await client.callTool({ name: "get_issue", arguments: { id: 1 } });
+    // The client ends its session with a DELETE; the closed line follows it.
+    await transport.terminateSession();
+    await until(() => output.stdout.includes(" closed: "), "the session's closed line");
+    const sessions = output.stdout.split("\n").filter((line) => line.startsWith("session "));
+    expect(sessions).toEqual([expect.stringMatching(/^session [0-9a-f]{8}… opened \(http\)$/), expect.stringMatching(/^session [0-9a-f]{8}… closed: the client ended the session \(DELETE\)$/)]);
+    // Both lines name the one session.
+    const idOf = (line: string) => line.split(" ")[1];
+    expect(idOf(sessions[0]!)).toBe(idOf(sessions[1]!));
+  });
+
   it("listens where --host, --port and --path say", async () => {
     const port = await freePort();
     const child = startCli(["mock", "--host", "127.0.0.1", "--port", String(port), "--path", "/tracker/mcp", ISSUE_TRACKER]);

@@ -120,6 +120,18 @@ async function serveOnStreams(options: MockMcpOptions, stdio: Omit<StdioWireOpti
 }
 
 describe("the stdio wire in process", () => {
+  it("tells session:open to listeners added after mockMcp() resolved: the session opens when the client first speaks", async () => {
+    const { server, peer } = await serveOnStreams({ tools: { search: { returns: "found" } } });
+    const events: string[] = [];
+    server.on("session:open", (event) => void events.push(`open ${event.wire}`));
+    server.on("session:close", (event) => void events.push(`close ${event.outcome}`));
+    await peer.initialize();
+    expect(events).toEqual(["open stdio"]);
+    peer.input.end();
+    await until(() => events.length === 2, "the session's close");
+    expect(events).toEqual(["open stdio", "close disconnected"]);
+  });
+
   it("answers each request with one line, accepts \\r\\n and ignores empty lines", async () => {
     const { server, peer } = await serveOnStreams({ tools: { search: { returns: "found" } } });
     peer.input.write(`${JSON.stringify(INITIALIZE)}\r\n\n\r\n   \n`);
