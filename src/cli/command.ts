@@ -39,10 +39,44 @@ export type ParsedCommandLine<O extends Options> = ReturnType<typeof parseArgs<{
 /** `util.parseArgs` in strict mode with positionals, its errors rewritten as `UsageError`s. */
 export function parseCommandLine<O extends Options>(argv: string[], options: O): ParsedCommandLine<O> {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: true });
   } catch (error) {
     throw new UsageError(describeParseError(error));
   }
+}
+
+/**
+ * `--port -1` as `--port=-1`. In strict mode `util.parseArgs` refuses a value that starts with a
+ * dash ("needs a value"), so a negative number never reached the option's own range check,
+ * whose message says what the option takes. Only the word after an option that takes a value
+ * is joined, and nothing after `--`.
+ */
+function attachNegativeNumbers(argv: readonly string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === "--") return [...joined, ...argv.slice(index)];
+    const name = optionTakingValue(arg, options);
+    const next = argv[index + 1];
+    if (name !== undefined && next !== undefined && looksLikeNegativeNumber(next)) {
+      joined.push(`--${name}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/** The long name of the option `arg` spells (`--port` or its short `-p`) when it takes a value and has none inline. */
+function optionTakingValue(arg: string, options: Options): string | undefined {
+  const long = /^--([^=]+)$/.exec(arg)?.[1];
+  const short = /^-([^-])$/.exec(arg)?.[1];
+  const name = long ?? Object.keys(options).find((key) => short !== undefined && options[key]!.short === short);
+  return name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string" ? name : undefined;
+}
+
+/** `-1`, `-0.5`, `-.5`, `-1e3`: a value, not an option (no option name starts with a digit or a dot). */
+function looksLikeNegativeNumber(text: string): boolean {
+  return /^-\.?\d/.test(text);
 }
 
 function describeParseError(error: unknown): string {

@@ -132,6 +132,10 @@ describe("mcp-testkit inspect over stdio", () => {
     });
     expect(await runCli(["inspect", everything, "--frobnicate"])).toMatchObject({ code: 2, stderr: usage("unknown option --frobnicate") });
     expect(await runCli(["inspect", everything, "--timeout", "0"])).toMatchObject({ code: 2, stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "0"') });
+    // A negative number is the option's value, not a missing one: the range check answers, in both spellings.
+    for (const args of [["--timeout", "-5"], ["--timeout=-5"]]) {
+      expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", ...args])).toMatchObject({ code: 2, stdout: "", stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "-5"') });
+    }
     expect(await runCli(["inspect", everything, "--header", "X-Key: 1"])).toMatchObject({ code: 2, stderr: usage("--header is for URL targets; a stdio server gets no HTTP headers") });
     expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "no colon"])).toMatchObject({ code: 2, stderr: usage('--header must look like "Name: value", got "no colon"') });
     expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "X-Test-Id: tickets › retry"])).toMatchObject({

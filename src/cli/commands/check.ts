@@ -83,7 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit check "node server.js --port 1"`);
   }
   const target = parseTarget(positionals[0], values);
-  const selected = selectChecks(checksFor(target.kind), { only: values.only, skip: values.skip }, target.kind);
+  const otherKind = target.kind === "http" ? "stdio" : "http";
+  const selected = selectChecks(checksFor(target.kind), { only: values.only, skip: values.skip }, target.kind, checksFor(otherKind));
   if (values.junit === "") throw new UsageError("--junit needs a file name, such as --junit check-results.xml");
   const json = values.json === true;
   const startedAt = Date.now();
