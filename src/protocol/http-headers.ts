@@ -174,7 +174,8 @@ export function modernHeaderProblems(
   if (version === undefined) {
     const equal = declared === undefined ? "" : `, and must equal params._meta["${META.protocolVersion}"] (${JSON.stringify(declared)})`;
     if (!found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST${equal}`)) return found.result();
-  } else if (declared !== undefined && version !== declared) {
+  } else if (typeof declared === "string" && version !== declared) {
+    // A version that is no string is the body's own fault (-32022, or the validator's type problem), not a mismatch.
     if (!found.add("mcp-protocol-version", `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match the body's _meta version ${JSON.stringify(declared)}`)) return found.result();
   }
   const methodHeader = header("mcp-method");

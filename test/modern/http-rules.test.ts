@@ -80,6 +80,14 @@ describe("2026-07-28 request headers", () => {
     expect(error.message).toMatch(/2026-07-28 per request \(in _meta\); 2025-11-25, .* through initialize/);
   });
 
+  it("a _meta version that is not a string is refused as a version (-32022), not as a header mismatch", async () => {
+    const server = await serve({ tools });
+    const request = modernRequest("tools/list", {}, { "io.modelcontextprotocol/protocolVersion": 2026 });
+    const error = await errorOf(await postModern(server.url, request, { "mcp-protocol-version": "2026" }));
+    expect(error).toMatchObject({ status: 400, code: -32022, data: { requested: "2026" } });
+    expect(error.message).toMatch(/^Unsupported protocol version 2026: this server speaks 2026-07-28 per request/);
+  });
+
   it("a legacy-only mock refuses 2026-07-28 with -32022", async () => {
     const server = await serve({ tools, protocolVersions: ["2025-11-25"] });
     const error = await errorOf(await postModern(server.url, modernRequest("tools/list")));
