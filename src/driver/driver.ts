@@ -53,7 +53,7 @@ import { Subscription, type ListenFilter } from "./subscription.js";
 import { invalidHeaderAnnotation } from "./tool-headers.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
-import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
+import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
@@ -381,7 +381,7 @@ export class McpDriver implements AsyncDisposable {
         ...options,
         label: `tools/call "${name}"`,
         subject: name,
-        errorFor: this.failures.tool,
+        errorFor: (error, context) => this.failures.tool(error, context, rejectionHint(error, this.rejected.find((entry) => entry.name === name))),
       },
     );
     return new ToolCallResult(result, name);
@@ -701,13 +701,22 @@ Object.defineProperty(McpDriver.prototype, DRIVER_MARKER, { value: true, enumera
 /** One `errorFor` per call kind, shared by all its calls (each reads its request's `subject`). */
 function callFailures(processContext: () => ProcessContext | undefined) {
   const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
-  const tool: ErrorFor = (error, { method, subject }) =>
-    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), toolName: subject! });
+  const tool = (error: JsonRpcErrorObject, { method, subject }: FailedRequest, hint = "") =>
+    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}${hint}`, { ...fields(error, method), toolName: subject! });
   const prompt: ErrorFor = (error, { method, subject }) =>
     new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), promptName: subject! });
   const resource: ErrorFor = (error, { method, subject }) =>
     new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), uri: subject! });
   return { tool, prompt, resource };
+}
+
+/**
+ * A -32020 for a tool the driver left out of getTools() (its `x-mcp-header` is invalid): the
+ * server wanted the headers the driver could not make, so the message says why they are missing.
+ */
+function rejectionHint(error: JsonRpcErrorObject, rejected: RejectedTool | undefined): string {
+  if (rejected === undefined || error.code !== ErrorCode.HeaderMismatch) return "";
+  return `. The driver left tool "${rejected.name}" out of getTools() and sends no Mcp-Param headers for it: ${rejected.reason}`;
 }
 
 /** The option that makes the driver declare each client capability (2026-07-28 asks for them in every request's `_meta`). */

@@ -284,6 +284,10 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
     expect((await app.getTools()).map((tool) => tool.name)).toEqual(["good"]);
     expect(app.rejectedTools.map((tool) => tool.name).sort()).toEqual(["nested", "number", "twice"]);
     expect(app.rejectedTools.find((tool) => tool.name === "twice")!.reason).toMatch(/used twice/);
+    // Called anyway, the server's -32020 for the headers the driver could not make says why they are missing.
+    const error = (await app.callTool("number", { n: 1 }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('Mcp-Param-N header is required');
+    expect(error.message).toContain('The driver left tool "number" out of getTools() and sends no Mcp-Param headers for it: inputSchema.properties.n: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"');
   });
 });
 
