@@ -106,7 +106,7 @@ export class Simulator {
       },
     });
     this.running.add(simulation);
-    view?.sent(messages, { wire: "simulated", endpoint: input.path, sessionId: input.header("mcp-session-id") ?? "", protocolVersion: input.header("mcp-protocol-version") ?? "unknown" });
+    view?.sent(messages, { wire: "simulated", endpoint: input.path, sessionId: input.header("mcp-session-id") ?? "", protocolVersion: requestVersion(input, messages) ?? "unknown" });
     if (this.mock !== undefined) {
       // A mock's endpoint writes straight into the simulation: the same handling as its fetch, without a Response.
       try {
@@ -139,14 +139,27 @@ export class Simulator {
   }
 
   private record(request: SimulatedRequest, messages: readonly Record<string, unknown>[], text: string | undefined): void {
-    // A request that names its version in _meta (2026-07-28) is of that version, whatever its header says.
-    const declared = messages.length === 1 ? declaredVersion(messages[0]!.params) : undefined;
-    const version = typeof declared === "string" ? declared : request.header("mcp-protocol-version");
+    const version = requestVersion(request, messages);
     if (version !== undefined) this.recorder.setProtocolVersion(version);
     // One message: its text is the body (the recorder copies it cheaply from the text).
     // A batch is one POST: its headers are checked with its first message (the rules count a POST once).
     messages.forEach((message, index) => this.recorder.recordMessage("outgoing", message, messages.length === 1 ? text : undefined, index === 0 ? request.distinctHeaders : undefined));
   }
+}
+
+/**
+ * The version a request is sent in: the one its `_meta` names (2026-07-28, whatever its header
+ * says), else its `MCP-Protocol-Version` header, else the one an `initialize` asks for (it has no
+ * header yet); undefined when none says.
+ */
+function requestVersion(request: SimulatedRequest, messages: readonly Record<string, unknown>[]): string | undefined {
+  const single = messages.length === 1 ? messages[0]! : undefined;
+  const declared = single === undefined ? undefined : declaredVersion(single.params);
+  if (typeof declared === "string") return declared;
+  const header = request.header("mcp-protocol-version");
+  if (header !== undefined) return header;
+  const asked = single?.method === "initialize" ? (single.params as { protocolVersion?: unknown } | undefined)?.protocolVersion : undefined;
+  return typeof asked === "string" ? asked : undefined;
 }
 
 /** A `Request`, also one of another realm or undici copy (whose `instanceof` fails), told from a plain init. */

@@ -213,6 +213,8 @@ describe("the headline example (legacy era)", () => {
     await observer.finished(2);
     const call = observer.finishes.find(({ request }) => request.method === "tools/call")!;
     expect(call.request).toMatchObject({ wire: "simulated", endpoint: "/mcp", sessionId, protocolVersion: "2025-11-25" });
+    // initialize has no version header yet: its request is of the version it asks for.
+    expect(observer.finishes.find(({ request }) => request.method === "initialize")!.request.protocolVersion).toBe("2025-11-25");
     expect(call.finish.outcome).toBe("complete");
     expect(sim.recorder.problems).toEqual([]);
   });
