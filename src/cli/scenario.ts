@@ -7,7 +7,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CommandError } from "./command.js";
-import { jsonErrorOffset, lineAndColumn } from "./json-position.js";
+import { describeJsonError } from "../util/json-syntax.js";
 import { errorText } from "../util/text.js";
 
 const JS_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
@@ -62,21 +62,6 @@ async function readJson(file: string, path: string): Promise<unknown> {
         `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.${excerpt}`,
     );
   }
-}
-
-/** Node's message without the text it quotes or its offset, the line and column instead, and that line with a caret. */
-function describeJsonError(message: string, text: string): { reason: string; excerpt: string } {
-  const reason = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, [\s\S]*is not valid JSON$/, "");
-  const offset = jsonErrorOffset(text);
-  if (offset === undefined) return { reason, excerpt: "" };
-  const { line, column } = lineAndColumn(text, offset);
-  const lineText = text.split("\n")[line - 1]!.replace(/\r$/, "");
-  // A minified file is one long line: show the part around the error.
-  const from = Math.max(0, column - 1 - 60);
-  return {
-    reason: `${reason} at line ${line}, column ${column}`,
-    excerpt: `\n  ${line} | ${lineText.slice(from, from + 120)}\n  ${" ".repeat(String(line).length)} | ${" ".repeat(column - 1 - from)}^`,
-  };
 }
 
 async function importModule(file: string, path: string, typescript: boolean): Promise<unknown> {

@@ -128,7 +128,8 @@ describe("bad files fail the whole load, after every file is checked", () => {
       ["mcp-fakes/bad-file", "b-array.json"],
       ["mcp-fakes/bad-scope", "c-noscope.json"],
     ]);
-    expect((error as McpFakesAddError).errors[0].message).toContain("a-broken.json: is not valid JSON");
+    // Where the file stops being JSON, as an editor shows it: line, column, the line and a caret.
+    expect((error as McpFakesAddError).errors[0].message).toMatch(/a-broken\.json: is not valid JSON: .* at line 1, column 3\n {2}1 \| \{ not json\n {4}\| {3}\^$/);
     expect(fakes.inspect().mounts).toEqual([]);
   });
 

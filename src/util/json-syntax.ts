@@ -1,5 +1,6 @@
 /**
- * Where a JSON text stops being JSON. Node gives a position for some syntax errors ("in JSON at
+ * Where a JSON text stops being JSON, said as a person reads a file: line, column and a caret
+ * (scenario files, fixture files). Node gives a position for some syntax errors ("in JSON at
  * position 41") and none for others (`Unexpected token ','`), depending on the error and the
  * Node version; this scanner finds the offset itself, so every error can name a line and column.
  */
@@ -93,4 +94,19 @@ export function jsonErrorOffset(text: string): number | undefined {
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+}
+
+/** Node's message without the text it quotes or its offset, the line and column instead, and that line with a caret. */
+export function describeJsonError(message: string, text: string): { reason: string; excerpt: string } {
+  const reason = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, [\s\S]*is not valid JSON$/, "");
+  const offset = jsonErrorOffset(text);
+  if (offset === undefined) return { reason, excerpt: "" };
+  const { line, column } = lineAndColumn(text, offset);
+  const lineText = text.split("\n")[line - 1]!.replace(/\r$/, "");
+  // A minified file is one long line: show the part around the error.
+  const from = Math.max(0, column - 1 - 60);
+  return {
+    reason: `${reason} at line ${line}, column ${column}`,
+    excerpt: `\n  ${line} | ${lineText.slice(from, from + 120)}\n  ${" ".repeat(String(line).length)} | ${" ".repeat(column - 1 - from)}^`,
+  };
 }
