@@ -271,19 +271,24 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining("mcp-testkit check: --only and --skip leave no check to run") });
   });
 
-  it("--only with a check of the other transport says which servers it is for, and lists this transport's checks", async () => {
+  it("--only with a check of the other transport says which servers it is for, and lists this transport's checks; --skip takes it as nothing to skip", async () => {
     const url = await runCli(["check", "http://127.0.0.1:9/mcp", "--only", "stdin-close"]);
     expect(url).toMatchObject({ code: 2, stdout: "" });
     expect(url.stderr).toBe(
       "mcp-testkit check: --only stdin-close: that check applies only to stdio servers (a command), and this target is a Streamable HTTP server (a URL); leave it out " +
         `(for a Streamable HTTP server: ${DUAL_HTTP.join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
     );
-    const command = await runCli(["check", broken(), "--skip", "ping,http-origin"]);
+    const command = await runCli(["check", broken(), "--only", "ping,http-origin"]);
     expect(command).toMatchObject({ code: 2, stdout: "" });
     expect(command.stderr).toBe(
-      "mcp-testkit check: --skip http-origin: that check applies only to Streamable HTTP servers (a URL), and this target is a stdio server (a command); leave it out " +
+      "mcp-testkit check: --only http-origin: that check applies only to Streamable HTTP servers (a URL), and this target is a stdio server (a command); leave it out " +
         `(for a stdio server: ${[...STDIO, ...MODERN_COMMON].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
     );
+    // One skip list for a URL and a command: the other transport's check is simply not run.
+    const server = await startMock({});
+    const skipped = await checkJsonWith([server.url!, "--skip", "stdin-close,http-origin"]);
+    expect(Object.keys(statusesOf(skipped.report))).toEqual(DUAL_HTTP.filter((id) => id !== "http-origin"));
+    expect(skipped.code).toBe(0);
   });
 
   it("--junit writes a JUnit XML report: FAIL as <failure>, SKIP as <skipped>, WARN passing with system-out", async () => {

@@ -2,7 +2,8 @@
  * `check --only` and `--skip`: which checks run, named by number (as the list prints them for
  * this transport) or by id, comma-separated or repeated. A name that matches no check is a usage
  * error with the closest id, so a typo never quietly runs everything; the id of a check for the
- * other transport is one too, saying which servers that check is for.
+ * other transport is one in `--only` (saying which servers that check is for), and nothing to
+ * skip in `--skip`.
  */
 import { closest } from "../../util/closest.js";
 import { UsageError } from "../command.js";
@@ -47,6 +48,8 @@ function resolve(checks: readonly CheckDefinition[], elsewhere: readonly CheckDe
     } else if (ids.includes(name)) {
       resolved.add(name);
     } else if (elsewhere.some((check) => check.id === name)) {
+      // Skipping what would not run is no mistake (one skip list may serve a URL and a command); asking to run it is.
+      if (flag === "--skip") continue;
       throw new UsageError(`${flag} ${name}: ${notForThisTransport(kind)}; leave it out (for a ${transport} server: ${ids.join(", ")})`);
     } else {
       const near = closest(name, ids);
