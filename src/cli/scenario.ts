@@ -7,7 +7,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CommandError } from "./command.js";
-import { describeJsonError } from "../util/json-syntax.js";
+import { describeJsonError, withoutByteOrderMark } from "../util/json-syntax.js";
 import { errorText } from "../util/text.js";
 
 const JS_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
@@ -51,8 +51,7 @@ async function checkReadable(file: string, path: string): Promise<void> {
 }
 
 async function readJson(file: string, path: string): Promise<unknown> {
-  // Editors on Windows may save a byte order mark, which JSON.parse refuses.
-  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+  const text = withoutByteOrderMark(await readFile(path, "utf8"));
   try {
     return JSON.parse(text);
   } catch (error) {

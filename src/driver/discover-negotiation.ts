@@ -4,9 +4,11 @@
  * In `auto` mode the same probe tells a legacy server apart (the spec's backward-compatibility
  * rules): a `DiscoverResult` or a recognised modern error means modern; anything else (an
  * unknown method, an HTTP 4xx without a modern error, a timeout) means legacy, and the
- * `initialize` handshake takes over for the rest of the connection. A DiscoverResult that breaks
- * the schema is a modern server at fault: the connection fails, saying what is wrong, and does
- * not fall back.
+ * `initialize` handshake takes over for the rest of the connection. A -32022 is the one modern
+ * error that may still lead there: when it lists only legacy versions, or refuses the version it
+ * lists twice while listing legacy ones too. A DiscoverResult or a modern error that breaks the
+ * schema is a modern server at fault: the connection fails, saying what is wrong, and does not
+ * fall back.
  */
 import type { ClientCapabilities, Implementation, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
@@ -32,7 +34,7 @@ export interface DiscoverResult extends JsonObject {
   _meta?: JsonObject;
 }
 
-/** Errors that only a modern server sends: they say "modern", so no fallback (spec, versioning). */
+/** Errors that only a modern server sends: they say "modern" (spec, versioning); only a -32022's list may still point to initialize. */
 const MODERN_ERRORS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
 
 /** Whether `version` is a revision spoken per request (2026-07-28 and later ones we know). */
@@ -205,7 +207,8 @@ export class DiscoverNegotiation implements Negotiation {
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
-        const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+        const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : undefined;
+        if (supported === undefined || supported.length === 0) throw this.noSupportedList(error);
         // Retried even when the list names the version just refused (a server may refuse a first
         // try on purpose); the handshake bounds the attempts.
         const version = supported.includes(this.version) ? this.version : newestModern(supported);
@@ -220,6 +223,10 @@ export class DiscoverNegotiation implements Negotiation {
       // initialize to a server that has none, and hide the real fault (spec, backward compatibility).
       if (error instanceof ProtocolError && isObject(error.response) && looksLikeDiscoverResult(error.response.result)) {
         throw this.brokenDiscover(error.response.result, error.problems, error);
+      }
+      // So does a modern error that breaks the schema (a -32022 whose data.requested is no string).
+      if (error instanceof ProtocolError && isObject(error.response) && isObject(error.response.error) && MODERN_ERRORS.has(error.response.error.code as number)) {
+        throw this.brokenModernError(error.response.error, error);
       }
       if (!saysLegacy(error)) throw error;
       return { kind: "legacy", why: `server/discover failed: ${errorText(error)}`, cause: error };
@@ -295,6 +302,28 @@ export class DiscoverNegotiation implements Negotiation {
         // Only strict validation refuses what the driver could still use; a result it cannot use fails either way.
         `${cause === undefined ? "." : ", or pass strict: false to record schema problems instead of failing on them."}`,
       { method: "server/discover", problems, process: this.processContext(), ...(cause === undefined ? {} : { cause, id: cause.id, response: cause.response }) },
+    );
+  }
+
+  /** A -32022 without the list a client retries with: the server is at fault, and there is no way on. */
+  private noSupportedList(error: RequestFailedError): ProtocolError {
+    return new ProtocolError(
+      `The server refused protocol version ${this.version} (${this.modeText}) with -32022 ${JSON.stringify(error.serverMessage)} but its error lists no versions in data.supported ` +
+        `(got data ${clip(JSON.stringify(error.data) ?? "none", 200)}): a -32022 must list the versions the server speaks, so a client can retry with one. Fix the server's error data.`,
+      { method: "server/discover", process: this.processContext(), cause: error },
+    );
+  }
+
+  /** A modern error (-32020, -32021, -32022) that breaks the schema: a modern server, at fault; no fallback to initialize. */
+  private brokenModernError(rpcError: JsonObject, cause: ProtocolError): ProtocolError {
+    const first = cause.problems[0];
+    const more = cause.problems.length > 1 ? ` and ${cause.problems.length - 1} more` : "";
+    return new ProtocolError(
+      `The server speaks MCP 2026-07-28 (it answered server/discover with error ${String(rpcError.code)}, which only that revision has), but the error breaks the MCP ${this.version} schema` +
+        `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
+        `${formatProblems(cause.problems)}\n  error: ${clipCounted(JSON.stringify(rpcError), 300)}\n` +
+        `Fix the server's error, or pass strict: false to record schema problems instead of failing on them.`,
+      { method: "server/discover", problems: cause.problems, process: this.processContext(), cause, id: cause.id, response: cause.response },
     );
   }
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileName } from "./ids.js";
 import type { FakeLoadProblem } from "./load-errors.js";
-import { describeJsonError } from "../util/json-syntax.js";
+import { describeJsonError, withoutByteOrderMark } from "../util/json-syntax.js";
 
 export interface FixtureFakes {
   name: string;
@@ -40,8 +40,7 @@ export function readFixtureFile(path: string, name = fileName(path)): FixtureFak
   } catch (error) {
     return fileProblem(name, "mcp-fakes/bad-file", `cannot be read (${(error as Error).message})`);
   }
-  // Editors on Windows may save a byte order mark, which JSON.parse refuses.
-  text = text.replace(/^\uFEFF/, "");
+  text = withoutByteOrderMark(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

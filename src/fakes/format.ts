@@ -455,13 +455,16 @@ export function parseFakes(input: FormatInput): FormatOutput {
         const path = formatPath(issue.path);
         out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }
-      for (const id of repeatedIds(raw as Record<string, unknown>, blockId)) out.problems.push({ rule: "mcp-fakes/duplicate-id", file, blockId, entryId: id, message: `${label}: ${duplicateIdText(id, "is used twice in this load", mount)}` });
     }
     out.problems.push(...stepProblems.map(({ path, message }) => ({ rule: "mcp-fakes/bad-step" as const, file, blockId, entryId: rawEntryId(raw, path, blockId), message: `${label}: ${formatPath(path)}: ${message}` })));
-    if (!parsed.success || stepProblems.length > 0) return;
-    const block = normalize(parsed.data, position, blockId, mount);
-    out.blocks.push(block);
-    out.warnings.push(...shadowWarnings(block, file));
+    if (parsed.success && stepProblems.length === 0) {
+      const block = normalize(parsed.data, position, blockId, mount);
+      out.blocks.push(block);
+      out.warnings.push(...shadowWarnings(block, file));
+      return;
+    }
+    // The block does not load, so the store never sees its ids: a repeated one is reported here.
+    for (const id of repeatedIds(raw as Record<string, unknown>, blockId)) out.problems.push({ rule: "mcp-fakes/duplicate-id", file, blockId, entryId: id, message: `${label}: ${duplicateIdText(id, "is used twice in this load", mount)}` });
   });
   return out;
 }

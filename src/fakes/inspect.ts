@@ -2,7 +2,7 @@
 import { McpTestkitError } from "../errors.js";
 import { declaredMatcher, declaringLevelOf } from "./answer.js";
 import type { ArgsMatcher } from "./args-match.js";
-import type { FakesStore, MountFakes } from "./store.js";
+import { levelOfScope, type FakesStore, type MountFakes } from "./store.js";
 import type { FakeScope, LoadedBlock } from "./types.js";
 import type { DeclaredEntry } from "./fake-errors.js";
 
@@ -66,13 +66,6 @@ export function inspectFakes(store: FakesStore, query: InspectQuery): FakesListi
   return { testId, context, mounts };
 }
 
-/** The level a scope is found at for a request, most specific first (as `MountFakes.levels`). */
-function levelOf(scope: FakeScope): number {
-  if (scope === "shared") return 3;
-  if (scope.testId !== undefined && scope.context !== undefined) return 0;
-  return scope.testId !== undefined ? 1 : 2;
-}
-
 type Declared = [noun: string, name: string, entries: EntrySnapshot[]];
 
 function declaredIn(block: BlockSnapshot): Declared[] {
@@ -94,12 +87,12 @@ export function assertFakesConsumed(listing: FakesListing, query: InspectQuery):
   for (const { blocks } of listing.mounts) {
     const answering = new Map<string, number>();
     for (const block of blocks) {
-      const level = levelOf(block.scope);
+      const level = levelOfScope(block.scope);
       for (const [noun, name] of declaredIn(block)) answering.set(`${noun} ${name}`, Math.min(level, answering.get(`${noun} ${name}`) ?? level));
     }
     for (const block of blocks) {
       if (block.scope === "shared") continue;
-      const level = levelOf(block.scope);
+      const level = levelOfScope(block.scope);
       for (const [noun, name, entries] of declaredIn(block)) {
         if (answering.get(`${noun} ${name}`) !== level) continue;
         for (const entry of entries) if (!entry.consumed) unused.push(`${entry.id} (${block.mount}, ${noun} "${name}")`);

@@ -8,7 +8,7 @@ import { parseFakes, type ParsedBlock } from "./format.js";
 import { blockId, sourceBase } from "./ids.js";
 import { duplicateIdText, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
 import { ConsumptionState, type ConsumptionLimits } from "./consumption.js";
-import { blockEntries, type FakeSourceKind, type LoadedBlock } from "./types.js";
+import { blockEntries, type FakeScope, type FakeSourceKind, type LoadedBlock } from "./types.js";
 
 /** One `mcpFakes` value to add, with where it came from. */
 export interface FakesInput {
@@ -65,6 +65,7 @@ export class MountFakes {
   }
 
   /** The blocks a request with this test id and context sees, by level. */
+  /** The blocks a request with this identity sees, most specific level first (a block's level: `levelOfScope`). */
   levels(testId: string | null, context: string | null): LevelBlocks {
     return [
       (testId !== null && context !== null && this.byBoth.get(bothKey(testId, context))) || [],
@@ -180,4 +181,11 @@ export class FakesStore {
     this.mounts.clear();
     this.fileLoads.clear();
   }
+}
+
+/** Where `levels()` puts a block of this scope: 0 test id and context, 1 test id, 2 context, 3 shared. */
+export function levelOfScope(scope: FakeScope): number {
+  if (scope === "shared") return 3;
+  if (scope.testId !== undefined && scope.context !== undefined) return 0;
+  return scope.testId !== undefined ? 1 : 2;
 }

@@ -8,6 +8,7 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { declaredVersion } from "../protocol/request-meta.js";
+import { isKnownVersion, versionHas } from "../protocol/versions.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { MockMcpServer } from "../mock/mock-mcp.js";
 import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
@@ -150,7 +151,8 @@ export class Simulator {
 /**
  * The version a request is sent in: the one its `_meta` names (2026-07-28, whatever its header
  * says), else its `MCP-Protocol-Version` header, else the one an `initialize` asks for (it has no
- * header yet); undefined when none says.
+ * header yet) when that is a revision with `initialize`: a proposal of another (2026-07-28, or
+ * one not known) says nothing of the version its request is in. Undefined when none says.
  */
 function requestVersion(request: SimulatedRequest, messages: readonly Record<string, unknown>[]): string | undefined {
   const single = messages.length === 1 ? messages[0]! : undefined;
@@ -159,7 +161,7 @@ function requestVersion(request: SimulatedRequest, messages: readonly Record<str
   const header = request.header("mcp-protocol-version");
   if (header !== undefined) return header;
   const asked = single?.method === "initialize" ? (single.params as { protocolVersion?: unknown } | undefined)?.protocolVersion : undefined;
-  return typeof asked === "string" ? asked : undefined;
+  return isKnownVersion(asked) && versionHas(asked, "initialize") ? asked : undefined;
 }
 
 /** A `Request`, also one of another realm or undici copy (whose `instanceof` fails), told from a plain init. */

@@ -110,3 +110,8 @@ export function describeJsonError(message: string, text: string): { reason: stri
     excerpt: `\n  ${line} | ${lineText.slice(from, from + 120)}\n  ${" ".repeat(String(line).length)} | ${" ".repeat(column - 1 - from)}^`,
   };
 }
+
+/** The text without a leading byte order mark: editors on Windows may save one, and JSON.parse refuses it. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -192,7 +192,8 @@ class StdioConnection implements StdioWire {
     this.input.on("error", ignore);
     // Stop reading, so the process's stdin no longer keeps the event loop alive.
     this.input.pause();
-    this.engine.closeConnection(this.connection, outcome, reason);
+    // A client that never spoke opened no session: there is none to close (and none to tell of).
+    if (this.#connection !== undefined) this.engine.closeConnection(this.#connection, outcome, reason);
     if (this.endsOutput && !this.output.writableEnded) this.output.end();
     // Keep swallowing late stream errors (EPIPE after the client left) instead of crashing.
     this.output.off("error", this.onOutputError);

@@ -439,6 +439,20 @@ describe("a server that keeps refusing the version it lists", () => {
     await app.close();
   });
 
+  it("a -32022 that breaks the schema is a modern server at fault: no fallback to initialize (strict), and with strict: false no list is no way on", async () => {
+    const strict = track(mcpShell(`${zoo("discover-refused-badly")} null`));
+    const broken = (await strict.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(broken).toBeInstanceOf(ProtocolError);
+    expect(broken.message).toContain("The server speaks MCP 2026-07-28 (it answered server/discover with error -32022, which only that revision has), but the error breaks the MCP 2026-07-28 schema at $.error.data.requested");
+    expect(broken.message).toContain("so the driver did not fall back to initialize");
+    expect(sentRequests(strict).map((request) => request.method)).toEqual(["server/discover"]);
+    await strict.close();
+    const lax = track(mcpShell(`${zoo("discover-refused-badly")} nolist`, { strict: false }));
+    const noList = (await lax.initialize().catch((e: unknown) => e)) as ProtocolError;
+    expect(noList.message).toContain('with -32022 "Unsupported protocol version" but its error lists no versions in data.supported (got data {"requested":"2026-07-28"}): a -32022 must list the versions the server speaks');
+    await lax.close();
+  });
+
   it("only versions mcp-testkit does not know listed: fails saying so, not that the server refused a modern client", async () => {
     const app = track(mcpShell(alwaysRefused("2027-01-01")));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;

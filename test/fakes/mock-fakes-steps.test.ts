@@ -142,6 +142,9 @@ describe("load errors for a bad step", () => {
     expect(problems.map((problem) => problem.rule).sort()).toEqual(["mcp-fakes/bad-step", "mcp-fakes/duplicate-id", "mcp-fakes/duplicate-tool", "mcp-fakes/unknown-key"]);
     expect(problems.find((problem) => problem.rule === "mcp-fakes/bad-step")).toMatchObject({ entryId: "code#1:same", message: expect.stringContaining('tools[0].calls[0].step: the step: "hang" must be true or false') });
     expect(problems.find((problem) => problem.rule === "mcp-fakes/duplicate-id")?.message).toContain('entry id "code#1:same" is used twice in this load on mount /mcp');
+    // A bad step alone keeps the block out too: its repeated id is still reported.
+    const stepOnly = await loadError({ scope: { testId: "t" }, tools: [{ name: "t", calls: [{ id: "same", anyArgs: true, step: { hang: "yes" } }, { id: "same", anyArgs: true, result: "x" }] }] });
+    expect((stepOnly as McpFakesAddError).errors.map((problem) => problem.rule).sort()).toEqual(["mcp-fakes/bad-step", "mcp-fakes/duplicate-id"]);
   });
 
   describe("in a fixture file", () => {

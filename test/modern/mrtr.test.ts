@@ -146,6 +146,17 @@ describe("requestState faults (the client's)", () => {
     expect((await send("tools/call", { name: "greet" }, { elicitation: { form: {}, url: {} } })).result).toMatchObject({ resultType: "input_required" });
   });
 
+  it("a round that asks for a form and a URL names both modes the client lacks, so one fix is enough", async () => {
+    const both = async (call: { elicit(p: Record<string, unknown>): Promise<Record<string, unknown>> }) => {
+      await Promise.all([call.elicit({ message: "Name?", requestedSchema: nameSchema }), call.elicit({ mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e2" })]);
+      return { returns: "done" };
+    };
+    const { send } = await direct({ tools: { both } });
+    expect((await send("tools/call", { name: "both" }, {})).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {}, url: {} } } } });
+    expect((await send("tools/call", { name: "both" }, { elicitation: { url: {} } })).error).toMatchObject({ data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect((await send("tools/call", { name: "both" }, { elicitation: { form: {}, url: {} } })).result).toMatchObject({ resultType: "input_required" });
+  });
+
   it("ping to the client has no MRTR form: the step's ping rejects with a message saying so", async () => {
     const { send } = await direct({ tools: { pinger: async (call) => { try { await call.ping(); return { returns: "pinged" }; } catch (error) { return { returns: (error as Error).message }; } } } });
     const reply = await send("tools/call", { name: "pinger" });

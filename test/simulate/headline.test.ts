@@ -219,3 +219,14 @@ describe("the headline example (legacy era)", () => {
     expect(sim.recorder.problems).toEqual([]);
   });
 });
+
+describe("an initialize that asks for a version", () => {
+  it.each(["2099-01-01", "2026-07-28"])("asking for %s (the server answers with its own) is checked as a legacy initialize: no problems", async (asked) => {
+    const sim = simulator(await memoryMock({ tools: { a: { returns: "x" } } }));
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const simulation = await sim.startRequest(mcpPost(init));
+    expect((await simulation.awaitResponse(2000))?.status).toBe(200);
+    await simulation.awaitCompletion(2000);
+    expect(sim.recorder.problems).toEqual([]);
+  });
+});

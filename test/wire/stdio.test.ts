@@ -132,6 +132,15 @@ describe("the stdio wire in process", () => {
     expect(events).toEqual(["open stdio", "close disconnected"]);
   });
 
+  it("a client that never speaks opened no session: closing the mock tells of none", async () => {
+    const { server } = await serveOnStreams({ tools: { search: { returns: "found" } } });
+    const events: string[] = [];
+    server.on("session:open", () => void events.push("open"));
+    server.on("session:close", () => void events.push("close"));
+    await server.close();
+    expect(events).toEqual([]);
+  });
+
   it("answers each request with one line, accepts \\r\\n and ignores empty lines", async () => {
     const { server, peer } = await serveOnStreams({ tools: { search: { returns: "found" } } });
     peer.input.write(`${JSON.stringify(INITIALIZE)}\r\n\n\r\n   \n`);

@@ -56,7 +56,7 @@ ${listedModern()}
 
 Options:
   --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
-                       comma-separated or repeated, e.g. --only 1,ping,http-origin
+                       comma-separated or repeated, e.g. --only 1,ping,tools-valid
   --skip <checks>      Run all but these checks (same form)
   --junit <file>       Also write the report as JUnit XML, for CI (FAIL is a failure, SKIP
                        skipped, WARN passes with its detail in system-out)

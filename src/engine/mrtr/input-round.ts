@@ -20,18 +20,28 @@ const CAPABILITY_OF: Record<string, string> = {
 };
 const KEY_PREFIX: Record<string, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
 
+/** The elicitation mode an ask needs (2025-11-25 on: form or URL); undefined for an ask with no modes. */
+function modeOf(ask: Pick<Ask, "method" | "params">): "form" | "url" | undefined {
+  if (ask.method !== "elicitation/create") return undefined;
+  return ask.params?.mode === "url" ? "url" : "form";
+}
+
 /**
- * What of its capability an ask needs that the client's declaration lacks, or undefined. An
- * elicitation has modes (2025-11-25 on): URL mode needs `elicitation.url`; form mode needs
- * `elicitation.form`, or the empty `elicitation: {}` that means form alone (the spec's backward
- * compatibility).
+ * Whether a declared elicitation capability covers `mode`: URL mode needs `url`; form mode
+ * `form`, or the empty `{}` that means form alone (the spec's backward compatibility).
  */
-function lackingPart(ask: Pick<Ask, "method" | "params">, declared: unknown): Json | undefined {
-  if (declared === undefined) return ask.method === "elicitation/create" && ask.params?.mode === "url" ? { url: {} } : {};
-  if (ask.method !== "elicitation/create" || typeof declared !== "object" || declared === null) return undefined;
+function declaresMode(declared: unknown, mode: "form" | "url"): boolean {
+  if (typeof declared !== "object" || declared === null) return false;
   const modes = declared as Json;
-  if (ask.params?.mode === "url") return modes.url === undefined ? { url: {} } : undefined;
-  return Object.keys(modes).length === 0 || modes.form !== undefined ? undefined : { form: {} };
+  return mode === "url" ? modes.url !== undefined : Object.keys(modes).length === 0 || modes.form !== undefined;
+}
+
+/** What of a capability the asks' `modes` need that `declared` lacks, or undefined when it covers them. */
+function lackingPart(modes: ReadonlySet<"form" | "url">, declared: unknown): Json | undefined {
+  // Undeclared: the capability itself; only a URL ask needs its mode named ({} means form alone).
+  if (declared === undefined) return modes.has("url") ? Object.fromEntries([...modes].map((mode) => [mode, {}])) : {};
+  const lacking = [...modes].filter((mode) => !declaresMode(declared, mode));
+  return lacking.length === 0 ? undefined : Object.fromEntries(lacking.map((mode) => [mode, {}]));
 }
 
 interface Ask {
@@ -97,11 +107,18 @@ export class InputRound {
 
   /** The capabilities the waiting asks need that `declared` lacks, as `requiredCapabilities`. */
   missingCapabilities(declared: Json): Json | undefined {
-    const missing: Json = {};
+    // The modes each capability's asks need, first (a form and a URL ask in one round need both).
+    const needs = new Map<string, Set<"form" | "url">>();
     for (const ask of this.#asks.values()) {
-      const capability = CAPABILITY_OF[ask.method]!;
-      const lacking = lackingPart(ask, declared[capability]);
-      if (lacking !== undefined) missing[capability] = { ...(missing[capability] as Json | undefined), ...lacking };
+      const modes = needs.get(CAPABILITY_OF[ask.method]!) ?? new Set();
+      const mode = modeOf(ask);
+      if (mode !== undefined) modes.add(mode);
+      needs.set(CAPABILITY_OF[ask.method]!, modes);
+    }
+    const missing: Json = {};
+    for (const [capability, modes] of needs) {
+      const lacking = lackingPart(modes, declared[capability]);
+      if (lacking !== undefined) missing[capability] = lacking;
     }
     return Object.keys(missing).length > 0 ? missing : undefined;
   }
