@@ -9,6 +9,9 @@ import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../mock/mock-mcp.js";
 import { currentTestName } from "./test-name.js";
+import { MOCK_OPTION_KINDS } from "../mock/option-checks.js";
+import { checkKeys } from "../engine/spec-checks.js";
+import { typeLabel } from "../util/text.js";
 
 /** The kit's SDK client: its `clientInfo` and the SDK's own `Client` options (capabilities, ...). */
 export interface KitClientOptions extends ClientOptions {
@@ -49,6 +52,21 @@ function kitTestId(option: unknown): string | undefined {
   if (option === true) return currentTestName();
   if (typeof option === "string" && option !== "") return option;
   throw new McpTestkitError(`The kit's "testId" must be true (the current test's full name) or a non-empty string, got ${JSON.stringify(option) ?? typeof option}.`);
+}
+
+/** The kit's own options; the rest go to `mockMcp()`. */
+const KIT_KEYS = ["client", "testId"] as const;
+
+/**
+ * Throws for a key neither the kit nor `mockMcp()` reads (`testID`), naming the closest one, so
+ * a typo in plain JavaScript fails where it was written (`api`: "mcpTestKit()", "createTestKit()").
+ */
+export function checkKitOptions(options: unknown, api: string): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new McpTestkitError(`${api} takes an options object such as { tools: { search: { returns: "found" } }, testId: true }, got ${typeLabel(options)}.`);
+  }
+  const known = [...KIT_KEYS, ...Object.keys(MOCK_OPTION_KINDS)];
+  checkKeys(options, known, `${api} options`, `${api} takes "client" and "testId", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS).map((key) => `"${key}"`).join(", ")}`);
 }
 
 export async function openKitSession(options: McpTestKitOptions = {}): Promise<KitSession> {

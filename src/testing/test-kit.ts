@@ -8,7 +8,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import type { MockMcpServer } from "../mock/mock-mcp.js";
 import { resolveHooks, type TestHooks } from "./hooks.js";
-import { openKitSession, type KitSession, type KitTransport, type McpTestKitOptions } from "./kit-session.js";
+import { checkKitOptions, openKitSession, type KitSession, type KitTransport, type McpTestKitOptions } from "./kit-session.js";
 import { assertToolExists, assertToolFails, assertToolReturns, type ResultCheck, type ToolFailure } from "./tool-assertions.js";
 
 export interface McpTestKit {
@@ -129,6 +129,7 @@ class OneTestKit extends KitBase implements SingleTestKit {
  * (Jest, Vitest with globals). Tests sharing one kit must not run concurrently.
  */
 export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<TestHooks>): McpTestKit {
+  checkKitOptions(options, "mcpTestKit()");
   const { beforeEach, afterEach } = resolveHooks(hooks);
   const kit = new PerTestKit(options);
   // Zero-parameter functions: Jest and node:test treat a hook with a parameter as taking `done`.
@@ -139,5 +140,6 @@ export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<Test
 
 /** A kit for one test, without hooks: `await using kit = await createTestKit(options)`. */
 export async function createTestKit(options: McpTestKitOptions = {}): Promise<SingleTestKit> {
+  checkKitOptions(options, "createTestKit()");
   return new OneTestKit(await openKitSession(options));
 }

@@ -353,6 +353,18 @@ describe("mcpTestKit misuse", () => {
   });
 });
 
+describe("the kit's options, misspelt", () => {
+  it("mcpTestKit() refuses a key neither it nor mockMcp() reads where it is called, naming the closest one", () => {
+    const hooks: TestHooks = { beforeEach: () => undefined, afterEach: () => undefined };
+    expect(() => mcpTestKit({ testID: true } as never, hooks)).toThrow('mcpTestKit() options has unknown key "testID"; did you mean "testId"? mcpTestKit() takes "client" and "testId", and mockMcp()\'s options: "tools",');
+  });
+
+  it("createTestKit() does the same, before any server starts", async () => {
+    await expect(createTestKit({ tool: {} } as never)).rejects.toThrow('createTestKit() options has unknown key "tool"; did you mean "tools"?');
+    await expect(createTestKit("tools" as never)).rejects.toThrow("createTestKit() takes an options object");
+  });
+});
+
 describe("createTestKit: one kit for one test, without hooks", () => {
   it("works with await using and closes the client and the server at the end of the block", async () => {
     let held: SingleTestKit;
