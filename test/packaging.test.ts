@@ -30,6 +30,9 @@ beforeAll(async () => {
     if (existsSync(join(root, file))) cpSync(join(root, file), join(clone, file), { recursive: true });
   }
   symlinkSync(join(root, "node_modules"), join(clone, "node_modules"));
+  // What an earlier build left for a source since deleted: the build must clear it, not ship it.
+  mkdirSync(join(clone, "dist", "cli"), { recursive: true });
+  writeFileSync(join(clone, "dist", "cli", "left-over.js"), "export {};\n");
   project = join(scratch, "consumer");
   mkdirSync(project);
   const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", project], { cwd: clone, timeout: 120_000 });
@@ -107,6 +110,11 @@ describe("the packed package", () => {
     expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "LICENSE", "README.md", "package.json", "examples/scenarios/weather.ts"]));
     expect(packed.filter((file) => /\.test(-d)?\.ts$/.test(file) || file.startsWith("test/"))).toEqual([]);
     expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mcp-testkit contributors\n/);
+  });
+
+  it("ships no build output left from an earlier build (the build clears dist first)", () => {
+    expect(packed).not.toContain("dist/cli/left-over.js");
+    expect(packed).toContain("dist/cli/main.js");
   });
 
   it("ships every file its source maps and declaration maps point at", () => {
