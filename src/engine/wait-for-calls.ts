@@ -5,6 +5,7 @@ import type { EventHub } from "./events.js";
 import { formatValue } from "./match.js";
 import { waitWithTimeout } from "../util/wait-with-timeout.js";
 import { waitArgumentsProblem } from "./wait-checks.js";
+import { closest } from "../util/closest.js";
 
 /** Options of `server.waitForCalls(count, options)`: which tool, how long, and whether to count only calls that ended. */
 export interface WaitForCallsOptions {
@@ -24,8 +25,11 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
 const OPTION_KINDS = { tool: "string", timeoutMs: "number", ended: "boolean" } as const;
 
-/** Resolves with the calls (of `tool`; only the ended ones with `ended`) once there are at least `count`. */
-export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}): Promise<ToolCall[]> {
+/**
+ * Resolves with the calls (of `tool`; only the ended ones with `ended`) once there are at least
+ * `count`. `toolNames` gives the tools the mock has, so a timeout can point out a misspelt `tool`.
+ */
+export function waitForCalls(log: CallLog, events: EventHub, count: number, options: WaitForCallsOptions = {}, toolNames: () => Iterable<string> = () => []): Promise<ToolCall[]> {
   const problem = waitArgumentsProblem("waitForCalls", count, options, OPTION_KINDS);
   if (problem) return Promise.reject(problem);
   const { tool, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS, ended = false } = options;
@@ -49,7 +53,16 @@ export function waitForCalls(log: CallLog, events: EventHub, count: number, opti
       const listing = calls.length === 0 ? "No tool was called." : "Calls:\n" + calls.map((call) => `  ${call.tool} #${call.index} ${formatValue(call.arguments)} → ${call.outcome}`).join("\n");
       const what = tool === undefined ? "tool calls" : `calls to "${tool}"`;
       const got = ended ? `${current().length} ended` : `got ${current().length}`;
-      return new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.\n${listing}` });
+      return new AssertionError({ message: `Timed out after ${timeoutMs} ms waiting for ${count} ${what}${ended ? " to end" : ""}; ${got}.${unknownToolHint(tool, calls, toolNames)}\n${listing}` });
     },
   );
+}
+
+/** ` The mock has no tool "serach" and none was called; did you mean "search"?`, for a `tool` nothing knows. */
+function unknownToolHint(tool: string | undefined, calls: readonly ToolCall[], toolNames: () => Iterable<string>): string {
+  if (tool === undefined) return "";
+  const known = new Set([...toolNames(), ...calls.map((call) => call.tool)]);
+  if (known.has(tool)) return "";
+  const near = closest(tool, known);
+  return ` The mock has no tool ${JSON.stringify(tool)} and none was called${near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`}`;
 }

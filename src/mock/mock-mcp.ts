@@ -356,7 +356,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
 
   /** Resolves once `count` calls (of `tool`) have started, or with `ended: true` have ended. */
   waitForCalls(count: number, options?: WaitForCallsOptions): Promise<ToolCall[]> {
-    return waitForCalls(this.engine.calls, this.engine.events, count, options);
+    return waitForCalls(this.engine.calls, this.engine.events, count, options, () => this.engine.catalog.tools.keys());
   }
 
   /**

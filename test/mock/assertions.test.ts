@@ -299,6 +299,10 @@ describe("waitForCalls", () => {
     );
     const none = await afterCalls([]);
     await expect(none.waitForCalls(1, { timeoutMs: 10 })).rejects.toThrow("Timed out after 10 ms waiting for 1 tool calls; got 0.\nNo tool was called.");
+    // A tool the mock does not have and nobody called: likely a typo, and the timeout says so.
+    await expect(server.waitForCalls(1, { tool: "search_isues", timeoutMs: 10 })).rejects.toThrow(
+      'Timed out after 10 ms waiting for 1 calls to "search_isues"; got 0. The mock has no tool "search_isues" and none was called; did you mean "search_issues"?\nCalls:',
+    );
   });
 });
 
