@@ -44,7 +44,7 @@ export interface StdioWireOptions {
 }
 
 export interface StdioWire extends ServedWire {
-  /** The engine's id for the one session (`call.sessionId`). */
+  /** The engine's id for the one session (`call.sessionId`); reading it opens the session if the client has not spoken yet. */
   readonly sessionId: string;
   /** Resolves when the wire ends: by itself (with the reason) or by `close()` (`"closed"`). */
   readonly ended: Promise<StdioEndReason | "closed">;
