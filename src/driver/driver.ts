@@ -155,11 +155,16 @@ export class McpDriver implements AsyncDisposable {
         settled: (id) => this.modernHttp?.settled(id),
         ...(traceMeta === undefined ? {} : { traceMeta: () => traceMeta.current() }),
         ...(observation === undefined ? {} : { watcher: observation }),
-        wireEnded: () => this.lifetime.serverEnded(),
+        wireEnded: () => {
+          this.lifetime.serverEnded();
+          this.inbox.serverGone(connection.kind === "stdio" ? "its process exited or closed its stdout" : "its connection closed");
+        },
         wireError: (error) => {
           // Over HTTP there is no connection to close: a refused connection is how a gone server shows.
           const refusal = connection.kind === "http" ? connectionRefusal(error) : undefined;
-          if (refusal !== undefined) this.lifetime.serverEnded(refusal);
+          if (refusal === undefined) return;
+          this.lifetime.serverEnded(refusal);
+          this.inbox.serverGone(`its URL refused a connection: ${refusal}`);
         },
       },
       { requestTimeout: this.requestTimeout, strict: options.strict ?? true, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) },

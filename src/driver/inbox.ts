@@ -120,6 +120,18 @@ export class NotificationInbox {
     }
   }
 
+  /** The server went away on its own (its process exited, its URL refuses connections): no notification can come, so every wait fails now. */
+  serverGone(why: string): void {
+    for (const waiter of [...this.waiters]) {
+      waiter.fail(
+        new ConnectionClosedError(
+          `The server ended (${why}) while waiting for ${waiter.count === 1 ? "a" : `${waiter.count}`} ${waiter.method} notification${waiter.count === 1 ? "" : "s"}; got ${waiter.found.length}, and no more can come. Notifications received: ${this.describe()}.`,
+          { method: waiter.method, process: this.processContext() },
+        ),
+      );
+    }
+  }
+
   /** `notifications/message ×3, notifications/progress ×1`, or `none`. */
   describe(): string {
     const counts = new Map<string, number>();

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import {
+  ConnectionClosedError,
   mcpShell,
   ProcessExitWhileWaitingForResponse,
   ProcessFailedToStart,
@@ -205,6 +206,17 @@ describe("zoo: processes that fail", () => {
     expect(error.stderr).toContain("zoo: crashing in tools/call");
     await expect(app.waitForExit()).resolves.toBe(2);
     await expect(app.close()).rejects.toThrow(/exited with code 2/);
+  });
+
+  it("a wait for a notification fails when the server exits, not at its timeout", async () => {
+    const app = track(mcpShell(zoo("crashes-mid-call")));
+    await app.initialize();
+    const waiting = app.waitForNotification("notifications/tools/list_changed", { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    await app.callTool("echo").catch(() => undefined);
+    const error = (await waiting) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.message).toContain("The server ended (its process exited or closed its stdout) while waiting for a notifications/tools/list_changed notification; got 0, and no more can come.");
+    await app.close({ allowFailure: true });
   });
 });
 
