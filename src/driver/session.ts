@@ -310,7 +310,7 @@ export class RpcSession {
 
   /** Aborting the signal gives up on the request (and cancels it on the server). */
   private listenForAbort(request: PendingRequest, signal: AbortSignal): void {
-    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, "cancelled", () => abortError(request, signal.reason, this.hooks.processContext()));
+    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, "cancelled", (how) => abortError(request, signal.reason, how, this.hooks.processContext()));
     if (signal.aborted) queueMicrotask(onAbort);
     else {
       signal.addEventListener("abort", onAbort, { once: true });
@@ -414,8 +414,8 @@ export class RpcSession {
   /** A request whose deadline passed with no response (`Deadlines` calls it). */
   private timedOut(request: PendingRequest): void {
     const cancelled = request.cancellable;
-    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", () => {
-      const what = cancelled ? "; sent notifications/cancelled" : " (initialize is never cancelled)";
+    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", (how) => {
+      const what = cancelled ? `; ${cancelledHow(how)}` : " (initialize is never cancelled)";
       return new RequestTimeoutError(
         `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
           `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
@@ -425,11 +425,11 @@ export class RpcSession {
   }
 
   /** Stops waiting for a request: tells the server (unless it is initialize) and rejects it. */
-  private giveUp(request: PendingRequest, reason: string, outcome: McpRequestOutcome, error: () => Error): void {
+  private giveUp(request: PendingRequest, reason: string, outcome: McpRequestOutcome, error: (how: "stream-closed" | "notified") => Error): void {
     if (this.pending.get(request.id) !== request) return;
-    const failure = error();
     // Before settling, which forgets the request's stream: closing it is how 2026-07-28 over HTTP cancels.
     const streamClosed = request.cancellable && !this.closed && this.hooks.cancelRequest?.(request.id, reason) === true;
+    const failure = error(streamClosed ? "stream-closed" : "notified");
     this.settle(request, outcome, failure);
     this.abandoned.add(request.id);
     if (this.abandoned.size > rememberedCancellations) this.abandoned.delete(this.abandoned.values().next().value as JsonRpcId);
@@ -650,8 +650,13 @@ function toJsonRpcError(error: unknown): JsonRpcErrorObject {
   return { code, message };
 }
 
-function abortError(request: PendingRequest, reason: unknown, process: ProcessContext | undefined): McpDriverError {
-  return new McpDriverError(`${request.label} (id ${request.id}) was aborted (${describeCause(reason)}); sent notifications/cancelled.`, {
+/** How a request given up was cancelled at the server, in words. */
+function cancelledHow(how: "stream-closed" | "notified"): string {
+  return how === "stream-closed" ? "closed its response stream (how 2026-07-28 cancels over HTTP)" : "sent notifications/cancelled";
+}
+
+function abortError(request: PendingRequest, reason: unknown, how: "stream-closed" | "notified", process: ProcessContext | undefined): McpDriverError {
+  return new McpDriverError(`${request.label} (id ${request.id}) was aborted (${describeCause(reason)}); ${cancelledHow(how)}.`, {
     method: request.method,
     id: request.id,
     cause: reason,
