@@ -112,6 +112,11 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
     throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
   }
   checkValueKinds(record, { hang: "boolean", disconnect: "boolean", structuredContent: "object" }, where);
+  if (record.structuredContent !== undefined && record.returns !== undefined) {
+    throw new McpTestkitError(
+      `${where} gives "returns" and "structuredContent"; "returns" makes the whole result (an object is also its structuredContent when the tool has an outputSchema), so give it alone, or "content" with "structuredContent".`,
+    );
+  }
   if (record.structuredContent !== undefined && record.content === undefined) {
     throw new McpTestkitError(`${where} has "structuredContent" without "content"; send both, or use "returns".`);
   }

@@ -5,6 +5,7 @@
  * message the wire answers with HTTP 400.
  */
 import { isObject, isResponse, type JsonRpcId } from "./jsonrpc.js";
+import { typeLabel } from "../util/text.js";
 
 export type Envelope =
   | { kind: "request" | "notification" | "response" }
@@ -29,7 +30,10 @@ export function readEnvelope(message: unknown): Envelope {
   if (typeof message.method !== "string") return { kind: "invalid", id, problem: 'Invalid Request: "method" must be a string' };
   if (message.params !== undefined && !isObject(message.params)) return { kind: "invalid", id, problem: 'Invalid Request: "params" must be an object' };
   if (!("id" in message) || message.id === undefined) return NOTIFICATION;
-  if (id === null) return { kind: "invalid", id: null, problem: 'Invalid Request: "id" must be a string or a number (MCP does not allow null)' };
+  if (id === null) {
+    const problem = message.id === null ? '"id" must be a string or a number (MCP does not allow null)' : `"id" must be a string or a number, got ${typeLabel(message.id)}`;
+    return { kind: "invalid", id: null, problem: `Invalid Request: ${problem}` };
+  }
   return REQUEST;
 }
 

@@ -80,8 +80,8 @@ describe("error codes", () => {
     ["params that are a list", { jsonrpc: "2.0", id: 7, method: "ping", params: [1] }, 7, 'Invalid Request: "params" must be an object'],
     ["params that are null", { jsonrpc: "2.0", id: 8, method: "ping", params: null }, 8, 'Invalid Request: "params" must be an object'],
     ["a null id", { jsonrpc: "2.0", id: null, method: "ping" }, null, 'Invalid Request: "id" must be a string or a number (MCP does not allow null)'],
-    ["an object id", { jsonrpc: "2.0", id: { a: 1 }, method: "ping" }, null, 'Invalid Request: "id" must be a string or a number (MCP does not allow null)'],
-    ["a boolean id", { jsonrpc: "2.0", id: true, method: "ping" }, null, 'Invalid Request: "id" must be a string or a number (MCP does not allow null)'],
+    ["an object id", { jsonrpc: "2.0", id: { a: 1 }, method: "ping" }, null, 'Invalid Request: "id" must be a string or a number, got an object'],
+    ["a boolean id", { jsonrpc: "2.0", id: true, method: "ping" }, null, 'Invalid Request: "id" must be a string or a number, got boolean true'],
   ])("%s → -32600", async (_label, message, id, text) => {
     const server = await mock();
     expect(await rpc(server, message)).toEqual({ jsonrpc: "2.0", id, error: { code: -32600, message: text } });

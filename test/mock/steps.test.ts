@@ -578,6 +578,7 @@ describe("invalid steps are refused at mockMcp()", () => {
     ["throws with a fractional code", { t: { throws: { code: 1.5, message: "x" } } }, `[mcp-testkit] Tool "t"'s step: "throws" must be a message string or { code?: integer, message: string, data? }, got an object.`],
     ["content that is not a list", { t: { content: { type: "text", text: "x" } } }, `[mcp-testkit] Tool "t"'s step: "content" must be an array of content blocks, got an object.`],
     ["structuredContent without content", { t: { structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step has "structuredContent" without "content"; send both, or use "returns".`],
+    ["structuredContent beside returns", { t: { returns: "x", structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "structuredContent"; "returns" makes the whole result (an object is also its structuredContent when the tool has an outputSchema), so give it alone, or "content" with "structuredContent".`],
     ["raw that is not a string", { t: { raw: 5 } }, `[mcp-testkit] Tool "t"'s step: "raw" must be a string (the bytes to write), got number 5.`],
     ["raw with another answer", { t: { raw: "x", result: {} } }, `[mcp-testkit] Tool "t"'s step gives "result" and "raw"; a step gives one answer.`],
     ["stream hints of the wrong shape", { t: { returns: 1, stream: { mode: "xml" } } }, `[mcp-testkit] Tool "t"'s step: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got an object.`],
