@@ -406,13 +406,14 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
 
   /**
    * Adds or replaces a resource (or a template, for a URI with `{var}`). A new one makes
-   * `notifications/resources/list_changed`; a replaced one makes
-   * `notifications/resources/updated` for the clients subscribed to it.
+   * `notifications/resources/list_changed`; either way the clients subscribed to it get
+   * `notifications/resources/updated` (a URI a template served and that is now a resource of
+   * its own reads differently too).
    */
   async setResource(uri: string, spec: ResourceSpec): Promise<void> {
     const isNew = this.engine.catalog.setResource(uri, spec);
     if (isNew) this.engine.broadcast("notifications/resources/list_changed");
-    else this.engine.notifyResourceUpdated(uri);
+    this.engine.notifyResourceUpdated(uri);
   }
 
   async removeResource(uri: string): Promise<boolean> {

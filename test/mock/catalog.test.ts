@@ -227,6 +227,17 @@ describe("resources", () => {
     expect((await client.readResource({ uri: "db://users/7" })).contents[0]).toMatchObject({ text: "v2 7" });
   });
 
+  it("a URI a template served, set as a resource of its own, tells its subscribers it changed (and the list too)", async () => {
+    const server = await mock({ resources: { "users://{id}": { text: "user {id}" } } });
+    const client = await connect(server);
+    const seen: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(n.params.uri));
+    await client.subscribeResource({ uri: "users://ada" });
+    await server.setResource("users://ada", "Ada, by hand");
+    await expect.poll(() => seen).toEqual(["users://ada"]);
+    expect((await client.readResource({ uri: "users://ada" })).contents[0]).toMatchObject({ text: "Ada, by hand" });
+  });
+
   it("subscribing to an unknown URI is -32002", async () => {
     const client = await connect(await mock());
     const error = await rejection(client.subscribeResource({ uri: "nope://x" }));
