@@ -19,7 +19,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallContext } from "../../src/index.js";
-import { sdkClient, serve, text, trackClient, until, useCleanup } from "./support/http.js";
+import { post, rawSession, sdkClient, serve, text, trackClient, until, useCleanup } from "./support/http.js";
 
 useCleanup();
 
@@ -365,6 +365,18 @@ describe("faults on the wire", () => {
     });
     // The session is fine afterwards.
     await client.ping();
+  });
+
+  it("a cancelled request's own POST gets an event stream that ends with no answer, never 202 (only notifications and responses get 202)", async () => {
+    const server = await serve({ tools: { wait: { hang: true } } });
+    const { sessionId } = await rawSession(server.url);
+    const request = post(server.url, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } }, { sessionId });
+    await server.waitForCalls(1, { timeoutMs: 2000 });
+    expect((await post(server.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }, { sessionId })).status).toBe(202);
+    const response = await request;
+    expect([response.status, response.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    expect(await response.text()).not.toContain('"jsonrpc"');
+    expect(server.calls[0]!.outcome).toBe("cancelled");
   });
 
   it("hang ended by the client's timeout: McpError RequestTimeout, the call cancelled", async () => {

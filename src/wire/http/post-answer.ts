@@ -32,7 +32,6 @@ export interface AnswerHost {
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 export interface PostShape {
   /** A batch is answered with a JSON array. */
@@ -153,7 +152,9 @@ export class PostAnswer {
       return;
     }
     const replies = this.replies;
-    if (replies === undefined) this.exchange.respond(202, this.headers ?? NO_HEADERS);
+    // Every request of the POST was cancelled: nothing answers them, but a request's POST never
+    // gets 202 (the spec: a stream or JSON), so it gets an event stream that ends at once.
+    if (replies === undefined) this.startStream().finish();
     else this.exchange.respond(this.status, this.jsonHeaders(), this.shape.batch ? `[${replies.join(",")}]` : replies[0]);
   }
 
