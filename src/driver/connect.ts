@@ -7,6 +7,7 @@ import { ModernHttpFetch } from "./modern-http.js";
 import { OPTION_NAMES, type DriverOptions, type McpConnectOptions, type McpShellOptions } from "./options.js";
 import { checkKeys } from "../engine/spec-checks.js";
 import { StdioProcessTransport } from "./stdio-process.js";
+import { typeLabel } from "../util/text.js";
 
 /**
  * Spawns a stdio MCP server with the system shell and returns a driver for it (not yet
@@ -93,7 +94,18 @@ export class MCPStdinSubprocess extends McpDriver {
   }
 }
 
+/** Throws for process options that would be ignored or break the spawn (an env that is no object of strings, a cwd that is no string). */
+function checkProcessOptions(options: McpShellOptions): void {
+  const { env, cwd, allowDebugLogging } = options as Record<string, unknown>;
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env) || Object.values(env).some((value) => value !== undefined && typeof value !== "string"))) {
+    throw new McpTestkitError(`env must be an object of strings such as { DEBUG: "1" } (added to this process's environment), got ${typeLabel(env)}.`);
+  }
+  if (cwd !== undefined && typeof cwd !== "string") throw new McpTestkitError(`cwd must be a directory path (a string), got ${typeLabel(cwd)}.`);
+  if (allowDebugLogging !== undefined && typeof allowDebugLogging !== "boolean") throw new McpTestkitError(`allowDebugLogging must be true or false, got ${typeLabel(allowDebugLogging)}.`);
+}
+
 function processOptions(options: McpShellOptions) {
+  checkProcessOptions(options);
   return {
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

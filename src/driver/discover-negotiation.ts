@@ -21,7 +21,7 @@ import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from 
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
 import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
 import type { MessageProblem } from "../inspect/types.js";
-import { clip, clipCounted, errorText } from "../util/text.js";
+import { clip, clipCounted, errorText, typeLabel } from "../util/text.js";
 
 /** The era the driver speaks once the handshake is done. */
 export type DriverEra = "legacy" | "modern";
@@ -66,6 +66,8 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
     }
   }
   const version = options.protocolVersion;
+  // A version nobody knows would be negotiated away in silence (the server answers with its own).
+  if (version !== undefined && !isKnownVersion(version)) throw new McpTestkitError(`protocolVersion must be a revision mcp-testkit knows (${known}), got ${typeLabel(version)}.`);
   if (version !== undefined && mode === "legacy" && isModernVersion(version)) {
     throw new McpTestkitError(`protocolVersion ${JSON.stringify(version)} has no initialize handshake, so versionNegotiation "legacy" cannot ask for it: use "auto" or { pin: ${JSON.stringify(version)} }.`);
   }

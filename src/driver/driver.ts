@@ -58,6 +58,8 @@ import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
 import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
+import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
+import { typeLabel } from "../util/text.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
 export type { DiscoverResult, DriverEra } from "./discover-negotiation.js";
@@ -378,7 +380,7 @@ export class McpDriver implements AsyncDisposable {
    * result (`isError: true`) does not throw: check `result.isError` or call `expectSuccess()`.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallResult> {
-    this.assertOpen("callTool");
+    this.assertOpen("callTool", options);
     const result = await this.send(
       "tools/call",
       { name, arguments: args },
@@ -393,13 +395,13 @@ export class McpDriver implements AsyncDisposable {
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    this.assertOpen("readResource");
+    this.assertOpen("readResource", options);
     const result = await this.send("resources/read", { uri }, { ...options, label: `resources/read ${JSON.stringify(uri)}`, subject: uri, errorFor: this.failures.resource });
     return new ReadResourceResult(result, uri);
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    this.assertOpen("getPrompt");
+    this.assertOpen("getPrompt", options);
     const result = await this.send(
       "prompts/get",
       { name, arguments: args },
@@ -420,29 +422,29 @@ export class McpDriver implements AsyncDisposable {
     context?: { arguments?: Record<string, string> },
     options: CallOptions = {},
   ): Promise<CompleteResult> {
-    this.assertOpen("complete");
+    this.assertOpen("complete", options);
     const params: JsonObject = { ref, argument, ...(context === undefined ? {} : { context }) };
     return (await this.send("completion/complete", params, options)) as CompleteResult;
   }
 
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
-    this.assertOpen("setLoggingLevel");
+    this.assertOpen("setLoggingLevel", options);
     await this.send("logging/setLevel", { level }, options);
   }
 
   /** Asks for `notifications/resources/updated` about a resource (see `waitForNotification`). */
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    this.assertOpen("subscribeResource");
+    this.assertOpen("subscribeResource", options);
     await this.send("resources/subscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    this.assertOpen("unsubscribeResource");
+    this.assertOpen("unsubscribeResource", options);
     await this.send("resources/unsubscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
-    this.assertOpen("ping");
+    this.assertOpen("ping", options);
     await this.send("ping", undefined, options);
   }
 
@@ -451,7 +453,7 @@ export class McpDriver implements AsyncDisposable {
    * again (the handshake asked it already; see `discoverResult`). Modern era only.
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    this.assertOpen("discover");
+    this.assertOpen("discover", options);
     await this.requireModern("discover", "serverDiscover");
     return (await this.send("server/discover", undefined, { ...options, label: "server/discover" })) as DiscoverResult;
   }
@@ -487,7 +489,7 @@ export class McpDriver implements AsyncDisposable {
    * returned raw. A JSON-RPC error throws `RequestFailedError` (with `code`, `serverMessage`, `data`).
    */
   async request(method: string, params?: JsonObject, options: CallOptions = {}): Promise<JsonObject> {
-    this.assertOpen("request");
+    this.assertOpen("request", options);
     return await this.session.request(method, params, options);
   }
 
@@ -696,8 +698,9 @@ export class McpDriver implements AsyncDisposable {
     return this.process;
   }
 
-  private assertOpen(what: string): void {
+  private assertOpen(what: string, callOptions?: unknown): void {
     if (this.lifetime.isClosing) throw new McpTestkitError(`${what}() was called after close(); this driver is closed: create a new one.`);
+    if (callOptions !== undefined) checkCallOptions(callOptions, what);
   }
 }
 
@@ -752,11 +755,29 @@ function observationOf(connection: DriverConnection, options: DriverOptions, ses
   });
 }
 
+/** What a call's options may hold, and of what kind. */
+const CALL_OPTION_KINDS = { timeoutMs: "number", signal: "object", onProgress: "function" } as const;
+
+/** Throws for a call's options the driver would not read (`{ timeout: 300 }`) or could not honour, naming the closest key. */
+function checkCallOptions(options: unknown, api: string): void {
+  const where = `${api}()'s options`;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress? }, got ${typeLabel(options)}.`);
+  checkKeys(options, Object.keys(CALL_OPTION_KINDS), where);
+  const { timeoutMs } = options as CallOptions;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw new McpTestkitError(`${where}: "timeoutMs" must be a number of ms from 1 to ${MAX_TIMEOUT_MS}, got ${typeLabel(timeoutMs)}.`);
+  }
+  checkValueKinds(options as Record<string, unknown>, CALL_OPTION_KINDS, where);
+}
+
+/** The longest delay setTimeout honours. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {
   const timeout = options.requestTimeout;
   if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
-    throw new McpTestkitError(`requestTimeout must be a number of ms > 0, got ${String(timeout)}.`);
+    throw new McpTestkitError(`requestTimeout must be a number of ms > 0, got ${typeLabel(timeout)}.`);
   }
   if (options.roots !== undefined) checkRoots(options.roots);
   checkNegotiation(options);
