@@ -34,7 +34,9 @@ export class ToolCallResult {
   constructor(result: CallToolResult | Record<string, unknown>, toolName = "tool") {
     Object.assign(this, result);
     if (!Array.isArray(this.content)) this.content = [];
-    this.isError = this.isError === true;
+    // A malformed flag that reads as true (`"yes"`, recorded as a schema problem under
+    // strict: false) is still the server saying the tool failed.
+    this.isError = Boolean(this.isError);
     this.#toolName = toolName;
   }
 

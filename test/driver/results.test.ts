@@ -42,6 +42,9 @@ describe("ToolCallResult", () => {
       isError: false,
     });
     expect(new ToolCallResult({}).content).toEqual([]);
+    // A malformed flag (kept under strict: false) that says "error" is an error, not a success.
+    expect(new ToolCallResult({ content: [], isError: "yes" }).isError).toBe(true);
+    expect(new ToolCallResult({ content: [], isError: 0 }).isError).toBe(false);
   });
 
   it("has the helpers", () => {
