@@ -144,6 +144,9 @@ describe("mcp-testkit call usage", () => {
       [["call", everything, "--read", "x://y", "--args", "{}"], "--args goes with a tool or --prompt, not --read"],
       [["call", everything, "--prompt", "p", "--args", '{"n":1}'], "prompt arguments must be strings, got n: 1"],
       [["call", everything, "echo", "extra"], 'unexpected argument "extra"; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo'],
+      // Words meant as the arguments get the arguments' own error, not advice to quote the command.
+      [["call", everything, "echo", "not json"], `the arguments after the tool name must be a JSON object such as '{"message":"hi"}': ${jsonError("not json")}`],
+      [["call", everything, "echo", "[1,2]"], `the arguments after the tool name must be a JSON object such as '{"message":"hi"}', got [1,2]`],
       [["call", everything, "echo", "--read"], "option --read needs a value"],
     ];
     for (const [args, message] of cases) expect(await runCli(args)).toMatchObject({ code: 2, stdout: "", stderr: usage(message) });

@@ -214,3 +214,13 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
   });
 });
 
+
+describe("mcp-testkit inspect against a server that does not exit when its stdin closes", () => {
+  it("works, then notes the slow exit without the library's advice about close()'s timeout (the CLI has no such option)", async () => {
+    const server = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "ignores-stdin-close.mjs")}"`;
+    const result = await runCli(["inspect", server], { timeoutMs: 20_000 });
+    expect(result.stdout).toContain("Server:       zoo 1.0.0");
+    expect(result.stderr).toMatch(/note: The server was still running 2000 ms after its stdin was closed, so mcp-testkit killed its whole process tree\. A stdio server should exit when its stdin closes \(MCP lifecycle, shutdown\)\./);
+    expect(result.stderr).not.toContain("close()");
+  });
+});

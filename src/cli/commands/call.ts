@@ -53,13 +53,19 @@ const OPTIONS = {
 
 type Json = Record<string, unknown>;
 
+/** A JSON value (`{…}`, `[…]`, `"…"`) or words with spaces or `=`: meant as the tool's arguments, not as one more word of an unquoted command. */
+function looksLikeArguments(text: string): boolean {
+  return /^\s*[{["]/.test(text) || /[\s=]/.test(text.trim());
+}
+
 type Action = { kind: "tool"; name: string; args: Json } | { kind: "read"; uri: string } | { kind: "prompt"; name: string; args: Record<string, string> };
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const [targetText, tool, ...extra] = positionals;
-  // A JSON object after the tool name is its arguments, as --args would give them.
-  const inline = tool !== undefined && extra.length === 1 && extra[0]!.trimStart().startsWith("{") ? extra.pop() : undefined;
+  // A JSON object after the tool name is its arguments, as --args would give them; so is a word
+  // that looks meant as arguments (`'[1,2]'`, `'not json'`), which then gets the JSON object's error.
+  const inline = tool !== undefined && extra.length === 1 && looksLikeArguments(extra[0]!) ? extra.pop() : undefined;
   if (extra.length > 0) {
     throw new UsageError(`unexpected argument${extra.length === 1 ? "" : "s"} ${extra.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo`);
   }

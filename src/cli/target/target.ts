@@ -8,6 +8,7 @@ import type { VersionNegotiation } from "../../driver/options.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
 import { MODERN_ONLY_HINT } from "../../driver/negotiation.js";
+import { CLOSE_TIMEOUT_HINT } from "../../driver/lifetime.js";
 import { isHttpToken } from "../../protocol/http-token.js";
 import { CommandError, UsageError } from "../command.js";
 
@@ -155,7 +156,7 @@ export function plainMessage(error: unknown): string {
   let message = errorText(error);
   if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
   // The driver's advice names its options; here they are flags.
-  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT);
+  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT).replace(CLOSE_TIMEOUT_HINT, "");
   if (error instanceof RequestTimeoutError) {
     const [first = "", ...rest] = message.split("\n");
     const advice = `If the server is just slow, raise --timeout (it was ${error.timeoutMs} ms).`;
