@@ -624,7 +624,7 @@ export class McpDriver implements AsyncDisposable {
    * (every call but the first), the request goes out without waiting a tick.
    */
   private send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    this.session.throwIfBroken();
+    this.session.throwIfBroken(spec.label ?? method);
     const ready = this.negotiation.ready();
     if (ready instanceof Promise) return ready.then(() => this.sendNow(method, params, spec));
     return this.sendNow(method, params, spec);

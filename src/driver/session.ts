@@ -17,6 +17,7 @@ import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/j
 import { RpcError } from "../protocol/rpc-error.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { MESSAGE_PREFIX } from "../errors.js";
 import { Deadlines } from "./deadlines.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
@@ -244,7 +245,7 @@ export class RpcSession {
   /** A request made before the transport has started, or once the session is closed or broken. */
   private async requestOnceStarted(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const label = spec.label ?? method;
-    this.throwIfBroken();
+    this.throwIfBroken(label);
     if (this.closed) throw this.closedError(method, this.nextId, label);
     await this.ready;
     const transport = this.startedTransport;
@@ -255,7 +256,7 @@ export class RpcSession {
         process: this.hooks.processContext(),
       });
     }
-    this.throwIfBroken();
+    this.throwIfBroken(label);
     if (this.closed) throw this.closedError(method, this.nextId, label);
     return await this.sendRequest(transport, method, params, spec);
   }
@@ -353,10 +354,19 @@ export class RpcSession {
     }
   }
 
-  /** Throws the first protocol failure, if any. */
-  throwIfBroken(): void {
+  /**
+   * Throws once the server has broken the protocol: the first failure itself, or, for a request
+   * `what` made afterwards, an error that says it was not sent and why (the first failure's
+   * words describe the requests in flight then, not this one).
+   */
+  throwIfBroken(what?: string): void {
     const failure = this.protocolErrors[0];
-    if (failure) throw failure;
+    if (!failure) return;
+    if (what === undefined) throw failure;
+    throw new ProtocolError(
+      `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${failure.message.replace(`${MESSAGE_PREFIX} `, "")}`,
+      { problems: failure.problems, cause: failure, process: this.hooks.processContext() },
+    );
   }
 
   /** The number of requests waiting for a response. */

@@ -40,8 +40,10 @@ describe("a server that writes megabytes of lines that are not JSON", () => {
     // One error per line kept (each with the process's last output) would be hundreds of MB here.
     const growth = heapUsed() - before;
     expect(growth).toBeLessThan(60 * 1024 * 1024);
-    // The session is broken (the first error), and says so at once.
-    await expect(app.callTool("echo")).rejects.toBe(app.protocolErrors[0]);
+    // The session is broken, and a later call says so at once, with the first error as its cause.
+    const later = (await app.callTool("echo").catch((e: unknown) => e)) as Error;
+    expect(later.message).toContain('tools/call "echo" was not sent: the session stopped when the server broke the protocol earlier');
+    expect(later.cause).toBe(app.protocolErrors[0]);
 
     await app.close();
     await expectNoProcessLeft(app.pid);
