@@ -425,7 +425,7 @@ export class RpcSession {
   private timedOut(request: PendingRequest): void {
     const cancelled = request.cancellable;
     this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", (how) => {
-      const what = cancelled ? `; ${cancelledHow(how)}` : " (initialize is never cancelled)";
+      const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
       return new RequestTimeoutError(
         `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
           `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,

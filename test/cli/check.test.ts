@@ -160,11 +160,11 @@ describe("mcp-testkit check over stdio", () => {
     expect(code).toBe(1);
   });
 
-  it("a server that fails to start: exit 1 with the process context, nothing on stdout", async () => {
+  it("a server that fails to start: exit 1 with the process context; --json's report holds the failed connect check", async () => {
     const command = `"${process.execPath}" -e "console.error('missing API_KEY'); process.exit(4)"`;
     const result = await runCli(["check", command, "--json"]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, checks: [{ id: "connect", status: "FAIL", detail: expect.stringContaining("cannot start the server") }] });
     expect(result.stderr).toContain(`mcp-testkit check: cannot start the server "${command}"`);
     expect(result.stderr).toContain("  process: exit code 4\n");
     expect(result.stderr).toContain("    | missing API_KEY\n");
@@ -335,6 +335,21 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(new RegExp(`^mcp-testkit check: cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`));
+  });
+
+  it("--json prints a report with the failed connect check when the server cannot be reached", async () => {
+    const port = await freePort();
+    const { code, report } = await checkJsonWith([`http://127.0.0.1:${port}/mcp`]);
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ target: `http://127.0.0.1:${port}/mcp`, transport: "http", ok: false, summary: { total: 1, fail: 1 } });
+    expect(report.checks).toEqual([expect.objectContaining({ number: 0, id: "connect", status: "FAIL", detail: expect.stringMatching(/^cannot reach .*ECONNREFUSED/) })]);
+  });
+
+  it("a server that talks on stdout and never answers: the failure quotes the first stray line and names the rule", async () => {
+    const command = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "talks-on-stdout.mjs")}"`;
+    const result = await runCli(["check", command, "--timeout", "500"], { timeoutMs: 15_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/did not answer initialize within 500 ms \(raise --timeout if it is just slow\); it wrote \d+ lines? to stdout that are not MCP messages, the first: "Hello, I am a server that logs to stdout" \(stdout must carry only protocol messages; logs go to stderr\)/);
   });
 
   describe("server-everything (streamableHttp)", () => {

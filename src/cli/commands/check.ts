@@ -18,7 +18,8 @@ import { formatJunit, formatUnreachableJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
 import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
-import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable } from "../target/target.js";
+import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
+import type { CheckReport, CheckResult } from "../check/types.js";
 
 export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, error codes and transport rules";
 
@@ -104,9 +105,12 @@ export async function run(argv: string[]): Promise<number> {
         await probeModern(ctx);
         // A server that answered server/discover (even with a broken DiscoverResult) was reached.
         if (ctx.modern === undefined && ctx.brokenDiscover === undefined) {
+          const failure = withStrayStdout(cannot, ctx.strayStdout);
           // CI reads the report file: a server that cannot be reached is a failed run there too, not a missing file.
-          if (values.junit !== undefined) await writeJunit(values.junit, formatUnreachableJunit(target.value, cannot.message, (Date.now() - startedAt) / 1000));
-          throw cannot;
+          if (values.junit !== undefined) await writeJunit(values.junit, formatUnreachableJunit(target.value, failure.message, (Date.now() - startedAt) / 1000));
+          // And --json still prints a report, with the one check that failed.
+          if (json) process.stdout.write(`${JSON.stringify(unreachableReport(target, ctx, failure.message), null, 2)}\n`);
+          throw failure;
         }
       }
       // The driver refuses a version it does not speak; the answer is still in the record.
@@ -167,7 +171,12 @@ async function probeModern(ctx: CheckContext): Promise<void> {
 function notSpokenWhy(error: unknown, summary: string): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof RequestFailedError && cause.code !== undefined) return `server/discover got ${cause.code} ${JSON.stringify(clip(cause.serverMessage ?? "", 80))}`;
-  return summary.replaceAll(`${MESSAGE_PREFIX} `, "").replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, "").replace(/ A legacy server needs versionNegotiation .*$/, "");
+  // The driver's advice names its own options; the report reads without it.
+  return summary
+    .replaceAll(`${MESSAGE_PREFIX} `, "")
+    .replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, "")
+    .replace(/ A legacy server needs versionNegotiation .*$/, "")
+    .replace(/ If the server is just slow, raise requestTimeout[^.]*\./, "");
 }
 
 function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {
@@ -185,4 +194,30 @@ async function writeJunit(file: string, xml: string): Promise<void> {
   } catch (error) {
     throw new CommandError(`cannot write the JUnit report to "${file}": ${(error as Error).message}`);
   }
+}
+
+/**
+ * A server that printed lines that are not MCP messages before failing to answer: likely why it
+ * failed (its answer may be among them, or the client gave up on the stream), so the first is quoted.
+ */
+function withStrayStdout(failure: CommandError, stray: readonly string[]): CommandError {
+  if (stray.length === 0) return failure;
+  const [head, ...rest] = failure.message.split("\n");
+  const lines = `${stray.length} line${stray.length === 1 ? "" : "s"}`;
+  return new CommandError([`${head}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!, 120))} (stdout must carry only protocol messages; logs go to stderr)`, ...rest].join("\n"));
+}
+
+/** The `--json` report of a server that could not be started or reached: one failed check, 0, as in the JUnit file. */
+function unreachableReport(target: Target, ctx: CheckContext, message: string): CheckReport {
+  const connect: CheckResult = { number: 0, id: "connect", title: "the server can be started or reached", status: "FAIL", detail: message, spec: "" };
+  return {
+    target: target.value,
+    transport: target.kind,
+    protocolVersion: undefined,
+    serverInfo: undefined,
+    eras: ctx.eras(),
+    checks: [connect],
+    summary: { total: 1, pass: 0, warn: 0, fail: 1, skip: 0 },
+    ok: false,
+  };
 }
