@@ -379,6 +379,33 @@ describe("faults on the wire", () => {
     expect(server.calls[0]!.outcome).toBe("cancelled");
   });
 
+  it("a step function cancelled mid-call: its stream ends at the cancel, not when the function returns (its late result is dropped)", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = await serve({
+      tools: {
+        slow: async (call) => {
+          call.progress(1, 2);
+          await gate;
+          return { returns: "too late" };
+        },
+      },
+    });
+    try {
+      const { sessionId } = await rawSession(server.url);
+      const request = post(server.url, { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { progressToken: "p" } } }, { sessionId });
+      await server.waitForCalls(1, { timeoutMs: 2000 });
+      await post(server.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 8 } }, { sessionId });
+      // The function is still waiting on the gate: the answer ends anyway.
+      const body = await (await request).text();
+      expect(body).toContain('"method":"notifications/progress"');
+      expect(body).not.toContain("too late");
+      expect(server.calls[0]!.outcome).toBe("cancelled");
+    } finally {
+      release();
+    }
+  });
+
   it("hang ended by the client's timeout: McpError RequestTimeout, the call cancelled", async () => {
     const server = await serve({ tools: { wait: { hang: true } } });
     const { client } = await sdkClient(server.url);

@@ -233,14 +233,16 @@ class RunningCall implements ParkedCall {
     const signal = live.cancellable().signal;
     let parked = false;
     try {
-      let produced: Produced;
+      let produced: Produced | typeof ABORTED;
       try {
-        produced = await produce();
+        // A cancelled call is answered at once (nothing), not when its step function returns:
+        // the function may run on, but the client's stream ends now (its result is dropped).
+        produced = await untilAborted(produce(), signal);
       } catch (thrown) {
         if (thrown instanceof StepFunctionError) return this.stepFunctionThrew(thrown);
         throw thrown;
       }
-      if (signal.aborted) return NO_REPLY;
+      if (produced === ABORTED || signal.aborted) return NO_REPLY;
       if ("round" in produced) {
         const outcome = this.suspend(live, produced.round);
         parked = this.call.outcome === "pending";
@@ -388,5 +390,29 @@ function capabilityNames(required: Record<string, unknown>): string[] {
   return Object.entries(required).flatMap(([name, parts]) => {
     const modes = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
     return modes.length === 0 ? [name] : modes.map((mode) => `${name}.${mode}`);
+  });
+}
+
+const ABORTED: unique symbol = Symbol("aborted");
+
+/** `work`'s value, or ABORTED as soon as `signal` aborts (a rejection of `work` after that is dropped). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
   });
 }
