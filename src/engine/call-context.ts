@@ -3,7 +3,7 @@
  * the client while the call runs (progress, log messages, sampling, elicitation, roots).
  * Every request made here and its answer is recorded on the call (`call.exchanges`).
  */
-import { LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
+import { CLIENT_CAPABILITY_OF_REQUEST, LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
 import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ClientFacts } from "../protocol/request-meta.js";
@@ -237,12 +237,19 @@ export class LiveCall implements ToolCallContext {
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
+    // Whether the client can hear the request at all (through handle() it cannot: no hint then).
+    const reachable = this.#connection.reachable;
     try {
       exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: this.signal });
       return exchange.result;
     } catch (error) {
-      if (error instanceof ServerRequestError) exchange.error = error.error;
-      throw error;
+      if (!(error instanceof ServerRequestError)) throw error;
+      exchange.error = error.error;
+      // The mock sends what the step asks (a test may want a client's answer to an undeclared
+      // request), but a refusal then is most likely why: the message says so.
+      const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
+      if (!reachable || capability === undefined || this.clientCapabilities[capability] !== undefined) throw error;
+      throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
     } finally {
       exchange.answeredAt = Date.now();
     }

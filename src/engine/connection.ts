@@ -26,8 +26,10 @@ export class ServerRequestError extends Error {
   constructor(
     readonly error: JsonRpcErrorObject,
     readonly method: string,
+    /** Why the client may have refused, when the mock knows (a capability it never declared). */
+    hint = "",
   ) {
-    super(`The client answered ${method} with error ${error.code}: ${error.message}`);
+    super(`The client answered ${method} with error ${error.code}: ${error.message}${hint}`);
     this.name = "ServerRequestError";
   }
 }

@@ -65,6 +65,13 @@ export function isCacheableMethod(method: string): method is CacheableMethod {
   return cacheable.has(method);
 }
 
+/** The client capability each server-to-client request needs (the client declares it, at initialize or per request). */
+export const CLIENT_CAPABILITY_OF_REQUEST: Readonly<Record<string, string>> = Object.freeze({
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+});
+
 /** Whether `method`'s result may ask for input (`input_required`), so a client answers it in rounds. */
 export function isInputMethod(method: string): method is InputMethod {
   return askingForInput.has(method);

@@ -314,7 +314,10 @@ describe("server requests answered by the SDK client", () => {
       },
     });
     const client = await connect(server);
-    expect(text(await client.callTool({ name: "roots" }))).toBe("The client answered roots/list with error -32601: Method not found");
+    // It never declared roots: the message says that is the likely reason.
+    expect(text(await client.callTool({ name: "roots" }))).toBe(
+      'The client answered roots/list with error -32601: Method not found. The client did not declare the "roots" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for roots/list',
+    );
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "roots/list", error: { code: -32601, message: "Method not found" } });
   });
 

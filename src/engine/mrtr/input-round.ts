@@ -7,17 +7,12 @@
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import type { Exchange } from "../call-log.js";
 import { ServerRequestError } from "../connection.js";
 
 type Json = Record<string, unknown>;
 
-/** Which client capability each kind of input request needs. */
-const CAPABILITY_OF: Record<string, string> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
 const KEY_PREFIX: Record<string, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
 
 /** The elicitation mode an ask needs (2025-11-25 on: form or URL); undefined for an ask with no modes. */
@@ -65,7 +60,7 @@ export class InputRound {
 
   /** Whether `method` can be asked this way (only elicitation, sampling and roots can). */
   static accepts(method: string): boolean {
-    return method in CAPABILITY_OF;
+    return method in CLIENT_CAPABILITY_OF_REQUEST;
   }
 
   /**
@@ -110,10 +105,10 @@ export class InputRound {
     // The modes each capability's asks need, first (a form and a URL ask in one round need both).
     const needs = new Map<string, Set<"form" | "url">>();
     for (const ask of this.#asks.values()) {
-      const modes = needs.get(CAPABILITY_OF[ask.method]!) ?? new Set();
+      const modes = needs.get(CLIENT_CAPABILITY_OF_REQUEST[ask.method]!) ?? new Set();
       const mode = modeOf(ask);
       if (mode !== undefined) modes.add(mode);
-      needs.set(CAPABILITY_OF[ask.method]!, modes);
+      needs.set(CLIENT_CAPABILITY_OF_REQUEST[ask.method]!, modes);
     }
     const missing: Json = {};
     for (const [capability, modes] of needs) {
