@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
+import { isModernVersion } from "./discover-negotiation.js";
 import { ModernHttpFetch } from "./modern-http.js";
 import { OPTION_NAMES, type DriverOptions, type McpConnectOptions, type McpShellOptions } from "./options.js";
 import { checkKeys } from "../engine/spec-checks.js";
@@ -46,6 +47,7 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   }
   checkOptionNames(options, "mcpConnect");
   checkOptions(options);
+  checkResumedSession(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
   const modernHttp = new ModernHttpFetch(options.fetch ?? ((input, init) => fetch(input, init)));
   const transport = new StreamableHTTPClientTransport(endpoint, {
@@ -59,7 +61,7 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
     if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
     await transport.close();
   };
-  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp }, options);
+  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, resumesSession: options.sessionId !== undefined }, options);
 }
 
 /**
@@ -91,6 +93,17 @@ export class MCPStdinSubprocess extends McpDriver {
     checkOptions(options);
     const process = new StdioProcessTransport({ command: options.command, args: options.args ?? [], ...processOptions(options) });
     super({ kind: "stdio", target: process.shellCommand, transport: process, process, classifyError: process.classifyError }, options);
+  }
+}
+
+/** A `sessionId` resumes a 2025 session: one that 2026-07-28 (no sessions) or a pin to it cannot have. */
+function checkResumedSession(options: McpConnectOptions): void {
+  const { sessionId, protocolVersion, versionNegotiation } = options;
+  if (sessionId === undefined) return;
+  if (typeof sessionId !== "string" || sessionId === "") throw new McpTestkitError(`sessionId must be the Mcp-Session-Id of a session the server gave, a non-empty string, got ${typeLabel(sessionId)}.`);
+  const pinned = typeof versionNegotiation === "object" && versionNegotiation !== null;
+  if (pinned || (protocolVersion !== undefined && isModernVersion(protocolVersion))) {
+    throw new McpTestkitError(`sessionId resumes a session, and ${pinned ? "a pinned " : ""}2026-07-28 has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as "2025-11-25".`);
   }
 }
 

@@ -36,7 +36,7 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
-import { versionHas, type Feature } from "../protocol/versions.js";
+import { LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../protocol/versions.js";
 import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
@@ -47,7 +47,7 @@ import { checkNegotiation, DiscoverNegotiation, negotiationMode, type DiscoverRe
 import { isInputMethod } from "../protocol/methods.js";
 import { withInputRounds } from "./input-rounds.js";
 import type { ModernHttpFetch } from "./modern-http.js";
-import { InitializeNegotiation, type Negotiation } from "./negotiation.js";
+import { InitializeNegotiation, ResumedNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, type InitializeParams } from "./options.js";
 import { Subscription, type ListenFilter } from "./subscription.js";
 import { invalidHeaderAnnotation } from "./tool-headers.js";
@@ -81,6 +81,8 @@ export interface DriverConnection {
   classifyError?: ErrorClassifier;
   /** Streamable HTTP: the per-request headers and streams of 2026-07-28 (mcpConnect). */
   modernHttp?: ModernHttpFetch;
+  /** Streamable HTTP: the connection goes on a session begun elsewhere (its initialize is done). */
+  resumesSession?: boolean;
 }
 
 /** A tool a client over HTTP must leave out of `tools/list` (2026-07-28: an invalid `x-mcp-header`). */
@@ -174,8 +176,10 @@ export class McpDriver implements AsyncDisposable {
     const implied = (version: string) => this.answers.impliedCapabilities(version);
     const mode = negotiationMode(options);
     const initialize = new InitializeNegotiation(this.session, options, implied, processContext, mode === "legacy");
-    this.discovery = mode === "legacy" ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);
-    this.negotiation = this.discovery ?? initialize;
+    // A session begun elsewhere (mcpConnect's sessionId) is a legacy one whose initialize is done.
+    const resumedVersion = connection.resumesSession ? (options.protocolVersion ?? LATEST_PROTOCOL_VERSION) : undefined;
+    this.discovery = mode === "legacy" || resumedVersion !== undefined ? undefined : new DiscoverNegotiation(this.session, options, mode, implied, processContext, initialize);
+    this.negotiation = resumedVersion !== undefined ? new ResumedNegotiation(this.session, resumedVersion, implied(resumedVersion)) : (this.discovery ?? initialize);
     this.lifetime = new ConnectionLifetime(this.session, this.target, this.process, connection.closeWire, () => this.negotiation.result !== undefined, observation);
     if (observation !== undefined) {
       observation.willStart();

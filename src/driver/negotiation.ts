@@ -104,6 +104,41 @@ export class InitializeNegotiation implements Negotiation {
   }
 }
 
+/**
+ * A session begun elsewhere (`mcpConnect(url, { sessionId })`): its `initialize` is done, so none
+ * is sent; requests go on it at once in `version` (the options' `protocolVersion`, else the
+ * latest). What the server said at `initialize` is not known here: its capabilities read as `{}`
+ * and its `serverInfo` as undefined.
+ */
+export class ResumedNegotiation implements Negotiation {
+  readonly result: InitializeResult;
+  readonly started = true;
+  private transportReady: Promise<void> | undefined;
+
+  constructor(
+    private readonly session: RpcSession,
+    version: string,
+    readonly clientCapabilities: ClientCapabilities,
+  ) {
+    this.result = { protocolVersion: version, capabilities: {} } as unknown as InitializeResult;
+    this.session.recorder.setProtocolVersion(version);
+  }
+
+  negotiate(): Promise<InitializeResult> {
+    // The version header goes on every request of the session, as after an initialize.
+    this.transportReady ??= this.session.connectedTransport().then((transport) => transport?.setProtocolVersion(this.result.protocolVersion));
+    return this.transportReady.then(() => this.result);
+  }
+
+  ready(): Promise<InitializeResult> {
+    return this.negotiate();
+  }
+
+  requestMeta(): undefined {
+    return undefined;
+  }
+}
+
 /** `base` with `extra` over it, one level deep (`{ roots: { listChanged } }` merges with `{ roots: {...} }`). */
 export function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabilities | undefined): ClientCapabilities {
   if (extra === undefined) return base;

@@ -156,7 +156,12 @@ export interface McpConnectOptions extends DriverOptions {
   headers?: Record<string, string>;
   /** A fetch to use instead of the global one. */
   fetch?: FetchLike;
-  /** Resume an existing session instead of starting one. */
+  /**
+   * Go on with a 2025 session begun elsewhere (its `Mcp-Session-Id`): no `initialize` is sent, and
+   * requests go on it in `protocolVersion` (default the latest legacy one). What its server said
+   * at `initialize` is not known here (`serverInfo` undefined, `serverCapabilities` `{}`);
+   * `close()` ends the session (DELETE) as for any other.
+   */
   sessionId?: string;
 }
 

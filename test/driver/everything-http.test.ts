@@ -110,3 +110,28 @@ describe("server-everything over Streamable HTTP", () => {
     expect(() => mcpConnect("not a url")).toThrow(/expected an http\(s\) URL/);
   });
 });
+
+describe("mcpConnect(url, { sessionId }): going on with a session begun elsewhere", () => {
+  it("sends no initialize, uses the session and its version header, and says what it cannot know", async () => {
+    const { mockMcp } = await import("../../src/index.js");
+    await using mock = await mockMcp({ tools: { ok: { returns: "fine" } } });
+    const first = track(mcpConnect(mock.url!, { versionNegotiation: "legacy" }));
+    await first.callTool("ok");
+    const sessionId = first.sessionId!;
+    const resumed = track(mcpConnect(mock.url!, { sessionId }));
+    expect((await resumed.callTool("ok")).getTextContent()).toBe("fine");
+    expect([resumed.sessionId, resumed.era, resumed.protocolVersion]).toEqual([sessionId, "legacy", "2025-11-25"]);
+    expect(resumed.messages.filter((record) => record.direction === "outgoing").map((record) => record.method)).toEqual(["tools/call"]);
+    expect(mock.calls.map((call) => call.sessionId)).toEqual([mock.calls[0]!.sessionId, mock.calls[0]!.sessionId]);
+    // What the server said at initialize was said to the first driver.
+    expect([resumed.serverInfo, resumed.serverCapabilities]).toEqual([undefined, {}]);
+    await resumed.close();
+    await first.close({ allowFailure: true });
+  });
+
+  it("refuses what cannot resume a session: 2026-07-28 (it has none), a pin, an empty id", () => {
+    expect(() => mcpConnect("http://127.0.0.1:1/mcp", { sessionId: "s", protocolVersion: "2026-07-28" })).toThrow("sessionId resumes a session, and 2026-07-28 has none (each request stands alone)");
+    expect(() => mcpConnect("http://127.0.0.1:1/mcp", { sessionId: "s", versionNegotiation: { pin: "2026-07-28" } })).toThrow("sessionId resumes a session, and a pinned 2026-07-28 has none");
+    expect(() => mcpConnect("http://127.0.0.1:1/mcp", { sessionId: "" })).toThrow("sessionId must be the Mcp-Session-Id of a session the server gave, a non-empty string");
+  });
+});
