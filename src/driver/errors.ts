@@ -21,6 +21,8 @@ export interface ProcessContext {
   stdout: string[];
   /** The last lines the process wrote to stderr. */
   stderr: string[];
+  /** How many stderr lines came before those and were not kept (a bounded journal). */
+  stderrDropped?: number;
 }
 
 interface ErrorDetails {
@@ -199,15 +201,16 @@ function describeProcess(process: ProcessContext | undefined, showStdout: boolea
         ? `ended by ${process.exitSignal}`
         : `exit code ${process.exitCode}`;
   let text = `\n  command: ${process.shellCommand}${process.pid === undefined ? "" : ` (pid ${process.pid})`}\n  process: ${status}`;
-  text += describeLines("stderr", process.stderr);
+  text += describeLines("stderr", process.stderr, process.stderrDropped);
   // While the server runs, its stdout is the JSON-RPC traffic: noise unless the stream is at fault.
   if (showStdout ?? (process.exitCode !== null || process.exitSignal !== null)) text += describeLines("stdout", process.stdout);
   return text;
 }
 
-function describeLines(name: string, lines: readonly string[]): string {
+function describeLines(name: string, lines: readonly string[], dropped = 0): string {
   if (lines.length === 0) return `\n  ${name}: (nothing)`;
   const shown = lines.slice(-shownLines);
-  const more = lines.length > shown.length ? `last ${shown.length} of ${lines.length} lines` : `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+  const total = lines.length + dropped;
+  const more = total > shown.length ? `last ${shown.length} of ${total} lines` : `${total} line${total === 1 ? "" : "s"}`;
   return `\n  ${name} (${more}):\n${shown.map((line) => `    | ${line}`).join("\n")}`;
 }

@@ -189,6 +189,7 @@ export class StdioProcessTransport implements JsonTextTransport {
       exitSignal: this.exitInfo?.signal ?? null,
       stdout: this.stdout,
       stderr: this.stderr,
+      stderrDropped: this.stderrLines.dropped,
     };
   }
 

@@ -200,6 +200,14 @@ describe("zoo: processes that fail", () => {
     await app.close();
   });
 
+  it("a server that wrote more stderr than is kept: the excerpt counts every line it wrote", async () => {
+    const app = track(mcpShell(`"${process.execPath}" -e "for (let i = 1; i <= 1500; i++) console.error('line ' + i); process.exit(3)"`));
+    const error = (await app.initialize().catch((e: unknown) => e)) as ProcessFailedToStart;
+    expect(error).toBeInstanceOf(ProcessFailedToStart);
+    expect(error.message).toMatch(/stderr \(last \d+ of 1500 lines\):\n(.|\n)*    \| line 1500/);
+    await app.close({ allowFailure: true });
+  });
+
   it("crashes mid-call: ProcessExitWhileWaitingForResponse with the exit code and stderr", async () => {
     const app = track(mcpShell(zoo("crashes-mid-call")));
     await app.initialize();
