@@ -337,6 +337,12 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.stderr).toMatch(new RegExp(`^mcp-testkit check: cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`));
   });
 
+  it("a server that crashes on a call: the check's detail gives its exit code and last stderr line", async () => {
+    const command = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "crashes-mid-call.mjs")}"`;
+    const { report } = await checkJsonWith([command, "--only", "unknown-tool", "--timeout", "2000"]);
+    expect(detailOf(report, "unknown-tool")).toMatch(/^tools\/call "mcp-testkit-no-such-tool": The server process exited before answering tools\/call \(id \d+\)\. \(exit code 2; its last stderr line: "zoo: crashing in tools\/call"\)$/);
+  });
+
   it("--json prints a report with the failed connect check when the server cannot be reached", async () => {
     const port = await freePort();
     const { code, report } = await checkJsonWith([`http://127.0.0.1:${port}/mcp`]);

@@ -5,7 +5,7 @@
  * request and classify its answer.
  */
 import type { InitializeResult } from "@modelcontextprotocol/sdk/types.js";
-import { RequestFailedError, RequestTimeoutError, type McpDriver } from "../../driver/index.js";
+import { McpDriverError, RequestFailedError, RequestTimeoutError, type McpDriver } from "../../driver/index.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { LIST_KINDS, type ListKind, type ListKindSpec } from "../../protocol/list-kinds.js";
 import { itemsOf, walkPages, type PageWalkEnd } from "../../protocol/pagination.js";
@@ -117,7 +117,7 @@ export class CheckContext {
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined) return { kind: "error", code: error.code, message: error.serverMessage ?? "" };
       if (error instanceof RequestTimeoutError) return { kind: "timeout", message: `no answer within ${error.timeoutMs} ms (raise --timeout if the server is just slow)` };
-      return { kind: "failed", message: plainMessage(error).split("\n")[0]! };
+      return { kind: "failed", message: plainMessage(error).split("\n")[0]! + exitNote(error) };
     }
   }
 
@@ -168,6 +168,16 @@ function describeCursorProblem(method: string, end: PageWalkEnd): string | undef
 }
 
 /** `-32601 "Method not found"`, `no answer within 5000 ms`, `a result`. */
+/** ` (exit code 5; its last stderr line: "…")` for a failure with a process that has ended; the first line of a driver error leaves these out. */
+function exitNote(error: unknown): string {
+  if (!(error instanceof McpDriverError)) return "";
+  const { exitCode, exitSignal, stderr } = error;
+  if ((exitCode === null || exitCode === undefined) && (exitSignal === null || exitSignal === undefined)) return "";
+  const how = exitSignal ? `ended by ${exitSignal}` : `exit code ${String(exitCode)}`;
+  const last = stderr?.at(-1);
+  return ` (${how}${last === undefined ? "" : `; its last stderr line: ${JSON.stringify(clip(last, 100))}`})`;
+}
+
 export function describeReply(reply: Reply): string {
   switch (reply.kind) {
     case "result":
