@@ -183,7 +183,11 @@ export const CHECKS: readonly CheckDefinition[] = [
     run: async (ctx) => {
       const lines = ctx.strayStdout;
       if (lines.length === 0) return pass("every line on stdout was a JSON-RPC message");
-      return fail(`${plural(lines.length, "line")} on stdout that ${lines.length === 1 ? "is" : "are"} not MCP messages, first: ${JSON.stringify(clip(lines[0]!, 100))}; log to stderr instead`);
+      // check starts the server once per probe: say so when the lines came from several copies.
+      const copies = new Set(lines.map((stray) => stray.from)).size;
+      const from = copies > 1 ? ` (from ${copies} copies of the server: check starts one per probe)` : "";
+      const first = lines[0]!;
+      return fail(`${plural(lines.length, "line")} on stdout that ${lines.length === 1 ? "is" : "are"} not MCP messages${from}, first: ${JSON.stringify(clip(first.line, 100))} (${first.from}); log to stderr instead`);
     },
   },
   // ── Streamable HTTP ────────────────────────────────────────────────────────────────────
@@ -298,7 +302,7 @@ async function unknownVersionStdio(ctx: CheckContext): Promise<CheckOutcome> {
     return judgeUnknownVersion(answer, probe.exit ? `a second copy of the server exited (${describeExit(probe.exit)}) without answering` : `no answer within ${ctx.timeoutMs} ms (a second copy of the server)`);
   } finally {
     await probe.stop();
-    collectStray(ctx, probe, "second copy");
+    collectStray(ctx, probe, "the copy asked for an unknown version");
   }
 }
 
@@ -469,7 +473,7 @@ async function malformedStdio(ctx: CheckContext): Promise<CheckOutcome> {
     return warn("a line that is not JSON got no answer (JSON-RPC expects -32700 Parse error with id null); the server kept working");
   } finally {
     await probe.stop();
-    collectStray(ctx, probe, "second copy");
+    collectStray(ctx, probe, "the copy sent a line that is not JSON");
   }
 }
 
@@ -513,7 +517,7 @@ function describeExit(exit: { code: number | null; signal: string | null }): str
 }
 
 function collectStray(ctx: CheckContext, probe: RawStdioServer, where: string): void {
-  for (const line of probe.nonJson) ctx.strayStdout.push(`${line} (${where})`);
+  for (const line of probe.nonJson) ctx.strayStdout.push({ line, from: where });
 }
 
 /** Headers for a raw request: the user's, the transport's, and by default the session's and version's. */

@@ -59,8 +59,8 @@ export class CheckContext {
   initFailure: string | undefined;
   /** The raw initialize result, also when the driver refused it (an unknown version). */
   initResult: Json | undefined;
-  /** Lines on a stdio server's stdout that were not MCP messages, with where they came from. */
-  readonly strayStdout: string[] = [];
+  /** Lines on a stdio server's stdout that were not MCP messages, each with the copy of the server that wrote it (check starts one per probe). */
+  readonly strayStdout: Array<{ line: string; from: string }> = [];
   private lists: Promise<Map<ListKind, ListOutcome>> | undefined;
   /** The 2026-07-28 era, when the server answered server/discover to a pinned driver. */
   modern: ModernContext | undefined;

@@ -90,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
   const json = values.json === true;
   const startedAt = Date.now();
   const progress = createProgress();
-  const ctx = new CheckContext(target, openDriver(target, { onStdoutLine: (line) => ctx.strayStdout.push(line) }));
+  const ctx = new CheckContext(target, openDriver(target, { onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "the server" }) }));
   const color = !json && useColor();
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
@@ -152,7 +152,7 @@ export async function run(argv: string[]): Promise<number> {
  * legacy-only, and the reason is kept for the report.
  */
 async function probeModern(ctx: CheckContext): Promise<void> {
-  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push(`${line} (2026-07-28 copy)`) });
+  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "its 2026-07-28 copy" }) });
   try {
     await driver.initialize();
     const discover = driver.discoverResult!;
@@ -200,11 +200,11 @@ async function writeJunit(file: string, xml: string): Promise<void> {
  * A server that printed lines that are not MCP messages before failing to answer: likely why it
  * failed (its answer may be among them, or the client gave up on the stream), so the first is quoted.
  */
-function withStrayStdout(failure: CommandError, stray: readonly string[]): CommandError {
+function withStrayStdout(failure: CommandError, stray: ReadonlyArray<{ line: string }>): CommandError {
   if (stray.length === 0) return failure;
   const [head, ...rest] = failure.message.split("\n");
   const lines = `${stray.length} line${stray.length === 1 ? "" : "s"}`;
-  return new CommandError([`${head}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!, 120))} (stdout must carry only protocol messages; logs go to stderr)`, ...rest].join("\n"));
+  return new CommandError([`${head}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, ...rest].join("\n"));
 }
 
 /** The `--json` report of a server that could not be started or reached: one failed check, 0, as in the JUnit file. */
