@@ -231,6 +231,7 @@ export class DiscoverNegotiation implements Negotiation {
         throw this.brokenModernError(error.response.error, error);
       }
       if (!saysLegacy(error)) throw error;
+      if (error instanceof RequestTimeoutError) this.probeTimedOutMs = error.timeoutMs;
       return { kind: "legacy", why: `server/discover failed: ${errorText(error)}`, cause: error };
     }
     if (isDiscoverResult(result)) return { kind: "modern", result };
@@ -258,11 +259,15 @@ export class DiscoverNegotiation implements Negotiation {
     const requested = params.protocolVersion ?? (isSupportedVersion(this.options.protocolVersion) ? this.options.protocolVersion : LATEST_PROTOCOL_VERSION);
     this.session.recorder.setProtocolVersion(requested);
     const { protocolVersion: _ignored, ...rest } = params;
-    return await this.legacy.negotiate({ ...rest, protocolVersion: requested });
+    // A probe that went unanswered makes the whole wait twice the timeout: a timeout then says so.
+    const note = this.probeTimedOutMs === undefined ? undefined : `, after server/discover got none within ${this.probeTimedOutMs} ms either (versionNegotiation "auto" asks it first)`;
+    return await this.legacy.negotiate({ ...rest, protocolVersion: requested }, note);
   }
 
   /** Why `auto` fell back to `initialize` (for messages and tests), if it did. */
   fallbackReason: string | undefined;
+  /** The timeout of a server/discover that got no answer, if one did not. */
+  private probeTimedOutMs: number | undefined;
 
   /** The mode as the options spell it, for messages. */
   private get modeText(): string {

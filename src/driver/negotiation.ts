@@ -52,8 +52,9 @@ export class InitializeNegotiation implements Negotiation {
     return this.declared !== undefined;
   }
 
-  negotiate(params: Partial<InitializeParams> = {}): Promise<InitializeResult> {
-    this.pending ??= this.handshake(params).catch((error: unknown) => {
+  /** `timeoutNote`: what went unanswered before (auto's server/discover), for a timeout's message. */
+  negotiate(params: Partial<InitializeParams> = {}, timeoutNote?: string): Promise<InitializeResult> {
+    this.pending ??= this.handshake(params, timeoutNote).catch((error: unknown) => {
       this.pending = undefined;
       throw error;
     });
@@ -73,7 +74,7 @@ export class InitializeNegotiation implements Negotiation {
     return asked ?? this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
   }
 
-  private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
+  private async handshake(params: Partial<InitializeParams>, timeoutNote: string | undefined): Promise<InitializeResult> {
     const { protocolVersion, capabilities, clientInfo, ...rest } = params;
     const offered = this.offeredVersion(protocolVersion);
     const declared = mergeCapabilities(this.implied(offered), capabilities);
@@ -84,7 +85,7 @@ export class InitializeNegotiation implements Negotiation {
       clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
     };
     this.declared = declared;
-    const result = (await this.session.request("initialize", request, { cancellable: false }).catch((error: unknown) => {
+    const result = (await this.session.request("initialize", request, { cancellable: false, ...(timeoutNote === undefined ? {} : { timeoutNote }) }).catch((error: unknown) => {
       throw this.chosen ? withModernOnlyHint(error) : error;
     })) as InitializeResult;
     const version = result.protocolVersion;

@@ -60,6 +60,8 @@ export interface RequestSpec extends CallOptions {
   cancellable?: boolean;
   /** Told the request's JSON-RPC id just before it is written (a subscription is named by it). */
   onId?: (id: JsonRpcId) => void;
+  /** Added to a timeout's message: what else went unanswered before this request. */
+  timeoutNote?: string;
 }
 
 /** Passed to the handlers of server requests (`onSampling`, `onElicitation`). */
@@ -149,6 +151,7 @@ interface PendingRequest {
   onProgress: ((progress: ProgressParams) => void) | undefined;
   subject: string | undefined;
   errorFor: ErrorFor;
+  timeoutNote: string | undefined;
   resolve: (result: JsonObject) => void;
   reject: (error: Error) => void;
   detach: () => void;
@@ -279,6 +282,7 @@ export class RpcSession {
         onProgress: spec.onProgress,
         subject: spec.subject,
         errorFor: spec.errorFor ?? defaultErrorFor,
+        timeoutNote: spec.timeoutNote,
         resolve,
         reject,
         detach: noop,
@@ -427,7 +431,7 @@ export class RpcSession {
     this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", (how) => {
       const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
       return new RequestTimeoutError(
-        `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}. ` +
+        `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}${request.timeoutNote ?? ""}. ` +
           `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
         { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process: this.hooks.processContext() },
       );

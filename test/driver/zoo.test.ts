@@ -200,6 +200,15 @@ describe("zoo: processes that fail", () => {
     await app.close();
   });
 
+  it("a server that never answers, in auto mode: initialize's timeout says server/discover went unanswered first (the wait was twice the timeout)", async () => {
+    // Reads its stdin and says nothing, ever; it ends when its stdin does.
+    const app = track(mcpShell(`"${process.execPath}" -e "process.stdin.resume()"`, { requestTimeout: 300 }));
+    const error = (await app.initialize().catch((e: unknown) => e)) as RequestTimeoutError;
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toContain('initialize (id 2) got no response within 300 ms (initialize is never cancelled), after server/discover got none within 300 ms either (versionNegotiation "auto" asks it first).');
+    await app.close({ allowFailure: true });
+  });
+
   it("a server that wrote more stderr than is kept: the excerpt counts every line it wrote", async () => {
     const app = track(mcpShell(`"${process.execPath}" -e "for (let i = 1; i <= 1500; i++) console.error('line ' + i); process.exit(3)"`));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProcessFailedToStart;
