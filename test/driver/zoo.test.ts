@@ -210,7 +210,8 @@ describe("zoo: processes that fail", () => {
   });
 
   it("a server that wrote more stderr than is kept: the excerpt counts every line it wrote", async () => {
-    const app = track(mcpShell(`"${process.execPath}" -e "for (let i = 1; i <= 1500; i++) console.error('line ' + i); process.exit(3)"`));
+    // exitCode, not process.exit(): a process that exits at once may not have flushed all its stderr.
+    const app = track(mcpShell(`"${process.execPath}" -e "for (let i = 1; i <= 1500; i++) console.error('line ' + i); process.exitCode = 3"`));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProcessFailedToStart;
     expect(error).toBeInstanceOf(ProcessFailedToStart);
     expect(error.message).toMatch(/stderr \(last \d+ of 1500 lines\):\n(.|\n)*    \| line 1500/);
