@@ -297,6 +297,13 @@ describe("notifications, responses and batches", () => {
     expect(answers.find((answer) => answer.id === ping.id)).toEqual({ jsonrpc: "2.0", id: ping.id, result: {} });
     expect(answers.find((answer) => answer.id === call.id)).toEqual({ jsonrpc: "2.0", id: call.id, result: { content: [{ type: "text", text: "echo 1" }] } });
 
+    // A raw step in a batch stands in for its own member's answer: the others still come, in one array.
+    const rawServer = await serve({ tools: { echo: (call) => ({ returns: `echo ${String(call.arguments.x)}` }), bytes: { raw: '{"jsonrpc":"2.0","id":"odd","result":{}}' } } });
+    const rawSessionOpened = await rawSession(rawServer.url, "2025-03-26");
+    const mixed = await post(rawServer.url, [rpcRequest("tools/call", { name: "bytes", arguments: {} }), call], { sessionId: rawSessionOpened.sessionId, version: "2025-03-26" });
+    const mixedAnswers = (await mixed.json()) as Array<{ id: unknown }>;
+    expect(mixedAnswers.map((answer) => answer.id).sort()).toEqual([call.id, "odd"].sort());
+
     // A batch of notifications only: 202, no body. An empty batch: 400.
     const notes = await post(server.url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], { sessionId, version: "2025-03-26" });
     expect(notes.status).toBe(202);
