@@ -303,6 +303,12 @@ describe("notifications, responses and batches", () => {
     const mixed = await post(rawServer.url, [rpcRequest("tools/call", { name: "bytes", arguments: {} }), call], { sessionId: rawSessionOpened.sessionId, version: "2025-03-26" });
     const mixedAnswers = (await mixed.json()) as Array<{ id: unknown }>;
     expect(mixedAnswers.map((answer) => answer.id).sort()).toEqual([call.id, "odd"].sort());
+    // On an SSE answer too: the raw bytes, then the other answer, then the stream ends.
+    const sseServer = await serve({ responseMode: "sse", tools: { echo: (c) => ({ returns: `echo ${String(c.arguments.x)}` }), bytes: { raw: "RAWBYTES" } } });
+    const sseSession = await rawSession(sseServer.url, "2025-03-26");
+    const sseText = await (await post(sseServer.url, [rpcRequest("tools/call", { name: "bytes", arguments: {} }), call], { sessionId: sseSession.sessionId, version: "2025-03-26" })).text();
+    expect(sseText).toContain("RAWBYTES");
+    expect(sseText).toContain('"text":"echo 1"');
 
     // A batch of notifications only: 202, no body. An empty batch: 400.
     const notes = await post(server.url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], { sessionId, version: "2025-03-26" });

@@ -115,7 +115,11 @@ export class PostAnswer {
         return;
       case "raw":
         // In a batch (2025-03-26) the bytes stand in for that one member's answer; the others still go.
-        if (this.shape.batch && !this.stream) return this.reply(outcome.text);
+        if (this.shape.batch) {
+          if (!this.stream) return this.reply(outcome.text);
+          this.stream.writeRaw(outcome.text);
+          return this.settleOne();
+        }
         if (this.stream) {
           this.stream.writeRaw(outcome.text);
           this.stream.finish();
