@@ -24,6 +24,7 @@ export function mcpShell(shellCommand: string, options: McpShellOptions = {}): M
   }
   checkOptionNames(options, "mcpShell");
   checkOptions(options);
+  checkProcessOptions(options);
   const process = new StdioProcessTransport({ shellCommand, ...processOptions(options) });
   return new McpDriver({ kind: "stdio", target: shellCommand, transport: process, process, classifyError: process.classifyError }, options);
 }
@@ -91,6 +92,7 @@ export class MCPStdinSubprocess extends McpDriver {
     }
     checkOptionNames(options, "MCPStdinSubprocess");
     checkOptions(options);
+    checkProcessOptions(options);
     const process = new StdioProcessTransport({ command: options.command, args: options.args ?? [], ...processOptions(options) });
     super({ kind: "stdio", target: process.shellCommand, transport: process, process, classifyError: process.classifyError }, options);
   }
@@ -118,7 +120,6 @@ function checkProcessOptions(options: McpShellOptions): void {
 }
 
 function processOptions(options: McpShellOptions) {
-  checkProcessOptions(options);
   return {
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

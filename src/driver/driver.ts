@@ -59,6 +59,7 @@ import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
 import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
+import { MAX_TIMEOUT_MS } from "../engine/wait-checks.js";
 import { typeLabel } from "../util/text.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
@@ -774,8 +775,6 @@ function checkCallOptions(options: unknown, api: string): void {
   checkValueKinds(options as Record<string, unknown>, CALL_OPTION_KINDS, where);
 }
 
-/** The longest delay setTimeout honours. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {

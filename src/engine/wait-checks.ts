@@ -7,8 +7,8 @@ import { McpTestkitError } from "../errors.js";
 import { typeLabel } from "../util/text.js";
 import { unknownKeysMessage, checkValueKinds, type ValueKind } from "./spec-checks.js";
 
-/** The longest delay setTimeout honours. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** The longest delay setTimeout honours (a longer one fires at once). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The problem with a wait's arguments, or `undefined` when they are good. */
 export function waitArgumentsProblem(

@@ -6,7 +6,7 @@
 import { validateMessage, validateToolDefinition } from "../../protocol/validate/index.js";
 import { FEATURES, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";
-import { clip, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
+import { clip, describeExit, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawDelete, rawPost, type RawHttpAnswer } from "./raw-http.js";
 import { RawStdioServer } from "./raw-stdio.js";
 import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
@@ -512,9 +512,6 @@ function describeProblems(problems: ReadonlyArray<{ path: string; message: strin
   return `${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`;
 }
 
-function describeExit(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal !== null ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
-}
 
 function collectStray(ctx: CheckContext, probe: RawStdioServer, where: string): void {
   for (const line of probe.nonJson) ctx.strayStdout.push({ line, from: where });

@@ -168,12 +168,17 @@ function describeCursorProblem(method: string, end: PageWalkEnd): string | undef
 }
 
 /** `-32601 "Method not found"`, `no answer within 5000 ms`, `a result`. */
+/** `exit code 5`, or `ended by SIGKILL`: how a server process ended. */
+export function describeExit(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal !== null ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
+}
+
 /** ` (exit code 5; its last stderr line: "…")` for a failure with a process that has ended; the first line of a driver error leaves these out. */
 function exitNote(error: unknown): string {
   if (!(error instanceof McpDriverError)) return "";
   const { exitCode, exitSignal, stderr } = error;
   if ((exitCode === null || exitCode === undefined) && (exitSignal === null || exitSignal === undefined)) return "";
-  const how = exitSignal ? `ended by ${exitSignal}` : `exit code ${String(exitCode)}`;
+  const how = describeExit({ code: exitCode ?? null, signal: exitSignal ?? null });
   const last = stderr?.at(-1);
   return ` (${how}${last === undefined ? "" : `; its last stderr line: ${JSON.stringify(clip(last, 100))}`})`;
 }
