@@ -136,7 +136,7 @@ export type StreamCloseReason =
   | "client_disconnected"
   /** A step closed it early (`closeAfterEvents`), for the client to resume. */
   | "closed_for_resumption"
-  /** The client cancelled its request (a `subscriptions/listen` cancelled, or in 2026-07-28 its stream closed, which cancels it). */
+  /** The client cancelled its request: `notifications/cancelled` for the POST's requests (legacy), a `subscriptions/listen` cancelled, or in 2026-07-28 its stream closed, which cancels it. */
   | "request_cancelled"
   /** Its session ended (DELETE, expiry, a dropped connection). */
   | "session_closed"

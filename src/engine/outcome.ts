@@ -9,14 +9,16 @@ import { errorResponse } from "../protocol/jsonrpc.js";
 export type Outcome =
   /** Send this response. */
   | { type: "reply"; message: JsonRpcResponse }
-  /** Send nothing (a notification, a cancelled or hung request). */
-  | { type: "none" }
+  /** Send nothing (a notification, a cancelled or hung request); `cancelled` when the client cancelled it. */
+  | { type: "none"; cancelled?: true }
   /** Drop the connection (and, over HTTP, end the session). */
   | { type: "drop" }
   /** Write these bytes where the reply would go, unchecked (to test a client's parser). */
   | { type: "raw"; text: string };
 
 export const NO_REPLY: Outcome = Object.freeze({ type: "none" });
+/** No reply because the request was cancelled: a wire that streams ends the request's stream as cancelled. */
+export const CANCELLED: Outcome = Object.freeze({ type: "none", cancelled: true });
 export const DROP: Outcome = Object.freeze({ type: "drop" });
 
 export function replyWith(id: JsonRpcId, result: unknown): Outcome {

@@ -369,6 +369,8 @@ describe("faults on the wire", () => {
 
   it("a cancelled request's own POST gets an event stream that ends with no answer, never 202 (only notifications and responses get 202)", async () => {
     const server = await serve({ tools: { wait: { hang: true } } });
+    const closes: string[] = [];
+    server.on("stream:close", ({ kind, reason }) => closes.push(`${kind} ${reason}`));
     const { sessionId } = await rawSession(server.url);
     const request = post(server.url, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } }, { sessionId });
     await server.waitForCalls(1, { timeoutMs: 2000 });
@@ -377,6 +379,8 @@ describe("faults on the wire", () => {
     expect([response.status, response.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
     expect(await response.text()).not.toContain('"jsonrpc"');
     expect(server.calls[0]!.outcome).toBe("cancelled");
+    // Observers hear why it closed: the request was cancelled, not completed.
+    expect(closes).toEqual(["request request_cancelled"]);
   });
 
   it("a step function cancelled mid-call: its stream ends at the cancel, not when the function returns (its late result is dropped)", async () => {
@@ -391,6 +395,8 @@ describe("faults on the wire", () => {
         },
       },
     });
+    const closes: string[] = [];
+    server.on("stream:close", ({ kind, reason }) => closes.push(`${kind} ${reason}`));
     try {
       const { sessionId } = await rawSession(server.url);
       const request = post(server.url, { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { progressToken: "p" } } }, { sessionId });
@@ -401,6 +407,7 @@ describe("faults on the wire", () => {
       expect(body).toContain('"method":"notifications/progress"');
       expect(body).not.toContain("too late");
       expect(server.calls[0]!.outcome).toBe("cancelled");
+      expect(closes).toEqual(["request request_cancelled"]);
     } finally {
       release();
     }

@@ -9,7 +9,7 @@ import { isObject, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
@@ -242,7 +242,7 @@ class RunningCall implements ParkedCall {
         if (thrown instanceof StepFunctionError) return this.stepFunctionThrew(thrown);
         throw thrown;
       }
-      if (produced === ABORTED || signal.aborted) return NO_REPLY;
+      if (produced === ABORTED || signal.aborted) return CANCELLED;
       if ("round" in produced) {
         const outcome = this.suspend(live, produced.round);
         parked = this.call.outcome === "pending";
@@ -253,15 +253,15 @@ class RunningCall implements ParkedCall {
       if (prepare && step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, signal);
-        if (signal.aborted) return NO_REPLY;
+        if (signal.aborted) return CANCELLED;
       }
       if (step.hang) {
         await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
-        return NO_REPLY;
+        return CANCELLED;
       }
       return this.answer(step);
     } catch (thrown) {
-      if (signal.aborted) return NO_REPLY;
+      if (signal.aborted) return CANCELLED;
       return this.unsendable(thrown);
     } finally {
       if (!parked) live.release();

@@ -47,6 +47,8 @@ export class PostAnswer {
   private stream?: EventStream;
   private replies?: string[];
   private pending: number;
+  /** How many of the POST's requests were cancelled (no answer): when all were, the stream closes as `request_cancelled`. */
+  private cancelled = 0;
   private done = false;
   private waits = false;
   private hints?: StreamHints;
@@ -136,6 +138,7 @@ export class PostAnswer {
         return;
       }
       case "none":
+        if (outcome.cancelled) this.cancelled++;
         this.settleOne();
         return;
     }
@@ -153,14 +156,15 @@ export class PostAnswer {
   private settleOne(): void {
     if (--this.pending > 0) return;
     this.complete();
+    const reason = this.cancelled === this.keys.length ? "request_cancelled" : "completed";
     if (this.stream) {
-      this.stream.finish();
+      this.stream.finish(reason);
       return;
     }
     const replies = this.replies;
     // Every request of the POST was cancelled: nothing answers them, but a request's POST never
     // gets 202 (the spec: a stream or JSON), so it gets an event stream that ends at once.
-    if (replies === undefined) this.startStream().finish();
+    if (replies === undefined) this.startStream().finish(reason);
     else this.exchange.respond(this.status, this.jsonHeaders(), this.shape.batch ? `[${replies.join(",")}]` : replies[0]);
   }
 
