@@ -26,6 +26,7 @@ function outcomeDetail(call: ToolCall): string {
       return ` ${clipLine(JSON.stringify(firstText(call.response?.result) ?? ""))}`;
     case "cancelled":
     case "disconnected":
+    case "raw":
       return call.reason ? `: ${call.reason}` : "";
     default:
       return "";

@@ -15,6 +15,8 @@ export type CallOutcome =
   | "unknown-tool"
   | "cancelled"
   | "disconnected"
+  /** A `raw` step wrote bytes where the reply would go: no JSON-RPC response was sent. */
+  | "raw"
   | "pending";
 
 /** A request the mock sent to the client during a call (sampling, elicitation, roots, ping), and its answer. */

@@ -318,7 +318,7 @@ describe("raw", () => {
       parseError = `SyntaxError: ${(thrown as Error).message}`;
     }
     expect(errors).toEqual([parseError]);
-    expect(server.calls[0]).toMatchObject({ outcome: "result", reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
+    expect(server.calls[0]).toMatchObject({ outcome: "raw", reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
   });
 
   it("a raw text that is a valid response is read by the client like any other", async () => {

@@ -501,7 +501,7 @@ describe("faults on the wire", () => {
     const { client } = await sdkClient(server.url);
     const error = await client.callTool({ name: "garbage" }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(SyntaxError);
-    expect(server.calls[0]).toMatchObject({ outcome: "result", reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
+    expect(server.calls[0]).toMatchObject({ outcome: "raw", reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
     // The session survives a bad answer.
     await client.ping();
   });

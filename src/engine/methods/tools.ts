@@ -306,7 +306,7 @@ class RunningCall implements ParkedCall {
         // Handled before answering (runWaiting); never reached for a checked step.
         return NO_REPLY;
       case "raw":
-        this.calls.end(this.call, "result", { reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
+        this.calls.end(this.call, "raw", { reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
         return { type: "raw", text: step.raw! };
       case "disconnect":
         this.calls.end(this.call, "disconnected", { reason: "the mock dropped the connection (disconnect step)" });
