@@ -105,6 +105,9 @@ export { McpTestkitError } from "./errors.js";
 // ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
 export * from "./observe/index.js";
 
+// ---- Record: a real server's answers, through a mock, written as fixtures that replay them
+export * from "./record/index.js";
+
 // ---- Simulate: a request through a server with no socket (also at mcp-testkit/simulate)
 export * from "./simulate/index.js";
 

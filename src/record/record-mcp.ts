@@ -1,0 +1,207 @@
+/**
+ * `recordMcp(upstream)`: a mock that stands in front of a real server. It lists what the server
+ * lists, forwards each `tools/call`, `resources/read` and `prompts/get` to it through the driver,
+ * answers the agent with the server's answer, and keeps every answer in a `Recording`, which
+ * `save()` writes as a fixture file or a scenario that replays it offline (nock's record mode,
+ * undici's SnapshotAgent; see docs/decisions.md).
+ */
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { McpDriver } from "../driver/index.js";
+import { RequestFailedError } from "../driver/errors.js";
+import { McpTestkitError } from "../errors.js";
+import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../mock/mock-mcp.js";
+import type { PromptDefinition, ResourceDefinition, ToolDefinition } from "../engine/catalog.js";
+import { RpcError } from "../engine/outcome.js";
+import type { ToolCallContext } from "../engine/call-context.js";
+import type { StepObject } from "../engine/steps.js";
+import { errorText } from "../util/text.js";
+import { Recording, withoutProtocolKeys, type FixtureOptions, type RecordedAnswer, type RecordedError, type RecordedExchange } from "./recording.js";
+
+type Json = Record<string, unknown>;
+
+/** The mock's own options that a recording leaves to you: where and how the agent reaches it. */
+export type RecordingMockOptions = Omit<MockMcpOptions, "tools" | "resources" | "prompts" | "serverInfo" | "instructions" | "fixtures" | "capabilities">;
+
+export interface RecordMcpOptions extends FixtureOptions {
+  /** The mock the agent connects to (default: Streamable HTTP on a free port of 127.0.0.1). */
+  mock?: RecordingMockOptions;
+  /** Told of each answer as it is recorded (the CLI prints a line per request). */
+  onExchange?: (exchange: RecordedExchange) => void;
+}
+
+/** What `save()` writes: a scenario for `mcp-testkit mock <file>` (default), or a fixture file for a fixtures directory. */
+export type RecordingFormat = "scenario" | "fixture";
+
+export interface McpRecording extends AsyncDisposable {
+  /** The mock the agent under test connects to (`server.url`, `connectInMemory()`, …). */
+  readonly server: MockMcpServer;
+  /** Everything recorded so far, in the order the requests were made. */
+  readonly exchanges: readonly RecordedExchange[];
+  /** The recording as `mockMcp()` options (JSON): the server's identity and tools, and the answers as fakes. */
+  scenario(): Json;
+  /** The recording as a fixture file's content, `{ mcpFakes }`; undefined before anything was asked for. */
+  fixture(): Json | undefined;
+  /** Writes the recording (`format`: "scenario" by default) to `path` as JSON, atomically; resolves with the full path. */
+  save(path: string, options?: { format?: RecordingFormat }): Promise<string>;
+  /** Closes the mock (not the upstream driver, which stays yours). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a recording mock in front of `upstream`, a connected (or connectable) driver of the real
+ * server. The server's tools, resources, resource templates and prompts are listed once, now.
+ */
+export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions = {}): Promise<McpRecording> {
+  const init = await upstream.initialize();
+  const capabilities = (init.capabilities ?? {}) as Json;
+  const [tools, resources, templates, prompts] = await Promise.all([
+    listed(capabilities.tools, () => upstream.getTools()),
+    listed(capabilities.resources, () => upstream.getResources()),
+    listed(capabilities.resources, () => upstream.getResourceTemplates()),
+    listed(capabilities.prompts, () => upstream.getPrompts()),
+  ]);
+  const recording = new Recording({
+    serverInfo: { ...init.serverInfo } as Json,
+    ...(typeof init.instructions === "string" ? { instructions: init.instructions } : {}),
+    protocolVersion: init.protocolVersion,
+    tools: tools as unknown as Json[],
+    resources: resources as unknown as Json[],
+    prompts: prompts as unknown as Json[],
+  });
+  const keep = (exchange: RecordedExchange) => {
+    recording.add(exchange);
+    options.onExchange?.(exchange);
+  };
+  const forward = new Forwarder(upstream, keep);
+  const server = await mockMcp({
+    ...options.mock,
+    serverInfo: recording.surface.serverInfo as { name: string; version: string },
+    ...(recording.surface.instructions === undefined ? {} : { instructions: recording.surface.instructions }),
+    tools: Object.fromEntries((tools as unknown as Json[]).map((tool) => [String(tool.name), forward.tool(tool)])),
+    resources: Object.fromEntries([...(resources as unknown as Json[]).map((resource) => [String(resource.uri), forward.resource(resource)]), ...(templates as unknown as Json[]).map((template) => [String(template.uriTemplate), forward.resource(template)])]),
+    prompts: Object.fromEntries((prompts as unknown as Json[]).map((prompt) => [String(prompt.name), forward.prompt(prompt)])),
+  } as MockMcpOptions);
+  const fixtureOptions: FixtureOptions = { scope: options.scope, closedWorld: options.closedWorld };
+  const close = () => server.close();
+  return {
+    server,
+    exchanges: recording.exchanges,
+    scenario: () => recording.toScenario(fixtureOptions),
+    fixture: () => recording.toFixture(fixtureOptions),
+    async save(path, { format = "scenario" } = {}) {
+      const content = format === "fixture" ? recording.toFixture(fixtureOptions) : recording.toScenario(fixtureOptions);
+      if (content === undefined) {
+        throw new McpTestkitError(`Nothing to save as a fixture file yet: the agent made no tools/call, resources/read or prompts/get through the recording mock (${recording.exchanges.length} recorded). Save the scenario format instead, which also lists the server's tools, or make a call first.`);
+      }
+      return await writeJsonAtomically(path, content);
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** A list the server advertises; one it advertises but does not have (-32601) is empty, as a client would treat it. */
+async function listed<T>(advertised: unknown, list: () => Promise<T[]>): Promise<T[]> {
+  if (advertised === undefined) return [];
+  try {
+    return await list();
+  } catch (error) {
+    if (error instanceof RequestFailedError && error.code === -32601) return [];
+    throw error;
+  }
+}
+
+/** Makes the mock's definitions whose answers come from the real server. */
+class Forwarder {
+  constructor(
+    private readonly upstream: McpDriver,
+    private readonly keep: (exchange: RecordedExchange) => void,
+  ) {}
+
+  tool(listed: Json): ToolDefinition {
+    const name = String(listed.name);
+    const definition = definitionOf(listed, ["title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta"]) as ToolDefinition;
+    definition.responses = async (call: ToolCallContext): Promise<StepObject> => {
+      const started = performance.now();
+      const signal = call.signal;
+      const answer = await this.answer(signal, async () => {
+        const { isError, ...result } = await this.upstream.callTool(name, call.arguments, { signal, onProgress: ({ progress, total, message }) => call.progress(progress, total, message) });
+        // The driver reads a missing isError as false; only a failure needs saying.
+        return isError ? { ...result, isError } : result;
+      });
+      if (answer === undefined) return { throws: { code: -32603, message: `mcp-testkit record: the recorded server's tools/call "${name}" was cancelled` } };
+      if ("failure" in answer) return { throws: answer.failure };
+      this.keep({ kind: "tool", name, arguments: call.arguments, answer, durationMs: performance.now() - started });
+      return "error" in answer ? { throws: answer.error } : { result: answer.result };
+    };
+    return definition;
+  }
+
+  resource(listed: Json): ResourceDefinition {
+    const definition = definitionOf(listed, ["name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]) as ResourceDefinition;
+    definition.read = async (uri) => {
+      const started = performance.now();
+      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.readResource(uri)) }));
+      if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's resources/read ${JSON.stringify(uri)} was cancelled`);
+      if ("failure" in answer) throw new RpcError(answer.failure.code, answer.failure.message);
+      this.keep({ kind: "resource", uri, answer, durationMs: performance.now() - started });
+      if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+      return (Array.isArray(answer.result.contents) ? answer.result.contents : []) as never;
+    };
+    return definition;
+  }
+
+  prompt(listed: Json): PromptDefinition {
+    const name = String(listed.name);
+    const definition = definitionOf(listed, ["title", "description", "arguments", "icons", "_meta"]) as PromptDefinition;
+    definition.messages = async (args) => {
+      const started = performance.now();
+      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.getPrompt(name, args)) }));
+      if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's prompts/get "${name}" was cancelled`);
+      if ("failure" in answer) throw new RpcError(answer.failure.code, answer.failure.message);
+      this.keep({ kind: "prompt", name, arguments: args, answer, durationMs: performance.now() - started });
+      if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+      return (Array.isArray(answer.result.messages) ? answer.result.messages : []) as never;
+    };
+    return definition;
+  }
+
+  /**
+   * The server's answer: its result, or the JSON-RPC error it sent (both recorded). A failure
+   * that is not the server's answer (it went away, timed out, broke the protocol) is not
+   * recorded: it is the `failure` the agent gets, an internal error naming it. Undefined: the
+   * agent cancelled the call (nothing to record).
+   */
+  private async answer(signal: AbortSignal | undefined, request: () => Promise<Json>): Promise<RecordedAnswer | { failure: RecordedError } | undefined> {
+    try {
+      // What the revision added (resultType, caching hints, the server's identity) is the mock's to add again.
+      return { result: withoutProtocolKeys({ ...(await request()) }) };
+    } catch (error) {
+      if (signal?.aborted) return undefined;
+      if (error instanceof RequestFailedError && error.code !== undefined) return { error: serverError(error) };
+      return { failure: { code: -32603, message: `mcp-testkit record: the recorded server did not answer: ${errorText(error)} (nothing was recorded for this request)` } };
+    }
+  }
+}
+
+function serverError(error: RequestFailedError): RecordedError {
+  const recorded: RecordedError = { code: error.code!, message: error.serverMessage ?? error.message };
+  if (error.data !== undefined) recorded.data = error.data;
+  return recorded;
+}
+
+function definitionOf(listed: Json, keys: readonly string[]): Json {
+  const definition: Json = {};
+  for (const key of keys) if (listed[key] !== undefined) definition[key] = listed[key];
+  return definition;
+}
+
+async function writeJsonAtomically(path: string, content: unknown): Promise<string> {
+  const full = resolve(path);
+  await mkdir(dirname(full), { recursive: true });
+  const temporary = `${full}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`);
+  await rename(temporary, full);
+  return full;
+}
