@@ -11,5 +11,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   inspect: () => import("./commands/inspect.js"),
   call: () => import("./commands/call.js"),
   check: () => import("./commands/check.js"),
+  record: () => import("./commands/record.js"),
   validate: () => import("./commands/validate.js"),
 };

@@ -6,14 +6,14 @@
  */
 import { Console } from "node:console";
 import { readFileSync, statSync } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { writeFile } from "node:fs/promises";
 import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
+import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
@@ -34,10 +34,7 @@ JSON file with an "mcpFakes" key) are served beside it, or alone; their tools an
 test id (X-Test-Id header), and each block's "mount" is served on the same port.
 
 Options:
-  --port <number>  Port to listen on (default: a free port)
-  --host <host>    Host to listen on (default: 127.0.0.1)
-  --path <path>    Path of the MCP endpoint (default: /mcp)
-  --stdio          Serve over stdin/stdout instead of HTTP
+${SERVE_HELP}
   --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable; a positional
                    directory or a JSON file with "mcpFakes" counts as one too)
   --fake-test-ids-max <n>  Test ids whose used entries each mount remembers (default 500; 0: no cap)
@@ -51,10 +48,7 @@ Examples:
   mcp-testkit mock --fixtures ./fixtures --port 3000`;
 
 const OPTIONS = {
-  port: { type: "string" },
-  host: { type: "string" },
-  path: { type: "string" },
-  stdio: { type: "boolean" },
+  ...SERVE_OPTIONS,
   record: { type: "string" },
   fixtures: { type: "string", multiple: true },
   "fake-test-ids-max": { type: "string" },
@@ -70,13 +64,8 @@ export async function run(argv: string[]): Promise<number> {
   if (scenarios.length > 1) throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
   const file = scenarios[0];
   const fakeTestIdsMax = values["fake-test-ids-max"] === undefined ? undefined : parseCount(values["fake-test-ids-max"], "--fake-test-ids-max");
-  const stdio = values.stdio === true;
-  const httpFlags = (["port", "host", "path"] as const).filter((flag) => values[flag] !== undefined);
-  if (stdio && httpFlags.length > 0) throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
-  const port = values.port === undefined ? undefined : parsePort(values.port);
-  if (values.host === "") throw new UsageError("--host needs a host name or address, such as 127.0.0.1");
-  if (values.path !== undefined && !values.path.startsWith("/")) throw new UsageError(`--path must start with "/", such as /mcp, got "${values.path}"`);
-  if (values.record !== undefined) await checkRecordTarget(values.record);
+  const { stdio, http } = parseServeFlags(values);
+  if (values.record !== undefined) await checkOutputFolder(values.record, "the call record");
 
   // With --stdio, stdout belongs to the protocol: every line for people goes to stderr, and so
   // does whatever a scenario module prints with console.log (at load or inside a step).
@@ -95,7 +84,7 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const server = await serve(what, scenario, stdio, { port, host: values.host, path: values.path }, stop);
+    const server = await serve(what, scenario, stdio, http, stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
@@ -195,21 +184,6 @@ function parseCount(text: string, flag: string): number {
   return Number(text);
 }
 
-function parsePort(text: string): number {
-  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number from 0 to 65535, got "${text}"`);
-  return port;
-}
-
-/** Fails before serving, not after a whole test run, when the record could never be written. */
-async function checkRecordTarget(file: string): Promise<void> {
-  const folder = dirname(resolve(file));
-  const isFolder = await stat(folder).then(
-    (stats) => stats.isDirectory(),
-    () => false,
-  );
-  if (!isFolder) throw new CommandError(`Cannot write the call record to "${file}": the folder ${folder} does not exist.`);
-}
 
 async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
   const record = { calls: server.calls, messages: server.messages };

@@ -1,0 +1,75 @@
+/**
+ * `mcp-testkit record`: the CLI puts a mock in front of a real server, an agent (the SDK client)
+ * uses it, Ctrl-C writes the recording, and `mcp-testkit mock <file>` replays it offline.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CLI, collect, exited, runCli, scratchFile, startCli, useCli, waitForLine } from "./support.js";
+import { everythingCommand } from "../driver/support.js";
+
+useCli();
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+describe("mcp-testkit record", () => {
+  it("records server-everything through a mock an agent uses; Ctrl-C writes a scenario that `mock` replays", async () => {
+    const out = scratchFile("everything.json");
+    const child = startCli(["record", everythingCommand, "--out", out]);
+    const output = collect(child);
+    const [, url] = await waitForLine(child, "stdout", /^mcp-testkit record: recording .* at (http:\/\/127\.0\.0\.1:\d+\/mcp)$/, 15_000);
+    expect(output.stdout).toMatch(/\(mcp-servers\/everything [^,]+, 2025-11-25 \(legacy era: initialize\)\)/);
+    const client = await connect(url!);
+    expect(await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ text: "The sum of 2 and 3 is 5." }] });
+    await client.close();
+    child.kill("SIGINT");
+    const result = await exited(child, output, 10_000);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('get-sum #0 {"a":2,"b":3} → result');
+    expect(result.stdout).toContain(`mcp-testkit record: wrote 1 tool call, 0 resource reads and 0 prompt gets to ${out} (scenario); replay it with: mcp-testkit mock ${out}\n`);
+    const scenario = JSON.parse(readFileSync(out, "utf8"));
+    expect(scenario.fixtures[0].tools).toEqual([{ name: "get-sum", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }] }]);
+
+    // The replay, over stdio this time: the same answer, no server-everything.
+    const replay = new Client({ name: "agent", version: "1.0.0" });
+    await replay.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mock", "--stdio", out], stderr: "pipe" }));
+    try {
+      expect(await replay.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } })).toEqual({ content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] });
+      await expect(replay.callTool({ name: "echo", arguments: { message: "x" } })).rejects.toThrow(/Not recorded: tool "echo" was listed by the server but never called/);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it("--format fixture with nothing recorded: says so and exits 1, writing nothing", async () => {
+    const out = scratchFile("nothing.json");
+    const child = startCli(["record", everythingCommand, "--out", out, "--format", "fixture", "--test-id", "t1"]);
+    const output = collect(child);
+    await waitForLine(child, "stdout", /^mcp-testkit record: recording /, 15_000);
+    child.kill("SIGTERM");
+    const result = await exited(child, output, 10_000);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("mcp-testkit record: stopped (SIGTERM)\n");
+    expect(result.stdout).toMatch(/mcp-testkit record: \[mcp-testkit\] Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get through the recording mock \(0 recorded\)/);
+    expect(() => readFileSync(out)).toThrow(/ENOENT/);
+  });
+
+  it.each([
+    [["record", everythingCommand], /missing --out <file>: where to write the recording when it stops/],
+    [["record", everythingCommand, "--out", "x.json", "--format", "yaml"], /--format must be scenario or fixture, got "yaml"/],
+    [["record", everythingCommand, "--out", "/no/such/folder/x.json"], /Cannot write the recording to "\/no\/such\/folder\/x.json": the folder \/no\/such\/folder does not exist\./],
+    [["record", everythingCommand, "--out", "x.json", "--stdio", "--port", "3000"], /--port sets up HTTP serving and cannot be combined with --stdio/],
+    [["record", everythingCommand, "--out", "x.json", "--test-id", ""], /--test-id needs the test id to scope the recording to/],
+    [["record", "a", "b", "--out", "x.json"], /takes one target, got 2/],
+  ])("bad usage %j: %s", async (args, message) => {
+    const result = await runCli(args);
+    expect(result.code === 2 || result.code === 1).toBe(true);
+    expect(result.stderr).toMatch(message);
+  });
+});
