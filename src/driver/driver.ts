@@ -37,7 +37,7 @@ import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
 import { LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../protocol/versions.js";
-import { McpDriverError, PromptCallError, ProtocolError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
+import { McpDriverError, PromptCallError, ProtocolError, RequestTimeoutError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
 import { ListCache } from "./list-cache.js";
@@ -53,7 +53,7 @@ import { Subscription, type ListenFilter } from "./subscription.js";
 import { invalidHeaderAnnotation } from "./tool-headers.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
-import { describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
+import { abortedBeforeSending, describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
@@ -122,6 +122,8 @@ export class McpDriver implements AsyncDisposable {
   private readonly inbox: NotificationInbox;
   private readonly answers: ServerRequestAnswers;
   private readonly lifetime: ConnectionLifetime;
+  /** Aborts when the driver closes: what waits on the caller between MRTR rounds stops then. */
+  private readonly closing = new AbortController();
   private readonly process: StdioProcessTransport | undefined;
   /** The errors for JSON-RPC error answers to the calls that have their own error class. */
   private readonly failures: ReturnType<typeof callFailures>;
@@ -288,6 +290,7 @@ export class McpDriver implements AsyncDisposable {
     if (!(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
       return Promise.reject(new McpTestkitError(`close(timeoutMs): expected a number of ms >= 0, got ${String(timeoutMs)}.`));
     }
+    this.closing.abort(new Error("the driver was closed"));
     return this.lifetime.close({ timeoutMs, allowFailure }, () => this.inbox.close(), () => this.endListChanges(timeoutMs));
   }
 
@@ -297,6 +300,7 @@ export class McpDriver implements AsyncDisposable {
    * test's own failure. Call `close()` in the test to fail it on a bad exit.
    */
   async [Symbol.asyncDispose](): Promise<void> {
+    this.closing.abort(new Error("the driver was closed"));
     await this.lifetime.dispose(DEFAULT_CLOSE_TIMEOUT, () => this.inbox.close(), () => this.endListChanges(DEFAULT_CLOSE_TIMEOUT));
   }
 
@@ -642,14 +646,24 @@ export class McpDriver implements AsyncDisposable {
   }
 
   private async sendModern(method: string, params: JsonObject, spec: RequestSpec): Promise<JsonObject> {
-    // Mcp-Param-* headers come from the tool's schema, so over HTTP the tools are listed first.
-    if (method === "tools/call" && this.modernHttp && !this.modernHttp.toolSchemas.has(params.name as string)) await this.getTools().catch(() => undefined);
+    const label = spec.label ?? method;
+    const timeoutMs = spec.timeoutMs ?? this.requestTimeout;
+    // Mcp-Param-* headers come from the tool's schema, so over HTTP the tools are listed first (again after a list_changed).
+    if (method === "tools/call" && this.modernHttp && (!this.modernHttp.toolSchemas.has(params.name as string) || this.lists.changedSinceFetch("tools"))) {
+      await boundedByCall(
+        this.getTools().catch(() => undefined),
+        { label, timeoutMs, signal: spec.signal, doing: "listing the tools for its Mcp-Param headers", processContext: () => this.process?.context() },
+      );
+    }
+    // Between rounds the call waits on the caller's handlers: its signal, its timeout and close() bound that wait too.
+    const signal = spec.signal === undefined ? this.closing.signal : AbortSignal.any([spec.signal, this.closing.signal]);
     return await withInputRounds((round) => this.session.request(method, round, spec), params, {
-      label: spec.label ?? method,
+      label,
       maxRounds: this.maxInputRounds,
       answer: (inputMethod, inputParams, context) => this.answers.answer(inputMethod, inputParams, context),
       processContext: () => this.process?.context(),
-      ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+      signal,
+      answerTimeoutMs: timeoutMs,
     });
   }
 
@@ -801,5 +815,31 @@ export function checkOptions(options: DriverOptions): void {
     if (options[name] !== undefined && typeof options[name] !== "function") {
       throw new McpTestkitError(`${name} must be a function (params) => result, got ${typeof options[name]}.`);
     }
+  }
+}
+
+/**
+ * Work a call does before its request goes out (listing the tools for its headers), bounded by
+ * the call's own timeout and signal: a call asked to give up at 300 ms does not wait on the
+ * driver-wide `requestTimeout` first.
+ */
+async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeoutMs: number; signal?: AbortSignal; doing: string; processContext: () => ProcessContext | undefined }): Promise<T> {
+  const { label, timeoutMs, signal } = call;
+  if (signal?.aborted) throw abortedBeforeSending(label, "tools/call", signal.reason, call.processContext());
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const givenUp = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new RequestTimeoutError(`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet). Pass { timeoutMs } to this call or raise requestTimeout if the server is slow to list its tools.`, { timeoutMs, cancelled: false, process: call.processContext() })),
+      timeoutMs,
+    );
+    onAbort = () => reject(abortedBeforeSending(label, "tools/call", signal!.reason, call.processContext()));
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, givenUp]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -7,7 +7,7 @@
  * for at most `maxRounds` rounds.
  */
 import { isObject } from "../protocol/jsonrpc.js";
-import { McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
+import { McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
 import { errorText } from "../util/text.js";
 
@@ -20,6 +20,8 @@ export interface InputRoundsSpec {
   answer: InputAnswer;
   processContext: () => ProcessContext | undefined;
   signal?: AbortSignal;
+  /** How long the handlers may take to answer one round (the call's timeout). */
+  answerTimeoutMs?: number;
 }
 
 /** Whether a result asks for input rather than being the answer. */
@@ -39,6 +41,8 @@ export async function withInputRounds(send: (params: JsonObject) => Promise<Json
       );
     }
     const inputResponses = await answerAll(result, spec);
+    // Aborted while the answers were being made: the retry (which would run the tool) is not sent.
+    if (spec.signal?.aborted) throw abortedBetweenRounds(spec);
     const retry: JsonObject = { ...params, inputResponses };
     // The state goes back exactly as it came, and only when it came (spec, MRTR client rules).
     if (result.requestState !== undefined) retry.requestState = result.requestState;
@@ -47,9 +51,51 @@ export async function withInputRounds(send: (params: JsonObject) => Promise<Json
   return result;
 }
 
+function abortedBetweenRounds(spec: InputRoundsSpec): McpDriverError {
+  return new McpDriverError(`${spec.label} was aborted (${errorText(spec.signal?.reason)}) while its input was being answered; the retry was not sent, so the server did not go on with it.`, {
+    cause: spec.signal?.reason,
+    process: spec.processContext(),
+  });
+}
+
+function answersTooSlow(spec: InputRoundsSpec, methods: string): RequestTimeoutError {
+  const ms = spec.answerTimeoutMs!;
+  return new RequestTimeoutError(
+    `${spec.label}: the answer to the server's input request (${methods}) took longer than ${ms} ms, the call's timeout; the retry was not sent. ` +
+      `Make the handler (onElicitation, onSampling) answer sooner, or pass { timeoutMs } to this call.`,
+    { timeoutMs: ms, cancelled: false, process: spec.processContext() },
+  );
+}
+
+/** Rejects as soon as `signal` aborts or the round's time is up, so a handler still deciding (or never answering) does not hold the call. */
+function untilAborted<T>(work: Promise<T>, spec: InputRoundsSpec, methods: string): Promise<T> {
+  const signal = spec.signal;
+  if (signal?.aborted) return Promise.reject(abortedBetweenRounds(spec));
+  if (signal === undefined && spec.answerTimeoutMs === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => finish(() => reject(abortedBetweenRounds(spec)));
+    const timer = spec.answerTimeoutMs === undefined ? undefined : setTimeout(() => finish(() => reject(answersTooSlow(spec, methods))), spec.answerTimeoutMs);
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      settle();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
+}
+
 async function answerAll(result: JsonObject, spec: InputRoundsSpec): Promise<JsonObject> {
   const requests = isObject(result.inputRequests) ? result.inputRequests : {};
   const signal = spec.signal ?? new AbortController().signal;
+  const methods = [...new Set(Object.values(requests).map((request) => (isObject(request) && typeof request.method === "string" ? request.method : "?")))].join(", ");
+  return await untilAborted(answerEach(requests, spec, signal), spec, methods);
+}
+
+async function answerEach(requests: JsonObject, spec: InputRoundsSpec, signal: AbortSignal): Promise<JsonObject> {
   const entries = await Promise.all(
     Object.entries(requests).map(async ([key, request]) => {
       if (!isObject(request) || typeof request.method !== "string") {

@@ -45,6 +45,12 @@ export class ListCache {
     return entry.items as Promise<T[]>;
   }
 
+  /** Whether a `list_changed` came since the cached list was fetched (its `ttlMs` running out does not count). */
+  changedSinceFetch(kind: ListKind): boolean {
+    const cached = this.lists.get(kind);
+    return cached !== undefined && cached.generation !== this.generations[kind];
+  }
+
   /** A notification: a `list_changed` makes the lists it names stale. */
   notice(method: string): void {
     for (const kind of this.changedBy.get(method) ?? []) this.generations[kind]++;

@@ -266,6 +266,8 @@ export class RpcSession {
 
   /** Numbers the request, waits for its response (with its timeout and abort signal) and writes it. */
   private sendRequest(transport: RecordingTransport, method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
+    // A call given up before it went out is not written: the server never runs it.
+    if (spec.signal?.aborted) return Promise.reject(abortedBeforeSending(spec.label ?? method, method, spec.signal.reason, this.hooks.processContext()));
     const id = this.nextId++;
     const label = spec.label ?? method;
     const sentParams = this.withMeta(params, spec.onProgress ? id : undefined);
@@ -667,6 +669,11 @@ function toJsonRpcError(error: unknown): JsonRpcErrorObject {
 /** How a request given up was cancelled at the server, in words. */
 function cancelledHow(how: "stream-closed" | "notified"): string {
   return how === "stream-closed" ? "closed its response stream (how 2026-07-28 cancels over HTTP)" : "sent notifications/cancelled";
+}
+
+/** The signal had aborted before the request was written: nothing went to the server. */
+export function abortedBeforeSending(label: string, method: string, reason: unknown, process: ProcessContext | undefined): McpDriverError {
+  return new McpDriverError(`${label} was aborted (${describeCause(reason)}) before it was sent; nothing was sent to the server.`, { method, cause: reason, process });
 }
 
 function abortError(request: PendingRequest, reason: unknown, how: "stream-closed" | "notified", process: ProcessContext | undefined): McpDriverError {

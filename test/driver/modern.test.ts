@@ -15,7 +15,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { z } from "zod";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { askEverything } from "../support/mrtr-steps.js";
-import { mockMcp } from "../../src/index.js";
+import { mockMcp, type ToolCallContext } from "../../src/index.js";
 import { mcpAttach, mcpConnect, mcpShell, ProtocolError, ProcessFailedToStart, ConnectionClosedError, type McpDriver } from "../../src/driver/index.js";
 import { freePort } from "../support/ports.js";
 import { serveWebHandler } from "../support/web-handler-server.js";
@@ -649,5 +649,113 @@ describe("auto over Streamable HTTP: modern where the server speaks it, initiali
     expect(app.sessionId).toBeTypeOf("string");
     expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize", "tools/call"]);
     await app.close();
+  });
+});
+
+describe("a call aborted before it goes out, or while its input is being answered (MRTR), never runs on the server", () => {
+  it.each([
+    ["legacy", "legacy" as const],
+    ["2026-07-28", { pin: MODERN }],
+  ])("an already aborted signal (%s): rejects at once, nothing is sent, the tool never runs", async (_era, versionNegotiation) => {
+    await using mock = await mockMcp({ tools: { deploy: { returns: "deployed" } } });
+    await using app = mcpConnect(mock.url!, { versionNegotiation });
+    await app.initialize();
+    await expect(app.callTool("deploy", {}, { signal: AbortSignal.abort(new Error("the user said no")) })).rejects.toThrow(
+      /^\[mcp-testkit\] tools\/call "deploy" was aborted \(the user said no\) before it was sent; nothing was sent to the server\.$/,
+    );
+    expect(mock.calls).toEqual([]);
+    expect(app.messages.filter((record) => record.direction === "outgoing" && record.method !== "tools/list" && record.method !== "subscriptions/listen").map((record) => record.method)).toEqual(
+      _era === "legacy" ? ["initialize", "notifications/initialized"] : ["server/discover"],
+    );
+  });
+
+  it("aborted while onElicitation is still deciding: rejects at the abort, and the retry that would run the tool is not sent", async () => {
+    let deployed = false;
+    await using mock = await mockMcp({
+      transport: "memory",
+      tools: {
+        deploy: async (call) => {
+          const answer = await call.elicit({ message: "Deploy?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+          deployed = answer.action === "accept";
+          return { returns: "deployed" };
+        },
+      },
+    });
+    let decide!: () => void;
+    const decided = new Promise<void>((resolve) => (decide = resolve));
+    await using app = mcpAttach(mock.connectInMemory(), {
+      onElicitation: async () => {
+        await decided;
+        return { action: "accept", content: { ok: true } };
+      },
+    });
+    const controller = new AbortController();
+    const call = app.callTool("deploy", {}, { signal: controller.signal });
+    await vi.waitFor(() => expect(app.messages.some((record) => record.direction === "incoming" && (record.content as { result?: { resultType?: string } }).result?.resultType === "input_required")).toBe(true), { timeout: 2000 });
+    controller.abort(new Error("the user cancelled the deploy"));
+    await expect(call).rejects.toThrow(/tools\/call "deploy" was aborted \(the user cancelled the deploy\) while its input was being answered; the retry was not sent/);
+    decide();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(deployed).toBe(false);
+    expect(app.messages.filter((record) => record.direction === "outgoing" && record.method === "tools/call")).toHaveLength(1);
+  });
+});
+
+describe("the call's own timeout, signal and close() bound everything it waits on in 2026-07-28", () => {
+  const ask = async (call: ToolCallContext) => ({ returns: `ok ${(await call.elicit({ message: "Go?", requestedSchema: { type: "object", properties: {} } })).action}` });
+
+  it("an onElicitation that never answers: the call fails at its timeoutMs, saying the handler was too slow; close() ends such a wait too", async () => {
+    await using mock = await mockMcp({ transport: "memory", tools: { ask } });
+    let asked = 0;
+    await using app = mcpAttach(mock.connectInMemory(), {
+      onElicitation: () => {
+        asked++;
+        return new Promise(() => undefined);
+      },
+    });
+    await expect(app.callTool("ask", {}, { timeoutMs: 200 })).rejects.toThrow(
+      /tools\/call "ask": the answer to the server's input request \(elicitation\/create\) took longer than 200 ms, the call's timeout; the retry was not sent\. Make the handler \(onElicitation, onSampling\) answer sooner, or pass \{ timeoutMs \} to this call\./,
+    );
+    const pending = app.callTool("ask", {}, { timeoutMs: 60_000 });
+    await vi.waitFor(() => expect(asked).toBe(2), { timeout: 2000 });
+    await app.close();
+    await expect(pending).rejects.toThrow(/tools\/call "ask" was aborted \(the driver was closed\) while its input was being answered/);
+  });
+
+  it("over HTTP, listing the tools for the Mcp-Param headers is bounded by the call's timeoutMs and signal", async () => {
+    await using mock = await mockMcp({ transport: "memory", tools: { weather } });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The mock's own endpoint, except that tools/list is never answered until the test ends.
+    const server = await serveWebHandler(async (request) => {
+      if (request.headers.get("mcp-method") === "tools/list") await released;
+      return await mock.fetch(request);
+    });
+    try {
+      await using app = mcpConnect(server.url, { requestTimeout: 5000 });
+      await app.initialize();
+      const started = Date.now();
+      await expect(app.callTool("weather", { city: "Oslo", days: 1 }, { timeoutMs: 200 })).rejects.toThrow(
+        /tools\/call "weather" got no response within 200 ms: it was still listing the tools for its Mcp-Param headers \(nothing was sent yet\)/,
+      );
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("the user gave up")), 100);
+      await expect(app.callTool("weather", { city: "Oslo", days: 1 }, { signal: controller.signal })).rejects.toThrow(/tools\/call "weather" was aborted \(the user gave up\) before it was sent/);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(mock.calls).toEqual([]);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
+  it("after tools/list_changed a call lists again, so its Mcp-Param headers follow the new schema", async () => {
+    await using mock = await mockMcp({ tools: { query: { inputSchema: { type: "object", properties: { region: { type: "string" } } }, responses: [{ returns: "ran" }] } } });
+    await using app = mcpConnect(mock.url!);
+    expect((await app.callTool("query", { region: "eu" })).getTextContent()).toBe("ran");
+    await mock.setTool("query", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }, responses: [{ returns: "ran again" }] });
+    await app.waitForNotification("notifications/tools/list_changed");
+    // The mock enforces the header: with the old schema this call would get 400 -32020.
+    expect((await app.callTool("query", { region: "eu" })).getTextContent()).toBe("ran again");
   });
 });
