@@ -65,6 +65,7 @@ export const FEATURES = {
   protocolVersionHeader: { since: "2025-06-18", what: "the MCP-Protocol-Version HTTP header" },
   icons: { since: "2025-11-25", what: "icons on tools, resources, prompts and implementations" },
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
+  elicitationId: { since: "2025-11-25", until: "2026-07-28", what: "elicitationId in a URL-mode elicitation (2026-07-28: the server correlates through requestState)" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
   ssePriming: { since: "2025-11-25", until: "2026-07-28", what: "SSE priming events (an event id before any data) for resumable streams" },

@@ -143,6 +143,14 @@ describe("mutations of the examples are invalid where they were changed", () => 
     expect(pathsOf(validateMessage(badAnswer, fromClient))).toEqual([["$.params.inputResponses.github_login.action", "params.shape"]]);
   });
 
+  it("a URL-mode input request needs no elicitationId in 2026-07-28 (the server correlates through requestState); a 2025-11-25 elicitation/create still does", () => {
+    const url = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/login" } };
+    const modern = { jsonrpc: "2.0" as const, id: 1, result: { resultType: "input_required", inputRequests: { signin: url } } };
+    expect(validateMessage(modern, answers("tools/call"))).toEqual([]);
+    const legacy = { jsonrpc: "2.0" as const, id: "s1", method: "elicitation/create", params: url.params };
+    expect(pathsOf(validateMessage(legacy, { protocolVersion: "2025-11-25", direction: "server-to-client" }))).toEqual([["$.params.elicitationId", "params.shape"]]);
+  });
+
   it("subscriptions/listen without its filter; an acknowledgement with a filter that is not one", () => {
     const noFilter = mutated("SubscriptionsListenRequest", "listen-for-list-changes.json", (m) => delete m.params.notifications);
     expect(pathsOf(validateMessage(noFilter, fromClient))).toEqual([["$.params.notifications", "params.shape"]]);

@@ -21,7 +21,7 @@ export interface InteractionSchemas {
 }
 
 export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, catalog: CatalogSchemas): InteractionSchemas {
-  const { since } = kit;
+  const { since, has } = kit;
   const taskMetadata = since("tasks", z.looseObject({ ttl: z.number().optional() })).optional();
 
   const samplingMessage = mcpObject({ role, content: content.samplingContent });
@@ -54,7 +54,8 @@ export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, cata
   const urlParams = requestParams({
     mode: z.literal("url"),
     message: z.string(),
-    elicitationId: z.string(),
+    // Required while URL mode answered through notifications/elicitation/complete; 2026-07-28 dropped it.
+    elicitationId: has("elicitationId") ? z.string() : z.string().optional(),
     url: uriString,
     task: taskMetadata,
   });
