@@ -121,6 +121,8 @@ export class LiveCall implements ToolCallContext {
   #connection: Connection;
   /** The request now carrying the call: the first one, then each MRTR retry. */
   #requestId: JsonRpcId;
+  /** The progress token of that request (`_meta.progressToken`), if it sent one. */
+  #progressToken: JsonRpcId | undefined;
   #controller?: AbortController;
   readonly #hub: CallHub;
   /** Set once the step sent the client anything (a notification or a request). */
@@ -146,6 +148,7 @@ export class LiveCall implements ToolCallContext {
     this.meta = record.meta;
     this.requestId = record.requestId;
     this.#requestId = record.requestId;
+    this.#progressToken = record.meta?.progressToken as JsonRpcId | undefined;
     this.#connection = connection;
     if (!versionHas(protocolVersion, "serverRequests")) this.input = new InputRound(given);
   }
@@ -162,10 +165,12 @@ export class LiveCall implements ToolCallContext {
   }
 
   /** The client's retry carries the call on: its messages and cancellation go with that request now. */
-  rebind(connection: Connection, requestId: JsonRpcId, client: ClientFacts | undefined): void {
+  rebind(connection: Connection, requestId: JsonRpcId, client: ClientFacts | undefined, progressToken: JsonRpcId | undefined): void {
     this.detach();
     this.#connection = connection;
     this.#requestId = requestId;
+    // Progress must name a request in flight: the retry's own token (or none, when it sent none).
+    this.#progressToken = progressToken;
     this.client = client;
     if (this.#controller !== undefined) connection.inFlight.set(idKey(requestId), { controller: this.#controller, call: this.record });
   }
@@ -202,7 +207,7 @@ export class LiveCall implements ToolCallContext {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    const progressToken = this.record.meta?.progressToken;
+    const progressToken = this.#progressToken;
     // Progress must stop once the call is answered (the client forgets the token then).
     if (progressToken === undefined || this.aborted || this.record.outcome !== "pending") return;
     const params: Json = { progressToken, progress };

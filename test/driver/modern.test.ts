@@ -759,3 +759,24 @@ describe("the call's own timeout, signal and close() bound everything it waits o
     expect((await app.callTool("query", { region: "eu" })).getTextContent()).toBe("ran again");
   });
 });
+
+describe("progress after an MRTR round", () => {
+  it("goes with the retry's own progress token, so the client still hears it", async () => {
+    await using mock = await mockMcp({
+      transport: "memory",
+      tools: {
+        slow: async (call) => {
+          call.progress(1, 2, "before asking");
+          await call.elicit({ message: "Go on?", requestedSchema: { type: "object", properties: {} } });
+          call.progress(2, 2, "after the answer");
+          return { returns: "done" };
+        },
+      },
+    });
+    await using app = mcpAttach(mock.connectInMemory(), { onElicitation: () => ({ action: "accept", content: {} }) });
+    const heard: string[] = [];
+    expect((await app.callTool("slow", {}, { onProgress: (progress) => heard.push(String(progress.message)) })).getTextContent()).toBe("done");
+    expect(app.era).toBe("modern");
+    expect(heard).toEqual(["before asking", "after the answer"]);
+  });
+});

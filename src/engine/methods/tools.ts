@@ -93,7 +93,9 @@ function resumeCall(input: HandlerInput, name: string, args: Record<string, unkn
   }
   const verdict = state.requestStates.take(token, name, args);
   if (!verdict.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tools/call: ${verdict.message}`, { problem: verdict.problem });
-  return (verdict.parked as RunningCall).resume(input.connection, request.id, input.context, responses as Record<string, unknown>);
+  const meta = params._meta;
+  const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
+  return (verdict.parked as RunningCall).resume(input.connection, request.id, input.context, responses as Record<string, unknown>, progressToken as JsonRpcId | undefined);
 }
 
 type Produced = { step: StepObject | undefined } | { round: DueRound };
@@ -184,12 +186,12 @@ class RunningCall implements ParkedCall {
   }
 
   /** The client's retry with `inputResponses`: the waiting asks settle and the same step goes on, answering this request. */
-  resume(connection: Connection, requestId: JsonRpcId, context: RequestContext, responses: Record<string, unknown>): Promise<Outcome> {
+  resume(connection: Connection, requestId: JsonRpcId, context: RequestContext, responses: Record<string, unknown>, progressToken: JsonRpcId | undefined): Promise<Outcome> {
     const live = this.live!;
     this.connection = connection;
     this.replyId = requestId;
     this.context = context;
-    live.rebind(connection, requestId, context.client);
+    live.rebind(connection, requestId, context.client, progressToken);
     // Missing answers stay waiting: the next round asks for them again, as the spec advises.
     live.input!.answer(responses);
     return this.runWaiting(live, () => this.nextProduced(live, this.settled!));
