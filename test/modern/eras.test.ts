@@ -319,4 +319,18 @@ describe("a step tells every client", () => {
     expect(lines[5]!.result.content[0].text).toBe("ended 1");
     expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
   });
+
+  it("call.broadcast(\"notifications/resources/updated\", { uri }) reaches a listen that names that URI, and no other", async () => {
+    const { lines, write } = await stdioChannel({
+      resources: { "notes://today": "ship it", "notes://later": "not yet" },
+      tools: { touch: (call) => (call.broadcast("notifications/resources/updated", { uri: "notes://today" }), { returns: "touched" }) },
+    });
+    write({ jsonrpc: "2.0", id: "today", method: "subscriptions/listen", params: modern({ notifications: { resourceSubscriptions: ["notes://today"] } }) });
+    write({ jsonrpc: "2.0", id: "later", method: "subscriptions/listen", params: modern({ notifications: { resourceSubscriptions: ["notes://later"] } }) });
+    await vi.waitFor(() => expect(lines.filter((line) => line.method === "notifications/subscriptions/acknowledged")).toHaveLength(2));
+    write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "touch" }) });
+    await vi.waitFor(() => expect(lines.some((line) => line.id === 1)).toBe(true));
+    const updates = lines.filter((line) => line.method === "notifications/resources/updated");
+    expect(updates).toEqual([{ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "notes://today", _meta: { "io.modelcontextprotocol/subscriptionId": "today" } } }]);
+  });
 });

@@ -39,6 +39,7 @@ export interface Subscription {
 
 /** Which filter flag opts in to a list_changed notification (from the one table of lists). */
 const LIST_FLAGS: Record<string, keyof SubscriptionFilter> = Object.fromEntries(LIST_KINDS.map((spec) => [spec.listChanged, spec.listenFlag]));
+const RESOURCE_UPDATED = "notifications/resources/updated";
 
 export interface SubscriptionState {
   readonly subscriptions: Set<Subscription>;
@@ -102,13 +103,24 @@ export const listen: RequestHandler = (input) => {
   });
 };
 
-/** Sends a list_changed notification on every subscription that opted in to it. */
+/**
+ * Sends a notification on every subscription that opted in to it: a list_changed one where its
+ * flag is set, a `resources/updated` one where `resourceSubscriptions` names its URI.
+ */
 export function notifySubscribers(subscriptions: Iterable<Subscription>, method: string, params?: Record<string, unknown>): void {
-  const flag = LIST_FLAGS[method];
-  if (flag === undefined) return;
+  const wants = optedIn(method, params);
+  if (wants === undefined) return;
   for (const subscription of subscriptions) {
-    if (subscription.filter[flag] === true) subscription.connection.send(tagged(method, params, subscription.id), { relatedRequestId: subscription.id });
+    if (wants(subscription.filter)) subscription.connection.send(tagged(method, params, subscription.id), { relatedRequestId: subscription.id });
   }
+}
+
+function optedIn(method: string, params: Record<string, unknown> | undefined): ((filter: Subscription["filter"]) => boolean) | undefined {
+  const flag = LIST_FLAGS[method];
+  if (flag !== undefined) return (filter) => filter[flag] === true;
+  const uri = params?.uri;
+  if (method === RESOURCE_UPDATED && typeof uri === "string") return (filter) => filter.resourceSubscriptions?.includes(uri) === true;
+  return undefined;
 }
 
 /** Ends, with no answer, every subscription on `connection` (it is closing; `reason` says why). */
