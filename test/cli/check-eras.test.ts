@@ -88,6 +88,17 @@ describe("check and the eras", () => {
     expect(code).toBe(0);
   });
 
+  it("--only naming checks of an era the server does not speak: each FAILs saying why (a CI gate that ran nothing must not pass)", async () => {
+    const { code, report } = await check(broken, "--only", "modern-discover,ping");
+    expect((report.checks as Json[]).map((c) => [c.id, c.status])).toEqual([
+      ["ping", "PASS"],
+      ["modern-discover", "FAIL"],
+    ]);
+    expect(detailOf(report, "modern-discover")).toBe('named by --only, but the server does not speak 2026-07-28 (server/discover): server/discover got -32601 "Method not found: server/discover"');
+    expect(report.ok).toBe(false);
+    expect(code).toBe(1);
+  });
+
   it("a 2026-07-28 server whose DiscoverResult cannot be used (no supportedVersions): the era is spoken, modern-discover FAILs with the path, the other modern checks SKIP", async () => {
     const omits = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "modern-omits.mjs")}" server/discover supportedVersions`;
     // It never answers initialize: a short --timeout ends that wait (the default is 5 s).

@@ -44,6 +44,8 @@ export interface RunHooks {
   onResult?: (result: CheckResult) => void;
   /** The ids of the checks to run (`--only` / `--skip`); the others are left out of the report. Default: all. */
   selected?: ReadonlySet<string>;
+  /** The checks `--only` named: one of an era the server does not speak fails (a gate that ran nothing must not pass). */
+  named?: ReadonlySet<string>;
 }
 
 export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promise<CheckReport> {
@@ -52,10 +54,11 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
   for (const [index, check] of checks.entries()) {
     const number = index + 1;
     if (hooks.selected && !hooks.selected.has(check.id)) continue;
-    // The checks of an era the server does not speak are left out (a modern-only server fails no initialize checks).
-    if (!ctx.speaks(check.needs)) continue;
+    // The checks of an era the server does not speak are left out (a modern-only server fails no
+    // initialize checks), unless --only asked for them by name.
+    if (!ctx.speaks(check.needs) && !hooks.named?.has(check.id)) continue;
     hooks.onStart?.(check, number);
-    const outcome = await check.run(ctx);
+    const outcome = ctx.speaks(check.needs) ? await check.run(ctx) : eraNotSpoken(ctx, check.needs);
     const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec: check.spec(ctx) };
     results.push(result);
     hooks.onResult?.(result);
@@ -73,6 +76,14 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
     summary,
     ok: summary.fail === 0,
   };
+}
+
+/** A check named by --only for an era the server does not speak: it cannot pass, and the report says why. */
+function eraNotSpoken(ctx: CheckContext, needs: Feature): CheckOutcome {
+  const { legacy, modern } = ctx.eras();
+  const [era, finding] = needs === "serverDiscover" ? ["2026-07-28 (server/discover)", modern] : ["the legacy era (initialize)", legacy];
+  const why = "why" in finding ? finding.why : "not spoken";
+  return fail(`named by --only, but the server does not speak ${era}: ${why}`);
 }
 
 async function runLegacy(check: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {

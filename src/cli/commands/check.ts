@@ -57,7 +57,8 @@ ${listedModern()}
 
 Options:
   --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
-                       comma-separated or repeated, e.g. --only 1,ping,tools-valid
+                       comma-separated or repeated, e.g. --only 1,ping,tools-valid; a named
+                       check of an era the server does not speak FAILs, saying why
   --skip <checks>      Run all but these checks (same form)
   --junit <file>       Also write the report as JUnit XML, for CI (FAIL is a failure, SKIP
                        skipped, WARN passes with its detail in system-out)
@@ -128,6 +129,7 @@ export async function run(argv: string[]): Promise<number> {
     const total = checksFor(target.kind).filter((check) => ctx.speaks(check.needs)).length;
     const report = await runChecks(ctx, {
       selected,
+      ...(values.only === undefined ? {} : { named: selected }),
       onStart: (check, number) => progress.step(`${number}/${total} ${check.title}`),
       onResult: (result) => {
         if (!json) progress.print(formatResult(result, total, color));
