@@ -132,6 +132,7 @@ export class McpDriver implements AsyncDisposable {
     checkOptions(options);
     this.kind = connection.kind;
     this.modernHttp = connection.modernHttp;
+    if (this.modernHttp) this.modernHttp.onStreamEnd = (id, why) => this.session.answerLost(id, why);
     this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.target = connection.target;
     this.process = connection.process;
@@ -139,7 +140,7 @@ export class McpDriver implements AsyncDisposable {
     const processContext = (): ProcessContext | undefined => this.process?.context();
     this.answers = new ServerRequestAnswers(options);
     this.failures = callFailures(processContext);
-    this.listChanges = options.followListChanges === false ? undefined : new ListChangeFollower((filter) => this.subscribe(filter, this.requestTimeout));
+    this.listChanges = options.followListChanges === false ? undefined : new ListChangeFollower((filter) => this.subscribe(filter, this.requestTimeout), () => this.lists.noticeAll());
     this.lists = new ListCache((method, params, spec) => this.send(method, params, spec), processContext, () => this.followListChanges());
     this.inbox = new NotificationInbox(options.maxRecords ?? 10_000, this.requestTimeout, processContext);
     const traceMeta = options.traceContext === false ? undefined : new TraceMeta();

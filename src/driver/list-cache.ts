@@ -51,6 +51,11 @@ export class ListCache {
     return cached !== undefined && cached.generation !== this.generations[kind];
   }
 
+  /** Every list is stale (the subscription that followed their changes lapsed). */
+  noticeAll(): void {
+    for (const kind of Object.keys(this.generations) as ListKind[]) this.generations[kind]++;
+  }
+
   /** A notification: a `list_changed` makes the lists it names stale. */
   notice(method: string): void {
     for (const kind of this.changedBy.get(method) ?? []) this.generations[kind]++;

@@ -5,7 +5,8 @@
  * says change (`listChanged` in its capabilities); its notifications reach the list cache and the
  * notification inbox by the same path as the legacy ones. The first list is handed back once the
  * server acknowledged (or refused) it, so a change made after the caller saw a list is followed.
- * A server that ends the subscription gets a new one with the next list fetched; one that
+ * A server that ends the subscription (or whose stream for it breaks) makes the cached lists
+ * stale and gets a new one with the next list fetched; one that
  * refuses it (an error, no acknowledgement in time) is not asked again (`failure` says why), and
  * the lists then go stale only by their `ttlMs`. `close()` ends it before the connection goes.
  */
@@ -31,6 +32,8 @@ export class ListChangeFollower {
   constructor(
     /** Opens a subscription for `filter` (the request goes out at once, before a list request made after it). */
     private readonly open: (filter: ListenFilter) => Subscription,
+    /** The subscription lapsed (the server ended it, or its stream broke): changes may have been missed, so the lists are stale. */
+    private readonly lapsed: () => void = () => undefined,
   ) {}
 
   /** The subscription following the lists, while one is open. */
@@ -75,8 +78,14 @@ export class ListChangeFollower {
     );
     this.state = { kind: "opening", subscription, acknowledged };
     void subscription.ended.then((end) => {
-      // Ended by the server: the next list fetched opens a new one. Failures are handled above.
-      if (end.by === "server" && this.subscription === subscription) this.state = { kind: "idle" };
+      // Ended by the server, or lost once it was open (its stream broke): the next list fetched
+      // opens a new one, and the cached lists go stale, since changes may have come meanwhile.
+      // A refusal before the acknowledgement is handled above.
+      const lapsed = end.by === "server" || (end.by === "error" && this.state.kind === "open");
+      if (lapsed && this.subscription === subscription) {
+        this.state = { kind: "idle" };
+        this.lapsed();
+      }
     });
     return acknowledged;
   }

@@ -40,6 +40,12 @@ export class ModernHttpFetch {
   readonly toolSchemas = new Map<string, unknown>();
   private readonly inputSchemaOf = (tool: string) => this.toolSchemas.get(tool);
 
+  /**
+   * Told when a request's SSE response ended (or broke) while the request was still open. In
+   * 2026-07-28 there is no resumption, so an answer that did not come on that stream never will.
+   */
+  onStreamEnd?: (id: JsonRpcId, why: string) => void;
+
   constructor(private readonly base: FetchLike) {}
 
   /** The fetch to give the transport. */
@@ -70,11 +76,48 @@ export class ModernHttpFetch {
     this.streams.set(id, controller);
     const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
     try {
-      return await asJsonRpcAnswer(await this.base(url, { ...init, headers, signal }), id);
+      return this.watchStream(await asJsonRpcAnswer(await this.base(url, { ...init, headers, signal }), id), id, controller.signal);
     } catch (error) {
       this.streams.delete(id);
       throw error;
     }
+  }
+
+  /**
+   * An SSE answer, read through a pass-through that notices its end: once the transport has read
+   * the last event (a macrotask later, after its parser has handed on every event), a request
+   * still open there lost its answer. A stream we closed ourselves (a cancel) is not reported.
+   */
+  private watchStream(response: Response, id: JsonRpcId, ours: AbortSignal): Response {
+    if (response.body === null || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
+    const reader = response.body.getReader();
+    const ended = (why: string) => {
+      if (ours.aborted) return;
+      setImmediate(() => {
+        if (this.streams.has(id)) this.onStreamEnd?.(id, why);
+      });
+    };
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const { value, done } = await reader.read();
+            if (done) {
+              controller.close();
+              ended("the server ended the response stream");
+            } else controller.enqueue(value);
+          } catch (error) {
+            controller.error(error);
+            ended(`the response stream broke (${error instanceof Error ? error.message : String(error)})`);
+          }
+        },
+        cancel(reason) {
+          return reader.cancel(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   /** Forgets a request once the driver has its answer (or gave up on it): its stream is over. */

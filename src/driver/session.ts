@@ -325,6 +325,21 @@ export class RpcSession {
     }
   }
 
+  /**
+   * 2026-07-28 over HTTP: the request's own response stream ended without its answer. There is no
+   * resumption in that revision, so the request fails now rather than at its timeout.
+   */
+  answerLost(id: JsonRpcId, why: string): void {
+    const request = this.pending.get(id as number);
+    if (request === undefined) return;
+    const failure = new ConnectionClosedError(
+      `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
+      { method: request.method, id: request.id, process: this.hooks.processContext() },
+    );
+    this.settle(request, "write_failed", failure);
+    request.reject(failure);
+  }
+
   /** A request that could not be written fails; a server that has gone away is said so, rather than EPIPE. */
   private sendFailed(id: number, error: unknown): void {
     const request = this.pending.get(id);

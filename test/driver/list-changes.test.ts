@@ -78,12 +78,15 @@ describe("against our mock in memory", () => {
     expect(mock.endSubscriptions()).toBe(1);
     expect(await first.ended).toMatchObject({ by: "server" });
     expect(app.listChangeSubscription).toBeUndefined();
-    await app.getTools({ refresh: true });
+    // A change made while nothing followed the lists: the cached list is stale, so the next
+    // fetch (no refresh asked) sees it and opens a new subscription.
+    await mock.setTool("two", { returns: 2 });
+    expect(await toolNames(app)).toEqual(["one", "two"]);
     expect(app.listChangeSubscription).toBeDefined();
     expect(app.listChangeSubscription).not.toBe(first);
-    await mock.setTool("two", { returns: 2 });
+    await mock.setTool("three", { returns: 3 });
     await app.waitForNotification(LISTED_CHANGE);
-    expect(await toolNames(app)).toEqual(["one", "two"]);
+    expect((await toolNames(app)).sort()).toEqual(["one", "three", "two"]);
   });
 
   it("followListChanges: false opens none (the cached list stays until its ttlMs); nor does the legacy era, which has its session", async () => {

@@ -780,3 +780,26 @@ describe("progress after an MRTR round", () => {
     expect(heard).toEqual(["before asking", "after the answer"]);
   });
 });
+
+describe("a 2026-07-28 response stream that ends without its answer (HTTP)", () => {
+  it("fails the call at once with ConnectionClosedError saying so, not at its timeout", async () => {
+    await using mock = await mockMcp({
+      tools: {
+        cut: async (call) => {
+          call.progress(1, 2); // the answer becomes an event stream
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { disconnect: true };
+        },
+        ok: { returns: "fine" },
+      },
+    });
+    await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 10_000 });
+    const started = Date.now();
+    const failure = await app.callTool("cut", {}, { onProgress: () => undefined }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConnectionClosedError);
+    expect((failure as Error).message).toMatch(/tools\/call "cut" \(id \d+\) got no answer: the (server ended the response stream|response stream broke \(.*\)) before the response came\. In 2026-07-28 a lost request is not resumed; send it again/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The driver goes on: the next call is a new request.
+    expect((await app.callTool("ok")).getTextContent()).toBe("fine");
+  });
+});
