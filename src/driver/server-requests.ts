@@ -74,8 +74,28 @@ export class ServerRequestAnswers {
     context: ServerRequestContext,
   ): Promise<JsonObject> {
     if (!handler) throw new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: this client does not answer ${method}; pass ${option} to the driver to answer it.`);
-    return (await handler(params as never, context)) as JsonObject;
+    const answer = await handler(params as never, context);
+    const problem = answerProblem(method, answer);
+    // The test's own handler broke its contract: said here, not as the server's fault later.
+    if (problem !== undefined) throw new McpTestkitError(`${option.split(":")[0]} returned ${describeValue(answer)}; ${problem} (did it forget to return?). For example: ${option}`);
+    return answer as JsonObject;
   }
+}
+
+const ELICIT_ACTIONS = ["accept", "decline", "cancel"];
+
+/** What is wrong with a handler's answer, or undefined when it has the shape its method needs. */
+function answerProblem(method: string, answer: unknown): string | undefined {
+  if (!isObject(answer)) return "expected a result object";
+  if (method === "elicitation/create" && !ELICIT_ACTIONS.includes(answer.action as string)) return 'expected { action: "accept" | "decline" | "cancel", content? }';
+  if (method === "sampling/createMessage" && (typeof answer.role !== "string" || !(isObject(answer.content) || Array.isArray(answer.content)) || typeof answer.model !== "string")) return "expected { role, content, model }";
+  return undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "undefined";
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 export function checkRoots(roots: unknown): void {

@@ -803,3 +803,14 @@ describe("a 2026-07-28 response stream that ends without its answer (HTTP)", () 
     expect((await app.callTool("ok")).getTextContent()).toBe("fine");
   });
 });
+
+describe("an input handler that breaks its own contract", () => {
+  it.each(["auto", "legacy"] as const)("%s: a handler that returns nothing, or no action, fails the call saying what it returned and what was expected", async (versionNegotiation) => {
+    const ask = async (call: ToolCallContext) => ({ returns: String((await call.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } })).action) });
+    await using mock = await mockMcp({ transport: "memory", tools: { ask } });
+    await using forgot = mcpAttach(mock.connectInMemory(), { versionNegotiation, onElicitation: (() => undefined) as never });
+    await expect(forgot.callTool("ask")).rejects.toThrow(/onElicitation returned undefined; expected a result object \(did it forget to return\?\)\. For example: onElicitation: \(params\) => \(\{ action: \\?"accept/);
+    await using empty = mcpAttach(mock.connectInMemory(), { versionNegotiation, onElicitation: (() => ({})) as never });
+    await expect(empty.callTool("ask")).rejects.toThrow(/onElicitation returned \{\}; expected \{ action: \\?"accept\\?" \| \\?"decline\\?" \| \\?"cancel\\?", content\? \}/);
+  });
+});
