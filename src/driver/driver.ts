@@ -759,9 +759,17 @@ function capabilityHint(error: JsonRpcErrorObject): string {
   if (error.code !== ErrorCode.MissingRequiredClientCapability) return "";
   const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
   const names = required !== null && typeof required === "object" ? Object.keys(required) : [];
-  const options = names.map((name) => CAPABILITY_OPTIONS[name]).filter((option) => option !== undefined);
+  const options = names.map((name) => (name === "elicitation" && asksUrlMode(required) ? URL_MODE_OPTION : CAPABILITY_OPTIONS[name])).filter((option) => option !== undefined);
   if (options.length === 0) return "";
-  return `. The driver declares a capability when it can answer for it: pass ${options.join(" and ")} to mcpShell / mcpConnect`;
+  return `. The driver declares a capability when it can answer for it: pass ${options.join(" and ")} to mcpShell / mcpConnect / mcpAttach`;
+}
+
+/** URL-mode elicitation is declared by name: `onElicitation` alone declares `elicitation: {}`, which means forms only. */
+const URL_MODE_OPTION = `capabilities: { elicitation: { form: {}, url: {} } } beside onElicitation (which alone declares elicitation: {}, forms only; it answers URL-mode asks too)`;
+
+function asksUrlMode(required: unknown): boolean {
+  const elicitation = (required as { elicitation?: unknown }).elicitation;
+  return elicitation !== null && typeof elicitation === "object" && "url" in elicitation;
 }
 
 /** The driver's observers, when it has any (the session is read lazily: it is made after them). */

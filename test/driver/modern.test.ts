@@ -334,9 +334,22 @@ describe("a 2026-07-28 server that needs a client capability the driver did not 
     await using mock = await mockMcp({ tools: { ask: async (call) => ({ returns: String((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: {} } })).action) }) } });
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
     const error = (await app.callTool("ask").catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^\[mcp-testkit\] Tool "ask" failed: the server answered tools\/call with JSON-RPC error -32021 .*elicitation.*\. The driver declares a capability when it can answer for it: pass onElicitation: \(params\) => \(\{ action: "accept", content: \{ \.\.\. \} \}\) to mcpShell \/ mcpConnect$/m);
+    expect(error.message).toMatch(/^\[mcp-testkit\] Tool "ask" failed: the server answered tools\/call with JSON-RPC error -32021 .*elicitation.*\. The driver declares a capability when it can answer for it: pass onElicitation: \(params\) => \(\{ action: "accept", content: \{ \.\.\. \} \}\) to mcpShell \/ mcpConnect \/ mcpAttach$/m);
     await using answered = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, onElicitation: () => ({ action: "decline" }) });
     expect((await answered.callTool("ask")).getTextContent()).toBe("decline");
+  });
+
+  it("a URL-mode ask with onElicitation alone (forms only): the hint names the capability that declares URL mode, and with it both modes work", async () => {
+    const tools = {
+      signin: async (call: ToolCallContext) => ({ returns: String((await call.elicit({ mode: "url", message: "Sign in", url: "https://example.com/login", elicitationId: "e1" } as never)).action) }),
+      form: async (call: ToolCallContext) => ({ returns: String((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: {} } })).action) }),
+    };
+    await using mock = await mockMcp({ transport: "memory", tools });
+    await using formsOnly = mcpAttach(mock.connectInMemory(), { onElicitation: () => ({ action: "accept" }) });
+    await expect(formsOnly.callTool("signin")).rejects.toThrow(/pass capabilities: \{ elicitation: \{ form: \{\}, url: \{\} \} \} beside onElicitation \(which alone declares elicitation: \{\}, forms only; it answers URL-mode asks too\)/);
+    await using both = mcpAttach(mock.connectInMemory(), { onElicitation: () => ({ action: "accept" }), capabilities: { elicitation: { form: {}, url: {} } } });
+    expect((await both.callTool("signin")).getTextContent()).toBe("accept");
+    expect((await both.callTool("form")).getTextContent()).toBe("accept");
   });
 });
 
