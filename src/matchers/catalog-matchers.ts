@@ -95,6 +95,21 @@ async function load<E>(context: McpMatcherContext, received: unknown, kind: Cata
   return { entries: entries.filter((entry): entry is E => typeof entry === "object" && entry !== null) };
 }
 
+/**
+ * For a tool the driver itself left out of getTools() (an invalid `x-mcp-header` over HTTP in
+ * 2026-07-28): that the server does list it, and why the driver left it out.
+ */
+function rejectedNote(received: unknown, kind: CatalogKind<unknown>, names: readonly string[]): string {
+  if (kind !== (TOOLS as CatalogKind<unknown>)) return "";
+  const rejected = (received as { rejectedTools?: unknown }).rejectedTools;
+  if (!Array.isArray(rejected)) return "";
+  const notes = names.flatMap((name) => {
+    const entry = rejected.find((item) => (item as { name?: unknown }).name === name) as { name: string; reason: string } | undefined;
+    return entry === undefined ? [] : [`the server does list ${quote(name)}, but the driver left it out of getTools() (over HTTP, 2026-07-28 requires a client to): ${entry.reason}`];
+  });
+  return notes.length === 0 ? "" : `; ${notes.join("; ")}`;
+}
+
 function requireName(matcher: string, kind: CatalogKind<unknown>, value: unknown): string {
   if (typeof value !== "string") throw new McpTestkitError(`${matcher}() takes the ${kind.noun}'s ${kind.namedBy} (a string); got ${show(value)}.`);
   return value;
@@ -122,7 +137,7 @@ function hasOne<E>(matcher: string, kind: CatalogKind<E>) {
       });
     }
     const allKeys = loaded.entries.flatMap(kind.keys).filter((k): k is string => typeof k === "string");
-    return report(false, `expected server to have ${kind.noun} ${quote(key)}${by(kind as CatalogKind<unknown>)}; ${listing(labels, kind.nouns)}${suggestion(key, allKeys)}`, {
+    return report(false, `expected server to have ${kind.noun} ${quote(key)}${by(kind as CatalogKind<unknown>)}; ${listing(labels, kind.nouns)}${suggestion(key, allKeys)}${rejectedNote(received, kind as CatalogKind<unknown>, [key])}`, {
       actual: labels,
       expected: [...labels, key],
     });
@@ -147,7 +162,7 @@ function hasAll<E>(matcher: string, kind: CatalogKind<E>) {
         return near === undefined ? quote(key) : `${quote(key)} (did you mean ${quote(near)}?)`;
       })
       .join(", ");
-    return report(false, `expected server to have ${kind.nouns} ${wantedText}${by(kind as CatalogKind<unknown>)}; missing: ${missingText}; ${listing(labels, kind.nouns)}`, {
+    return report(false, `expected server to have ${kind.nouns} ${wantedText}${by(kind as CatalogKind<unknown>)}; missing: ${missingText}; ${listing(labels, kind.nouns)}${rejectedNote(received, kind as CatalogKind<unknown>, missing)}`, {
       actual: labels,
       expected: [...labels, ...missing],
     });
@@ -175,7 +190,7 @@ async function toMatchToolSchema(this: McpMatcherContext, received: unknown, nam
   const tool = loaded.entries.find((entry) => entry.name === toolName);
   if (!tool) {
     const names = loaded.entries.map(TOOLS.label);
-    return misuse(this, `expected tool ${quote(toolName)}${not} to match ${show(expectation)}, but the server has no tool ${quote(toolName)}; ${listing(names, "tools")}${suggestion(toolName, names)}`);
+    return misuse(this, `expected tool ${quote(toolName)}${not} to match ${show(expectation)}, but the server has no tool ${quote(toolName)}; ${listing(names, "tools")}${suggestion(toolName, names)}${rejectedNote(received, TOOLS as CatalogKind<unknown>, [toolName])}`);
   }
   const difference = firstDifference(tool, expectation);
   if (!difference) return report(true, `expected tool ${quote(toolName)} not to match ${show(expectation)}, but it does`);

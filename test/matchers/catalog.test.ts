@@ -236,3 +236,20 @@ describe("toMatchToolSchema", () => {
     await expect(expect(driver).toMatchToolSchema("read_file", "readOnly")).rejects.toThrow("toMatchToolSchema() takes the tool's name and an object of expectations");
   });
 });
+
+describe("a tool the driver itself left out (an invalid x-mcp-header over HTTP in 2026-07-28)", () => {
+  it("toHaveTool, toHaveTools and toMatchToolSchema say the server lists it and why the driver left it out", async () => {
+    const { mockMcp, mcpConnect } = await import("../../src/index.js");
+    await using server = await mockMcp({
+      tools: {
+        search: { returns: "found" },
+        execute_sql: { inputSchema: { type: "object", properties: { limit: { type: "number", "x-mcp-header": "Limit" } } }, responses: [{ returns: "rows" }] },
+      },
+    });
+    await using driver = mcpConnect(server.url!);
+    const why = 'the server does list "execute_sql", but the driver left it out of getTools() (over HTTP, 2026-07-28 requires a client to): inputSchema.properties.limit: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"';
+    expect((await failure(() => expect(driver).toHaveTool("execute_sql"))).message).toBe(`expected server to have tool "execute_sql"; it has: search; ${why}`);
+    expect((await failure(() => expect(driver).toHaveTools(["search", "execute_sql"]))).message).toContain(`missing: "execute_sql"; it has: search; ${why}`);
+    expect((await failure(() => expect(driver).toMatchToolSchema("execute_sql", { inputSchema: {} }))).message).toContain(`but the server has no tool "execute_sql"; it has: search; ${why}`);
+  });
+});
