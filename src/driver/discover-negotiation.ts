@@ -261,8 +261,24 @@ export class DiscoverNegotiation implements Negotiation {
     const { protocolVersion: _ignored, ...rest } = params;
     // A probe that went unanswered makes the whole wait twice the timeout: a timeout then says so.
     const note = this.probeTimedOutMs === undefined ? undefined : `, after server/discover got none within ${this.probeTimedOutMs} ms either (versionNegotiation "auto" asks it first)`;
-    return await this.legacy.negotiate({ ...rest, protocolVersion: requested }, note);
+    try {
+      return await this.legacy.negotiate({ ...rest, protocolVersion: requested }, note);
+    } catch (error) {
+      // The fallback was a guess made on a timeout, and initialize's -32022 lists 2026-07-28: the
+      // server is modern, only slow to start. Ask server/discover once more.
+      if (this.probeTimedOutMs === undefined || !refusesForModern(error)) throw error;
+      const timedOutMs = this.probeTimedOutMs;
+      if (this.reprobed) throw withSlowModernNote(error, timedOutMs);
+      this.reprobed = true;
+      this.era = undefined;
+      this.fallbackReason = undefined;
+      this.probeTimedOutMs = undefined;
+      return await this.handshake(params);
+    }
   }
+
+  /** Whether `server/discover` was asked again after initialize's refusal showed a modern server. */
+  private reprobed = false;
 
   /** Why `auto` fell back to `initialize` (for messages and tests), if it did. */
   fallbackReason: string | undefined;
@@ -385,4 +401,22 @@ function isDiscoverResult(value: unknown): value is DiscoverResult {
 
 function newestModern(versions: readonly unknown[]): string | undefined {
   return versions.filter(isModernVersion).sort(compareVersions).at(-1);
+}
+
+/** initialize refused with -32022 whose list names a revision spoken per request (2026-07-28): a modern server. */
+function refusesForModern(error: unknown): boolean {
+  if (!(error instanceof RequestFailedError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return false;
+  const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+  return supported.some(isModernVersion);
+}
+
+/** The same error, saying why auto ended up asking initialize of a modern server. */
+function withSlowModernNote(error: unknown, timedOutMs: number): unknown {
+  if (!(error instanceof Error)) return error;
+  const [first = "", ...rest] = error.message.split("\n");
+  error.message = [
+    `${first.replace(/\.?$/, ".")} server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start. Raise requestTimeout.`,
+    ...rest,
+  ].join("\n");
+  return error;
 }
