@@ -78,6 +78,30 @@ describe("check's 2026-07-28 checks against a hand-written server", () => {
     expect(code).toBe(1);
   });
 
+  it("a server that refuses header mismatches with 400 but -32600: each header check FAILs (a client reads that refusal as a legacy server)", async () => {
+    const { code, report } = await checkServer("mismatch-wrong-code");
+    const headerChecks = ["modern-http-method-header", "modern-http-name-header", "modern-http-name-mismatch", "modern-http-version-header", "modern-http-version-mismatch", "modern-http-param-header"];
+    expect(statusesOf(report)).toEqual(allPassBut(Object.fromEntries(headerChecks.map((id) => [id, "FAIL"]))));
+    expect(detailOf(report, "modern-http-method-header")).toMatch(/^server\/discover without Mcp-Method got 400 \(-32600 "Header mismatch: the Mcp-Method header is required"\): refused, but the server MUST answer 400 with -32020 \(HeaderMismatch\); a client takes any other refusal for a legacy server and falls back to initialize/);
+    expect(code).toBe(1);
+  });
+
+  it("a server whose -32022 has no data.requested: modern-unsupported-version FAILs naming the field", async () => {
+    const { code, report } = await checkServer("unsupported-without-requested");
+    expect(statusesOf(report)).toEqual(allPassBut({ "modern-unsupported-version": "FAIL" }));
+    expect(detailOf(report, "modern-unsupported-version")).toBe(
+      "server/discover in 1999-01-01 got 400 -32022 without data.requested (the version it refused, a string the 2026-07-28 schema requires); a client that does not recognise the error as modern falls back to initialize",
+    );
+    expect(code).toBe(1);
+  });
+
+  it("a server that lists 2025-03-26 and answers a request without MCP-Protocol-Version as that revision: a WARN explaining the spec's MAY, not a FAIL", async () => {
+    const { code, report } = await checkServer("headerless-as-2025-03-26");
+    expect(statusesOf(report)).toEqual(allPassBut({ "modern-http-version-header": "WARN" }));
+    expect(detailOf(report, "modern-http-version-header")).toMatch(/answered as a request of 2025-03-26 \(it lists them\), which the spec allows \(MAY\) for a server that serves clients older than 2025-06-18/);
+    expect(code).toBe(0);
+  });
+
   it("a server that leaves resultType out of tools/list: modern-result-type FAILs, and so does the check of every message", async () => {
     const { code, report } = await checkServer("no-result-type");
     expect(statusesOf(report)).toEqual(allPassBut({ "modern-result-type": "FAIL", "modern-messages-valid": "FAIL" }));

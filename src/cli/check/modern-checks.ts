@@ -12,7 +12,7 @@ import { META } from "../../protocol/meta-keys.js";
 import { validateMessage } from "../../protocol/validate/index.js";
 import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
 import { listFirst } from "../../util/text.js";
-import { LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION } from "../../protocol/versions.js";
+import { isKnownVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
 import { plainMessage } from "../target/target.js";
 import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawPost, rawRequest, type RawHttpAnswer } from "./raw-http.js";
@@ -112,9 +112,13 @@ async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
 /** Judges -32022's `data.supported`: the list the client retries from. */
 function supportedList(data: unknown): { outcome: (asked: string, got: string) => CheckOutcome } {
   const supported = typeof data === "object" && data !== null ? (data as Json).supported : undefined;
+  const requested = typeof data === "object" && data !== null ? (data as Json).requested : undefined;
   return {
     outcome: (asked, got) => {
       if (!Array.isArray(supported)) return fail(`${asked} got ${got} without data.supported (the versions the server speaks, which the client retries with)`);
+      if (typeof requested !== "string") {
+        return fail(`${asked} got ${got} without data.requested (the version it refused, a string the 2026-07-28 schema requires); a client that does not recognise the error as modern falls back to initialize`);
+      }
       if (!supported.includes(MODERN)) return warn(`${asked} got ${got}, but data.supported ${JSON.stringify(supported)} lacks ${MODERN}, which the server just served`);
       return pass(`${asked} got ${got}, data.supported ${JSON.stringify(supported)}`);
     },
@@ -181,7 +185,8 @@ function judgeHeaderProbe(what: string, answer: RawHttpAnswer): CheckOutcome {
   const code = errorCode(answer);
   if (answer.status === 400 && code === HEADER_MISMATCH) return pass(`${what} got ${describeAnswer(answer)}`);
   if (answer.status >= 200 && answer.status < 300) return fail(`${what} was served (${describeAnswer(answer)}); the server MUST refuse it with 400 and -32020 (HeaderMismatch)`);
-  if (answer.status >= 400 && answer.status < 500) return warn(`${what} got ${describeAnswer(answer)}: refused, but the spec says 400 with -32020 (HeaderMismatch)`);
+  // Refused, but not in the spec's words (MUST): a client reads a 400 that is not a modern error as a legacy server, and falls back.
+  if (answer.status >= 400 && answer.status < 500) return fail(`${what} got ${describeAnswer(answer)}: refused, but the server MUST answer 400 with -32020 (HeaderMismatch); a client takes any other refusal for a legacy server and falls back to initialize`);
   return fail(`${what} got ${describeAnswer(answer)}; expected 400 with -32020 (HeaderMismatch)`);
 }
 
@@ -206,8 +211,19 @@ async function nameMismatch(ctx: ModernContext): Promise<CheckOutcome> {
   return judgeHeaderProbe(`tools/call with Mcp-Name: ${other} (params.name is ${NO_SUCH_TOOL})`, answer);
 }
 
+/** Revisions before the MCP-Protocol-Version header: a server that serves their clients MAY read a request without it as 2025-03-26. */
+const BEFORE_VERSION_HEADER = (version: unknown) => typeof version === "string" && isKnownVersion(version) && !versionHas(version, "protocolVersionHeader");
+
 async function versionHeader(ctx: ModernContext): Promise<CheckOutcome> {
-  return judgeHeaderProbe(`server/discover without MCP-Protocol-Version (its _meta says ${MODERN})`, await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]));
+  const what = `server/discover without MCP-Protocol-Version (its _meta says ${MODERN})`;
+  const answer = await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]);
+  const older = ctx.discover.supportedVersions.filter(BEFORE_VERSION_HEADER);
+  // The spec's MAY: a server that still serves clients from before the header may take a
+  // request without it for 2025-03-26 (and answer it as such), not refuse it.
+  if (older.length > 0 && answer.status >= 200 && answer.status < 300) {
+    return warn(`${what} got ${describeAnswer(answer)}: answered as a request of ${older.join(", ")} (it lists them), which the spec allows (MAY) for a server that serves clients older than 2025-06-18; a server that does not MUST refuse it with 400 and -32020`);
+  }
+  return judgeHeaderProbe(what, answer);
 }
 
 /**

@@ -33,7 +33,13 @@ export type ModernBreak =
   /** Refuses an unsupported version with -32022, but with HTTP 200. */
   | "unsupported-version-200"
   /** Leaves `resultType` out of its list results. */
-  | "no-result-type";
+  | "no-result-type"
+  /** Refuses a header mismatch with 400 but error -32600, not -32020. */
+  | "mismatch-wrong-code"
+  /** Refuses an unsupported version with -32022 whose `data` has no `requested`. */
+  | "unsupported-without-requested"
+  /** Also serves 2025-03-26 clients (it lists that revision) and takes a request without MCP-Protocol-Version for one (the spec's MAY). */
+  | "headerless-as-2025-03-26";
 
 export interface ModernServer {
   readonly url: string;
@@ -79,18 +85,20 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   }
   if (body.id === undefined) return void response.writeHead(202).end();
   const answer = (status: number, result: Json) => send(response, status, { jsonrpc: "2.0", id: body.id, ...result }, broken);
-  const refuse = (message: string) => answer(400, { error: { code: -32020, message: `Header mismatch: ${message}` } });
+  const refuse = (message: string) => answer(400, { error: { code: broken === "mismatch-wrong-code" ? -32600 : -32020, message: `Header mismatch: ${message}` } });
   const method = body.method as string;
   const params = (body.params ?? {}) as Json;
   const declared = params._meta?.[PROTOCOL_VERSION] as unknown;
   // A request without the modern _meta (initialize, say) is of an era this server does not speak.
-  if (declared === undefined) return answer(400, { error: { code: -32022, message: `Unsupported protocol version: this server speaks ${VERSION} only`, data: { supported: [VERSION] } } });
+  if (declared === undefined) return answer(400, { error: { code: -32022, message: `Unsupported protocol version: this server speaks ${VERSION} only`, data: { supported: [VERSION], requested: "" } } });
   const header = (name: string) => request.headers[name] as string | undefined;
   const version = header("mcp-protocol-version");
+  // 2025-03-26 has no server/discover: answered as that revision would.
+  if (version === undefined && broken === "headerless-as-2025-03-26") return answer(200, { error: { code: -32601, message: `Method not found: ${method}` } });
   if (version === undefined && broken !== "accepts-missing-version") return refuse("the MCP-Protocol-Version header is required");
   if (version !== undefined && version !== declared && broken !== "accepts-version-mismatch") return refuse(`MCP-Protocol-Version ${version} is not the body's ${String(declared)}`);
   if (declared !== VERSION && broken !== "serves-any-version") {
-    return answer(broken === "unsupported-version-200" ? 200 : 400, { error: { code: -32022, message: `Unsupported protocol version ${String(declared)}`, data: { supported: [VERSION] } } });
+    return answer(broken === "unsupported-version-200" ? 200 : 400, { error: { code: -32022, message: `Unsupported protocol version ${String(declared)}`, data: broken === "unsupported-without-requested" ? { supported: [VERSION] } : { supported: [VERSION], requested: String(declared) } } });
   }
   const methodHeader = header("mcp-method");
   if (methodHeader === undefined && broken !== "accepts-missing-method") return refuse("the Mcp-Method header is required");
@@ -106,7 +114,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   const complete = broken === "no-result-type" && method.endsWith("/list") ? {} : { resultType: "complete" };
   switch (method) {
     case "server/discover":
-      return answer(200, { result: { resultType: "complete", supportedVersions: [VERSION], capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "public", _meta: SERVER_INFO } });
+      return answer(200, { result: { resultType: "complete", supportedVersions: broken === "headerless-as-2025-03-26" ? [VERSION, "2025-03-26"] : [VERSION], capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "public", _meta: SERVER_INFO } });
     case "tools/list":
       return answer(200, { result: { ...complete, tools: [FORECAST], ttlMs: 60_000, cacheScope: "public" } });
     case "tools/call":
