@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSdkV2Http } from "../support/sdk-v2-http.js";
-import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scenarioFile, useCli } from "./support.js";
+import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scenarioFile, TRANSPORT_HTTP, TRANSPORT_STDIO, useCli } from "./support.js";
 
 useCli();
 
@@ -51,7 +51,7 @@ describe("check and the eras", () => {
     expect((report.checks as Json[]).find((c) => c.id === "modern-discover")!.number).toBe(22);
   });
 
-  it("an SDK v2 server that serves 2026-07-28 only: the legacy checks are left out, the modern ones run", async () => {
+  it("an SDK v2 server that serves 2026-07-28 only: the legacy checks are left out, the transport's and the modern ones run", async () => {
     const url = await serveSdkV2("reject");
     const { code, report } = await check(url);
     expect(report.eras.legacy.spoken).toBe(false);
@@ -59,9 +59,11 @@ describe("check and the eras", () => {
     expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
     expect(report.protocolVersion).toBe("2026-07-28");
     expect(report.serverInfo).toEqual({ name: "sdk-v2-fixture", version: "2.4.0" });
-    expect((report.checks as Json[]).map((c) => c.id)).toEqual(MODERN_HTTP);
+    expect((report.checks as Json[]).map((c) => c.id)).toEqual([...TRANSPORT_HTTP, ...MODERN_HTTP]);
     expect(modernStatuses(report)).toEqual({ ...allPass(MODERN_HTTP), "modern-http-param-header": "SKIP" });
-    expect(code).toBe(0);
+    // Its handler serves a foreign Origin (it fails the same check when it serves both eras): asked as 2026-07-28 here.
+    expect(detailOf(report, "http-origin")).toMatch(/^server\/discover \(2026-07-28\) from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200.*servers MUST validate Origin and answer 403/);
+    expect(code).toBe(1);
   });
 
   it("an SDK v2 server over stdio: both eras (a second copy is probed for 2026-07-28)", async () => {
@@ -69,6 +71,19 @@ describe("check and the eras", () => {
     expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
     expect(modernStatuses(report)).toEqual(allPass(MODERN_COMMON));
     expect(detailOf(report, "modern-unsupported-version")).toBe('server/discover in 1999-01-01 got -32022, data.supported ["2026-07-28"]');
+  });
+
+  it("a 2026-07-28-only stdio server still gets the stdio transport's checks: stray stdout and ignoring stdin's close FAIL", async () => {
+    const noisy = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "modern-stdio-noisy.mjs")}"`;
+    const { code, report } = await check(noisy);
+    expect(report.eras.legacy.spoken).toBe(false);
+    expect((report.checks as Json[]).map((c) => [c.id, c.status]).slice(0, 2)).toEqual([
+      ["stdin-close", "FAIL"],
+      ["stdout-clean", "FAIL"],
+    ]);
+    expect(detailOf(report, "stdout-clean")).toMatch(/not MCP messages.*first: "starting up\.\.\."/);
+    expect(detailOf(report, "stdin-close")).toMatch(/still running \d+ ms after its stdin was closed/);
+    expect(code).toBe(1);
   });
 
   it("our mock over stdio (mcp-testkit mock --stdio): both eras, every 2026-07-28 check passes", async () => {
@@ -105,7 +120,7 @@ describe("check and the eras", () => {
     const { code, report } = await check(omits, "--timeout", "1500");
     expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
     expect(report.eras.legacy.spoken).toBe(false);
-    expect((report.checks as Json[]).map((c) => c.id)).toEqual(MODERN_COMMON);
+    expect((report.checks as Json[]).map((c) => c.id)).toEqual([...TRANSPORT_STDIO, ...MODERN_COMMON]);
     expect(modernStatuses(report)).toEqual({ ...Object.fromEntries(MODERN_COMMON.map((id) => [id, "SKIP"])), "modern-discover": "FAIL" });
     expect(detailOf(report, "modern-discover")).toBe("the DiscoverResult breaks the 2026-07-28 schema: $.result.supportedVersions: expected an array of version strings; got nothing");
     expect(detailOf(report, "modern-result-type")).toBe("server/discover's answer breaks the schema (see the discover check): the other 2026-07-28 checks need a usable DiscoverResult");

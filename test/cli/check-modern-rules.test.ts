@@ -5,7 +5,7 @@
  * and exits 1 for a broken MUST; a broken SHOULD is a WARN and exits 0.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MODERN_HTTP, runCli, useCli } from "./support.js";
+import { MODERN_HTTP, runCli, TRANSPORT_HTTP, useCli } from "./support.js";
 import { serveModern, type ModernBreak, type ModernServer } from "./servers/modern-http.js";
 
 useCli();
@@ -31,7 +31,7 @@ async function checkServer(broken?: ModernBreak): Promise<{ code: number | null;
 
 const statusesOf = (report: Json) => Object.fromEntries((report.checks as Json[]).map((check) => [check.id, check.status]));
 const detailOf = (report: Json, id: string) => (report.checks as Json[]).find((check) => check.id === id)?.detail as string;
-const allPassBut = (except: Record<string, string> = {}) => Object.fromEntries(MODERN_HTTP.map((id) => [id, except[id] ?? "PASS"]));
+const allPassBut = (except: Record<string, string> = {}) => Object.fromEntries([...TRANSPORT_HTTP, ...MODERN_HTTP].map((id) => [id, except[id] ?? "PASS"]));
 
 describe("check's 2026-07-28 checks against a hand-written server", () => {
   it("a server that keeps every rule passes every check, each probe named in its detail", async () => {

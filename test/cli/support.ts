@@ -145,6 +145,9 @@ async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
 
 /** The 2026-07-28 checks of `check` on every wire, in report order (after the legacy ones for a dual-era server). */
 export const MODERN_COMMON = ["modern-discover", "modern-unsupported-version", "modern-unknown-method", "modern-result-type", "modern-messages-valid"];
+/** The transport's own checks, run whichever era a server speaks (listed with the legacy ones, so first). */
+export const TRANSPORT_STDIO = ["stdin-close", "stdout-clean"];
+export const TRANSPORT_HTTP = ["http-origin"];
 /** The same, over HTTP: the header rules, GET/DELETE and the session id follow. */
 export const MODERN_HTTP = [
   ...MODERN_COMMON,

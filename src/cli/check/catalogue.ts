@@ -4,7 +4,8 @@
  * the rule's strength: a broken MUST is a FAIL, a missed SHOULD a WARN.
  */
 import { validateMessage, validateToolDefinition } from "../../protocol/validate/index.js";
-import { FEATURES, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas } from "../../protocol/versions.js";
+import { FEATURES, isSupportedVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas } from "../../protocol/versions.js";
+import { META } from "../../protocol/meta-keys.js";
 import { plainMessage } from "../target/target.js";
 import { clip, describeExit, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawDelete, rawPost, type RawHttpAnswer } from "./raw-http.js";
@@ -20,6 +21,8 @@ export interface CheckDefinition {
   only?: "stdio" | "http";
   /** Needs an initialized session (skipped when initialize failed). */
   needsSession: boolean;
+  /** A rule of the transport, not of an era: run for a server that speaks either (a 2026-07-28-only one too). */
+  anyEra?: true;
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
 }
 
@@ -172,6 +175,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     spec: spec("basic/lifecycle#stdio"),
     only: "stdio",
     needsSession: false,
+    anyEra: true,
     run: stdinClose,
   },
   {
@@ -180,6 +184,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     spec: spec("basic/transports#stdio"),
     only: "stdio",
     needsSession: false,
+    anyEra: true,
     run: async (ctx) => {
       const lines = ctx.strayStdout;
       if (lines.length === 0) return pass("every line on stdout was a JSON-RPC message");
@@ -232,12 +237,14 @@ export const CHECKS: readonly CheckDefinition[] = [
     spec: spec("basic/transports#security-warning"),
     only: "http",
     needsSession: false,
+    anyEra: true,
     run: async (ctx) => {
-      const headers = { ...httpHeaders(ctx, { session: false, version: false }), origin: FOREIGN_ORIGIN };
-      const answer = await rawPost(ctx.target.value, headers, initialize("mcp-testkit-origin", ctx.version), { timeoutMs: ctx.timeoutMs, waitForId: "mcp-testkit-origin" });
+      // Asked in an era the server speaks: initialize, or for a 2026-07-28-only server its server/discover.
+      const probe = ctx.speaks("initialize") ? originProbe(ctx) : modernOriginProbe(ctx);
+      const answer = await rawPost(ctx.target.value, probe.headers, probe.body, { timeoutMs: ctx.timeoutMs, waitForId: "mcp-testkit-origin" });
       await endRawSession(ctx, answer);
-      if (answer.status === 403) return pass(`initialize from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}`);
-      return fail(`initialize from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)`);
+      if (answer.status === 403) return pass(`${probe.method} from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}`);
+      return fail(`${probe.method} from Origin ${FOREIGN_ORIGIN} got ${describeAnswer(answer)}; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)`);
     },
   },
   {
@@ -506,6 +513,17 @@ async function stdinClose(ctx: CheckContext): Promise<CheckOutcome> {
 }
 
 // ── Helpers ──────────────────────────────────────────────────────────────────────────────
+
+function originProbe(ctx: CheckContext): { method: string; headers: Record<string, string>; body: unknown } {
+  return { method: "initialize", headers: { ...httpHeaders(ctx, { session: false, version: false }), origin: FOREIGN_ORIGIN }, body: initialize("mcp-testkit-origin", ctx.version) };
+}
+
+/** server/discover as a 2026-07-28 client sends it (its headers and _meta), from a foreign Origin. */
+function modernOriginProbe(ctx: CheckContext): { method: string; headers: Record<string, string>; body: unknown } {
+  const meta = { [META.protocolVersion]: LATEST_KNOWN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: { name: "mcp-testkit-check", version: "1" } };
+  const headers = { ...httpHeaders(ctx, { session: false, version: false }), "mcp-protocol-version": LATEST_KNOWN_VERSION, "mcp-method": "server/discover", origin: FOREIGN_ORIGIN };
+  return { method: "server/discover (2026-07-28)", headers, body: { jsonrpc: "2.0", id: "mcp-testkit-origin", method: "server/discover", params: { _meta: meta } } };
+}
 
 function describeProblems(problems: ReadonlyArray<{ path: string; message: string }>): string {
   const first = problems[0]!;

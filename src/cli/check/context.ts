@@ -86,8 +86,9 @@ export class CheckContext {
   }
 
   /** Whether a version the server speaks has `feature` (which checks apply). */
-  speaks(feature: Feature): boolean {
-    return this.spokenVersions.some((version) => versionHas(version, feature));
+  /** Whether a version the server speaks has `feature`; `"any"`: whether it speaks any version at all. */
+  speaks(feature: Feature | "any"): boolean {
+    return this.spokenVersions.some((version) => feature === "any" || versionHas(version, feature));
   }
 
   eras(): { legacy: EraFinding; modern: EraFinding } {

@@ -18,7 +18,8 @@ import type { Feature } from "../../protocol/versions.js";
 export interface PlannedCheck {
   id: string;
   title: string;
-  needs: Feature;
+  /** `"any"`: a rule of the transport, run whichever era the server speaks. */
+  needs: Feature | "any";
   spec: (ctx: CheckContext) => string;
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
 }
@@ -30,7 +31,7 @@ export interface PlannedCheck {
 export function checksFor(kind: "stdio" | "http"): PlannedCheck[] {
   const applies = (check: { only?: "stdio" | "http" }) => check.only === undefined || check.only === kind;
   const legacy = CHECKS.filter(applies).map(
-    (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "initialize", spec: (ctx) => check.spec(ctx.version), run: (ctx) => runLegacy(check, ctx) }),
+    (check): PlannedCheck => ({ id: check.id, title: check.title, needs: check.anyEra ? "any" : "initialize", spec: (ctx) => check.spec(ctx.version), run: (ctx) => runLegacy(check, ctx) }),
   );
   const modern = MODERN_CHECKS.filter(applies).map(
     (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "serverDiscover", spec: () => check.spec(), run: (ctx) => runModern(check, ctx) }),
@@ -79,7 +80,7 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
 }
 
 /** A check named by --only for an era the server does not speak: it cannot pass, and the report says why. */
-function eraNotSpoken(ctx: CheckContext, needs: Feature): CheckOutcome {
+function eraNotSpoken(ctx: CheckContext, needs: Feature | "any"): CheckOutcome {
   const { legacy, modern } = ctx.eras();
   const [era, finding] = needs === "serverDiscover" ? ["2026-07-28 (server/discover)", modern] : ["the legacy era (initialize)", legacy];
   const why = "why" in finding ? finding.why : "not spoken";

@@ -72,6 +72,12 @@ export async function serveModern(broken?: ModernBreak): Promise<ModernServer> {
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, broken: ModernBreak | undefined): Promise<void> {
+  // DNS rebinding: a foreign Origin is refused (the transport's MUST, in every era).
+  const origin = request.headers.origin;
+  if (origin !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin)) {
+    response.writeHead(403, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Forbidden: foreign Origin" } }));
+    return;
+  }
   if (request.method !== "POST") {
     if (broken === "get-200") return send(response, 200, {}, broken);
     response.writeHead(405, { allow: "POST", "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method Not Allowed: POST only" } }));
