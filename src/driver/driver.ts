@@ -36,7 +36,8 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
-import { LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../protocol/versions.js";
+import { FEATURES, LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../protocol/versions.js";
+import { RpcError } from "../protocol/rpc-error.js";
 import { McpDriverError, PromptCallError, ProtocolError, RequestTimeoutError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
 import { NotificationInbox, type WaitForNotificationOptions } from "./inbox.js";
 import { ConnectionLifetime, type CloseOptions } from "./lifetime.js";
@@ -53,7 +54,7 @@ import { Subscription, type ListenFilter } from "./subscription.js";
 import { invalidHeaderAnnotation } from "./tool-headers.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
-import { abortedBeforeSending, describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec } from "./session.js";
+import { abortedBeforeSending, defaultErrorFor, describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec, type ServerRequestContext } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
@@ -149,7 +150,7 @@ export class McpDriver implements AsyncDisposable {
       // The first request waits for the OpenTelemetry API's import, so it carries trace context too.
       traceMeta === undefined ? connection.transport : traceMeta.loaded.then(() => connection.transport),
       {
-        handleRequest: (method, params, context) => this.answers.answer(method, params, context),
+        handleRequest: (method, params, context) => this.answerServerRequest(method, params, context),
         handleNotification: (notification) => {
           this.lists.notice(notification.method);
           this.inbox.receive(notification);
@@ -439,13 +440,13 @@ export class McpDriver implements AsyncDisposable {
 
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
     this.assertOpen("setLoggingLevel", options);
-    await this.send("logging/setLevel", { level }, options);
+    await this.send("logging/setLevel", { level }, { ...options, errorFor: this.legacyOnly("loggingSetLevel", 'in 2026-07-28 a log level goes in each request\'s _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel') });
   }
 
   /** Asks for `notifications/resources/updated` about a resource (see `waitForNotification`). */
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
     this.assertOpen("subscribeResource", options);
-    await this.send("resources/subscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
+    await this.send("resources/subscribe", { uri }, { ...options, subject: uri, errorFor: this.legacyOnly("resourcesSubscribe", "use listen({ resourceSubscriptions: [uri] }) (subscriptions/listen) instead, or versionNegotiation \"legacy\"", this.failures.resource) });
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
@@ -455,7 +456,7 @@ export class McpDriver implements AsyncDisposable {
 
   async ping(options: CallOptions = {}): Promise<void> {
     this.assertOpen("ping", options);
-    await this.send("ping", undefined, options);
+    await this.send("ping", undefined, { ...options, errorFor: this.legacyOnly("ping", 'use versionNegotiation "legacy" to test ping against a server that also speaks the legacy era') });
   }
 
   /**
@@ -666,6 +667,30 @@ export class McpDriver implements AsyncDisposable {
       signal,
       answerTimeoutMs: timeoutMs,
     });
+  }
+
+  /**
+   * A legacy-era request a 2026-07-28 server refused as unknown (-32601): the error says the
+   * revision this driver speaks removed it, and what to use instead.
+   */
+  private legacyOnly(feature: Feature, instead: string, errorFor: ErrorFor = defaultErrorFor): ErrorFor {
+    return (error, context) => {
+      const failure = errorFor(error, context);
+      if (error.code === ErrorCode.MethodNotFound && this.protocolVersion !== undefined && !this.speaks(feature)) {
+        failure.message += `. ${this.protocolVersion}, which this driver speaks, has no ${FEATURES[feature].what}: ${instead}`;
+      }
+      return failure;
+    };
+  }
+
+  /** A request from the server: answered, unless the revision spoken has none (2026-07-28 asks for input in results). */
+  private answerServerRequest(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject> {
+    if (this.protocolVersion !== undefined && !this.speaks("serverRequests")) {
+      return Promise.reject(
+        new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: ${this.protocolVersion} has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer ${method}`),
+      );
+    }
+    return this.answers.answer(method, params, context);
   }
 
   /** Whether the negotiated version has `feature` (false before the handshake): the era as data, asked per feature. */

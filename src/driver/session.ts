@@ -656,7 +656,7 @@ function isEnvelopeProblem(problem: MessageProblem): boolean {
   return problem.rule.startsWith("jsonrpc.") || problem.rule === "json.parse";
 }
 
-function defaultErrorFor(error: JsonRpcErrorObject, { method, label }: FailedRequest): McpDriverError {
+export function defaultErrorFor(error: JsonRpcErrorObject, { method, label }: FailedRequest): McpDriverError {
   return new RequestFailedError(`The server answered ${label} with JSON-RPC error ${describeErrorObject(error)}`, {
     method,
     code: error.code,

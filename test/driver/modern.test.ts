@@ -211,6 +211,19 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     await expect(legacy.discover()).rejects.toThrow(/discover\(\) is part of protocol revision 2026-07-28/);
     await using modern = mcpAttach(mock.connectInMemory());
     expect((await modern.discover()).supportedVersions).toContain(MODERN);
+    await expect(modern.ping()).rejects.toThrow(/The server answered ping with JSON-RPC error -32601 .*\. 2026-07-28, which this driver speaks, has no ping: use versionNegotiation "legacy" to test ping/);
+    await expect(modern.setLoggingLevel("debug")).rejects.toThrow(/2026-07-28, which this driver speaks, has no logging\/setLevel .*: in 2026-07-28 a log level goes in each request's _meta/);
+    await expect(modern.subscribeResource("notes://x")).rejects.toThrow(/has no resources\/subscribe and resources\/unsubscribe .*: use listen\(\{ resourceSubscriptions: \[uri\] \}\)/);
+  });
+
+  it("2026-07-28 has no server-to-client requests: a server that sends one anyway is refused (-32601), not answered", async () => {
+    let asked = 0;
+    const app = track(mcpShell(zoo("modern-asks-client"), { versionNegotiation: { pin: MODERN }, onElicitation: () => (asked++, { action: "accept", content: {} }) }));
+    const answer = JSON.parse((await app.callTool("ask")).getTextContent()!);
+    expect(asked).toBe(0);
+    expect(answer.error).toMatchObject({ code: -32601, message: "mcp-testkit: 2026-07-28 has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer elicitation/create" });
+    // The validator saw it too: the request is not part of the revision.
+    expect(app.problems.map((problem) => [problem.method, problem.rule])).toContainEqual(["elicitation/create", "version.feature"]);
   });
 
   it("bad negotiation options are refused before anything starts", () => {
