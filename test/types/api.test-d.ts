@@ -7,7 +7,12 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   mockMcp,
+  recordMcp,
   simulate,
+  type McpDriver,
+  type McpRecording,
+  type MockMcpServer,
+  type RecordedExchange,
   type McpFakeBlock,
   type ServerStopResult,
   type Simulation,
@@ -191,5 +196,20 @@ describe("a server's stop, as observers hear it", () => {
     // @ts-expect-error the initiator is the client or the server
     const wrong: ServerStopResult = { outcome: "completed", initiator: "user" };
     void [stop, wrong];
+  });
+});
+
+describe("recordMcp: a recording mock in front of a driver", () => {
+  it("takes the driver and scope options; gives the mock, the exchanges and the two forms", async () => {
+    const upstream = {} as McpDriver;
+    const recording: McpRecording = await recordMcp(upstream, { scope: { testId: "t" }, closedWorld: true, mock: { transport: "memory" } });
+    expectTypeOf(recording.server).toEqualTypeOf<MockMcpServer>();
+    expectTypeOf(recording.exchanges).toEqualTypeOf<readonly RecordedExchange[]>();
+    expectTypeOf(recording.save).parameter(1).toEqualTypeOf<{ format?: "scenario" | "fixture" } | undefined>();
+    expectTypeOf(recording.save).returns.toEqualTypeOf<Promise<string>>();
+    // @ts-expect-error the mock's tools are the server's: they cannot be given
+    await recordMcp(upstream, { mock: { tools: {} } });
+    // @ts-expect-error a scope is "shared" or { testId?, context? }
+    await recordMcp(upstream, { scope: "everyone" });
   });
 });
