@@ -253,9 +253,20 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     // Shaped like the global fetch, so a client transport can take it as its `fetch` (in-process tests).
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const signal = request.signal;
+    // As the global fetch does: a request aborted before it is sent is never served, and one
+    // aborted while its response is awaited rejects with the signal's reason (the mock cancels it).
+    if (signal.aborted) throw signal.reason;
     const exchange = new FetchExchange(request);
     this.route(exchange);
-    return exchange.response;
+    return await new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void exchange.response.then((response) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(response);
+      });
+    });
   };
 
   /** @internal An exchange made off-network (the simulator), routed as `fetch` routes a request. */

@@ -4,7 +4,7 @@
  * `await using` does all of that at the end of a block.
  */
 import { connect } from "node:net";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mockMcp } from "../../src/index.js";
 import { get, headersFor, initializeRequest, post, rawSession, rpcRequest, sdkClient, serve, sseReader, text, track, until, useCleanup } from "./support/http.js";
 
@@ -135,5 +135,31 @@ describe("await using", () => {
     expect(await connectTo(url)).toBe("ECONNREFUSED");
     await noTcpHandles();
     expect(tcpHandles()).toEqual([]);
+  });
+});
+
+describe("server.fetch and the request's AbortSignal (as the global fetch)", () => {
+  const modernCall = (name: string, signal: AbortSignal) =>
+    new Request("http://mock.test/mcp", {
+      method: "POST",
+      signal,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    });
+
+  it("aborted while the response is awaited: rejects with the signal's reason, and the call ends cancelled", async () => {
+    await using server = await mockMcp({ transport: "memory", tools: { wait: { hang: true } } });
+    const controller = new AbortController();
+    const response = server.fetch(modernCall("wait", controller.signal));
+    await server.waitForCalls(1, { timeoutMs: 2000 });
+    controller.abort(new Error("the test gave up"));
+    await expect(response).rejects.toThrow("the test gave up");
+    await vi.waitFor(() => expect(server.calls.map((call) => call.outcome)).toEqual(["cancelled"]), { timeout: 2000 });
+  });
+
+  it("aborted before it is sent: rejects at once with an AbortError, and no call runs", async () => {
+    await using server = await mockMcp({ transport: "memory", tools: { wait: { hang: true } } });
+    await expect(server.fetch(modernCall("wait", AbortSignal.abort()))).rejects.toMatchObject({ name: "AbortError" });
+    expect(server.calls).toEqual([]);
   });
 });
