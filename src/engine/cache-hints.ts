@@ -6,6 +6,7 @@
 import { McpTestkitError } from "../errors.js";
 import { CacheableMethods, isCacheableMethod, type CacheableMethod } from "../protocol/methods.js";
 import { typeLabel } from "../util/text.js";
+import { checkKeys } from "./spec-checks.js";
 
 export interface CacheHints {
   /** How long the client may consider the result fresh, in ms (0: stale at once). */
@@ -33,9 +34,13 @@ export function cacheHintsFor(options: CacheOptions | undefined, method: Cacheab
 }
 
 /** Refuses hints the spec forbids (a negative TTL, an unknown scope), naming where they came from. */
-export function checkCacheHints(hints: unknown, where: string): void {
+const HINT_KEYS = ["ttlMs", "cacheScope"];
+
+export function checkCacheHints(hints: unknown, where: string, extraKeys: readonly string[] = []): void {
   if (hints === undefined) return;
   if (typeof hints !== "object" || hints === null) throw new McpTestkitError(`${where} must be an object { ttlMs, cacheScope }, got ${typeLabel(hints)}.`);
+  // A misspelt hint (ttl, ttlMS) would be ignored, and a client-cache test fail for a reason nobody sees.
+  checkKeys(hints, [...HINT_KEYS, ...extraKeys], where);
   const { ttlMs, cacheScope } = hints as CacheHints;
   if (ttlMs !== undefined && !(Number.isInteger(ttlMs) && ttlMs >= 0)) throw new McpTestkitError(`${where}.ttlMs must be a whole number of milliseconds, 0 or more, got ${typeLabel(ttlMs)}.`);
   if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private") {
@@ -45,7 +50,7 @@ export function checkCacheHints(hints: unknown, where: string): void {
 
 export function checkCacheOptions(options: CacheOptions | undefined): void {
   if (options === undefined) return;
-  checkCacheHints(options, '"cache"');
+  checkCacheHints(options, '"cache"', ["methods"]);
   for (const [method, hints] of Object.entries(options.methods ?? {})) {
     if (!isCacheableMethod(method)) throw new McpTestkitError(`"cache.methods" has ${JSON.stringify(method)}, which is not cacheable; cacheable are ${CacheableMethods.join(", ")}.`);
     checkCacheHints(hints, `"cache.methods[${JSON.stringify(method)}]"`);

@@ -216,6 +216,10 @@ describe("2026-07-28 results and options", () => {
     await expect(mockMcp({ transport: "memory", cache: { ttlMs: -1 } })).rejects.toThrow('"cache".ttlMs must be a whole number of milliseconds, 0 or more, got number -1.');
     await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/call": {} } as never } })).rejects.toThrow(/"cache.methods" has "tools\/call", which is not cacheable/);
     await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { cacheScope: "shared" as never } } } })).rejects.toThrow(/Resource "x:\/\/y": "cache".cacheScope must be "public" or "private"/);
+    // A misspelt hint would be ignored silently: refused with the closest key, at every level.
+    await expect(mockMcp({ transport: "memory", cache: { ttl: 60_000 } as never })).rejects.toThrow('"cache" has unknown key "ttl". It takes "ttlMs", "cacheScope", "methods".');
+    await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/list": { ttlMS: 60_000 } as never } } })).rejects.toThrow(/"cache.methods\["tools\/list"\]" has unknown key "ttlMS"; did you mean "ttlMs"\?/);
+    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { scope: "public" } as never } } })).rejects.toThrow('Resource "x://y": "cache" has unknown key "scope". It takes "ttlMs", "cacheScope".');
   });
 
   it("resource not found is -32602 in 2026-07-28 and -32002 in a legacy session", async () => {
