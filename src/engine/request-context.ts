@@ -8,6 +8,7 @@
 import { ErrorCode } from "../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
+import { LoggingLevels } from "../protocol/methods.js";
 import { clientFactsOf, declaredVersion, requestMeta, type ClientFacts } from "../protocol/request-meta.js";
 import { compareVersions, versionHas } from "../protocol/versions.js";
 import type { Connection } from "./connection.js";
@@ -102,7 +103,18 @@ export function resolveRequestVersion(context: RequestContext, params: unknown, 
   const meta = requestMeta(params)!;
   const capabilities = meta[META.clientCapabilities];
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return missingMeta(META.clientCapabilities);
+  const logLevel = meta[META.logLevel];
+  // As logging/setLevel refuses one: a level nobody knows would let every log message through.
+  if (logLevel !== undefined && !(LoggingLevels as readonly unknown[]).includes(logLevel)) return badLogLevel(logLevel);
   return { protocolVersion: declared, identity: context.identity, transport: context.transport, receivedAt: context.receivedAt, mount: context.mount, client: clientFactsOf(meta) };
+}
+
+function badLogLevel(level: unknown): JsonRpcErrorObject {
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params: params._meta["${META.logLevel}"] is ${JSON.stringify(level)}, not a log level (${LoggingLevels.join(", ")}); leave it out to get no log messages`,
+    data: { invalid: META.logLevel },
+  };
 }
 
 /** -32602 for a 2026-07-28 request whose `_meta` lacks a required field (over HTTP: 400). */

@@ -272,6 +272,11 @@ describe("2026-07-28 results and options", () => {
     expect(peer.heard).toEqual([]);
     await peer.request("tools/call", modern({ name: "chatty" }, { "io.modelcontextprotocol/logLevel": "info" }));
     expect(peer.heard.map((m) => [m.method, m.params.data])).toEqual([["notifications/message", "hello"]]);
+    // A level nobody knows is refused, as logging/setLevel refuses it (it let every message through).
+    const refused = (await peer.request("tools/call", modern({ name: "chatty" }, { "io.modelcontextprotocol/logLevel": "loud" }))) as { error?: { code: number; message: string } };
+    expect(refused.error?.code).toBe(-32602);
+    expect(refused.error?.message).toMatch(/^Invalid params: params\._meta\["io\.modelcontextprotocol\/logLevel"\] is "loud", not a log level \(debug, info, notice, warning, error, critical, alert, emergency\)/);
+    expect(peer.heard).toHaveLength(1);
   });
 });
 
