@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { connect, mock, request, rpc, useCleanup } from "./support.js";
+import { mockMcp } from "../../src/index.js";
 
 useCleanup();
 
@@ -318,5 +319,15 @@ describe("hostile inputs", () => {
       { jsonrpc: "2.0", id: 4, result: {} },
     ]);
     await transport.close();
+  });
+});
+
+describe("handle() and subscriptions/listen", () => {
+  it("answers at once with -32600 saying a listen needs a connection that carries notifications (it hung, its acknowledgement lost)", async () => {
+    await using server = await mockMcp({ transport: "memory" });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta } })))!);
+    expect(reply.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^subscriptions\/listen needs a connection that carries notifications .* Listen over Streamable HTTP, stdio or connectInMemory\(\)$/) });
+    expect(server.endSubscriptions()).toBe(0);
   });
 });

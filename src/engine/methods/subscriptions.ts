@@ -71,6 +71,13 @@ export const listen: RequestHandler = (input) => {
   if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for subscriptions/listen: "notifications" must be an object saying what to listen for, e.g. { "toolsListChanged": true }');
   }
+  // server.handle() answers one message with one reply: a listen there could never be acknowledged.
+  if (!connection.reachable) {
+    throw new RpcError(
+      ErrorCode.InvalidRequest,
+      "subscriptions/listen needs a connection that carries notifications (its acknowledgement comes first); server.handle() answers one message with one reply. Listen over Streamable HTTP, stdio or connectInMemory()",
+    );
+  }
   const filter = agreedFilter(requested as Record<string, unknown>);
   const state: SubscriptionState = input.state;
   const controller = new AbortController();
