@@ -73,6 +73,15 @@ function version(): string {
   return manifest.version;
 }
 
+// A reader that stops early (`mcp-testkit check … | head`) closes the pipe: the rest of the
+// output has nowhere to go, which is no failure of the command. It runs on and ends as it would
+// (servers closed, its exit code), writing no stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
+
 const code = await main(process.argv.slice(2));
 // Let stdout and stderr drain (they may be pipes) before exiting with the command's code.
 await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));

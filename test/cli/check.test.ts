@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
 import { readFileSync } from "node:fs";
-import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scratchFile, until, useCli } from "./support.js";
+import { MODERN_COMMON, MODERN_HTTP, REPO, runCli, scratchFile, startCli, until, useCli } from "./support.js";
 import { freePort } from "../support/ports.js";
 
 useCli();
@@ -67,6 +67,20 @@ async function checkJson(target: string, timeoutMs = 15_000): Promise<{ code: nu
 
 /** The tool-less healthy broken server: tools only, so the other lists are skipped. */
 const HEALTHY = { "resources-valid": "SKIP", "resource-templates-valid": "SKIP", "prompts-valid": "SKIP" };
+
+describe("mcp-testkit check whose reader stops early (check … | head)", () => {
+  it("runs on quietly when stdout closes: no EPIPE stack trace, the exit code its own, the server closed", async () => {
+    const child = startCli(["check", everything]);
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    // The reader takes the first chunk and goes away, as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled 'error' event|node:events/);
+    expect(code).toBe(0);
+  });
+});
 
 describe("mcp-testkit check over stdio", () => {
   it("server-everything: every check passes but two SHOULDs it misses; --json gives the structured report", async () => {
