@@ -55,7 +55,8 @@ describe("check and the eras", () => {
     const url = await serveSdkV2("reject");
     const { code, report } = await check(url);
     expect(report.eras.legacy.spoken).toBe(false);
-    expect(report.eras.legacy.why).toMatch(/initialize/);
+    // In a few words, read out of the HTTP refusal's body, with no advice about flags check does not have.
+    expect(report.eras.legacy.why).toMatch(/^initialize got 400 -32022 ".*" \(supported: 2026-07-28\)$/);
     expect(report.eras.modern).toEqual({ spoken: true, protocolVersion: "2026-07-28" });
     expect(report.protocolVersion).toBe("2026-07-28");
     expect(report.serverInfo).toEqual({ name: "sdk-v2-fixture", version: "2.4.0" });

@@ -9,6 +9,8 @@ import { ProtocolError, RequestFailedError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
 import { clip } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
+import { isObject } from "../../protocol/jsonrpc.js";
+import { CLI_MODERN_ONLY_HINT, httpStatusOf } from "../target/era.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
 import { CheckContext } from "../check/context.js";
@@ -99,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
       ctx.init = await ctx.driver.initialize();
       ctx.initResult = ctx.init as unknown as Record<string, unknown>;
     } catch (error) {
-      ctx.initFailure = plainMessage(error).split("\n")[0];
+      ctx.initFailure = legacyNotSpokenWhy(error, plainMessage(error).split("\n")[0]!);
       const cannot = unreachable(error, target);
       // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
       if (cannot) {
@@ -169,10 +171,43 @@ async function probeModern(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * Why a server does not speak the legacy era, in a few words: what initialize got (its JSON-RPC
+ * error, read out of an HTTP refusal's body too), with no advice about flags `check` does not have.
+ */
+function legacyNotSpokenWhy(error: unknown, summary: string): string {
+  const refusal = refusalOf(error);
+  if (refusal === undefined) return summary.replaceAll(`${MESSAGE_PREFIX} `, "").replace(` ${CLI_MODERN_ONLY_HINT}`, "").replace(/ It speaks only \S+, per request with no initialize: .*$/, "");
+  const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? ` (supported: ${refusal.data.supported.join(", ")})` : "";
+  return `initialize got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}${supported}`;
+}
+
+/** The JSON-RPC error that refused a request: the driver's, or the one in a refused POST's body. */
+function refusalOf(error: unknown): { code: number; message: string; data?: unknown; status?: number } | undefined {
+  if (error instanceof RequestFailedError && error.code !== undefined) return { code: error.code, message: error.serverMessage ?? "", data: error.data };
+  if (!(error instanceof Error)) return undefined;
+  const status = httpStatusOf(error);
+  const text = error.cause instanceof Error ? error.cause.message : error.message;
+  const body = /\{.*\}/s.exec(text)?.[0];
+  if (status === undefined || body === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const rpc = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
+    return rpc && typeof rpc.code === "number" ? { code: rpc.code, message: String(rpc.message ?? ""), data: rpc.data, status } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why a server does not speak 2026-07-28, in a few words: what server/discover got, without the driver's option names. */
 function notSpokenWhy(error: unknown, summary: string): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof RequestFailedError && cause.code !== undefined) return `server/discover got ${cause.code} ${JSON.stringify(clip(cause.serverMessage ?? "", 80))}`;
+  // An HTTP refusal: its status and the JSON-RPC error in its body, not the transport's whole text.
+  const refusal = refusalOf(cause) ?? refusalOf(error);
+  if (refusal !== undefined) return `server/discover got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}`;
+  const status = cause instanceof Error ? httpStatusOf(cause) : undefined;
+  if (status !== undefined) return `server/discover got HTTP ${status}`;
   // The driver's advice names its own options; the report reads without it.
   return summary
     .replaceAll(`${MESSAGE_PREFIX} `, "")
