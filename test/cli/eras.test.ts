@@ -182,6 +182,16 @@ describe("a 2026-07-28 server that refuses the probe", () => {
   });
 });
 
+describe("call on a 2026-07-28 tool that asks the client for input", () => {
+  it("says the CLI declares no client capabilities and to test such a tool from code (not to pass a driver option)", async () => {
+    await using mock = await mockMcp({ tools: { confirm: async (call) => ({ returns: String((await call.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action) }) } });
+    const refused = await runCli(["call", mock.url, "confirm", "--version-negotiation", "auto"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/-32021 .*\. The CLI declares no client capabilities \(roots, sampling, elicitation\), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots/);
+    expect(refused.stderr).not.toMatch(/pass onElicitation/);
+  });
+});
+
 describe("against a legacy-only server (server-everything over stdio)", () => {
   it("auto falls back to initialize and says why; pin fails in the CLI's words", async () => {
     const auto = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "auto"]);

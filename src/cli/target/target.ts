@@ -152,11 +152,16 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
  * A driver error's message without the `[mcp-testkit]` prefix (the CLI names itself already);
  * a timeout's advice names the `--timeout` flag instead of the library's options.
  */
+/** The driver's -32021 advice (its options for client capabilities), which no CLI flag can follow. */
+const CAPABILITY_ADVICE = /\. The driver declares a capability when it can answer for it: pass .* to mcpShell \/ mcpConnect \/ mcpAttach/;
+const CLI_CAPABILITY_ADVICE =
+  ". The CLI declares no client capabilities (roots, sampling, elicitation), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots";
+
 export function plainMessage(error: unknown): string {
   let message = errorText(error);
   if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
   // The driver's advice names its options; here they are flags.
-  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT).replace(CLOSE_TIMEOUT_HINT, "");
+  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT).replace(CLOSE_TIMEOUT_HINT, "").replace(CAPABILITY_ADVICE, CLI_CAPABILITY_ADVICE);
   if (error instanceof RequestTimeoutError) {
     const [first = "", ...rest] = message.split("\n");
     const advice = `If the server is just slow, raise --timeout (it was ${error.timeoutMs} ms).`;
