@@ -71,6 +71,12 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
   if (version !== undefined && mode === "legacy" && isModernVersion(version)) {
     throw new McpTestkitError(`protocolVersion ${JSON.stringify(version)} has no initialize handshake, so versionNegotiation "legacy" cannot ask for it: use "auto" or { pin: ${JSON.stringify(version)} }.`);
   }
+  // The opposite contradiction: a pin speaks its own revision, so another protocolVersion would be ignored in silence.
+  if (version !== undefined && isObject(mode) && version !== mode.pin) {
+    throw new McpTestkitError(
+      `versionNegotiation { pin: ${JSON.stringify(mode.pin)} } speaks ${mode.pin} only, so protocolVersion ${JSON.stringify(version)} cannot be asked for: leave protocolVersion out, or use versionNegotiation "auto" (or "legacy") to ask for ${version}.`,
+    );
+  }
 }
 
 /**
@@ -92,7 +98,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   constructor(
     private readonly session: RpcSession,
-    private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo" | "requestTimeout">,
+    private readonly options: Pick<DriverOptions, "protocolVersion" | "versionNegotiation" | "clientInfo" | "requestTimeout">,
     private readonly mode: "auto" | { pin: string },
     private readonly implied: (version: string) => ClientCapabilities,
     private readonly processContext: () => ProcessContext | undefined,
@@ -291,11 +297,16 @@ export class DiscoverNegotiation implements Negotiation {
   }
 
   private notModern(why: string, cause: unknown): ProtocolError {
+    // A pin implied by protocolVersion alone: the way out is to change that option, not to add "legacy" beside it (refused).
+    const pinnedByVersion = this.options.versionNegotiation === undefined && this.options.protocolVersion !== undefined;
     const advice =
       this.mode === "auto"
         ? `Ask for another revision with protocolVersion, or use versionNegotiation "legacy" if the server also serves initialize.`
-        : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
-    return new ProtocolError(`The server does not speak MCP ${this.version} (${this.modeText}): ${why}. ${advice}`, {
+        : pinnedByVersion
+          ? `protocolVersion ${JSON.stringify(this.options.protocolVersion)} alone pins that revision; for a legacy server set a legacy protocolVersion (or leave it out), or use versionNegotiation "auto".`
+          : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
+    const mode = pinnedByVersion ? `protocolVersion ${JSON.stringify(this.options.protocolVersion)}, which pins it` : this.modeText;
+    return new ProtocolError(`The server does not speak MCP ${this.version} (${mode}): ${why}. ${advice}`, {
       method: "server/discover",
       process: this.processContext(),
       ...(cause === undefined ? {} : { cause }),

@@ -231,6 +231,18 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(() => mcpShell("node server.js", { versionNegotiation: "modern" as never })).toThrow(/versionNegotiation must be "legacy", "auto" or \{ pin: "2026-07-28" \}/);
     expect(() => mcpShell("node server.js", { versionNegotiation: "legacy", protocolVersion: MODERN })).toThrow(/has no initialize handshake/);
     expect(() => mcpShell("node server.js", { maxInputRounds: 0 })).toThrow(/maxInputRounds must be an integer from 1 to 1000/);
+    // The other contradiction: a pin and another protocolVersion (the version was ignored in silence).
+    expect(() => mcpShell("node server.js", { versionNegotiation: { pin: MODERN }, protocolVersion: "2025-11-25" })).toThrow(
+      'versionNegotiation { pin: "2026-07-28" } speaks 2026-07-28 only, so protocolVersion "2025-11-25" cannot be asked for: leave protocolVersion out, or use versionNegotiation "auto" (or "legacy") to ask for 2025-11-25.',
+    );
+  });
+
+  it("a pin implied by protocolVersion alone, against a legacy server: the error names that option and advice that can be followed", async () => {
+    await using mock = await mockMcp({ protocolVersions: ["2025-11-25"], transport: "memory" });
+    await using app = mcpAttach(mock.connectInMemory(), { protocolVersion: MODERN });
+    const error = (await app.initialize().catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^\[mcp-testkit\] The server does not speak MCP 2026-07-28 \(protocolVersion "2026-07-28", which pins it\): .*protocolVersion "2026-07-28" alone pins that revision; for a legacy server set a legacy protocolVersion \(or leave it out\), or use versionNegotiation "auto"\./s);
+    expect(error.message).not.toMatch(/or "legacy"\./);
   });
 });
 
