@@ -712,6 +712,9 @@ function describeSendFailure(label: string, id: number, error: unknown): string 
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status === "number" && status >= 400 && status < 600) return `The server refused ${label} (id ${id}) with HTTP ${status}`;
   if (closedMidRequest(error)) return `The server closed the connection before answering ${label} (id ${id})`;
+  // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
+  const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
+  if (contentType !== undefined) return `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?`;
   return `Could not send ${label} (id ${id})`;
 }
 

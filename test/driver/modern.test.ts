@@ -409,6 +409,18 @@ describe("a connection cut before the answer, over Streamable HTTP", () => {
   });
 });
 
+describe("a URL that serves a web page, not MCP (the wrong path)", () => {
+  it.each(["legacy", "auto"] as const)("%s: says what the server answered with and asks whether the URL is the MCP endpoint", async (versionNegotiation) => {
+    const page = await serveWebHandler(async () => new Response("<html><body>Welcome</body></html>", { headers: { "content-type": "text/html" } }), "/");
+    try {
+      await using app = mcpConnect(page.url, { versionNegotiation });
+      await expect(app.initialize()).rejects.toThrow(/The server answered (server\/discover|initialize) \(id 1\) with text\/html, not JSON or an event stream: is the URL the MCP endpoint \(its path is often \/mcp\)\?/);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe("header values (the spec's encoding examples)", () => {
   it("plain ASCII goes as is; non-ASCII, edge whitespace, control characters and sentinel look-alikes go in Base64", async () => {
     const { encodeHeaderValue } = await import("../../src/protocol/http-headers.js");
