@@ -141,6 +141,11 @@ describe("mutations of the examples are invalid where they were changed", () => 
     expect(pathsOf(validateMessage(badState, fromClient))).toEqual([["$.params.requestState", "params.shape"]]);
     const badAnswer = retry({ github_login: { action: "maybe" } });
     expect(pathsOf(validateMessage(badAnswer, fromClient))).toEqual([["$.params.inputResponses.github_login.action", "params.shape"]]);
+    // An answer of no known kind is said to be none of the three, not a sampling result missing its fields.
+    const unknownKind = validateMessage(retry({ github_login: { answer: "Paris" } }), fromClient);
+    expect(unknownKind.map((problem) => [problem.path, problem.message])).toEqual([
+      ["$.params.inputResponses.github_login", 'expected an elicitation result ({ action }), a roots result ({ roots }) or a sampling result ({ role, content, model }); got an object'],
+    ]);
   });
 
   it("a URL-mode input request needs no elicitationId in 2026-07-28 (the server correlates through requestState); a 2025-11-25 elicitation/create still does", () => {

@@ -45,7 +45,7 @@ export type MessageDirection = "client-to-server" | "server-to-client";
 export interface ValidateMessageOptions {
   /** Who sent the message. */
   direction: MessageDirection;
-  /** The negotiated protocol version; defaults to the latest we know. */
+  /** The negotiated protocol version; defaults to the newest legacy one (2025-11-25): a 2026-07-28 message is validated as such only when asked. */
   protocolVersion?: string;
   /** For a response: the method of the request it answers. Without it only the envelope is checked. */
   requestMethod?: string;

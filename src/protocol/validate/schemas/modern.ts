@@ -78,11 +78,12 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
     "roots/list": z.looseObject({ method: z.literal("roots/list"), params: jsonObject.optional() }),
   });
   const rootsResult = resultObject({ roots: z.array(interaction.root) });
-  const inputResponse = choose("an elicitation, sampling or roots result", (value) => {
+  const inputResponse = choose("an elicitation result ({ action }), a roots result ({ roots }) or a sampling result ({ role, content, model })", (value) => {
     if (!isObject(value)) return undefined;
     if ("action" in value) return interaction.elicitResult;
     if ("roots" in value) return rootsResult;
-    return interaction.createMessageResult;
+    // Judged as a sampling result only when it looks like one: anything else is none of the three.
+    return "role" in value || "content" in value || "model" in value ? interaction.createMessageResult : undefined;
   });
   const inputRequiredResult = z
     .looseObject({
