@@ -265,7 +265,7 @@ export class LiveCall implements ToolCallContext {
     if (!InputRound.accepts(method)) {
       const error = { code: -32601, message: `${method} cannot be sent to a client in protocol version ${this.protocolVersion}: servers send no requests there, and only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` };
       this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
-      return Promise.reject(new ServerRequestError(error, method));
+      return Promise.reject(new ServerRequestError(error, method, "", true));
     }
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);

@@ -28,8 +28,10 @@ export class ServerRequestError extends Error {
     readonly method: string,
     /** Why the client may have refused, when the mock knows (a capability it never declared). */
     hint = "",
+    /** The client never answered: the mock gave the request up (`error` says why), so no answer is claimed. */
+    unanswered = false,
   ) {
-    super(`The client answered ${method} with error ${error.code}: ${error.message}${hint}`);
+    super(unanswered ? `The client did not answer ${method}: ${error.message}` : `The client answered ${method} with error ${error.code}: ${error.message}${hint}`);
     this.name = "ServerRequestError";
   }
 }
@@ -115,7 +117,7 @@ export class Connection {
   /** Sends a request to the client and resolves with its result (rejects with ServerRequestError). */
   request(method: string, params: Record<string, unknown> | undefined, options: SendOptions & { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
     if (!this.reachable) {
-      return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method));
+      return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method, "", true));
     }
     const id = `mcp-testkit-${this.nextServerRequestId++}`;
     return new Promise((resolve, reject) => {
@@ -124,7 +126,7 @@ export class Connection {
         this.pending.delete(key);
         // Tell the client to stop working on it, as the spec asks of a sender that gives up.
         this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the tool call ended" } }, { relatedRequestId: options.relatedRequestId });
-        reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method));
+        reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true));
       };
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(key, {
@@ -158,7 +160,7 @@ export class Connection {
   close(): void {
     this.closed = true;
     if (this.#pending === undefined) return;
-    for (const waiting of this.pending.values()) waiting.reject(new ServerRequestError({ code: -32000, message: "the connection closed" }, waiting.method));
+    for (const waiting of this.pending.values()) waiting.reject(new ServerRequestError({ code: -32000, message: "the connection closed" }, waiting.method, "", true));
     this.pending.clear();
   }
 }

@@ -326,7 +326,7 @@ describe("server requests answered by the SDK client", () => {
       tools: { t: async (call) => ({ returns: await call.listRoots().then(() => "answered", (error: Error) => error.message) }) },
     });
     const reply = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}'))!);
-    expect(reply.result.content[0].text).toBe("The client answered roots/list with error -32000: the client is not connected (or cannot receive server requests on this wire)");
+    expect(reply.result.content[0].text).toBe("The client did not answer roots/list: the client is not connected (or cannot receive server requests on this wire)");
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "roots/list", error: { code: -32000 } });
   });
 
@@ -352,7 +352,7 @@ describe("server requests answered by the SDK client", () => {
     await expect.poll(() => answer).toBeTypeOf("function");
     controller.abort("stop");
     expect(await pending).toBe("MCP error -32001: stop");
-    await expect.poll(() => failure).toBe("The client answered elicitation/create with error -32000: the tool call ended before the client answered");
+    await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the tool call ended before the client answered");
     expect(server.calls[0].outcome).toBe("cancelled");
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000, message: "the tool call ended before the client answered" } });
     // The client's late answer is taken quietly.

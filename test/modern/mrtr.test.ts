@@ -101,7 +101,8 @@ describe("requestState faults (the client's)", () => {
     const second = await send("tools/call", { name: "greet", arguments: { n: 2 } });
     const other = await send("tools/call", { name: "greet", arguments: { n: 3 }, requestState: second.result!.requestState, inputResponses: answers });
     expect(other.error).toMatchObject({ code: -32602, data: { problem: "mismatch" } });
-    expect(other.error!.message).toMatch(/a retry must repeat the original request's name and arguments/);
+    // It says what differs: the arguments (of the same tool), not "another call".
+    expect(other.error!.message).toBe('Invalid params for tools/call: requestState was issued for a call of tool "greet" with other arguments: a retry must repeat the original request\'s arguments exactly');
   });
 
   it("reset() makes every parked call's state stale and ends the call", async () => {

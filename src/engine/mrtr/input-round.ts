@@ -142,7 +142,7 @@ export class InputRound {
   abandon(error: JsonRpcErrorObject = { code: ErrorCode.InternalError, message: "the tool call ended before the client answered" }): void {
     for (const ask of this.#asks.values()) {
       ask.exchange.error = error;
-      ask.reject(new ServerRequestError(error, ask.method));
+      ask.reject(new ServerRequestError(error, ask.method, "", true));
     }
     this.#asks.clear();
   }

@@ -89,8 +89,11 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
       return { ok: false, problem: "tampered", message: "requestState failed its integrity check (it was changed, or made by another server instance): send back exactly the requestState you were given" };
     }
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as StatePayload;
-    if (claims.tool !== tool || claims.digest !== callDigest(tool, args)) {
-      return { ok: false, problem: "mismatch", message: `requestState belongs to another call (tool ${JSON.stringify(claims.tool)}): a retry must repeat the original request's name and arguments` };
+    if (claims.tool !== tool) {
+      return { ok: false, problem: "mismatch", message: `requestState belongs to a call of tool ${JSON.stringify(claims.tool)}, not ${JSON.stringify(tool)}: a retry must repeat the original request's name and arguments` };
+    }
+    if (claims.digest !== callDigest(tool, args)) {
+      return { ok: false, problem: "mismatch", message: `requestState was issued for a call of tool ${JSON.stringify(tool)} with other arguments: a retry must repeat the original request's arguments exactly` };
     }
     const parking = this.#parked.get(claims.id);
     if (Date.now() > claims.exp && parking === undefined) {
