@@ -186,6 +186,9 @@ describe("resources", () => {
     const client = await connect(server);
     const missing = await rejection(client.readResource({ uri: "x://missing" }));
     expect([missing.code, missing.message, missing.data]).toEqual([-32002, "MCP error -32002: Resource not found: x://missing", { uri: "x://missing" }]);
+    // A near miss names the closest URI the mock has, as an unknown tool names the closest tool.
+    const typo = await rejection(client.readResource({ uri: "x://brokn" }));
+    expect(typo.message).toBe('MCP error -32002: Resource not found: x://brokn; did you mean "x://broken"? (the mock has x://broken)');
     const broken = await rejection(client.readResource({ uri: "x://broken" }));
     expect([broken.code, broken.message]).toEqual([-32603, "MCP error -32603: Reading resource x://broken threw: disk on fire"]);
   });

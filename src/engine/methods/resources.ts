@@ -11,7 +11,8 @@ import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
 import { answerOrThrow, askSources, byUri } from "../request-sources.js";
 import { listPage } from "./list-page.js";
-import { errorText } from "../../util/text.js";
+import { errorText, listFirst } from "../../util/text.js";
+import { closest } from "../../util/closest.js";
 
 export const listResources: RequestHandler = (input) =>
   listPage(input, input.state.catalog.resources.values(), { key: "resources", fields: RESOURCE_FIELDS, sources: input.state.resourceListSources, name: byUri });
@@ -19,10 +20,17 @@ export const listResources: RequestHandler = (input) =>
 export const listResourceTemplates: RequestHandler = (input) =>
   listPage(input, input.state.catalog.templates.values(), { key: "resourceTemplates", fields: RESOURCE_FIELDS });
 
-/** Resource not found: -32002 in the legacy era, -32602 (invalid params) from 2026-07-28. */
-function notFound(uri: string, version: string): RpcError {
-  const code = versionHas(version, "resourceNotFoundInvalidParams") ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  return new RpcError(code, `Resource not found: ${uri}`, { uri });
+/**
+ * Resource not found: -32002 in the legacy era, -32602 (invalid params) from 2026-07-28. The
+ * message names the closest URI the mock has, as an unknown tool's names the closest tool.
+ */
+function notFound(uri: string, input: HandlerInput): RpcError {
+  const code = versionHas(input.context.protocolVersion, "resourceNotFoundInvalidParams") ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  const catalog = input.state.catalog;
+  const known = [...catalog.resources.keys(), ...catalog.templates.keys()];
+  const near = closest(uri, known);
+  const hint = near === undefined ? "" : `; did you mean ${JSON.stringify(near)}? (the mock has ${listFirst(known, 5, ", ")})`;
+  return new RpcError(code, `Resource not found: ${uri}${hint}`, { uri });
 }
 
 export const readResource: RequestHandler = async (input) => {
@@ -31,7 +39,7 @@ export const readResource: RequestHandler = async (input) => {
   const answered = askSources(input.state.resourceReadSources, { uri, sessionId: input.connection.id, requestId: input.request.id }, input.context);
   if (answered !== undefined) return ok(input, answerOrThrow(answered));
   const found = input.state.catalog.findResource(uri);
-  if (!found) throw notFound(uri, version);
+  if (!found) throw notFound(uri, input);
   const contents = await readContents(uri, found.definition, found.variables, contentRequest(input));
   if (asksForInput(contents)) return inputRequiredOutcome(input, `Resource ${uri}`, contents);
   // A resource's own caching hints win over the mock's (the rest is added to every modern result).
@@ -86,7 +94,7 @@ function resourceExists(input: HandlerInput, uri: string): boolean {
 
 export const subscribe: RequestHandler = (input) => {
   const uri = requireString(input.params, "uri", "resources/subscribe");
-  if (!resourceExists(input, uri)) throw notFound(uri, input.context.protocolVersion);
+  if (!resourceExists(input, uri)) throw notFound(uri, input);
   input.connection.negotiated.subscriptions.add(uri);
   return ok(input, {});
 };
