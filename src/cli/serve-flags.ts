@@ -1,7 +1,7 @@
 /**
  * The flags of the commands that serve a mock (`mock`, `record`): where it listens (`--port`,
- * `--host`, `--path`) or `--stdio`, read and checked in one place, and the check that a file the
- * command writes when it stops has a folder to go to.
+ * `--host`, `--path`) or `--stdio`, read and checked in one place; when it stops (a signal, or
+ * the stdio wire ending); and the check that a file it writes when it stops has a folder to go to.
  */
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
@@ -48,4 +48,30 @@ export async function checkOutputFolder(file: string, what: string): Promise<voi
     () => false,
   );
   if (!isFolder) throw new CommandError(`Cannot write ${what} to "${file}": the folder ${folder} does not exist.`);
+}
+
+export interface StopRequests {
+  /** Resolves with why the command should stop: the signal's name, or what `stop` was told. */
+  readonly requested: Promise<string>;
+  /** Asks the command to stop (the stdio wire ended by itself). */
+  readonly stop: (why: string) => void;
+  /** Stops listening for the signals. */
+  readonly release: () => void;
+}
+
+/** Ctrl-C (SIGINT) and SIGTERM stop a serving command, once; `release()` when it has stopped. */
+export function stopRequests(): StopRequests {
+  let stop!: (why: string) => void;
+  const requested = new Promise<string>((resolve) => (stop = resolve));
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return {
+    requested,
+    stop,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }

@@ -96,49 +96,49 @@ export class Recording {
   }
 
   private toolBlocks(): McpFakeTool[] {
-    const byName = new Map<string, McpFakeTool>();
-    for (const exchange of this.exchanges) {
-      if (exchange.kind !== "tool") continue;
-      let tool = byName.get(exchange.name);
-      if (tool === undefined) {
-        const listed = this.surface.tools.find((candidate) => candidate.name === exchange.name);
-        tool = { name: exchange.name, ...pick(listed, ["description", "inputSchema"]), calls: [] } as McpFakeTool;
-        byName.set(exchange.name, tool);
-      }
-      tool.calls.push(toolCall(exchange.arguments, exchange.answer));
-    }
-    return [...byName.values()];
+    return this.grouped("tool", (exchange) => exchange.name, (exchange) => {
+      const listed = this.surface.tools.find((candidate) => candidate.name === exchange.name);
+      return { item: { name: exchange.name, ...pick(listed, ["description", "inputSchema"]), calls: [] } as McpFakeTool, entries: (tool) => tool.calls };
+    }, (exchange) => toolCall(exchange.arguments, exchange.answer));
   }
 
   private resourceBlocks(): McpFakeResource[] {
-    const byUri = new Map<string, McpFakeResource>();
-    for (const exchange of this.exchanges) {
-      if (exchange.kind !== "resource") continue;
-      let resource = byUri.get(exchange.uri);
-      if (resource === undefined) {
-        const listed = this.surface.resources.find((candidate) => candidate.uri === exchange.uri);
-        resource = { uri: exchange.uri, ...pick(listed, ["name", "description", "mimeType"]), reads: [] } as McpFakeResource;
-        byUri.set(exchange.uri, resource);
-      }
-      resource.reads.push("error" in exchange.answer ? { error: exchange.answer.error } : { result: withoutProtocolKeys(exchange.answer.result) });
-    }
-    return [...byUri.values()];
+    return this.grouped("resource", (exchange) => exchange.uri, (exchange) => {
+      const listed = this.surface.resources.find((candidate) => candidate.uri === exchange.uri);
+      return { item: { uri: exchange.uri, ...pick(listed, ["name", "description", "mimeType"]), reads: [] } as McpFakeResource, entries: (resource) => resource.reads };
+    }, (exchange) => ("error" in exchange.answer ? { error: exchange.answer.error } : { result: withoutProtocolKeys(exchange.answer.result) }));
   }
 
   private promptBlocks(): McpFakePrompt[] {
-    const byName = new Map<string, McpFakePrompt>();
+    return this.grouped("prompt", (exchange) => exchange.name, (exchange) => {
+      const listed = this.surface.prompts.find((candidate) => candidate.name === exchange.name);
+      const prompt = { name: exchange.name, ...pick(listed, ["description", "arguments"]), gets: [] } as McpFakePrompt;
+      if (prompt.arguments !== undefined) prompt.arguments = prompt.arguments.map((argument) => pick(argument as Json, ["name", "description", "required"]) as { name: string });
+      return { item: prompt, entries: (made) => made.gets };
+    }, (exchange) => ("error" in exchange.answer ? { args: exchange.arguments, error: exchange.answer.error } : { args: exchange.arguments, result: promptResult(exchange.answer.result) }));
+  }
+
+  /** The exchanges of one kind, grouped by tool, URI or prompt in first-seen order, each group's entries in the order they were made. */
+  private grouped<K extends RecordedExchange["kind"], Item, Entry>(
+    kind: K,
+    keyOf: (exchange: Extract<RecordedExchange, { kind: K }>) => string,
+    make: (exchange: Extract<RecordedExchange, { kind: K }>) => { item: Item; entries: (item: Item) => unknown[] },
+    entryOf: (exchange: Extract<RecordedExchange, { kind: K }>) => Entry,
+  ): Item[] {
+    const groups = new Map<string, { item: Item; entries: unknown[] }>();
     for (const exchange of this.exchanges) {
-      if (exchange.kind !== "prompt") continue;
-      let prompt = byName.get(exchange.name);
-      if (prompt === undefined) {
-        const listed = this.surface.prompts.find((candidate) => candidate.name === exchange.name);
-        prompt = { name: exchange.name, ...pick(listed, ["description", "arguments"]), gets: [] } as McpFakePrompt;
-        if (prompt.arguments !== undefined) prompt.arguments = prompt.arguments.map((argument) => pick(argument as Json, ["name", "description", "required"]) as { name: string });
-        byName.set(exchange.name, prompt);
+      if (exchange.kind !== kind) continue;
+      const ofKind = exchange as Extract<RecordedExchange, { kind: K }>;
+      const key = keyOf(ofKind);
+      let group = groups.get(key);
+      if (group === undefined) {
+        const { item, entries } = make(ofKind);
+        group = { item, entries: entries(item) };
+        groups.set(key, group);
       }
-      prompt.gets.push("error" in exchange.answer ? { args: exchange.arguments, error: exchange.answer.error } : { args: exchange.arguments, result: promptResult(exchange.answer.result) });
+      group.entries.push(entryOf(ofKind));
     }
-    return [...byName.values()];
+    return [...groups.values()].map((group) => group.item);
   }
 }
 

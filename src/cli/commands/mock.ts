@@ -13,7 +13,7 @@ import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
-import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS } from "../serve-flags.js";
+import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
@@ -77,19 +77,15 @@ export async function run(argv: string[]): Promise<number> {
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
 
-  // Resolves with why the server should stop: a signal, or the stdio wire ending by itself.
-  let stop!: (why: string) => void;
-  const stopRequested = new Promise<string>((resolve) => (stop = resolve));
-  const onSignal = (signal: NodeJS.Signals) => stop(signal);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // Why the server should stop: a signal, or the stdio wire ending by itself.
+  const stopping = stopRequests();
   try {
-    const server = await serve(what, scenario, stdio, http, stop);
+    const server = await serve(what, scenario, stdio, http, stopping.stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
-    const why = await stopRequested;
+    const why = await stopping.requested;
     await server.close();
     say(`mcp-testkit mock: stopped (${why})`);
     if (values.record !== undefined) {
@@ -98,8 +94,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return EXIT_OK;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stopping.release();
   }
 }
 

@@ -12,7 +12,7 @@ import type { FakeScope } from "../../fakes/types.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { createProgress } from "../output/progress.js";
-import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, type ServeFlags } from "../serve-flags.js";
+import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests, type ServeFlags } from "../serve-flags.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 import { parseTarget, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
 import { plural } from "../../util/text.js";
@@ -87,23 +87,19 @@ export async function run(argv: string[]): Promise<number> {
   // With --stdio, stdout belongs to the protocol: every line for people goes to stderr.
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  let stop!: (why: string) => void;
-  const stopRequested = new Promise<string>((resolve) => (stop = resolve));
-  const onSignal = (signal: NodeJS.Signals) => stop(signal);
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const stopping = stopRequests();
   try {
     return await withConnectedDriver(
       "record",
       target,
       createProgress(),
       async (driver) => {
-        const recording = await startRecording(driver, serving, scope, values["closed-world"] === true, stop);
+        const recording = await startRecording(driver, serving, scope, values["closed-world"] === true, stopping.stop);
         printLiveLines(recording.server, say, wantsColour(stdio ? process.stderr : process.stdout));
         const where = stdio ? "over stdio" : `at ${recording.server.url}`;
         say(`mcp-testkit record: recording ${target.value} (${describeServer(driver)}, ${describeEra(driver)}) ${where}`);
         say(`  ${describeSurface(recording)}. Point your agent at it; ${stdio ? "close stdin or press Ctrl-C" : "press Ctrl-C"} to stop and write ${out}.`);
-        const why = await stopRequested;
+        const why = await stopping.requested;
         await recording.close();
         say(`mcp-testkit record: stopped (${why})`);
         return await save(recording, out, format, say);
@@ -111,8 +107,7 @@ export async function run(argv: string[]): Promise<number> {
       era,
     );
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stopping.release();
   }
 }
 
