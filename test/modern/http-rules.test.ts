@@ -253,6 +253,14 @@ describe("faults over HTTP in 2026-07-28", () => {
     expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, sessionId: expect.stringMatching(/^request-\d+$/) });
   });
 
+  it("a retry hint (stream.retryMs) writes no retry: field on a 2026-07-28 stream, which cannot be resumed", async () => {
+    const server = await serve({ tools: { slow: async (call) => (call.progress(1, 2), { returns: "done", stream: { mode: "sse", retryMs: 20 } }) } });
+    const response = await postModern(server.url, modernRequest("tools/call", { name: "slow", arguments: {} }, { progressToken: "p" }));
+    const body = await response.text();
+    expect(body).toContain('"done"');
+    expect(body).not.toMatch(/^retry:/m);
+  });
+
   it("a disconnect step drops the connection; raw bytes are written as they are", async () => {
     const server = await serve({ tools: { bye: [{ disconnect: true }, { raw: "{not json" }] } });
     await expect(postModern(server.url, modernRequest("tools/call", { name: "bye", arguments: {} }))).rejects.toThrow();

@@ -84,10 +84,10 @@ export class EventStream {
     }
   }
 
-  /** Tells the client a new reconnection delay (an SSE `retry:` field). */
+  /** Tells the client a new reconnection delay (an SSE `retry:` field); a stream that cannot be resumed (2026-07-28) gets none. */
   setRetry(ms: number): void {
     this.retryMs = ms;
-    if (this.attached) this.sink!.write(`retry: ${ms}\n\n`);
+    if (this.attached && this.resumable) this.sink!.write(`retry: ${ms}\n\n`);
   }
 
   /** Writes bytes as they are (a raw step), outside the event framing. */
