@@ -10,3 +10,8 @@ export class McpTestkitError extends Error {
     super(`${MESSAGE_PREFIX} ${message}`, options);
   }
 }
+
+/** A message without our prefix, for a command line that says who is speaking itself. */
+export function withoutPrefix(message: string): string {
+  return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;
+}

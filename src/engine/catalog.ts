@@ -7,7 +7,7 @@ import { McpTestkitError } from "../errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { checkJsonSchema, checkKeys, checkResourceUri, checkValueKinds, unknownKeysMessage, type ValueKind } from "./spec-checks.js";
 import { typeLabel } from "../util/text.js";
-import { checkStep, isStepKey, Script, STEP_KEYS, type Step } from "./steps.js";
+import { checkStep, checkThrows, isStepKey, Script, STEP_KEYS, type Step, type ThrownError } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 
@@ -74,6 +74,8 @@ export interface ResourceDefinition {
   complete?: Record<string, CompletionSource>;
   /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
   cache?: CacheHints;
+  /** Every read answers this JSON-RPC error instead (a message alone: -32603), as a tool step's `throws`. */
+  throws?: string | ThrownError;
 }
 
 /** A resource: its text (served as text/plain), or a definition. A URI with `{var}` is a template. */
@@ -106,6 +108,8 @@ export interface PromptDefinition {
   messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Promise<PromptAnswer>);
   /** Completions for each argument (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
+  /** Every `prompts/get` answers this JSON-RPC error instead (a message alone: -32603), as a tool step's `throws`. */
+  throws?: string | ThrownError;
 }
 
 /** What a prompt's messages function or a resource's read function learns about the request it answers. */
@@ -217,7 +221,7 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   };
 }
 
-const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind> = {
+const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind | undefined> = {
   name: "string",
   title: "string",
   description: "string",
@@ -231,6 +235,7 @@ const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind> = {
   read: "function",
   complete: "object",
   cache: "object",
+  throws: undefined, // a message or an error object: checked below
 };
 
 function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean): ResourceDefinition {
@@ -247,8 +252,17 @@ function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean
     checkCompletions(spec.complete, where);
   }
   if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
+  checkOnlyThrows(spec as Json, ["text", "blob", "read"], where);
   checkCacheHints(spec.cache, `Resource "${uri}": "cache"`);
   return spec;
+}
+
+/** A `throws` is the whole answer: it cannot sit beside what would answer otherwise. */
+function checkOnlyThrows(definition: Json, answers: readonly string[], where: string): void {
+  if (definition.throws === undefined) return;
+  checkThrows(definition.throws, where);
+  const beside = answers.filter((key) => definition[key] !== undefined);
+  if (beside.length > 0) throw new McpTestkitError(`${where} gives "throws" and ${beside.map((key) => `"${key}"`).join(" and ")}; "throws" answers every request with an error, so give one or the other.`);
 }
 
 /** `complete` maps each variable or argument to a list of values or a function. */
@@ -297,6 +311,7 @@ const PROMPT_DEFINITION_KINDS: Record<keyof PromptDefinition, ValueKind | undefi
   _meta: "object",
   messages: undefined, // a list or a function: checked below
   complete: "object",
+  throws: undefined, // a message or an error object: checked below
 };
 const PROMPT_ARGUMENT_KEYS: readonly (keyof PromptArgument)[] = ["name", "title", "description", "required"];
 const PROMPT_MESSAGE_KEYS: readonly (keyof PromptMessage)[] = ["role", "content"];
@@ -317,6 +332,7 @@ export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
     throw new McpTestkitError(`${where}: "messages" must be a list of { role, content } or a function (args) => messages, got ${typeLabel(definition.messages)}.`);
   }
   if (definition.complete !== undefined) checkCompletions(definition.complete, where);
+  checkOnlyThrows(definition as Json, ["messages"], where);
   return {
     name,
     definition,

@@ -7,6 +7,7 @@
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
 import type { StreamHints } from "./outcome.js";
+import { RpcError } from "../protocol/rpc-error.js";
 import { typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds } from "./spec-checks.js";
 
@@ -185,7 +186,7 @@ function checkInputRequired(value: unknown, where: string): void {
   }
 }
 
-function checkThrows(value: unknown, where: string): void {
+export function checkThrows(value: unknown, where: string): void {
   if (typeof value === "string") return;
   if (typeof value === "object" && value !== null && typeof (value as ThrownError).message === "string") {
     const code = (value as ThrownError).code;
@@ -221,4 +222,10 @@ export class Script {
   restart(): void {
     this.position = 0;
   }
+}
+
+/** The JSON-RPC error a `throws` describes (a message alone: -32603, internal error). */
+export function thrownRpcError(thrown: string | ThrownError): RpcError {
+  const error = typeof thrown === "string" ? { message: thrown } : thrown;
+  return new RpcError(error.code ?? -32603, error.message, error.data);
 }

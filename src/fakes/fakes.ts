@@ -122,9 +122,13 @@ export class Fakes {
 
   // ── loading ────────────────────────────────────────────────────────────────
 
-  /** Adds one block or an array of blocks from code (block ids `code#n`). Throws on any problem, adding nothing. */
-  load(mcpFakes: unknown): LoadResult {
-    return this.addOrThrow([{ kind: "code", value: mcpFakes }]);
+  /**
+   * Adds one block or an array of blocks from code (block ids `code#n`), or, given `file`, as
+   * that file's blocks (ids and messages name it: blocks a scenario file holds inline). Throws on
+   * any problem, adding nothing.
+   */
+  load(mcpFakes: unknown, file?: string): LoadResult {
+    return this.addOrThrow([file === undefined ? { kind: "code", value: mcpFakes } : { kind: "file", file, value: mcpFakes }]);
   }
 
   /** Loads fixture files; `name` is the file's name in entry ids (its path as given by default). */

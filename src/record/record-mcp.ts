@@ -5,8 +5,8 @@
  * `save()` writes as a fixture file or a scenario that replays it offline (nock's record mode,
  * undici's SnapshotAgent; see docs/decisions.md).
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import type { McpDriver } from "../driver/index.js";
 import { RequestFailedError } from "../driver/errors.js";
 import { McpTestkitError } from "../errors.js";
@@ -53,6 +53,10 @@ export interface McpRecording extends AsyncDisposable {
  * server. The server's tools, resources, resource templates and prompts are listed once, now.
  */
 export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions = {}): Promise<McpRecording> {
+  if (options.closedWorld && (options.scope === undefined || options.scope === "shared")) {
+    // The fakes refuse a closed world on a shared block (it would reach every test): say so now, not when the file is replayed.
+    throw new McpTestkitError('recordMcp: closedWorld needs a scope ({ testId } or { context }): a recording shared by every test cannot deny the tools it never saw to all of them (the fakes refuse undeclaredTools: "deny" on a shared block). Give scope, or leave closedWorld out.');
+  }
   const init = await upstream.initialize();
   const capabilities = (init.capabilities ?? {}) as Json;
   const [tools, resources, templates, prompts] = await Promise.all([
@@ -67,6 +71,7 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
     protocolVersion: init.protocolVersion,
     tools: tools as unknown as Json[],
     resources: resources as unknown as Json[],
+    templates: templates as unknown as Json[],
     prompts: prompts as unknown as Json[],
   });
   const keep = (exchange: RecordedExchange) => {
@@ -197,11 +202,22 @@ function definitionOf(listed: Json, keys: readonly string[]): Json {
   return definition;
 }
 
+let temporaries = 0;
+
+/** Writes beside the target and renames over it, so a reader never sees half a file; a failed write leaves nothing behind. */
 async function writeJsonAtomically(path: string, content: unknown): Promise<string> {
   const full = resolve(path);
+  const existing = await stat(full).catch(() => undefined);
+  if (existing?.isDirectory()) throw new McpTestkitError(`Cannot save the recording to ${JSON.stringify(path)}: it is a directory (${full}). Give a file path, such as ${join(path, "recording.json")}.`);
   await mkdir(dirname(full), { recursive: true });
-  const temporary = `${full}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`);
-  await rename(temporary, full);
+  // One name per save, so saves made at once do not write into each other's file.
+  const temporary = `${full}.${process.pid}.${++temporaries}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`);
+    await rename(temporary, full);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   return full;
 }

@@ -6,6 +6,7 @@
  * the server had, with its full definition, its name and its instructions.
  */
 import { META } from "../protocol/meta-keys.js";
+import { UriTemplate } from "../engine/uri-template.js";
 import type { FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeTool } from "../fakes/types.js";
 
 type Json = Record<string, unknown>;
@@ -32,18 +33,27 @@ export interface RecordedSurface {
   protocolVersion: string;
   tools: Json[];
   resources: Json[];
+  /** Resource templates (`resources/templates/list`). */
+  templates: Json[];
   prompts: Json[];
 }
 
 export interface FixtureOptions {
   /** The block's scope (default `"shared"`): `{ testId }` to replay for one test only. */
   scope?: FakeScope;
-  /** Close the world (`undeclaredTools: "deny"`): a call to a tool the recording never saw fails instead of reaching the mock's own tools. */
+  /** Close the world (`undeclaredTools: "deny"`; needs a `scope`): a call to a tool the recording never saw fails instead of reaching the mock's own tools. */
   closedWorld?: boolean;
 }
 
-/** The keys of a tool definition the mock accepts (src/engine/catalog.ts), copied from the server's listing. */
+/**
+ * The keys of the definitions the mock accepts (src/engine/catalog.ts), copied from the server's
+ * listing. A tool's `execution` (task support, 2025-11-25) is not: the mock answers every call
+ * directly, so a replay that promised tasks would break a client that asks for one.
+ */
 const TOOL_DEFINITION_KEYS = ["title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta"] as const;
+const RESOURCE_DEFINITION_KEYS = ["name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"] as const;
+const TEMPLATE_DEFINITION_KEYS = ["name", "title", "description", "mimeType", "annotations", "icons", "_meta"] as const;
+const PROMPT_DEFINITION_KEYS = ["title", "description", "arguments", "icons", "_meta"] as const;
 /** The keys a fixture's full tool result may have (src/fakes/format.ts). */
 const FULL_RESULT_KEYS = new Set(["content", "isError", "structuredContent", "_meta"]);
 /** Added by the revision, not by the tool: a replay's own mock adds them again (2026-07-28). */
@@ -79,20 +89,39 @@ export class Recording {
 
   /**
    * A scenario (`mockMcp()` options as JSON, for `mcp-testkit mock <file>`): the server's name and
-   * instructions, every tool it listed with its full definition, and the recording as fakes. A
-   * tool that was listed but never called answers with an error that says so.
+   * instructions, every tool, resource, resource template and prompt it listed with its full
+   * definition (so a replay lists what the server listed), and the recording as fakes. The fakes
+   * answer what was asked for (a call with other arguments fails there, naming the closest
+   * recorded one); the definition's own `throws` answers the rest, saying it was not recorded.
    */
   toScenario(options: FixtureOptions = {}): Json {
     const scenario: Json = { serverInfo: this.surface.serverInfo };
     if (this.surface.instructions !== undefined) scenario.instructions = this.surface.instructions;
-    const tools: Json = {};
-    // A called tool is answered by the fakes (a call with other arguments fails there, naming the
-    // closest recorded one); the tool's own step answers only a tool that was never called.
-    for (const tool of this.surface.tools) tools[String(tool.name)] = { ...pick(tool, TOOL_DEFINITION_KEYS), responses: { throws: notRecorded(String(tool.name)) } };
+    const asked = this.askedFor();
+    const readUris = this.exchanges.flatMap((exchange) => (exchange.kind === "resource" ? [exchange.uri] : []));
+    const wasAsked = (kind: Subject, name: string) => (kind === "resource template" ? readUris.some((uri) => new UriTemplate(name).match(uri) !== undefined) : asked.has(`${kind}\u0000${name}`));
+    const unanswered = (kind: Subject, name: string) => {
+      if (!wasAsked(kind, name)) return { throws: notRecorded(kind, name, undefined) };
+      const readAt = kind === "resource template" ? readUris.filter((uri) => new UriTemplate(name).match(uri) !== undefined) : [];
+      return { throws: notRecorded(kind, name, options.scope ?? "shared", readAt) };
+    };
+    const tools = byKey(this.surface.tools, "name", (tool, name) => ({ ...pick(tool, TOOL_DEFINITION_KEYS), responses: unanswered("tool", name) }));
+    const resources = {
+      ...byKey(this.surface.resources, "uri", (resource, uri) => ({ ...pick(resource, RESOURCE_DEFINITION_KEYS), ...unanswered("resource", uri) })),
+      ...byKey(this.surface.templates, "uriTemplate", (template, uriTemplate) => ({ ...pick(template, TEMPLATE_DEFINITION_KEYS), ...unanswered("resource template", uriTemplate) })),
+    };
+    const prompts = byKey(this.surface.prompts, "name", (prompt, name) => ({ ...promptDefinition(prompt), ...unanswered("prompt", name) }));
     if (Object.keys(tools).length > 0) scenario.tools = tools;
+    if (Object.keys(resources).length > 0) scenario.resources = resources;
+    if (Object.keys(prompts).length > 0) scenario.prompts = prompts;
     const fixture = this.toFixture(options);
     if (fixture !== undefined) scenario.fixtures = [fixture.mcpFakes];
     return scenario;
+  }
+
+  /** `kind\0name` of every tool, resource and prompt the recording has an answer for. */
+  private askedFor(): Set<string> {
+    return new Set(this.exchanges.map((exchange) => (exchange.kind === "resource" ? `resource\u0000${exchange.uri}` : `${exchange.kind}\u0000${exchange.name}`)));
   }
 
   private toolBlocks(): McpFakeTool[] {
@@ -142,11 +171,49 @@ export class Recording {
   }
 }
 
-function notRecorded(name: string): RecordedError {
+type Subject = "tool" | "resource" | "resource template" | "prompt";
+
+/**
+ * Why a replay has no answer: the server listed it but it was never asked for (`scope`
+ * undefined), its answers were recorded for one test id or context this request is not in, or
+ * (a template) it was read at other URIs only (`readAt`).
+ */
+function notRecorded(kind: Subject, name: string, scope: FakeScope | undefined, readAt: readonly string[] = []): RecordedError {
+  const what = `${kind} ${JSON.stringify(name)}`;
+  if (scope === undefined) {
+    const asked = kind === "tool" ? "called" : kind === "prompt" ? "got" : "read";
+    return {
+      code: -32603,
+      message: `Not recorded: ${what} was listed by the server but never ${asked} while this recording was made, so the recording has no answer for it. Record again with a request to it, or give it an entry in this file's fixtures.`,
+    };
+  }
+  if (scope === "shared") {
+    if (readAt.length === 0) return { code: -32603, message: `Not recorded: the recording has no answer for this request to ${what}. Record again with this request, or give it an entry in this file's fixtures.` };
+    return {
+      code: -32603,
+      message: `Not recorded: ${what} was read only at ${readAt.map((uri) => JSON.stringify(uri)).join(", ")} while this recording was made, so the recording has no answer for this URI. Record again with a read of it, or give it an entry in this file's fixtures.`,
+    };
+  }
+  const parts = [scope.testId === undefined ? undefined : `test id ${JSON.stringify(scope.testId)}`, scope.context === undefined ? undefined : `context ${JSON.stringify(scope.context)}`].filter((part) => part !== undefined);
+  const send = [scope.testId === undefined ? undefined : `X-Test-Id: ${scope.testId}`, scope.context === undefined ? undefined : `X-Test-Context: ${scope.context}`].filter((part) => part !== undefined);
   return {
     code: -32603,
-    message: `Not recorded: tool "${name}" was listed by the server but never called while this recording was made, so the recording has no answer for it. Record again with a call to it, or give it an entry in this file's fixtures.`,
+    message: `Not recorded for this request: the answers for ${what} were recorded for ${parts.join(" and ")} only, and this request is not in that scope. Send ${send.join(" and ")} (or ?testId=/?context= on the URL) to replay them, or record without --test-id/--context to share them with every request.`,
   };
+}
+
+/** Definitions by their key (name, URI or URI template), in the order the server listed them. */
+function byKey(listed: readonly Json[], key: string, make: (item: Json, id: string) => Json): Json {
+  const out: Json = {};
+  for (const item of listed) out[String(item[key])] = make(item, String(item[key]));
+  return out;
+}
+
+/** A prompt's definition as the mock takes it (its arguments with the keys a prompt argument has). */
+function promptDefinition(prompt: Json): Json {
+  const definition = pick(prompt, PROMPT_DEFINITION_KEYS);
+  if (Array.isArray(definition.arguments)) definition.arguments = definition.arguments.map((argument) => pick(argument as Json, ["name", "title", "description", "required"]));
+  return definition;
 }
 
 /** One call entry: the exact arguments, and the result as the fixture format spells a full result (else as a raw result step) or the error as a `throws` step. */

@@ -41,6 +41,19 @@ describe("mcp-testkit mock --fixtures", () => {
     expect(served).toBe(`${scenario} + fixtures ${FIXTURES}`);
   });
 
+  it("serves a scenario's own blocks of fakes beside --fixtures, not instead of them", async () => {
+    const scenario = scenarioFile("recorded-scenario.json", { tools: { echo: { responses: { throws: "not recorded" } } }, fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { message: "hi" }, result: "Echo: hi" }] }] }] });
+    const child = startCli(["mock", scenario, "--fixtures", FIXTURES]);
+    const [, url] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving .+ at (http:\/\/\S+)$/);
+    const client = new Client({ name: "cli-fakes", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
+    try {
+      expect(await client.callTool({ name: "echo", arguments: { message: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
+    } finally {
+      await client.close();
+    }
+  });
+
   it("refuses a --fake-test-ids-max that is not a whole number", async () => {
     const result = await runCli(["mock", FIXTURES, "--fake-test-ids-max", "many"]);
     expect(result.code).toBe(2);
@@ -80,6 +93,19 @@ describe("mcp-testkit validate", () => {
     const result = await runCli(["validate", bad]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/mcp-fakes\/bad-step: .*bad-step\.json.*tools\[0\]\.calls\[0\]\.step: the step: "hang" must be true or false/);
+  });
+
+  it("checks a scenario file whole: its inline blocks of fakes named by the file, then the options as the mock takes them", async () => {
+    const block = { scope: { testId: "t" }, tools: [{ name: "a", calls: [{ args: {}, result: "x" }] }] };
+    const good = scenarioFile("recorded.json", { serverInfo: { name: "s", version: "1" }, tools: { a: { responses: { throws: "not recorded" } } }, fixtures: [block] });
+    const sharedDeny = scenarioFile("shared-deny.json", { tools: { a: {} }, fixtures: [{ ...block, scope: "shared", undeclaredTools: "deny" }] });
+    const badStep = scenarioFile("bad-tool.json", { tools: { a: { responses: { bogus: 1 } } } });
+    const result = await runCli(["validate", good, sharedDeny, badStep]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`ok    ${good} (scenario, 1 block of fakes)\n`);
+    // The problem names the scenario file, not "code".
+    expect(result.stdout).toContain(`FAIL  ${sharedDeny}: 1 problem\n  mcp-fakes/shared-deny: ${sharedDeny}, block 0 (${sharedDeny}[0]): undeclaredTools: cannot be "deny" in a "shared" block`);
+    expect(result.stdout).toContain(`FAIL  ${badStep}: 1 problem\n  mcp-testkit/scenario: Tool "a"'s step has unknown key "bogus".`);
   });
 
   it("without a path is a usage error", async () => {

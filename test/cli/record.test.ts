@@ -3,6 +3,7 @@
  * uses it, Ctrl-C writes the recording, and `mcp-testkit mock <file>` replays it offline.
  */
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -56,7 +57,7 @@ describe("mcp-testkit record", () => {
     const result = await exited(child, output, 10_000);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("mcp-testkit record: stopped (SIGTERM)\n");
-    expect(result.stdout).toMatch(/mcp-testkit record: \[mcp-testkit\] Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get through the recording mock \(0 recorded\)/);
+    expect(result.stdout).toMatch(/mcp-testkit record: Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get through the recording mock \(0 recorded\)/);
     expect(() => readFileSync(out)).toThrow(/ENOENT/);
   });
 
@@ -67,6 +68,8 @@ describe("mcp-testkit record", () => {
     [["record", everythingCommand, "--out", "x.json", "--stdio", "--port", "3000"], /--port sets up HTTP serving and cannot be combined with --stdio/],
     [["record", everythingCommand, "--out", "x.json", "--test-id", ""], /--test-id needs the test id to scope the recording to/],
     [["record", "a", "b", "--out", "x.json"], /takes one target, got 2/],
+    [["record", everythingCommand, "--out", "x.json", "--closed-world"], /--closed-world needs --test-id or --context: a recording shared by every test cannot deny/],
+    [["record", everythingCommand, "--out", tmpdir()], /--out ".*" is a directory; give the file to write, such as .*recording\.json/],
   ])("bad usage %j: %s", async (args, message) => {
     const result = await runCli(args);
     expect(result.code === 2 || result.code === 1).toBe(true);

@@ -56,6 +56,10 @@ describe("schemas/scenario.schema.json", () => {
       resources: { "notes://today": "text", "notes://bin": { blob: "AA==", size: 2, cache: { ttlMs: 10, cacheScope: "public" } }, "notes://{day}": { name: "day", complete: { day: ["mon", "tue"] } } },
       prompts: { hello: "Say hi", full: { title: "F", arguments: [{ name: "a", required: true }], messages: [{ role: "assistant", content: { type: "text", text: "x" } }], complete: { a: ["x"] } } },
     }],
+    ["a resource, a template and a prompt that answer with an error (as a recording writes what it never saw)", {
+      resources: { "notes://gone": { name: "gone", throws: "Not recorded" }, "notes://{day}": { throws: { code: -32002, message: "none" } } },
+      prompts: { retired: { title: "R", throws: { code: -32602, message: "retired", data: {} } } },
+    }],
     ["the server and wire options", {
       $schema: "../../schemas/scenario.schema.json",
       serverInfo: { name: "s", version: "1", title: "S" }, instructions: "i", capabilities: { logging: {} }, protocolVersions: ["2025-06-18"], pageSize: 2, recordLimit: 0, onUnknownTool: "warn", inputTimeoutMs: 1000,
@@ -100,6 +104,8 @@ describe("schemas/scenario.schema.json", () => {
     ["cache hints for a method that is not cacheable", { cache: { methods: { "tools/call": { ttlMs: 1 } } } }, "which is not cacheable"],
     ["a resource URI without a scheme", { resources: { labels: "x" } }, "must be an absolute URI with a scheme"],
     ["a resource with both text and blob", { resources: { "notes://a": { text: "a", blob: "AA==" } } }, 'gives both "text" and "blob"'],
+    ["a resource with both throws and text", { resources: { "notes://a": { text: "a", throws: "gone" } } }, 'gives "throws" and "text"'],
+    ["a prompt with both throws and messages", { prompts: { p: { messages: [], throws: "gone" } } }, 'gives "throws" and "messages"'],
     ["a misspelled resource key", { resources: { "notes://a": { mimetype: "text/plain", text: "a" } } }, 'did you mean "mimeType"?'],
     ["a prompt message with the role system", { prompts: { p: { messages: [{ role: "system", content: "x" }] } } }, '"role" must be "user" or "assistant"'],
     ["a prompt argument without a name", { prompts: { p: { arguments: [{ description: "d" }] } } }, 'argument 1 has no "name"'],

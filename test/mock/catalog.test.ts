@@ -247,11 +247,22 @@ describe("resources", () => {
     expect([error.code, error.message]).toEqual([-32002, "MCP error -32002: Resource not found: nope://x"]);
   });
 
+  it("a resource whose definition throws answers every read with that JSON-RPC error, and is still listed", async () => {
+    const client = await connect(await mock({ resources: { "x://gone": { name: "gone", throws: { code: -32001, message: "Gone for good", data: { why: "deleted" } } }, "x://flaky": { throws: "Storage offline" } } }));
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(["x://gone", "x://flaky"]);
+    const gone = await rejection(client.readResource({ uri: "x://gone" }));
+    expect([gone.code, gone.message, gone.data]).toEqual([-32001, "MCP error -32001: Gone for good", { why: "deleted" }]);
+    const flaky = await rejection(client.readResource({ uri: "x://flaky" }));
+    expect([flaky.code, flaky.message]).toEqual([-32603, "MCP error -32603: Storage offline"]);
+  });
+
   it("refuses a malformed resource when the mock is made", async () => {
     const { mockMcp } = await import("../../src/index.js");
     await expect(mockMcp({ resources: { "a://b": { text: "x", blob: "eA==" } } })).rejects.toThrow('[mcp-testkit] Resource "a://b" gives both "text" and "blob"; give one.');
     await expect(mockMcp({ resources: { "a://b": 5 as never } })).rejects.toThrow('[mcp-testkit] Resource "a://b" must be a text or a definition object, got number 5.');
     await expect(mockMcp({ resources: { "a://b": { read: "text" as never } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "read" must be a function, got "text".');
+    await expect(mockMcp({ resources: { "a://b": { text: "x", throws: "no" } } })).rejects.toThrow('[mcp-testkit] Resource "a://b" gives "throws" and "text"; "throws" answers every request with an error, so give one or the other.');
+    await expect(mockMcp({ resources: { "a://b": { throws: { code: 1.5, message: "x" } } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "throws" must be a message string or { code?: integer, message: string, data? }, got');
   });
 });
 
@@ -317,6 +328,15 @@ describe("prompts", () => {
     expect([missing.code, missing.message, missing.data]).toEqual([-32602, "MCP error -32602: Prompt review needs the argument language", { missing: ["language"] }]);
     const unknown = await rejection(client.getPrompt({ name: "nope" }));
     expect([unknown.code, unknown.message, unknown.data]).toEqual([-32602, "MCP error -32602: Unknown prompt: nope", { prompt: "nope", available: ["greet", "review", "dynamic"] }]);
+  });
+
+  it("a prompt whose definition throws answers every get with that JSON-RPC error, before its arguments are checked", async () => {
+    const client = await connect(await mock({ prompts: { retired: { title: "Retired", arguments: [{ name: "topic", required: true }], throws: { code: -32602, message: "This prompt was retired" } } } }));
+    expect((await client.listPrompts()).prompts).toEqual([{ name: "retired", title: "Retired", arguments: [{ name: "topic", required: true }] }]);
+    const error = await rejection(client.getPrompt({ name: "retired" }));
+    expect([error.code, error.message]).toEqual([-32602, "MCP error -32602: This prompt was retired"]);
+    const { mockMcp } = await import("../../src/index.js");
+    await expect(mockMcp({ prompts: { p: { messages: [], throws: "x" } } })).rejects.toThrow('[mcp-testkit] Prompt "p" gives "throws" and "messages"; "throws" answers every request with an error, so give one or the other.');
   });
 
   it("a messages function that throws is -32603", async () => {

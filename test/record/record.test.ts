@@ -3,14 +3,14 @@
  * server (server-everything over stdio, the SDK v2 server in 2026-07-28); the recording, saved as
  * a scenario or a fixture file, replays the same answers offline with the mock's own fakes.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { mcpShell, mockMcp, recordMcp, type McpDriver, type McpRecording, type MockMcpServer } from "../../src/index.js";
+import { mcpConnect, mcpShell, mockMcp, recordMcp, type McpDriver, type McpRecording, type MockMcpServer } from "../../src/index.js";
 import { everythingCommand, expectNoProcessLeft, zoo } from "../driver/support.js";
 
 let directory: string;
@@ -101,6 +101,58 @@ describe("recording server-everything (stdio, legacy era) and replaying it", () 
       (recording.exchanges[3]!.answer as { result: { contents: unknown[] } }).result.contents,
     );
     expect((await client.getPrompt({ name: "args-prompt", arguments: { city: "Paris" } })).messages[0]).toMatchObject({ content: { text: expect.stringContaining("Paris") } });
+  });
+
+  it("replays the server's listings whole: every resource, template and prompt with its definition; one never asked for says so", async () => {
+    await using replay = await mockMcp(JSON.parse(await readFile(saved, "utf8")));
+    await using driver = mcpConnect(replay.url!);
+    const uris = (resources: Array<{ uri: string }>) => resources.map((resource) => resource.uri).sort();
+    expect(uris(await driver.getResources())).toEqual(uris(await upstream.getResources()));
+    expect((await driver.getResourceTemplates()).map((template) => template.uriTemplate)).toEqual((await upstream.getResourceTemplates()).map((template) => template.uriTemplate));
+    // A prompt keeps its title, description and arguments, as the server listed them.
+    const prompts = await upstream.getPrompts();
+    expect(prompts.length).toBeGreaterThan(1);
+    expect(await driver.getPrompts()).toEqual(prompts);
+    const unread = (await upstream.getResources()).find((resource) => resource.uri !== "demo://resource/static/document/architecture.md")!;
+    await expect(driver.readResource(unread.uri)).rejects.toMatchObject({ serverMessage: expect.stringMatching(`^Not recorded: resource "${unread.uri}" was listed by the server but never read`) });
+    const unasked = prompts.find((prompt) => prompt.name !== "args-prompt")!;
+    await expect(driver.getPrompt(unasked.name, {})).rejects.toMatchObject({ serverMessage: expect.stringMatching(`^Not recorded: prompt "${unasked.name}" was listed by the server but never got`) });
+  });
+
+  it("a recording scoped to a test id replays for that test id; another request is told the scope and how to send it", async () => {
+    const scoped = await recordMcp(upstream, { scope: { testId: "sums" }, mock: { transport: "memory" } });
+    try {
+      const client = new Client({ name: "agent", version: "1.0.0" });
+      await client.connect(await scoped.server.connectInMemory());
+      clients.push(client);
+      await client.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } });
+    } finally {
+      await scoped.close();
+    }
+    await using replay = await mockMcp(scoped.scenario());
+    const outsider = await agent(replay);
+    await expect(outsider.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } })).rejects.toThrow(
+      /Not recorded for this request: the answers for tool "get-sum" were recorded for test id "sums" only, and this request is not in that scope\. Send X-Test-Id: sums/,
+    );
+    const insider = new Client({ name: "agent", version: "1.0.0" });
+    await insider.connect(new StreamableHTTPClientTransport(new URL(replay.url!), { requestInit: { headers: { "X-Test-Id": "sums" } } }));
+    clients.push(insider);
+    expect(await insider.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } })).toMatchObject({ content: [{ text: expect.stringContaining("2") }] });
+  });
+
+  it("saves atomically: saves made at once each write a whole file; a directory is refused; no temporary file is left", async () => {
+    const folder = await mkdtemp(path.join(directory, "saves-"));
+    const target = path.join(folder, "same.json");
+    const written = await Promise.all([recording.save(target), recording.save(target, { format: "fixture" }), recording.save(target)]);
+    expect(written).toEqual([target, target, target]);
+    // Whichever rename came last, the file is one save's whole content.
+    expect([recording.scenario(), recording.fixture()]).toContainEqual(JSON.parse(await readFile(target, "utf8")));
+    await expect(recording.save(folder)).rejects.toThrow(/Cannot save the recording to ".*saves-\w+": it is a directory .* Give a file path, such as .*recording\.json/);
+    expect(await readdir(folder)).toEqual(["same.json"]);
+  });
+
+  it("a closed world needs a scope: recordMcp refuses it up front for a shared recording", async () => {
+    await expect(recordMcp(upstream, { closedWorld: true, mock: { transport: "memory" } })).rejects.toThrow(/recordMcp: closedWorld needs a scope \(\{ testId \} or \{ context \}\)/);
   });
 
   it("saves a fixture file for a fixtures directory, with a test id's scope and a closed world when asked", async () => {

@@ -147,6 +147,16 @@ describe("tool specs and scenario options", () => {
     const wrongLogger: MockMcpOptions = { logger: process.stderr };
     void [options, wrongPolicy, logged, wrongLogger];
   });
+
+  it("take a JSON-RPC error in place of a resource's or a prompt's answer", () => {
+    const options: MockMcpOptions = {
+      resources: { "notes://gone": { name: "gone", throws: "Not recorded" }, "notes://{day}": { throws: { code: -32002, message: "none", data: { day: 1 } } } },
+      prompts: { retired: { title: "Retired", throws: { code: -32602, message: "retired" } } },
+    };
+    // @ts-expect-error a thrown error needs its message
+    const noMessage: MockMcpOptions = { prompts: { p: { throws: { code: 1 } } } };
+    void [options, noMessage];
+  });
 });
 
 describe("events", () => {

@@ -7,7 +7,7 @@
 import { Console } from "node:console";
 import { readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { McpTestkitError, MESSAGE_PREFIX } from "../../errors.js";
+import { McpTestkitError, withoutPrefix } from "../../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
@@ -72,7 +72,8 @@ export async function run(argv: string[]): Promise<number> {
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
-  if (fixtures.length > 0) scenario.fixtures = fixtures;
+  // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
+  if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
@@ -131,6 +132,11 @@ async function serve(
     }
     throw error;
   }
+}
+
+function inlineFixtures(option: unknown): unknown[] {
+  if (option === undefined) return [];
+  return Array.isArray(option) ? option : [option];
 }
 
 /** What the command serves: a scenario file, fixtures, or both. */
@@ -201,7 +207,3 @@ function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   return parts.join("; ");
 }
 
-
-function withoutPrefix(message: string): string {
-  return message.startsWith(`${MESSAGE_PREFIX} `) ? message.slice(MESSAGE_PREFIX.length + 1) : message;
-}

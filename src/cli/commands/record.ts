@@ -5,8 +5,10 @@
  * as a scenario (`mcp-testkit mock <file>` replays it) or a fixture file.
  */
 import { Console } from "node:console";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
-import { McpTestkitError } from "../../errors.js";
+import { McpTestkitError, withoutPrefix } from "../../errors.js";
 import { recordMcp, type McpRecording, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
 import type { FakeScope } from "../../fakes/types.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
@@ -42,8 +44,9 @@ Options:
   --format <format>    scenario (default) or fixture
   --test-id <id>       Scope the recorded answers to one test id (default: shared by all)
   --context <name>     Scope them to a context (with or without --test-id)
-  --closed-world       Write undeclaredTools: "deny": a call to a tool the recording never
-                       saw fails instead of reaching the mock's own tools
+  --closed-world       Write undeclaredTools: "deny" (needs --test-id or --context): a
+                       call to a tool the recording never saw fails instead of reaching
+                       the mock's own tools
 ${SERVE_HELP}
 ${ERA_HELP}
 ${TARGET_HELP}
@@ -80,7 +83,11 @@ export async function run(argv: string[]): Promise<number> {
   const format = parseFormat(values.format);
   const serving = parseServeFlags(values);
   const scope = parseScope(values["test-id"], values.context);
+  if (values["closed-world"] === true && scope === "shared") {
+    throw new UsageError('--closed-world needs --test-id or --context: a recording shared by every test cannot deny the tools it never saw to all of them (a shared block cannot be undeclaredTools: "deny")');
+  }
   await checkOutputFolder(values.out, "the recording");
+  if (await isDirectory(values.out)) throw new UsageError(`--out ${JSON.stringify(values.out)} is a directory; give the file to write, such as ${join(values.out, "recording.json")}`);
   const out = values.out;
 
   const stdio = serving.stdio;
@@ -122,7 +129,7 @@ async function startRecording(driver: McpDriver, serving: ServeFlags, scope: Fak
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       throw new CommandError(`Cannot serve the recording mock on ${serving.http.host ?? "127.0.0.1"}:${serving.http.port ?? 0}: ${(error as Error).message}. Choose another --port or --host.`);
     }
-    if (error instanceof McpTestkitError) throw new CommandError(error.message);
+    if (error instanceof McpTestkitError) throw new CommandError(withoutPrefix(error.message));
     throw error;
   }
 }
@@ -133,7 +140,7 @@ async function save(recording: McpRecording, out: string, format: RecordingForma
     await recording.save(out, { format });
   } catch (error) {
     if (error instanceof McpTestkitError) {
-      say(`mcp-testkit record: ${error.message}`);
+      say(`mcp-testkit record: ${withoutPrefix(error.message)}`);
       return EXIT_FAILURE;
     }
     throw new CommandError(`Cannot write the recording to "${out}": ${(error as Error).message}`);
@@ -170,6 +177,13 @@ function parseScope(testId: string | undefined, context: string | undefined): Fa
   if (context === "") throw new UsageError("--context needs the context to scope the recording to");
   if (testId === undefined && context === undefined) return "shared";
   return { ...(testId === undefined ? {} : { testId }), ...(context === undefined ? {} : { context }) };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return await stat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {

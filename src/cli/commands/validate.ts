@@ -1,23 +1,32 @@
 /**
  * `mcp-testkit validate <fixtures…>`: checks fixture files of scenario fakes (the mcpFakes
  * format) without serving them, as a mock would load them: every problem of every file, with
- * its rule, file, block and entry, and the shadowed-entry warnings. Exit 0 when all load.
+ * its rule, file, block and entry, and the shadowed-entry warnings. A scenario file (mockMcp()
+ * options, such as `mcp-testkit record` writes) is checked whole: its inline blocks of fakes,
+ * named by the file, then the options themselves, by a mock made in memory. Exit 0 when all load.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createFakes, FixtureLoadError, McpFakesAddError, type FakeLoadWarning } from "../../fakes/index.js";
+import { createFakes, FixtureLoadError, McpFakesAddError, type FakeLoadWarning, type LoadResult } from "../../fakes/index.js";
 import { checkFakeStep } from "../../mock/fakes-binding.js";
-import { plural } from "../../util/text.js";
-import { EXIT_OK, parseCommandLine, UsageError } from "../command.js";
+import { mockMcp, type MockMcpOptions } from "../../mock/mock-mcp.js";
+import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { withoutByteOrderMark } from "../../util/json-syntax.js";
+import { errorText, plural } from "../../util/text.js";
+import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
+import { loadScenario, type Scenario } from "../scenario.js";
 
-export const summary = "Check fixture files of scenario fakes (mcpFakes) without serving them";
+export const summary = "Check fixture files of scenario fakes (mcpFakes), or a scenario file, without serving them";
 
-export const help = `Usage: mcp-testkit validate [options] <fixtures directory or file>...
+export const help = `Usage: mcp-testkit validate [options] <fixtures directory or file | scenario file>...
 
 Loads each directory (every .json file under it, named by its path relative to it) or file the
 way "mcp-testkit mock --fixtures" and mockMcp({ fixtures }) do, and reports every problem:
 its rule (such as mcp-fakes/unknown-key), the file, block and entry, and what to fix. Warnings
 (an entry that cannot match until an earlier anyArgs entry is used) are printed too.
+A scenario file (mockMcp() options as JSON, or a .js/.ts module, such as mcp-testkit record
+writes) is checked as "mcp-testkit mock <file>" would load it: the blocks of fakes in its
+"fixtures" (named by the file), then the whole scenario (rule mcp-testkit/scenario).
 Exits 0 when every path loads, 1 when any has a problem.
 
 Options:
@@ -36,6 +45,8 @@ const OPTIONS = {
 interface PathReport {
   path: string;
   ok: boolean;
+  /** What the path held: fixture files of fakes, or a scenario. */
+  kind: "fixtures" | "scenario";
   blocks: number;
   errors: Array<{ rule: string; file: string | null; blockId: string | null; entryId: string | null; message: string }>;
   warnings: FakeLoadWarning[];
@@ -44,13 +55,15 @@ interface PathReport {
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (positionals.length === 0) throw new UsageError("missing the fixtures directory or file to check");
-  const reports = positionals.map(checkPath);
+  const reports: PathReport[] = [];
+  for (const path of positionals) reports.push(await checkPath(path));
   const ok = reports.every((report) => report.ok);
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ok, paths: reports }, null, 2)}\n`);
   } else {
     for (const report of reports) {
-      if (report.ok) process.stdout.write(`ok    ${report.path} (${plural(report.blocks, "block")})\n`);
+      const what = report.kind === "scenario" ? `scenario, ${plural(report.blocks, "block")} of fakes` : plural(report.blocks, "block");
+      if (report.ok) process.stdout.write(`ok    ${report.path} (${what})\n`);
       else process.stdout.write(`FAIL  ${report.path}: ${plural(report.errors.length, "problem")}\n`);
       for (const error of report.errors) process.stdout.write(`  ${error.rule}: ${error.message}\n`);
       for (const warning of report.warnings) process.stdout.write(`  warning: ${warning.message}\n`);
@@ -60,19 +73,25 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** Loads one path into fresh fakes (each path alone, so one bad file does not hide another's problems). */
-function checkPath(path: string): PathReport {
-  // The mock's own step checker, so validate refuses every step the mock would.
-  const fakes = createFakes({ checkStep: checkFakeStep });
+async function checkPath(path: string): Promise<PathReport> {
   const full = resolve(path);
   let directory: boolean;
   try {
     directory = statSync(full).isDirectory();
   } catch {
-    return { path, ok: false, blocks: 0, warnings: [], errors: [{ rule: "mcp-fakes/bad-file", file: path, blockId: null, entryId: null, message: `${path} is neither a file nor a directory (looked at ${full}).` }] };
+    return failed(path, "fixtures", "mcp-fakes/bad-file", `${path} is neither a file nor a directory (looked at ${full}).`);
   }
+  if (!directory && isScenarioFile(full)) return await checkScenario(path);
+  return loadFakes(path, "fixtures", (fakes) => (directory ? fakes.loadDir(full) : fakes.loadFile(full, path)));
+}
+
+/** Loads fakes into a fresh store and reports every problem, or how many blocks loaded. */
+function loadFakes(path: string, kind: PathReport["kind"], load: (fakes: ReturnType<typeof createFakes>) => LoadResult): PathReport {
+  // The mock's own step checker, so validate refuses every step the mock would.
+  const fakes = createFakes({ checkStep: checkFakeStep });
   try {
-    const result = directory ? fakes.loadDir(full) : fakes.loadFile(full, path);
-    return { path, ok: true, blocks: result.added, errors: [], warnings: result.warnings };
+    const result = load(fakes);
+    return { path, ok: true, kind, blocks: result.added, errors: [], warnings: result.warnings };
   } catch (error) {
     if (!(error instanceof FixtureLoadError)) throw error;
     const errors = error instanceof McpFakesAddError ? error.errors : [error];
@@ -80,9 +99,58 @@ function checkPath(path: string): PathReport {
     return {
       path,
       ok: false,
+      kind,
       blocks: 0,
       warnings,
       errors: errors.map((problem) => ({ rule: problem.rule, file: problem.file, blockId: problem.blockId, entryId: problem.entryId, message: problem.detail ?? problem.message })),
     };
   }
+}
+
+/**
+ * A scenario: its inline blocks first (named by the file, with every problem), then the whole of
+ * it as `mcp-testkit mock <file>` would take it, by a mock made in memory and closed at once.
+ */
+async function checkScenario(path: string): Promise<PathReport> {
+  let scenario: Scenario;
+  try {
+    scenario = await loadScenario(path);
+  } catch (error) {
+    if (error instanceof CommandError) return failed(path, "scenario", "mcp-testkit/scenario", error.message);
+    throw error;
+  }
+  const listed = scenario.fixtures === undefined ? [] : Array.isArray(scenario.fixtures) ? scenario.fixtures : [scenario.fixtures];
+  const blocks = listed.filter((item) => typeof item !== "string");
+  const fakes = loadFakes(path, "scenario", (store) => (blocks.length === 0 ? { added: 0, warnings: [] } : store.load(blocks, path)));
+  if (!fakes.ok) return fakes;
+  const { transport: _transport, http: _http, ...options } = scenario;
+  try {
+    const mock = await mockMcp({ ...(options as MockMcpOptions), transport: "memory" });
+    await mock.close();
+  } catch (error) {
+    if (error instanceof McpTestkitError || error instanceof TypeError || error instanceof RangeError) return { ...failed(path, "scenario", "mcp-testkit/scenario", withoutPrefix(errorText(error))), warnings: fakes.warnings };
+    throw error;
+  }
+  return fakes;
+}
+
+/** A module, or JSON that is not a fixture file (no "mcpFakes") and holds mockMcp() options. */
+function isScenarioFile(full: string): boolean {
+  if (/\.(c|m)?(j|t)s$/i.test(full)) return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(withoutByteOrderMark(readFileSync(full, "utf8")));
+  } catch {
+    return false; // the fixture loader reports the file's syntax
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || "mcpFakes" in parsed) return false;
+  const object = parsed as Record<string, unknown>;
+  // A fixture file's "fixtures" is aimock's LLM array ({ match, response }); a scenario's holds blocks of fakes or paths.
+  const fixtures = Array.isArray(object.fixtures) ? object.fixtures : [];
+  const holdsBlocks = fixtures.some((item) => typeof item === "string" || (typeof item === "object" && item !== null && "scope" in item));
+  return holdsBlocks || ["tools", "resources", "prompts", "serverInfo", "instructions"].some((key) => key in object);
+}
+
+function failed(path: string, kind: PathReport["kind"], rule: string, message: string): PathReport {
+  return { path, ok: false, kind, blocks: 0, warnings: [], errors: [{ rule, file: path, blockId: null, entryId: null, message }] };
 }

@@ -9,6 +9,7 @@ import { ok, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 import { answerOrThrow, askSources, byName } from "../request-sources.js";
 import { listPage } from "./list-page.js";
+import { thrownRpcError } from "../steps.js";
 import { errorText } from "../../util/text.js";
 
 export const listPrompts: RequestHandler = (input) =>
@@ -23,6 +24,7 @@ export const getPrompt: RequestHandler = async (input) => {
   if (!prompt) {
     throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { prompt: name, available: [...input.state.catalog.prompts.keys()] });
   }
+  if (prompt.definition.throws !== undefined) throw thrownRpcError(prompt.definition.throws);
   const missing = (prompt.definition.arguments ?? []).filter((arg) => arg.required && ownEntry(args, arg.name) === undefined).map((arg) => arg.name);
   if (missing.length > 0) {
     throw new RpcError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { missing });

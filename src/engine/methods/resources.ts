@@ -11,6 +11,7 @@ import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
 import { answerOrThrow, askSources, byUri } from "../request-sources.js";
 import { listPage } from "./list-page.js";
+import { thrownRpcError } from "../steps.js";
 import { errorText, listFirst } from "../../util/text.js";
 import { closest } from "../../util/closest.js";
 
@@ -49,6 +50,7 @@ export const readResource: RequestHandler = async (input) => {
 
 async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>, request: ContentRequest): Promise<Record<string, unknown>[] | InputRequiredAnswer> {
   let value: ResourceReadValue;
+  if (definition.throws !== undefined) throw thrownRpcError(definition.throws);
   if (definition.read) {
     try {
       const read = await definition.read(uri, variables, request);
