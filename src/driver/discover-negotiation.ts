@@ -10,6 +10,7 @@
  * schema is a modern server at fault: the connection fails, saying what is wrong, and does not
  * fall back.
  */
+import { refusalOf } from "./http-refusal.js";
 import type { ClientCapabilities, Implementation, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import { META } from "../protocol/meta-keys.js";
@@ -414,10 +415,15 @@ function newestModern(versions: readonly unknown[]): string | undefined {
   return versions.filter(isModernVersion).sort(compareVersions).at(-1);
 }
 
-/** initialize refused with -32022 whose list names a revision spoken per request (2026-07-28): a modern server. */
+/**
+ * initialize refused with -32022 whose list names a revision spoken per request (2026-07-28): a
+ * modern server. Over stdio the refusal is the JSON-RPC error; over HTTP it is a 400 with the
+ * error in its body.
+ */
 function refusesForModern(error: unknown): boolean {
-  if (!(error instanceof RequestFailedError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return false;
-  const supported = isObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+  const refusal = refusalOf(error) ?? (error instanceof Error ? refusalOf(error.cause) : undefined);
+  if (refusal === undefined || refusal.code !== ErrorCode.UnsupportedProtocolVersion) return false;
+  const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? refusal.data.supported : [];
   return supported.some(isModernVersion);
 }
 

@@ -451,7 +451,7 @@ export class McpDriver implements AsyncDisposable {
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
     this.assertOpen("unsubscribeResource", options);
-    await this.send("resources/unsubscribe", { uri }, { ...options, subject: uri, errorFor: this.failures.resource });
+    await this.send("resources/unsubscribe", { uri }, { ...options, subject: uri, errorFor: this.legacyOnly("resourcesSubscribe", "end the subscriptions/listen stream (close what listen() gave) instead, or use versionNegotiation \"legacy\"", this.failures.resource) });
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
@@ -658,15 +658,20 @@ export class McpDriver implements AsyncDisposable {
       );
     }
     // Between rounds the call waits on the caller's handlers: its signal, its timeout and close() bound that wait too.
-    const signal = spec.signal === undefined ? this.closing.signal : AbortSignal.any([spec.signal, this.closing.signal]);
-    return await withInputRounds((round) => this.session.request(method, round, spec), params, {
-      label,
-      maxRounds: this.maxInputRounds,
-      answer: (inputMethod, inputParams, context) => this.answers.answer(inputMethod, inputParams, context),
-      processContext: () => this.process?.context(),
-      signal,
-      answerTimeoutMs: timeoutMs,
-    });
+    // Not AbortSignal.any: on Node 20 the driver's long-lived closing signal would keep every call's combined signal.
+    const linked = spec.signal === undefined ? undefined : eitherAborts(spec.signal, this.closing.signal);
+    try {
+      return await withInputRounds((round) => this.session.request(method, round, spec), params, {
+        label,
+        maxRounds: this.maxInputRounds,
+        answer: (inputMethod, inputParams, context) => this.answers.answer(inputMethod, inputParams, context),
+        processContext: () => this.process?.context(),
+        signal: linked?.signal ?? this.closing.signal,
+        answerTimeoutMs: timeoutMs,
+      });
+    } finally {
+      linked?.release();
+    }
   }
 
   /**
@@ -852,6 +857,24 @@ export function checkOptions(options: DriverOptions): void {
   }
 }
 
+/** A signal that aborts when either does (with its reason); `release()` unhooks it once the call is over. */
+function eitherAborts(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onFirst = () => controller.abort(first.reason);
+  const onSecond = () => controller.abort(second.reason);
+  const release = () => {
+    first.removeEventListener("abort", onFirst);
+    second.removeEventListener("abort", onSecond);
+  };
+  if (first.aborted) onFirst();
+  else if (second.aborted) onSecond();
+  else {
+    first.addEventListener("abort", onFirst, { once: true });
+    second.addEventListener("abort", onSecond, { once: true });
+  }
+  return { signal: controller.signal, release };
+}
+
 /**
  * Work a call does before its request goes out (listing the tools for its headers), bounded by
  * the call's own timeout and signal: a call asked to give up at 300 ms does not wait on the
@@ -863,10 +886,13 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const givenUp = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new RequestTimeoutError(`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet). Pass { timeoutMs } to this call or raise requestTimeout if the server is slow to list its tools.`, { timeoutMs, cancelled: false, process: call.processContext() })),
-      timeoutMs,
-    );
+    // Past what a timer can hold (Node would fire it at once), the wait is as good as unbounded.
+    if (timeoutMs <= MAX_TIMEOUT_MS) {
+      timer = setTimeout(
+        () => reject(new RequestTimeoutError(`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet). Pass { timeoutMs } to this call or raise requestTimeout if the server is slow to list its tools.`, { timeoutMs, cancelled: false, process: call.processContext() })),
+        timeoutMs,
+      );
+    }
     onAbort = () => reject(abortedBeforeSending(label, "tools/call", signal!.reason, call.processContext()));
     signal?.addEventListener("abort", onAbort, { once: true });
   });

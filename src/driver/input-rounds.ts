@@ -6,6 +6,7 @@
  * retries the request (a new id) with `inputResponses` and the `requestState` echoed unchanged,
  * for at most `maxRounds` rounds.
  */
+import { MAX_TIMEOUT_MS } from "../engine/wait-checks.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
@@ -71,10 +72,12 @@ function answersTooSlow(spec: InputRoundsSpec, methods: string): RequestTimeoutE
 function untilAborted<T>(work: Promise<T>, spec: InputRoundsSpec, methods: string): Promise<T> {
   const signal = spec.signal;
   if (signal?.aborted) return Promise.reject(abortedBetweenRounds(spec));
-  if (signal === undefined && spec.answerTimeoutMs === undefined) return work;
+  // Past what a timer can hold (Node would fire it at once), the round's time is as good as unbounded.
+  const timeoutMs = spec.answerTimeoutMs !== undefined && spec.answerTimeoutMs <= MAX_TIMEOUT_MS ? spec.answerTimeoutMs : undefined;
+  if (signal === undefined && timeoutMs === undefined) return work;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => finish(() => reject(abortedBetweenRounds(spec)));
-    const timer = spec.answerTimeoutMs === undefined ? undefined : setTimeout(() => finish(() => reject(answersTooSlow(spec, methods))), spec.answerTimeoutMs);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => finish(() => reject(answersTooSlow(spec, methods))), timeoutMs);
     const finish = (settle: () => void) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -90,9 +93,20 @@ function untilAborted<T>(work: Promise<T>, spec: InputRoundsSpec, methods: strin
 
 async function answerAll(result: JsonObject, spec: InputRoundsSpec): Promise<JsonObject> {
   const requests = isObject(result.inputRequests) ? result.inputRequests : {};
-  const signal = spec.signal ?? new AbortController().signal;
   const methods = [...new Set(Object.values(requests).map((request) => (isObject(request) && typeof request.method === "string" ? request.method : "?")))].join(", ");
-  return await untilAborted(answerEach(requests, spec, signal), spec, methods);
+  // The handlers' signal: aborted with the call, and when the round fails (its time is up, or
+  // another answer failed), so a handler still waiting stops too.
+  const round = new AbortController();
+  const onCallAbort = () => round.abort(spec.signal?.reason);
+  spec.signal?.addEventListener("abort", onCallAbort, { once: true });
+  try {
+    return await untilAborted(answerEach(requests, spec, round.signal), spec, methods);
+  } catch (error) {
+    round.abort(error);
+    throw error;
+  } finally {
+    spec.signal?.removeEventListener("abort", onCallAbort);
+  }
 }
 
 async function answerEach(requests: JsonObject, spec: InputRoundsSpec, signal: AbortSignal): Promise<JsonObject> {

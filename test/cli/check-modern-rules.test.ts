@@ -102,6 +102,13 @@ describe("check's 2026-07-28 checks against a hand-written server", () => {
     expect(code).toBe(0);
   });
 
+  it("a server that lists 2025-03-26 but serves a request without MCP-Protocol-Version as 2026-07-28: the MAY does not cover it, a FAIL", async () => {
+    const { code, report } = await checkServer("headerless-served-modern");
+    expect(statusesOf(report)).toEqual(allPassBut({ "modern-http-version-header": "FAIL" }));
+    expect(detailOf(report, "modern-http-version-header")).toBe("server/discover without MCP-Protocol-Version (its _meta says 2026-07-28) was served (200); the server MUST refuse it with 400 and -32020 (HeaderMismatch)");
+    expect(code).toBe(1);
+  });
+
   it("a server that leaves resultType out of tools/list: modern-result-type FAILs, and so does the check of every message", async () => {
     const { code, report } = await checkServer("no-result-type");
     expect(statusesOf(report)).toEqual(allPassBut({ "modern-result-type": "FAIL", "modern-messages-valid": "FAIL" }));

@@ -214,6 +214,7 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     await expect(modern.ping()).rejects.toThrow(/The server answered ping with JSON-RPC error -32601 .*\. 2026-07-28, which this driver speaks, has no ping: use versionNegotiation "legacy" to test ping/);
     await expect(modern.setLoggingLevel("debug")).rejects.toThrow(/2026-07-28, which this driver speaks, has no logging\/setLevel .*: in 2026-07-28 a log level goes in each request's _meta/);
     await expect(modern.subscribeResource("notes://x")).rejects.toThrow(/has no resources\/subscribe and resources\/unsubscribe .*: use listen\(\{ resourceSubscriptions: \[uri\] \}\)/);
+    await expect(modern.unsubscribeResource("notes://x")).rejects.toThrow(/has no resources\/subscribe and resources\/unsubscribe .*: end the subscriptions\/listen stream/);
   });
 
   it("2026-07-28 has no server-to-client requests: a server that sends one anyway is refused (-32601), not answered", async () => {
@@ -772,6 +773,32 @@ describe("the call's own timeout, signal and close() bound everything it waits o
     await expect(pending).rejects.toThrow(/tools\/call "ask" was aborted \(the driver was closed\) while its input was being answered/);
   });
 
+  it("a handler still deciding when its round times out is told: its context.signal aborts with the call's failure", async () => {
+    await using mock = await mockMcp({ transport: "memory", tools: { ask } });
+    let handlerSignal: AbortSignal | undefined;
+    await using app = mcpAttach(mock.connectInMemory(), {
+      onElicitation: (_params, context) => {
+        handlerSignal = context.signal;
+        return new Promise(() => undefined);
+      },
+    });
+    const failed = await app.callTool("ask", {}, { timeoutMs: 100 }).catch((error: unknown) => error);
+    expect(String(failed)).toMatch(/took longer than 100 ms, the call's timeout/);
+    expect(handlerSignal?.aborted).toBe(true);
+    expect(handlerSignal?.reason).toBe(failed);
+  });
+
+  it("a requestTimeout past what a timer holds (2^31 ms) does not fail a call at once: the rounds and the tool listing wait as for any long timeout", async () => {
+    await using mock = await mockMcp({ tools: { ask, t: { returns: "fine" } } });
+    const onElicitation = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return { action: "accept" as const, content: {} };
+    };
+    await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31, onElicitation });
+    expect((await app.callTool("t")).getTextContent()).toBe("fine");
+    expect((await app.callTool("ask")).getTextContent()).toBe("ok accept");
+  });
+
   it("over HTTP, listing the tools for the Mcp-Param headers is bounded by the call's timeoutMs and signal", async () => {
     await using mock = await mockMcp({ transport: "memory", tools: { weather } });
     let release!: () => void;
@@ -872,6 +899,24 @@ describe("auto against a 2026-07-28-only server that is slow to start", () => {
     expect(app.era).toBe("modern");
     expect(app.fallbackReason).toBeUndefined();
     expect(sentRequests(app).map((request) => request.method)).toEqual(["server/discover", "initialize", "server/discover", "server/discover"]);
+  });
+
+  it("over HTTP too, where initialize's refusal is a 400 with the -32022 in its body: the driver asks server/discover again", async () => {
+    await using mock = await mockMcp({ transport: "memory", protocolVersions: [MODERN], tools: { t: { returns: "x" } } });
+    let discovers = 0;
+    const slowFirst = await serveWebHandler(async (request) => {
+      // The first server/discover is answered after the client's 1000 ms, as by a server still starting.
+      if ((await request.clone().text()).includes('"server/discover"') && discovers++ === 0) await new Promise((resolve) => setTimeout(resolve, 1500));
+      return await mock.fetch(request);
+    });
+    try {
+      await using app = mcpConnect(slowFirst.url, { requestTimeout: 1000 });
+      expect((await app.callTool("t")).getTextContent()).toBe("x");
+      expect(app.era).toBe("modern");
+      expect(sentRequests(app).map((request) => request.method).slice(0, 3)).toEqual(["server/discover", "initialize", "server/discover"]);
+    } finally {
+      await slowFirst.close();
+    }
   });
 
   it("still too slow the second time: the error says discover went unanswered twice and to raise requestTimeout", async () => {

@@ -6,6 +6,7 @@
  * (a missing or mismatched `Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version` or mirrored
  * `Mcp-Param-*` → 400 -32020, MUSTs), GET and DELETE → 405 and no session minted (SHOULDs).
  */
+import { isObject } from "../../protocol/jsonrpc.js";
 import { RequestFailedError, type DiscoverResult, type McpDriver } from "../../driver/index.js";
 import { MCP_NAME_SOURCE } from "../../protocol/http-headers.js";
 import { META } from "../../protocol/meta-keys.js";
@@ -219,8 +220,10 @@ async function versionHeader(ctx: ModernContext): Promise<CheckOutcome> {
   const answer = await ctx.post("server/discover", {}, (headers) => delete headers["mcp-protocol-version"]);
   const older = ctx.discover.supportedVersions.filter(BEFORE_VERSION_HEADER);
   // The spec's MAY: a server that still serves clients from before the header may take a
-  // request without it for 2025-03-26 (and answer it as such), not refuse it.
-  if (older.length > 0 && answer.status >= 200 && answer.status < 300) {
+  // request without it for 2025-03-26 (and answer it as such), not refuse it. An answer that
+  // is a 2026-07-28 discover result was served as this revision: the MAY does not cover that.
+  const servedAsModern = answer.messages.some((message) => isObject(message.result) && Array.isArray(message.result.supportedVersions));
+  if (older.length > 0 && answer.status >= 200 && answer.status < 300 && !servedAsModern) {
     return warn(`${what} got ${describeAnswer(answer)}: answered as a request of ${older.join(", ")} (it lists them), which the spec allows (MAY) for a server that serves clients older than 2025-06-18; a server that does not MUST refuse it with 400 and -32020`);
   }
   return judgeHeaderProbe(what, answer);

@@ -10,7 +10,8 @@ import { MESSAGE_PREFIX } from "../../errors.js";
 import { clip } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
 import { isObject } from "../../protocol/jsonrpc.js";
-import { CLI_MODERN_ONLY_HINT, httpStatusOf } from "../target/era.js";
+import { CLI_MODERN_ONLY_HINT } from "../target/era.js";
+import { httpStatusOf, refusalOf } from "../../driver/http-refusal.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
 import { CheckContext } from "../check/context.js";
@@ -180,23 +181,6 @@ function legacyNotSpokenWhy(error: unknown, summary: string): string {
   if (refusal === undefined) return summary.replaceAll(`${MESSAGE_PREFIX} `, "").replace(` ${CLI_MODERN_ONLY_HINT}`, "").replace(/ It speaks only \S+, per request with no initialize: .*$/, "");
   const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? ` (supported: ${refusal.data.supported.join(", ")})` : "";
   return `initialize got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}${supported}`;
-}
-
-/** The JSON-RPC error that refused a request: the driver's, or the one in a refused POST's body. */
-function refusalOf(error: unknown): { code: number; message: string; data?: unknown; status?: number } | undefined {
-  if (error instanceof RequestFailedError && error.code !== undefined) return { code: error.code, message: error.serverMessage ?? "", data: error.data };
-  if (!(error instanceof Error)) return undefined;
-  const status = httpStatusOf(error);
-  const text = error.cause instanceof Error ? error.cause.message : error.message;
-  const body = /\{.*\}/s.exec(text)?.[0];
-  if (status === undefined || body === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    const rpc = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
-    return rpc && typeof rpc.code === "number" ? { code: rpc.code, message: String(rpc.message ?? ""), data: rpc.data, status } : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Why a server does not speak 2026-07-28, in a few words: what server/discover got, without the driver's option names. */

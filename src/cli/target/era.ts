@@ -4,6 +4,7 @@
  * (so the CLI negotiates exactly as `mcpShell` / `mcpConnect` do), and the line that says which
  * era was spoken. `check` takes neither: it asks both eras itself.
  */
+import { httpStatusOf } from "../../driver/http-refusal.js";
 import { ConnectionClosedError, ProtocolError, RequestFailedError, type McpDriver } from "../../driver/index.js";
 import type { VersionNegotiation } from "../../driver/options.js";
 import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, versionHas } from "../../protocol/versions.js";
@@ -110,8 +111,4 @@ function refusedInitialize(error: unknown): boolean {
 /** The CLI's words for the driver's MODERN_ONLY_HINT. */
 export const CLI_MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: add --version-negotiation auto (or pin).`;
 
-/** The HTTP status of a refused POST, which the SDK's HTTP transport carries as its error's code. */
-export function httpStatusOf(error: Error): number | undefined {
-  const status = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof status === "number" && status >= 400 && status < 600 ? status : undefined;
-}
+export { httpStatusOf };

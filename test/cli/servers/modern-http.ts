@@ -39,7 +39,9 @@ export type ModernBreak =
   /** Refuses an unsupported version with -32022 whose `data` has no `requested`. */
   | "unsupported-without-requested"
   /** Also serves 2025-03-26 clients (it lists that revision) and takes a request without MCP-Protocol-Version for one (the spec's MAY). */
-  | "headerless-as-2025-03-26";
+  | "headerless-as-2025-03-26"
+  /** Lists 2025-03-26 too, but serves a request without MCP-Protocol-Version as 2026-07-28 (the MAY does not cover that). */
+  | "headerless-served-modern";
 
 export interface ModernServer {
   readonly url: string;
@@ -101,7 +103,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   const version = header("mcp-protocol-version");
   // 2025-03-26 has no server/discover: answered as that revision would.
   if (version === undefined && broken === "headerless-as-2025-03-26") return answer(200, { error: { code: -32601, message: `Method not found: ${method}` } });
-  if (version === undefined && broken !== "accepts-missing-version") return refuse("the MCP-Protocol-Version header is required");
+  if (version === undefined && broken !== "accepts-missing-version" && broken !== "headerless-served-modern") return refuse("the MCP-Protocol-Version header is required");
   if (version !== undefined && version !== declared && broken !== "accepts-version-mismatch") return refuse(`MCP-Protocol-Version ${version} is not the body's ${String(declared)}`);
   if (declared !== VERSION && broken !== "serves-any-version") {
     return answer(broken === "unsupported-version-200" ? 200 : 400, { error: { code: -32022, message: `Unsupported protocol version ${String(declared)}`, data: broken === "unsupported-without-requested" ? { supported: [VERSION] } : { supported: [VERSION], requested: String(declared) } } });
@@ -120,7 +122,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   const complete = broken === "no-result-type" && method.endsWith("/list") ? {} : { resultType: "complete" };
   switch (method) {
     case "server/discover":
-      return answer(200, { result: { resultType: "complete", supportedVersions: broken === "headerless-as-2025-03-26" ? [VERSION, "2025-03-26"] : [VERSION], capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "public", _meta: SERVER_INFO } });
+      return answer(200, { result: { resultType: "complete", supportedVersions: broken === "headerless-as-2025-03-26" || broken === "headerless-served-modern" ? [VERSION, "2025-03-26"] : [VERSION], capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "public", _meta: SERVER_INFO } });
     case "tools/list":
       return answer(200, { result: { ...complete, tools: [FORECAST], ttlMs: 60_000, cacheScope: "public" } });
     case "tools/call":
