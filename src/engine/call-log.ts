@@ -50,7 +50,10 @@ export interface ToolCall {
   /** The request's `params._meta`, if any (progress token, trace ids, ...). */
   meta?: Record<string, unknown>;
   requestId: JsonRpcId;
-  /** What the client was sent: a result or a JSON-RPC error. */
+  /**
+   * The step's answer: a result or a JSON-RPC error, the same in both eras (one assertion serves
+   * both); a 2026-07-28 client gets the result with `resultType` and the server's `_meta` added.
+   */
   response?: { result?: unknown; error?: JsonRpcErrorObject };
   /** Why a call ended with no answer (`cancelled` or `disconnected`). */
   reason?: string;

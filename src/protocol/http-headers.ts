@@ -133,7 +133,8 @@ class Problems {
 
 /**
  * A mirrored header (`Mcp-Name`, `Mcp-Param-*`) against its body value: present when the body
- * has one, only header characters, a well-formed sentinel, and equal once decoded.
+ * has one, only header characters, a well-formed sentinel, and equal once decoded. (An
+ * `Mcp-Param-*` sent for an absent or null argument is refused before this, in `checkParams`.)
  */
 function checkMirrored(found: Problems, header: HeaderReader, name: string, display: string, expected: unknown, what: string, required: () => string): void {
   const raw = header(name);
@@ -199,8 +200,15 @@ function checkParams(found: Problems, header: HeaderReader, args: unknown, schem
     const display = `Mcp-Param-${mirrored.header}`;
     const where = `arguments.${mirrored.path.join(".")}`;
     const bodyValue = valueAt(args, mirrored.path);
+    const name = display.toLowerCase();
+    if (bodyValue === undefined || bodyValue === null) {
+      // The header claims a value the body does not carry: an intermediary routing on it would act on what the server never gets.
+      const sent = header(name);
+      if (sent !== undefined && !found.add(name, `${display} header value ${JSON.stringify(sent)} mirrors nothing: the body's ${where} is ${bodyValue === null ? "null" : "absent"} (a client omits the header then)`)) return;
+      continue;
+    }
     const required = () => `the ${display} header is required: tool ${JSON.stringify(tool)} mirrors ${where} (${JSON.stringify(bodyValue)}) into it (x-mcp-header)`;
-    checkMirrored(found, header, display.toLowerCase(), display, bodyValue, where, required);
+    checkMirrored(found, header, name, display, bodyValue, where, required);
     if (found.full) return;
   }
 }

@@ -150,6 +150,13 @@ for (const [wire, connect] of Object.entries(WIRES)) {
         ["who", "2025-11-25"],
         ["who", MODERN],
       ]);
+      // The record keeps the step's answer in both eras alike; request:end has the result as sent.
+      expect(peer.server!.calls[1]!.response).toEqual({ result: { content: [{ type: "text", text: `${MODERN} #1` }] } });
+      const ended: unknown[] = [];
+      peer.server!.on("request:end", (event) => void (event.method === "tools/call" && ended.push(event.result)));
+      const again = await peer.request("tools/call", { name: "who", arguments: {}, ...modern() });
+      expect(ended).toEqual([again.result]);
+      expect(peer.server!.calls[2]!.response).toEqual({ result: { content: [{ type: "text", text: `${MODERN} #2` }] } });
     });
 
     it("initialize asking for 2026-07-28 negotiates the newest legacy revision", async () => {

@@ -144,12 +144,23 @@ describe("2026-07-28: each rule broken is reported at its header", () => {
     ["a raw non-ASCII value", { "mcp-name": "exécute" }, "headers.mcp-name", /has characters a header value may not carry .* travels as =\?base64\?…\?=/],
     ["a mirrored parameter left out", { "mcp-param-region": null }, "headers.mcp-param-region", /Mcp-Param-Region header is required: tool "execute_sql" mirrors arguments.region \("us-west1"\) into it \(x-mcp-header\)/],
     ["a mirrored parameter unlike the body", { "mcp-param-region": "eu-north1" }, "headers.mcp-param-region", /Mcp-Param-Region header value "eu-north1" does not match the body's arguments.region "us-west1"/],
+    ["a mirrored parameter sent for an argument the body lacks", { "mcp-param-limit": "7" }, "headers.mcp-param-limit", /^Mcp-Param-Limit header value "7" mirrors nothing: the body's arguments.limit is absent \(a client omits the header then\)$/],
+    ["a nested mirrored parameter sent for an argument the body lacks", { "mcp-param-tenant": "acme" }, "headers.mcp-param-tenant", /^Mcp-Param-Tenant header value "acme" mirrors nothing: the body's arguments.target.tenant is absent/],
   ])("%s", (_what, change, at, message) => {
     const call = sqlCall();
     const problems = headerProblems(call, fromClient(headersFor(call, change)));
     expect(problems).toHaveLength(1);
     expect(problems[0]![0]).toBe(at);
     expect(problems[0]![1]).toMatch(message);
+  });
+
+  it("a mirrored parameter sent for a null argument mirrors nothing either (the spec: the client omits it)", () => {
+    const call = sqlCall({ region: null, query: "q" });
+    expect(headerProblems(call, fromClient(headersFor(call, { "mcp-param-region": "us-west1" })))).toEqual([
+      ["headers.mcp-param-region", 'Mcp-Param-Region header value "us-west1" mirrors nothing: the body\'s arguments.region is null (a client omits the header then)'],
+    ]);
+    // Without the header, the same call passes: an absent or null argument asks for no header.
+    expect(headerProblems(call, fromClient(headersFor(call)))).toEqual([]);
   });
 
   it("a plain value the client should have encoded says how it travels", () => {
@@ -223,6 +234,7 @@ describe("the mock refuses what the validator reports, in the same words", () =>
     ["a malformed Base64 sentinel", { "mcp-name": "=?base64?***?=" }],
     ["a mirrored parameter left out", { "mcp-param-region": null }],
     ["a mirrored parameter unlike the body", { "mcp-param-region": "eu-north1" }],
+    ["a mirrored parameter sent for an argument the body lacks", { "mcp-param-limit": "7" }],
   ])("%s", async (_what, change) => {
     const server = await memoryMock({ tools: { execute_sql: { inputSchema: sql.inputSchema, responses: [{ returns: "rows" }] } } });
     const sim = simulator(server);
