@@ -110,8 +110,9 @@ export class Connection {
     }
   }
 
-  prepare(requestId: JsonRpcId, hints: StreamHints): void {
-    if (this.reachable) this.peer!.prepare?.(requestId, hints);
+  /** Tells the wire how a request's answer should travel; false when the answer cannot go any more. */
+  prepare(requestId: JsonRpcId, hints: StreamHints): boolean {
+    return this.reachable ? this.peer!.prepare?.(requestId, hints) !== false : true;
   }
 
   /** Sends a request to the client and resolves with its result (rejects with ServerRequestError). */

@@ -57,7 +57,9 @@ export type NoReplyCause =
   /** The client went away (its HTTP request or its connection closed). */
   | "client_disconnected"
   /** The mock ended the session (close, expiry, DELETE): nothing will be sent any more. */
-  | "session_closed";
+  | "session_closed"
+  /** A step cut the response stream before the answer (`closeAfterEvents`), and the stream cannot be resumed. */
+  | "stream_cut";
 
 export interface RequestEndEvent extends RequestStartEvent {
   /** The `request:start` event this one ends, the same object: pair the two by identity. */
@@ -136,6 +138,8 @@ export type StreamCloseReason =
   | "client_disconnected"
   /** A step closed it early (`closeAfterEvents`), for the client to resume. */
   | "closed_for_resumption"
+  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (its events carry no ids: 2026-07-28, and legacy before 2025-11-25): what it had not carried is lost. */
+  | "cut_by_step"
   /** The client cancelled its request: `notifications/cancelled` for the POST's requests (legacy), a `subscriptions/listen` cancelled, or in 2026-07-28 its stream closed, which cancels it. */
   | "request_cancelled"
   /** Its session ended (DELETE, expiry, a dropped connection). */

@@ -44,7 +44,7 @@ export class RequestWatch {
 
   /** The handler's outcome: the request ends with it (unless it ended already). */
   end(outcome: Outcome): Outcome {
-    if (outcome.type !== "reply") this.finish(outcome.type, undefined, undefined, undefined);
+    if (outcome.type !== "reply") this.finish(outcome.type, undefined, undefined, outcome.type === "none" ? outcome.cause : undefined);
     else if ("error" in outcome.message) this.finish("error", outcome.message.error, undefined, undefined);
     else this.finish("result", undefined, outcome.message.result, undefined);
     return outcome;

@@ -5,12 +5,13 @@
  */
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
+import type { NoReplyCause } from "./events.js";
 
 export type Outcome =
   /** Send this response. */
   | { type: "reply"; message: JsonRpcResponse }
-  /** Send nothing (a notification, a cancelled or hung request); `cancelled` when the client cancelled it. */
-  | { type: "none"; cancelled?: true }
+  /** Send nothing (a notification, a cancelled or hung request); `cancelled` when the client cancelled it, `cause` when observers should hear why. */
+  | { type: "none"; cancelled?: true; cause?: NoReplyCause }
   /** Drop the connection (and, over HTTP, end the session). */
   | { type: "drop" }
   /** Write these bytes where the reply would go, unchecked (to test a client's parser). */
@@ -20,6 +21,8 @@ export const NO_REPLY: Outcome = Object.freeze({ type: "none" });
 /** No reply because the request was cancelled: a wire that streams ends the request's stream as cancelled. */
 export const CANCELLED: Outcome = Object.freeze({ type: "none", cancelled: true });
 export const DROP: Outcome = Object.freeze({ type: "drop" });
+/** No reply because the step cut a response stream that cannot be resumed before its answer. */
+export const STREAM_CUT: Outcome = Object.freeze({ type: "none", cause: "stream_cut" });
 
 export function replyWith(id: JsonRpcId, result: unknown): Outcome {
   // `result` is deliberately unchecked: a raw step may send anything, even something malformed.
@@ -54,6 +57,9 @@ export interface StreamHints {
 /** The client side of a session, as the engine sees it: where server-initiated messages go. */
 export interface Peer {
   send(message: JsonRpcMessage, options?: SendOptions): void;
-  /** Called before a request is answered when its step asks for a particular stream treatment. */
-  prepare?(requestId: JsonRpcId, hints: StreamHints): void;
+  /**
+   * Called before a request is answered when its step asks for a particular stream treatment;
+   * false when the answer cannot go any more (the hints cut a stream that cannot be resumed).
+   */
+  prepare?(requestId: JsonRpcId, hints: StreamHints): boolean;
 }

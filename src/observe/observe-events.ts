@@ -22,6 +22,7 @@ const STREAM_REASONS: Record<StreamCloseReason, StreamTerminationReason> = {
   completed: "completed",
   client_disconnected: "client_disconnected",
   closed_for_resumption: "closed_for_resumption",
+  cut_by_step: "cut_by_step",
   request_cancelled: "request_cancelled",
   session_closed: "session_closed",
   server_stopping: "server_stopping",

@@ -27,7 +27,7 @@ export type McpRequestOutcome =
   | "deadline_exceeded"
   /** Nothing was sent: the client went away first. */
   | "client_disconnected"
-  /** The answer could not be delivered: the connection was dropped (a `disconnect` step) or the write failed. */
+  /** The answer could not be delivered: the connection was dropped (a `disconnect` step), a step cut a stream that cannot be resumed, or the write failed. */
   | "write_failed";
 
 export const MCP_REQUEST_OUTCOMES: readonly McpRequestOutcome[] = [
@@ -49,6 +49,8 @@ export type StreamTerminationReason =
   | "client_disconnected"
   /** A step closed it early for the client to resume (`closeAfterEvents`). */
   | "closed_for_resumption"
+  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (no event ids). */
+  | "cut_by_step"
   | "request_cancelled"
   | "session_expired"
   | "session_closed"
@@ -66,6 +68,7 @@ export const STREAM_TERMINATION_REASONS: readonly StreamTerminationReason[] = [
   "completed",
   "client_disconnected",
   "closed_for_resumption",
+  "cut_by_step",
   "request_cancelled",
   "session_expired",
   "session_closed",
@@ -105,6 +108,8 @@ const NO_REPLY_OUTCOMES: Record<NoReplyCause, McpRequestOutcome> = {
   cancelled: "cancelled",
   client_disconnected: "client_disconnected",
   session_closed: "cancelled",
+  // The client got no answer because the server ended its stream: it was not delivered.
+  stream_cut: "write_failed",
 };
 
 /** The client-visible outcome of the mock's `request:end`. */

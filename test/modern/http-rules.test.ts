@@ -250,7 +250,25 @@ describe("faults over HTTP in 2026-07-28", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(await response.text()).toBe("");
     await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
-    expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, sessionId: expect.stringMatching(/^request-\d+$/) });
+    expect(server.calls[0]).toMatchObject({
+      outcome: "disconnected",
+      reason: expect.stringMatching(/closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed/),
+      protocolVersion: MODERN,
+      sessionId: expect.stringMatching(/^request-\d+$/),
+    });
+  });
+
+  it("observers hear a cut stream as cut (not closed for resumption) and its request as unanswered: metrics count a write failure", async () => {
+    const server = await serve({ tools: { cut: { returns: "lost", stream: { closeAfterEvents: 0 } } }, metrics: true });
+    const closes: string[] = [];
+    const ends: unknown[] = [];
+    server.on("stream:close", (event) => void closes.push(event.reason));
+    server.on("request:end", (event) => void ends.push([event.outcome, event.noReplyCause]));
+    const response = await postModern(server.url, modernRequest("tools/call", { name: "cut", arguments: {} }));
+    expect(await response.text()).toBe("");
+    await until(() => ends.length === 1, 2000, "the request to end");
+    expect([closes, ends]).toEqual([["cut_by_step"], [["none", "stream_cut"]]]);
+    expect(server.metrics().value("mcp_testkit_requests_total", { method: "tools/call", outcome: "write_failed" })).toBe(1);
   });
 
   it("a retry hint (stream.retryMs) writes no retry: field on a 2026-07-28 stream, which cannot be resumed", async () => {

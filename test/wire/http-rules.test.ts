@@ -630,6 +630,38 @@ describe("JSON or SSE answers, event ids, priming and resumption", () => {
     ]);
   });
 
+  it("before 2025-11-25 a POST stream carries no event ids: stream.closeAfterEvents cuts it for good, and the call ends unanswered", async () => {
+    const server = await serve({
+      tools: {
+        cut: async (call) => {
+          call.progress(1);
+          return { returns: "never sent", stream: { closeAfterEvents: 1 } };
+        },
+        kept: { returns: "sent", stream: { closeAfterEvents: 1 } },
+      },
+    });
+    const closes: string[] = [];
+    const ends: unknown[] = [];
+    server.on("stream:close", (event) => void closes.push(event.reason));
+    server.on("request:end", (event) => void (event.method === "tools/call" && ends.push([event.outcome, event.noReplyCause])));
+    const { sessionId } = await rawSession(server.url, "2025-06-18");
+    const first = await readSse(await post(server.url, rpcRequest("tools/call", { name: "cut", _meta: { progressToken: "p" } }), { sessionId, version: "2025-06-18" }));
+    // The progress event went, then the stream closed: nothing can resume it, so the answer is never sent.
+    expect(first.map(({ id, data }) => ({ id, data }))).toEqual([{ id: undefined, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } }) }]);
+    await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
+    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", reason: expect.stringMatching(/closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed/) });
+    expect(server.calls[0]!.response).toBeUndefined();
+    // An answer that is the stream's last allowed event still goes.
+    const second = await readSse(await post(server.url, rpcRequest("tools/call", { name: "kept" }), { sessionId, version: "2025-06-18" }));
+    expect(second.map(({ data }) => JSON.parse(data).result?.content?.[0]?.text)).toEqual(["sent"]);
+    expect(server.calls[1]).toMatchObject({ outcome: "result" });
+    expect(closes).toEqual(["cut_by_step", "cut_by_step"]);
+    expect(ends).toEqual([
+      ["none", "stream_cut"],
+      ["result", undefined],
+    ]);
+  });
+
   it("a raw step's bytes go out verbatim: as the JSON body, or after the priming event on an SSE stream", async () => {
     const server = await serve({ tools: { json: { raw: "not json {" }, sse: { raw: "data: {broken\n\n", stream: { mode: "sse" } } } });
     const { sessionId } = await rawSession(server.url);

@@ -9,7 +9,7 @@ import { isObject, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT, type Outcome } from "../outcome.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
@@ -138,7 +138,10 @@ class RunningCall implements ParkedCall {
     }
     const waiting = live ?? new LiveCall(this.call, this.connection, this.context.protocolVersion, this.context.identity, this.context.client);
     // The stream treatment is known now: say it before the wire settles on how to answer.
-    if (step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
+    if (step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) {
+      waiting.release();
+      return this.streamCut();
+    }
     return this.runWaiting(waiting, () => Promise.resolve({ step }), false);
   }
 
@@ -252,7 +255,7 @@ class RunningCall implements ParkedCall {
       }
       const step = produced.step;
       if (step === undefined) return NO_REPLY;
-      if (prepare && step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
+      if (prepare && step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) return this.streamCut();
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, signal);
         if (signal.aborted) return CANCELLED;
@@ -272,11 +275,18 @@ class RunningCall implements ParkedCall {
 
   private answerSafely(step: StepObject): Outcome {
     try {
-      if (step.stream !== undefined) this.connection.prepare(this.replyId, step.stream);
+      if (step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) return this.streamCut();
       return this.answer(step);
     } catch (thrown) {
       return this.unsendable(thrown);
     }
+  }
+
+  /** The step's `stream.closeAfterEvents` cut a stream that cannot be resumed before its answer: no answer can go. */
+  private streamCut(): Outcome {
+    const reason = "the step's stream.closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed (its events carry no ids), so no answer was sent";
+    this.calls.end(this.call, "disconnected", { reason });
+    return STREAM_CUT;
   }
 
   /** A step whose answer cannot be built (e.g. a BigInt, which JSON cannot carry) still ends its call. */

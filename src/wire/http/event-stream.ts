@@ -36,6 +36,8 @@ export class EventStream {
   /** Message events written on the current sink, for `closeAfterEvents`. */
   private writtenOnSink = 0;
   finished = false;
+  /** A step cut it (`closeAfterEvents`) and it cannot be resumed: nothing more goes on it. */
+  cutShort = false;
   closeAfterEvents?: number;
   retryMs?: number;
 
@@ -78,10 +80,7 @@ export class EventStream {
   /** Ends the current connection after `count` message events on it: now, if that many went out already (0: right after the priming event). */
   closeAfter(count: number): void {
     this.closeAfterEvents = count;
-    if (this.attached && this.writtenOnSink >= count && !this.finished) {
-      this.closeAfterEvents = undefined;
-      this.endSink("closed_for_resumption");
-    }
+    if (this.attached && this.writtenOnSink >= count && !this.finished) this.cut();
   }
 
   /** Tells the client a new reconnection delay (an SSE `retry:` field); a stream that cannot be resumed (2026-07-28) gets none. */
@@ -124,11 +123,19 @@ export class EventStream {
     sink.write(event.frame);
     if (event.seq > this.delivered) this.delivered = event.seq;
     this.writtenOnSink++;
-    if (this.closeAfterEvents !== undefined && this.writtenOnSink >= this.closeAfterEvents && !this.finished) {
-      // Close once, as the step asked; later connections (resumptions) stay open.
-      this.closeAfterEvents = undefined;
-      this.endSink("closed_for_resumption");
-    }
+    if (this.closeAfterEvents !== undefined && this.writtenOnSink >= this.closeAfterEvents && !this.finished) this.cut();
+  }
+
+  /**
+   * Closes the connection early, once, as the step asked: a client resumes a stream with event
+   * ids (later connections stay open); one without them is over, what it had not carried lost.
+   */
+  private cut(): void {
+    this.closeAfterEvents = undefined;
+    if (this.resumable) return this.endSink("closed_for_resumption");
+    this.finished = true;
+    this.cutShort = true;
+    this.endSink("cut_by_step");
   }
 
   /** Ends the connection of a finished stream; a live one carried everything, so the stream was delivered. */

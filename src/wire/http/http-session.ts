@@ -174,8 +174,8 @@ export class HttpSession implements AnswerHost {
     this.standalone.push(text);
   }
 
-  private prepare(requestId: JsonRpcId, hints: StreamHints): void {
-    this.answerFor(idKey(requestId))?.applyHints(hints);
+  private prepare(requestId: JsonRpcId, hints: StreamHints): boolean {
+    return this.answerFor(idKey(requestId))?.applyHints(hints) ?? true;
   }
 
   /** Ends every connection of the session. */

@@ -87,14 +87,16 @@ export class PostAnswer {
     return true;
   }
 
-  applyHints(hints: StreamHints): void {
+  /** A step's stream treatment; false when it cut a stream that cannot be resumed (the answer cannot go). */
+  applyHints(hints: StreamHints): boolean {
     this.hints = { ...this.hints, ...hints };
     const wantsStream = hints.mode === "sse" || hints.closeAfterEvents !== undefined || hints.retryMs !== undefined;
-    if (!wantsStream) return;
+    if (!wantsStream) return true;
     const fresh = !this.stream;
     const stream = this.startStream();
     if (!fresh && hints.retryMs !== undefined) stream.setRetry(hints.retryMs);
     if (hints.closeAfterEvents !== undefined) stream.closeAfter(hints.closeAfterEvents);
+    return !stream.cutShort;
   }
 
   /** The session ended under this POST (server closed, DELETE, expiry): end its response. */

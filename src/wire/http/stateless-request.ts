@@ -60,8 +60,8 @@ export class StatelessRequest implements AnswerHost, Peer {
     this.answer?.sendRelated(JSON.stringify(message));
   }
 
-  prepare(_requestId: JsonRpcId, hints: StreamHints): void {
-    this.answer?.applyHints(hints);
+  prepare(_requestId: JsonRpcId, hints: StreamHints): boolean {
+    return this.answer?.applyHints(hints) ?? true;
   }
 
   openAnswer(answer: PostAnswer): void {
