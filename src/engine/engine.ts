@@ -16,7 +16,7 @@ import { RingBuffer } from "../util/ring-buffer.js";
 import { errorText, typeLabel } from "../util/text.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
-import { EventHub, listenerThrewLine } from "./events.js";
+import { EventHub, listenerThrewLine, type NoReplyCause } from "./events.js";
 import { containedLog, logToStderr, type LogSink } from "../util/log.js";
 import { ObservedRequests, RequestWatch } from "./observed-requests.js";
 import type { EngineState, RequestHandler } from "./methods/handler-input.js";
@@ -176,10 +176,13 @@ export class Engine implements EngineState {
     if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
-  /** Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP request went away. */
-  abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void {
+  /**
+   * Ends one in-flight request of a connection (its call gets `outcome`), e.g. when its HTTP
+   * request went away; `cause` tells observers why, when it is not the client's doing.
+   */
+  abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string, cause?: NoReplyCause): void {
     abortInFlight(this.calls, connection, requestKey, outcome, reason);
-    this.observed.abandon(connection, requestKey, outcome === "disconnected" ? "client_disconnected" : "cancelled");
+    this.observed.abandon(connection, requestKey, cause ?? (outcome === "disconnected" ? "client_disconnected" : "cancelled"));
   }
 
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */

@@ -252,7 +252,7 @@ describe("faults over HTTP in 2026-07-28", () => {
     await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
     expect(server.calls[0]).toMatchObject({
       outcome: "disconnected",
-      reason: expect.stringMatching(/closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed/),
+      reason: expect.stringMatching(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/),
       protocolVersion: MODERN,
       sessionId: expect.stringMatching(/^request-\d+$/),
     });

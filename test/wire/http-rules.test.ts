@@ -649,7 +649,7 @@ describe("JSON or SSE answers, event ids, priming and resumption", () => {
     // The progress event went, then the stream closed: nothing can resume it, so the answer is never sent.
     expect(first.map(({ id, data }) => ({ id, data }))).toEqual([{ id: undefined, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } }) }]);
     await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
-    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", reason: expect.stringMatching(/closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed/) });
+    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", reason: expect.stringMatching(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/) });
     expect(server.calls[0]!.response).toBeUndefined();
     // An answer that is the stream's last allowed event still goes.
     const second = await readSse(await post(server.url, rpcRequest("tools/call", { name: "kept" }), { sessionId, version: "2025-06-18" }));
@@ -660,6 +660,44 @@ describe("JSON or SSE answers, event ids, priming and resumption", () => {
       ["none", "stream_cut"],
       ["result", undefined],
     ]);
+  });
+
+  it("in a 2025-03-26 batch, another request's answer may be the cut: the requests still unanswered end then, and a step function's signal aborts", async () => {
+    let aborted: string | undefined;
+    const server = await serve({
+      tools: {
+        slow: { returns: "too late", delayMs: 50, stream: { closeAfterEvents: 1 } },
+        quick: { returns: "first" },
+        waits: async (call) => {
+          await new Promise<void>((resolve) => call.signal.addEventListener("abort", () => resolve(), { once: true }));
+          aborted = String(call.signal.reason);
+          return { returns: "never" };
+        },
+      },
+    });
+    const ends: unknown[] = [];
+    server.on("request:end", (event) => void (event.method === "tools/call" && ends.push([(event.params as { name: string }).name, event.outcome, event.noReplyCause])));
+    const { sessionId } = await rawSession(server.url, "2025-03-26");
+    // waits comes after the cut (quick's answer): it is ended as soon as it is in flight.
+    const batch = [rpcRequest("tools/call", { name: "slow" }), rpcRequest("tools/call", { name: "quick" }), rpcRequest("tools/call", { name: "waits" })];
+    const events = await readSse(await post(server.url, batch, { sessionId, version: "2025-03-26" }));
+    // quick's answer was the one event the cut allowed; slow and waits can never be answered on this stream.
+    expect(events.map(({ data }) => JSON.parse(data).result?.content?.[0]?.text)).toEqual(["first"]);
+    await until(() => server.calls.every((call) => call.outcome !== "pending"), 2000, "every call to end");
+    expect(server.calls.map((call) => [call.tool, call.outcome])).toEqual([
+      ["slow", "disconnected"],
+      ["quick", "result"],
+      ["waits", "disconnected"],
+    ]);
+    expect(server.calls[0]!.reason).toMatch(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/);
+    await until(() => aborted !== undefined, 2000, "the step function's signal to abort");
+    expect(aborted).toMatch(/cannot be resumed/);
+    expect(ends).toEqual(expect.arrayContaining([
+      ["slow", "none", "stream_cut"],
+      ["quick", "result", undefined],
+      ["waits", "none", "stream_cut"],
+    ]));
+    expect(ends).toHaveLength(3);
   });
 
   it("a raw step's bytes go out verbatim: as the JSON body, or after the priming event on an SSE stream", async () => {

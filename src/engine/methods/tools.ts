@@ -9,7 +9,7 @@ import { isObject, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
@@ -284,8 +284,7 @@ class RunningCall implements ParkedCall {
 
   /** The step's `stream.closeAfterEvents` cut a stream that cannot be resumed before its answer: no answer can go. */
   private streamCut(): Outcome {
-    const reason = "the step's stream.closeAfterEvents closed the response stream before its answer, and the stream cannot be resumed (its events carry no ids), so no answer was sent";
-    this.calls.end(this.call, "disconnected", { reason });
+    this.calls.end(this.call, "disconnected", { reason: STREAM_CUT_REASON });
     return STREAM_CUT;
   }
 

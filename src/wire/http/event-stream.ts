@@ -38,6 +38,8 @@ export class EventStream {
   finished = false;
   /** A step cut it (`closeAfterEvents`) and it cannot be resumed: nothing more goes on it. */
   cutShort = false;
+  /** Told when it is cut short (its requests still unanswered never will be). */
+  onCut?: () => void;
   closeAfterEvents?: number;
   retryMs?: number;
 
@@ -136,6 +138,7 @@ export class EventStream {
     this.finished = true;
     this.cutShort = true;
     this.endSink("cut_by_step");
+    this.onCut?.();
   }
 
   /** Ends the connection of a finished stream; a live one carried everything, so the stream was delivered. */

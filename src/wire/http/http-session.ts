@@ -6,14 +6,14 @@
 import type { Engine } from "../../engine/engine.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import type { SendOptions, StreamHints } from "../../engine/outcome.js";
+import { STREAM_CUT_REASON, type SendOptions, type StreamHints } from "../../engine/outcome.js";
 import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
 import type { RequestIdentity } from "../../engine/request-context.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
 import type { Connection } from "./exchange.js";
-import type { AnswerHost, PostAnswer } from "./post-answer.js";
+import type { Abandonment, AnswerHost, PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
 const MAX_KEPT_STREAMS = 100;
@@ -137,8 +137,11 @@ export class HttpSession implements AnswerHost {
   }
 
   /** The client dropped the connection of a JSON answer: its requests end as `disconnected` (nothing can deliver them now). */
-  abandonRequests(keys: readonly string[]): void {
-    for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "disconnected", "the client closed the HTTP connection before the answer");
+  abandonRequests(keys: readonly string[], why: Abandonment): void {
+    for (const key of keys) {
+      if (why === "stream_cut") this.engine.abortRequest(this.engineConnection, key, "disconnected", STREAM_CUT_REASON, "stream_cut");
+      else this.engine.abortRequest(this.engineConnection, key, "disconnected", "the client closed the HTTP connection before the answer");
+    }
   }
 
   /**

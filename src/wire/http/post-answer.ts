@@ -26,9 +26,13 @@ export interface AnswerHost {
   keepAnswer(keys: readonly string[], answer: PostAnswer): void;
   forgetAnswer(keys: readonly string[], answer: PostAnswer): void;
   newStream(): EventStream;
-  abandonRequests(keys: readonly string[]): void;
+  /** The requests with these keys end unanswered: the client left, or a step cut a stream that cannot be resumed. */
+  abandonRequests(keys: readonly string[], why: Abandonment): void;
   end(outcome: "cancelled" | "disconnected", reason: string): void;
 }
+
+/** Why a POST's requests end unanswered: the client left it, or a step cut its stream for good. */
+export type Abandonment = "client_left" | "stream_cut";
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
@@ -52,6 +56,8 @@ export class PostAnswer {
   private done = false;
   private waits = false;
   private hints?: StreamHints;
+  /** In a batch, the keys whose outcome was enacted (a cut stream ends the others). */
+  private settledKeys?: Set<string>;
   /** Headers every response to this POST carries (`mcp-session-id` on a successful initialize). */
   private headers?: Readonly<Record<string, string>>;
   private status = 200;
@@ -73,11 +79,13 @@ export class PostAnswer {
     return this.keys.includes(key);
   }
 
-  /** One request's outcome as `engine.receive` gave it: enacted now, or when the promise settles. */
-  take(outcome: Outcome | Promise<Outcome>): void {
-    if (!(outcome instanceof Promise)) return this.enact(outcome);
+  /** One request's outcome as `engine.receive` gave it (`key`: which, in a batch): enacted now, or when the promise settles. */
+  take(outcome: Outcome | Promise<Outcome>, key?: string): void {
+    if (!(outcome instanceof Promise)) return this.enact(outcome, key);
     this.wait();
-    void outcome.then((settled) => this.enact(settled));
+    // A batch member that came after a cut of this stream can never be answered either.
+    if (this.stream?.cutShort && key !== undefined) this.session.abandonRequests([key], "stream_cut");
+    void outcome.then((settled) => this.enact(settled, key));
   }
 
   /** A server message related to one of this POST's requests; false when it cannot go here. */
@@ -109,8 +117,9 @@ export class PostAnswer {
   }
 
   /** One request's outcome. */
-  private enact(outcome: Outcome): void {
+  private enact(outcome: Outcome, key?: string): void {
     if (this.done) return;
+    if (key !== undefined && this.keys.length > 1) (this.settledKeys ??= new Set()).add(key);
     switch (outcome.type) {
       case "drop":
         this.complete();
@@ -190,15 +199,27 @@ export class PostAnswer {
       // delivered any more, and in 2026-07-28 a closed stream is the request's cancellation.
       if (this.done || (this.stream && !this.session.cancelOnClose)) return;
       // Abandoned first, so the requests end saying the client left (not that they were answered).
-      this.session.abandonRequests(this.keys);
+      this.session.abandonRequests(this.keys, "client_left");
       this.complete();
     });
+  }
+
+  /**
+   * A step cut this POST's stream and it cannot be resumed: the requests still unanswered never
+   * can be (an event of another request in a batch may have been the cut). They end now; their
+   * outcomes, when they come, settle the POST as usual.
+   */
+  private cutUnder(): void {
+    if (this.done) return;
+    const open = this.keys.length === 1 ? this.keys : this.keys.filter((key) => !this.settledKeys?.has(key));
+    if (open.length > 0) this.session.abandonRequests(open, "stream_cut");
   }
 
   private startStream(): EventStream {
     if (this.stream) return this.stream;
     const stream = this.session.newStream();
     if (this.hints?.retryMs !== undefined) stream.retryMs = this.hints.retryMs;
+    stream.onCut = () => this.cutUnder();
     this.stream = stream;
     const base = this.session.sseHeaders ?? SSE_HEADERS;
     const sink = this.exchange.openStream(200, this.headers === undefined ? base : { ...base, ...this.headers });

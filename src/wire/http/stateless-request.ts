@@ -7,11 +7,11 @@
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
-import type { Peer, StreamHints } from "../../engine/outcome.js";
+import { STREAM_CUT_REASON, type Peer, type StreamHints } from "../../engine/outcome.js";
 import type { Connection as EngineConnection } from "../../engine/connection.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
-import type { AnswerHost, PostAnswer } from "./post-answer.js";
+import type { Abandonment, AnswerHost, PostAnswer } from "./post-answer.js";
 import { SSE_HEADERS } from "./post-answer.js";
 
 /** SSE through proxies unbuffered, as 2026-07-28 advises for every stream. */
@@ -101,7 +101,11 @@ export class StatelessRequest implements AnswerHost, Peer {
     return this.stopping && reason === "completed" ? "server_stopping" : reason;
   }
 
-  abandonRequests(keys: readonly string[]): void {
+  abandonRequests(keys: readonly string[], why: Abandonment): void {
+    if (why === "stream_cut") {
+      for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "disconnected", STREAM_CUT_REASON, "stream_cut");
+      return this.end("disconnected", STREAM_CUT_REASON);
+    }
     for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "cancelled", "the client closed the response stream, which cancels the request (2026-07-28)");
     this.end("cancelled", "the client closed the response stream");
   }

@@ -335,9 +335,10 @@ export class StreamableHttpEndpoint {
     const keys = messages.flatMap((message, i) => (answered(envelopes[i]!) ? [memberKey(message, i, envelopes[i]!)] : []));
     const answer = new PostAnswer(exchange, session, keys, { batch, opensSession: initialize !== undefined });
     const connection = session.engineConnection;
+    let member = 0;
     messages.forEach((message, i) => {
       const outcome = this.engine.receive(connection, message, requestContext(connection, exchange, facts));
-      if (answered(envelopes[i]!)) answer.take(outcome);
+      if (answered(envelopes[i]!)) answer.take(outcome, keys[member++]);
     });
   }
 
