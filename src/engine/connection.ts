@@ -120,6 +120,8 @@ export class Connection {
     if (!this.reachable) {
       return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method, "", true));
     }
+    // A call that already ended asks nothing (its abort listener would never fire, and the request would wait for ever).
+    if (options.signal?.aborted) return Promise.reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true));
     const id = `mcp-testkit-${this.nextServerRequestId++}`;
     return new Promise((resolve, reject) => {
       const key = idKey(id);

@@ -69,7 +69,7 @@ export interface RequestEndEvent extends RequestStartEvent {
   readonly error?: JsonRpcErrorObject;
   /** The result sent, when the outcome is `result` (for people and observers; never a metric label). */
   readonly result?: unknown;
-  /** Why nothing was sent, when the request ended before its handler answered (the handler may still run). */
+  /** Why nothing was sent: the request ended before its handler answered (the handler may still run), or its step cut its stream (`stream_cut`). */
   readonly noReplyCause?: NoReplyCause;
   /** What the mock caught while handling the request (a step function's or reader's throw), exact objects. */
   readonly errors?: readonly unknown[];
@@ -138,7 +138,7 @@ export type StreamCloseReason =
   | "client_disconnected"
   /** A step closed it early (`closeAfterEvents`), for the client to resume. */
   | "closed_for_resumption"
-  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (its events carry no ids: 2026-07-28, and legacy before 2025-11-25): what it had not carried is lost. */
+  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (its events carry no ids: 2026-07-28, and legacy before 2025-11-25): anything after the cut is lost (an answer that was the last event allowed went). */
   | "cut_by_step"
   /** The client cancelled its request: `notifications/cancelled` for the POST's requests (legacy), a `subscriptions/listen` cancelled, or in 2026-07-28 its stream closed, which cancels it. */
   | "request_cancelled"

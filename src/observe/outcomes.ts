@@ -49,7 +49,7 @@ export type StreamTerminationReason =
   | "client_disconnected"
   /** A step closed it early for the client to resume (`closeAfterEvents`). */
   | "closed_for_resumption"
-  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (no event ids). */
+  /** A step closed it early (`closeAfterEvents`) where it cannot be resumed (no event ids): anything after the cut is lost. */
   | "cut_by_step"
   | "request_cancelled"
   | "session_expired"

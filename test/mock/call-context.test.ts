@@ -360,6 +360,31 @@ describe("server requests answered by the SDK client", () => {
     await client.ping();
   });
 
+  it("a step function that asks after its call ended is refused at once, and the client is asked nothing", async () => {
+    let failure = "";
+    let asked = 0;
+    const server = await mock({
+      tools: {
+        t: async (call) => {
+          await new Promise<void>((resolve) => call.signal.addEventListener("abort", () => resolve(), { once: true }));
+          failure = await call.elicit({ message: "Too late", requestedSchema: { type: "object", properties: {} } }).then(() => "answered", (error: Error) => error.message);
+          return { returns: "late" };
+        },
+      },
+    });
+    const client = await connect(server, { clientOptions: { capabilities: { elicitation: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, () => (asked++, { action: "decline" }));
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "t" }, undefined, { signal: controller.signal }).catch((error: Error) => error.message);
+    await expect.poll(() => server.calls[0]?.outcome).toBe("pending");
+    controller.abort("stop");
+    expect(await pending).toBe("MCP error -32001: stop");
+    await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the tool call ended before the client answered");
+    await client.ping();
+    expect(asked).toBe(0);
+    expect(server.calls[0].exchanges).toEqual([expect.objectContaining({ method: "elicitation/create", error: { code: -32000, message: "the tool call ended before the client answered" } })]);
+  });
+
   it("call.request sends any request, e.g. ping", async () => {
     const server = await mock({ tools: { t: async (call) => ({ returns: await call.request("ping") }) } });
     const client = await connect(server);
