@@ -56,7 +56,8 @@ export class PostAnswer {
   private done = false;
   private waits = false;
   private hints?: StreamHints;
-  /** In a batch, the keys whose outcome was enacted (a cut stream ends the others). */
+  /** How many outcomes were enacted, and in a batch which keys (a cut stream ends the others). */
+  private enacted = 0;
   private settledKeys?: Set<string>;
   /** Headers every response to this POST carries (`mcp-session-id` on a successful initialize). */
   private headers?: Readonly<Record<string, string>>;
@@ -119,6 +120,7 @@ export class PostAnswer {
   /** One request's outcome. */
   private enact(outcome: Outcome, key?: string): void {
     if (this.done) return;
+    this.enacted++;
     if (key !== undefined && this.keys.length > 1) (this.settledKeys ??= new Set()).add(key);
     switch (outcome.type) {
       case "drop":
@@ -211,7 +213,8 @@ export class PostAnswer {
    */
   private cutUnder(): void {
     if (this.done) return;
-    const open = this.keys.length === 1 ? this.keys : this.keys.filter((key) => !this.settledKeys?.has(key));
+    // An answer that was itself the cut (the last event allowed) went: its request is not open.
+    const open = this.keys.length === 1 ? (this.enacted === 0 ? this.keys : []) : this.keys.filter((key) => !this.settledKeys?.has(key));
     if (open.length > 0) this.session.abandonRequests(open, "stream_cut");
   }
 
