@@ -121,7 +121,7 @@ export class Connection {
       return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method, "", true));
     }
     // A call that already ended asks nothing (its abort listener would never fire, and the request would wait for ever).
-    if (options.signal?.aborted) return Promise.reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true));
+    if (options.signal?.aborted) return Promise.reject(callEnded(method));
     const id = `mcp-testkit-${this.nextServerRequestId++}`;
     return new Promise((resolve, reject) => {
       const key = idKey(id);
@@ -129,7 +129,7 @@ export class Connection {
         this.pending.delete(key);
         // Tell the client to stop working on it, as the spec asks of a sender that gives up.
         this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the tool call ended" } }, { relatedRequestId: options.relatedRequestId });
-        reject(new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true));
+        reject(callEnded(method));
       };
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(key, {
@@ -166,4 +166,9 @@ export class Connection {
     for (const waiting of this.pending.values()) waiting.reject(new ServerRequestError({ code: -32000, message: "the connection closed" }, waiting.method, "", true));
     this.pending.clear();
   }
+}
+
+/** What a server request gets when its tool call ends first (before or while it waits for the client). */
+function callEnded(method: string): ServerRequestError {
+  return new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true);
 }

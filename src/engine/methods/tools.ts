@@ -138,7 +138,7 @@ class RunningCall implements ParkedCall {
     }
     const waiting = live ?? new LiveCall(this.call, this.connection, this.context.protocolVersion, this.context.identity, this.context.client);
     // The stream treatment is known now: say it before the wire settles on how to answer.
-    if (step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) {
+    if (this.hintsCutStream(step)) {
       waiting.release();
       return this.streamCut();
     }
@@ -255,7 +255,7 @@ class RunningCall implements ParkedCall {
       }
       const step = produced.step;
       if (step === undefined) return NO_REPLY;
-      if (prepare && step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) return this.streamCut();
+      if (prepare && this.hintsCutStream(step)) return this.streamCut();
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, signal);
         if (signal.aborted) return CANCELLED;
@@ -275,11 +275,16 @@ class RunningCall implements ParkedCall {
 
   private answerSafely(step: StepObject): Outcome {
     try {
-      if (step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream)) return this.streamCut();
+      if (this.hintsCutStream(step)) return this.streamCut();
       return this.answer(step);
     } catch (thrown) {
       return this.unsendable(thrown);
     }
+  }
+
+  /** Tells the wire the step's stream treatment, if it has one; true when that cut a stream that cannot be resumed. */
+  private hintsCutStream(step: StepObject): boolean {
+    return step.stream !== undefined && !this.connection.prepare(this.replyId, step.stream);
   }
 
   /** The step's `stream.closeAfterEvents` cut a stream that cannot be resumed before its answer: no answer can go. */
