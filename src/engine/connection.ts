@@ -29,7 +29,7 @@ export class ServerRequestError extends Error {
     /** Why the client may have refused, when the mock knows (a capability it never declared). */
     hint = "",
     /** The client never answered: the mock gave the request up (`error` says why), so no answer is claimed. */
-    unanswered = false,
+    readonly unanswered = false,
   ) {
     super(unanswered ? `The client did not answer ${method}: ${error.message}` : `The client answered ${method} with error ${error.code}: ${error.message}${hint}`);
     this.name = "ServerRequestError";

@@ -10,6 +10,8 @@ import type { StreamHints } from "./outcome.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import { typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds } from "./spec-checks.js";
+import { ServerRequestError } from "./connection.js";
+import { closest } from "../util/closest.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -55,6 +57,18 @@ export interface StepOptions {
   stream?: StreamHints;
   /** Use this step for this many calls in a row. */
   repeat?: number;
+  /**
+   * Requests to make of the client first, one after another, each waiting for its answer (in
+   * 2026-07-28 each is an MRTR round); then the step answers as it says, whatever the client
+   * answered (the answers are in the call record's `exchanges`). What a replayed recording uses.
+   */
+  asks?: ClientAsk[];
+}
+
+/** One request a step makes of the client (`elicitation/create`, `sampling/createMessage`, `roots/list` or `ping`). */
+export interface ClientAsk {
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 /** `hang` and `disconnect` are plain booleans in the type (a step built in a variable widens `false` to boolean); `hang: true` beside another answer is refused at run time. */
@@ -78,7 +92,10 @@ export type Step = StepObject | StepFunction;
 
 /** Exactly one of these says what kind of answer a step gives. */
 const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired"] as const;
-export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream"]);
+export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks"]);
+
+/** What a step may ask of the client: the requests a server sends its client (MCP's client features, and ping). */
+export const ASK_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list", "ping"] as const;
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
@@ -133,6 +150,7 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   }
   if (record.stream !== undefined) checkStreamHints(record.stream, where);
   if (record.inputRequired !== undefined) checkInputRequired(record.inputRequired, where);
+  if (record.asks !== undefined) checkAsks(record.asks, record, where);
   for (const key of ["delayMs", "repeat"] as const) {
     const value = record[key];
     if (value === undefined) continue;
@@ -184,6 +202,49 @@ function checkInputRequired(value: unknown, where: string): void {
   if (!ok) {
     throw new McpTestkitError(`${where}: "inputRequired" must be { inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one), got ${typeLabel(value)}.`);
   }
+}
+
+function checkAsks(value: unknown, step: Record<string, unknown>, where: string): void {
+  if (!Array.isArray(value)) {
+    throw new McpTestkitError(`${where}: "asks" must be a list of { method, params? } requests to make of the client, got ${typeLabel(value)}.`);
+  }
+  if (step.inputRequired !== undefined) {
+    throw new McpTestkitError(`${where} gives "asks" and "inputRequired"; "asks" makes the input rounds itself (in both eras), "inputRequired" scripts one by hand: give one of them.`);
+  }
+  value.forEach((ask: unknown, index) => {
+    const at = `${where}: asks[${index}]`;
+    if (typeof ask !== "object" || ask === null || Array.isArray(ask)) throw new McpTestkitError(`${at} must be { method, params? }, got ${typeLabel(ask)}.`);
+    checkKeys(ask, new Set(["method", "params"]), at, 'An ask takes "method" and "params"');
+    const { method, params } = ask as Record<string, unknown>;
+    if (typeof method !== "string" || !(ASK_METHODS as readonly string[]).includes(method)) {
+      const guess = typeof method === "string" ? closest(method, ASK_METHODS) : undefined;
+      throw new McpTestkitError(`${at}: "method" must be one of ${ASK_METHODS.map((m) => `"${m}"`).join(", ")} (the requests a server makes of its client), got ${JSON.stringify(method) ?? "nothing"}${guess ? `; did you mean "${guess}"?` : ""}.`);
+    }
+    if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+      throw new McpTestkitError(`${at}: "params" must be an object (the request's params), got ${typeLabel(params)}.`);
+    }
+  });
+}
+
+/**
+ * A step with `asks` as the step function it stands for: each request made of the client in
+ * turn, then the rest of the step. An error the client answers with does not stop the step
+ * (it is recorded in the call's exchanges); a call that ends meanwhile does (the request rejects).
+ */
+export function asksFirst(step: StepObject): Step {
+  const asks = step.asks;
+  if (asks === undefined) return step;
+  const { asks: _asks, ...rest } = step;
+  return async (call) => {
+    for (const ask of asks) {
+      try {
+        await call.request(ask.method, ask.params);
+      } catch (error) {
+        if (!(error instanceof ServerRequestError) || error.unanswered) throw error;
+      }
+    }
+    return rest as StepObject;
+  };
 }
 
 export function checkThrows(value: unknown, where: string): void {

@@ -76,6 +76,8 @@ export interface McpFakeStep {
   disconnect?: boolean;
   raw?: string;
   stream?: { mode?: "json" | "sse"; closeAfterEvents?: number; retryMs?: number };
+  /** Requests to make of the client first, in turn (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`); then the step's answer. */
+  asks?: Array<{ method: string; params?: Record<string, unknown> }>;
 }
 
 /** string → text; array → content; full result object; any other object → structuredContent. */

@@ -46,7 +46,7 @@ describe("schemas/scenario.schema.json", () => {
   const valid: Array<[string, Record<string, unknown>]> = [
     ["every step kind and a script", {
       tools: {
-        script: [{ returns: "a", repeat: 2 }, { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m" } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } }, { inputRequired: { requestState: "s" } }],
+        script: [{ returns: "a", repeat: 2 }, { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m" } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } }, { inputRequired: { requestState: "s" } }, { asks: [{ method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" }],
         one: { returns: { ok: true } },
         empty: {},
         defined: { title: "T", description: "d", inputSchema: { type: "object", properties: { q: { type: ["string", "null"] } }, required: ["q"] }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true }, icons: [{ src: "https://x/i.png" }], _meta: {}, responses: { returns: "x" } },
@@ -90,6 +90,11 @@ describe("schemas/scenario.schema.json", () => {
     ["throws a number", tool({ throws: 42 }), '"throws" must be a message string'],
     ["a bad stream mode", tool({ returns: "a", stream: { mode: "sse2" } }), '"stream" must be'],
     ["inputRequired with neither key", tool({ inputRequired: {} }), '"inputRequired" must be'],
+    ["asks that is not a list", tool({ asks: { method: "roots/list" }, returns: "a" }), '"asks" must be a list of { method, params? }'],
+    ["an ask of a method a server cannot ask", tool({ asks: [{ method: "elicitation/creat" }] }), 'did you mean "elicitation/create"?'],
+    ["an ask with params that are not an object", tool({ asks: [{ method: "ping", params: [] }] }), 'asks[0]: "params" must be an object'],
+    ["asks beside inputRequired", tool({ asks: [{ method: "ping" }], inputRequired: { requestState: "s" } }), 'gives "asks" and "inputRequired"'],
+    ["a fixtures block whose step asks with a stray key", { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { asks: [{ method: "ping", param: {} }] } }] }] } }, "asks[0]"],
     ["an inputSchema with a misspelled type", tool({ inputSchema: { type: "object", properties: { q: { type: "strng" } } } }), 'did you mean "string"?'],
     ["tools as a list", { tools: [{ name: "t" }] }, '"tools" must be an object keyed by name'],
     ["serverInfo without a version", { serverInfo: { name: "s" } }, '"serverInfo" must be { name: string, version: string }'],

@@ -11,7 +11,7 @@ import { connect, delay, mock, relay, useCleanup } from "./support.js";
 useCleanup();
 
 /** Every key a step may have, as the error for an unknown key lists them. */
-const STEP_KEYS = '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream"';
+const STEP_KEYS = '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks"';
 
 /** The text of every text block of a result. */
 function texts(result: object): string[] {

@@ -13,7 +13,7 @@ import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT,
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
-import { answerKind, checkStep, type StepObject } from "../steps.js";
+import { answerKind, asksFirst, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { type HandlerInput, type RequestHandler } from "./handler-input.js";
@@ -58,7 +58,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
 
   const choice = chooseStep(state.toolSources, call, context);
   const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
-  const next = choice.step;
+  const next = typeof choice.step === "function" ? choice.step : asksFirst(choice.step);
   if (typeof next !== "function") return running.answerWhenDue(next);
   const given = isObject(params.inputResponses) ? { ...params.inputResponses } : undefined;
   const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given, state);
@@ -370,6 +370,7 @@ class StepFunctionError extends Error {
 function checkedProduct(produced: unknown, tool: string): StepObject {
   checkStep(produced, `The step function of tool "${tool}"`);
   if (typeof produced === "function") throw new Error("a step function must return a step object, not another function");
+  if (produced.asks !== undefined) throw new Error('a step function returned "asks", which is for static steps; a step function asks the client itself (await call.elicit(...), call.sample(...), call.listRoots(), call.request(method, params)) before it returns');
   return produced;
 }
 
