@@ -54,7 +54,7 @@ import { Subscription, type ListenFilter } from "./subscription.js";
 import { invalidHeaderAnnotation } from "./tool-headers.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import { checkRoots, ServerRequestAnswers } from "./server-requests.js";
-import { abortedBeforeSending, defaultErrorFor, describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec, type ServerRequestContext } from "./session.js";
+import { abortedBeforeSending, defaultErrorFor, describeErrorObject, RpcSession, type CallOptions, type ErrorFor, type FailedRequest, type JsonObject, type ReceivedNotification, type RequestSpec, type ServerRequestContext, type CallServerRequestHandler } from "./session.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
@@ -122,6 +122,8 @@ export class McpDriver implements AsyncDisposable {
   private readonly listChanges: ListChangeFollower | undefined;
   private readonly inbox: NotificationInbox;
   private readonly answers: ServerRequestAnswers;
+  /** The legacy-era calls in flight with their own `onServerRequest`. */
+  private readonly callHandlers = new Set<{ label: string; handler: CallServerRequestHandler }>();
   private readonly lifetime: ConnectionLifetime;
   /** Aborts when the driver closes: what waits on the caller between MRTR rounds stops then. */
   private readonly closing = new AbortController();
@@ -501,7 +503,7 @@ export class McpDriver implements AsyncDisposable {
    */
   async request(method: string, params?: JsonObject, options: CallOptions = {}): Promise<JsonObject> {
     this.assertOpen("request", options);
-    return await this.session.request(method, params, options);
+    return await this.withCallHandler({ ...options, label: method }, () => this.session.request(method, params, options));
   }
 
   /** Sends any notification, as is. */
@@ -643,8 +645,38 @@ export class McpDriver implements AsyncDisposable {
 
   /** A request once the version is known: with MRTR (2026-07-28) the three that may ask for input go through the input rounds. */
   private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (!isInputMethod(method) || !this.speaks("mrtr")) return this.session.request(method, params, spec);
+    if (!isInputMethod(method) || !this.speaks("mrtr")) return this.withCallHandler(spec, () => this.session.request(method, params, spec));
     return this.sendModern(method, params ?? {}, spec);
+  }
+
+  /** A legacy-era request with its own `onServerRequest`: in flight as the call the server's requests may belong to. */
+  private withCallHandler(spec: RequestSpec, send: () => Promise<JsonObject>): Promise<JsonObject> {
+    const handler = spec.onServerRequest;
+    if (handler === undefined) return send();
+    const entry = { label: spec.label ?? "a request", handler };
+    this.callHandlers.add(entry);
+    const sent = send();
+    void sent.then(
+      () => this.callHandlers.delete(entry),
+      () => this.callHandlers.delete(entry),
+    );
+    return sent;
+  }
+
+  /**
+   * The `onServerRequest` a legacy server request goes to: the one call in flight that has one.
+   * With two or more, the request cannot be placed (nothing on the wire says which call it
+   * serves): refused, so no call gets another's answer.
+   */
+  private callHandlerFor(method: string): CallServerRequestHandler | undefined {
+    if (this.callHandlers.size === 0) return undefined;
+    const [first, ...others] = this.callHandlers;
+    if (others.length === 0) return first!.handler;
+    const labels = [first!, ...others].map((entry) => entry.label).join(", ");
+    throw new RpcError(
+      ErrorCode.InternalError,
+      `mcp-testkit: the server sent ${method} while ${others.length + 1} calls with their own onServerRequest were in flight (${labels}); a server request in this protocol version does not say which call it belongs to, so the driver answered none of them. Make such calls one at a time.`,
+    );
   }
 
   private async sendModern(method: string, params: JsonObject, spec: RequestSpec): Promise<JsonObject> {
@@ -664,7 +696,7 @@ export class McpDriver implements AsyncDisposable {
       return await withInputRounds((round) => this.session.request(method, round, spec), params, {
         label,
         maxRounds: this.maxInputRounds,
-        answer: (inputMethod, inputParams, context) => this.answers.answer(inputMethod, inputParams, context),
+        answer: (inputMethod, inputParams, context) => this.answers.answerFor(spec.onServerRequest, inputMethod, inputParams, context),
         processContext: () => this.process?.context(),
         signal: linked?.signal ?? this.closing.signal,
         answerTimeoutMs: timeoutMs,
@@ -695,7 +727,7 @@ export class McpDriver implements AsyncDisposable {
         new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: ${this.protocolVersion} has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer ${method}`),
       );
     }
-    return this.answers.answer(method, params, context);
+    return this.answers.answerFor(this.callHandlerFor(method), method, params, context);
   }
 
   /** Whether the negotiated version has `feature` (false before the handshake): the era as data, asked per feature. */
@@ -814,12 +846,12 @@ function observationOf(connection: DriverConnection, options: DriverOptions, ses
 }
 
 /** What a call's options may hold, and of what kind. */
-const CALL_OPTION_KINDS = { timeoutMs: "number", signal: "object", onProgress: "function" } as const;
+const CALL_OPTION_KINDS = { timeoutMs: "number", signal: "object", onProgress: "function", onServerRequest: "function" } as const;
 
 /** Throws for a call's options the driver would not read (`{ timeout: 300 }`) or could not honour, naming the closest key. */
 function checkCallOptions(options: unknown, api: string): void {
   const where = `${api}()'s options`;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress? }, got ${typeLabel(options)}.`);
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress?, onServerRequest? }, got ${typeLabel(options)}.`);
   checkKeys(options, Object.keys(CALL_OPTION_KINDS), where);
   const { timeoutMs } = options as CallOptions;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {

@@ -12,7 +12,7 @@ import { RpcError } from "../protocol/rpc-error.js";
 import { versionHas } from "../protocol/versions.js";
 import { mergeCapabilities } from "./negotiation.js";
 import type { DriverOptions } from "./options.js";
-import type { JsonObject, ServerRequestContext } from "./session.js";
+import type { CallServerRequestHandler, JsonObject, ServerRequestContext } from "./session.js";
 
 export class ServerRequestAnswers {
   private roots: Root[] | undefined;
@@ -41,6 +41,20 @@ export class ServerRequestAnswers {
       throw new McpTestkitError("setRoots(): this client did not declare the roots capability in initialize; pass roots: [] to the driver to declare it.");
     }
     this.roots = [...roots];
+  }
+
+  /**
+   * The result for a server request that belongs to a call with its own `onServerRequest`: that
+   * handler's answer (checked like the driver's own handlers'), or, when it returns undefined,
+   * the driver's.
+   */
+  async answerFor(handler: CallServerRequestHandler | undefined, method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject> {
+    if (handler === undefined) return await this.answer(method, params, context);
+    const answer = await handler(method, params, context);
+    if (answer === undefined) return await this.answer(method, params, context);
+    const problem = method === "roots/list" ? rootsProblem(answer) : answerProblem(method, answer);
+    if (problem !== undefined) throw new McpTestkitError(`The call's onServerRequest answered ${method} with ${describeValue(answer)}; ${problem}. Return undefined to leave ${method} to the driver's own handlers.`);
+    return answer;
   }
 
   /** The result for a server request; throws an `RpcError` to answer with an error. */
@@ -89,6 +103,11 @@ function answerProblem(method: string, answer: unknown): string | undefined {
   if (!isObject(answer)) return "expected a result object";
   if (method === "elicitation/create" && !ELICIT_ACTIONS.includes(answer.action as string)) return 'expected { action: "accept" | "decline" | "cancel", content? }';
   if (method === "sampling/createMessage" && (typeof answer.role !== "string" || !(isObject(answer.content) || Array.isArray(answer.content)) || typeof answer.model !== "string")) return "expected { role, content, model }";
+  return undefined;
+}
+
+function rootsProblem(answer: unknown): string | undefined {
+  if (!isObject(answer) || !Array.isArray(answer.roots) || answer.roots.some((root) => !isObject(root) || typeof root.uri !== "string")) return "expected { roots: [{ uri, name? }] }";
   return undefined;
 }
 

@@ -36,7 +36,21 @@ export interface CallOptions {
    * Each progress notification restarts the timeout.
    */
   onProgress?: (progress: ProgressParams) => void;
+  /**
+   * Answers the server's requests that belong to this call, before the driver's own handlers
+   * (`onElicitation`, `onSampling`, `roots`): in 2026-07-28 the input requests of this call's
+   * `input_required` results; in the legacy era a server request that arrives while this is the
+   * one call in flight with its own handler (a legacy server request does not say which call it
+   * serves; with two such calls in flight it is refused, saying so). Return undefined to leave a
+   * request to the driver's handlers, throw (an `RpcError` for a code) to answer with an error.
+   * The driver declares only the capabilities its own options imply: declare what this answers in
+   * the driver's `capabilities`. A proxy's hook: `recordMcp` forwards a call's requests this way.
+   */
+  onServerRequest?: CallServerRequestHandler;
 }
+
+/** A call's own answer to one of the server's requests; undefined leaves it to the driver's handlers. */
+export type CallServerRequestHandler = (method: string, params: JsonObject | undefined, context: ServerRequestContext) => JsonObject | undefined | Promise<JsonObject | undefined>;
 
 export interface ProgressParams {
   progressToken: string | number;
