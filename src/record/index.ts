@@ -1,3 +1,3 @@
 /** Record a real server's answers through a mock the agent uses, and write them as fixtures or a scenario that replays them offline. */
 export { recordMcp, type McpRecording, type RecordMcpOptions, type RecordingFormat, type RecordingMockOptions } from "./record-mcp.js";
-export type { FixtureOptions, RecordedAnswer, RecordedError, RecordedExchange } from "./recording.js";
+export type { FixtureOptions, RecordedAnswer, RecordedAsk, RecordedError, RecordedExchange } from "./recording.js";

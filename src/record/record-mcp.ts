@@ -16,7 +16,8 @@ import { RpcError } from "../engine/outcome.js";
 import type { ToolCallContext } from "../engine/call-context.js";
 import type { StepObject } from "../engine/steps.js";
 import { errorText } from "../util/text.js";
-import { Recording, withoutProtocolKeys, type FixtureOptions, type RecordedAnswer, type RecordedError, type RecordedExchange } from "./recording.js";
+import { Recording, withoutProtocolKeys, type FixtureOptions, type RecordedAnswer, type RecordedAsk, type RecordedError, type RecordedExchange } from "./recording.js";
+import { ServerRequestError } from "../engine/connection.js";
 
 type Json = Record<string, unknown>;
 
@@ -130,14 +131,19 @@ class Forwarder {
     definition.responses = async (call: ToolCallContext): Promise<StepObject> => {
       const started = performance.now();
       const signal = call.signal;
+      const asks: RecordedAsk[] = [];
       const answer = await this.answer(signal, async () => {
-        const { isError, ...result } = await this.upstream.callTool(name, call.arguments, { signal, onProgress: ({ progress, total, message }) => call.progress(progress, total, message) });
+        const { isError, ...result } = await this.upstream.callTool(name, call.arguments, {
+          signal,
+          onProgress: ({ progress, total, message }) => call.progress(progress, total, message),
+          onServerRequest: (method, params) => passOn(call, method, params, asks),
+        });
         // The driver reads a missing isError as false; only a failure needs saying.
         return isError ? { ...result, isError } : result;
       });
       if (answer === undefined) return { throws: { code: -32603, message: `mcp-testkit record: the recorded server's tools/call "${name}" was cancelled` } };
       if ("failure" in answer) return { throws: answer.failure };
-      this.keep({ kind: "tool", name, arguments: call.arguments, answer, durationMs: performance.now() - started });
+      this.keep({ kind: "tool", name, arguments: call.arguments, answer, durationMs: performance.now() - started, ...(asks.length > 0 && { asks }) });
       return "error" in answer ? { throws: answer.error } : { result: answer.result };
     };
     return definition;
@@ -187,6 +193,29 @@ class Forwarder {
       if (error instanceof RequestFailedError && error.code !== undefined) return { error: serverError(error) };
       return { failure: { code: -32603, message: `mcp-testkit record: the recorded server did not answer: ${errorText(error)} (nothing was recorded for this request)` } };
     }
+  }
+}
+
+/** What the recording passes on to the agent: what a server asks of its client during a call (not `ping`, which the driver answers). */
+const PASSED_ON: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+
+/**
+ * A request the recorded server made during a call, made of the agent in that call (a server
+ * request in the legacy era, an input round in 2026-07-28) and kept with the agent's answer. An
+ * error the agent answers with goes back to the server as that error, and is kept too.
+ */
+async function passOn(call: ToolCallContext, method: string, params: Json | undefined, asks: RecordedAsk[]): Promise<Json | undefined> {
+  if (!PASSED_ON.has(method)) return undefined;
+  const ask: Omit<RecordedAsk, "answer"> = params === undefined ? { method } : { method, params };
+  try {
+    const result = await call.request(method, params ?? {});
+    asks.push({ ...ask, answer: { result } });
+    return result;
+  } catch (error) {
+    if (!(error instanceof ServerRequestError) || error.unanswered) throw error;
+    const answered: RecordedError = { code: error.error.code, message: error.error.message, ...(error.error.data !== undefined && { data: error.error.data }) };
+    asks.push({ ...ask, answer: { error: answered } });
+    throw new RpcError(answered.code, answered.message, answered.data);
   }
 }
 

@@ -20,11 +20,23 @@ export interface RecordedError {
 
 /** One request the real server answered while recording, in the order the requests were made. */
 export type RecordedExchange =
-  | { kind: "tool"; name: string; arguments: Json; answer: RecordedAnswer; durationMs: number }
+  | { kind: "tool"; name: string; arguments: Json; answer: RecordedAnswer; durationMs: number; asks?: RecordedAsk[] }
   | { kind: "resource"; uri: string; answer: RecordedAnswer; durationMs: number }
   | { kind: "prompt"; name: string; arguments: Record<string, string>; answer: RecordedAnswer; durationMs: number };
 
 export type RecordedAnswer = { result: Json } | { error: RecordedError };
+
+/**
+ * A request the server made of its client during a call (elicitation, sampling, roots), passed
+ * on to the agent, and the agent's answer. A replay makes the same requests of its client, in
+ * order, before the recorded answer (the step's `asks`); the answers stay in the recording's
+ * `exchanges` and are not written down (a replay answers the same whatever its client says).
+ */
+export interface RecordedAsk {
+  method: string;
+  params?: Json;
+  answer: RecordedAnswer;
+}
 
 /** What the real server said it is and offers, as listed when the recording started. */
 export interface RecordedSurface {
@@ -128,7 +140,7 @@ export class Recording {
     return this.grouped("tool", (exchange) => exchange.name, (exchange) => {
       const listed = this.surface.tools.find((candidate) => candidate.name === exchange.name);
       return { item: { name: exchange.name, ...pick(listed, ["description", "inputSchema"]), calls: [] } as McpFakeTool, entries: (tool) => tool.calls };
-    }, (exchange) => toolCall(exchange.arguments, exchange.answer));
+    }, (exchange) => toolCall(exchange.arguments, exchange.answer, exchange.asks));
   }
 
   private resourceBlocks(): McpFakeResource[] {
@@ -216,15 +228,20 @@ function promptDefinition(prompt: Json): Json {
   return definition;
 }
 
-/** One call entry: the exact arguments, and the result as the fixture format spells a full result (else as a raw result step) or the error as a `throws` step. */
-function toolCall(args: Json, answer: RecordedAnswer): McpFakeCall {
-  if ("error" in answer) return { args, step: { throws: answer.error } };
+/**
+ * One call entry: the exact arguments, and the result as the fixture format spells a full result
+ * (else as a raw result step) or the error as a `throws` step; a call that asked its client
+ * something is a step whose `asks` come first.
+ */
+function toolCall(args: Json, answer: RecordedAnswer, asked: readonly RecordedAsk[] = []): McpFakeCall {
+  const asks = asked.length === 0 ? undefined : asked.map(({ method, params }) => (params === undefined ? { method } : { method, params }));
+  if ("error" in answer) return { args, step: { ...(asks && { asks }), throws: answer.error } };
   const result = withoutProtocolKeys(answer.result);
   if (!Array.isArray(result.content)) result.content = [];
   if (result.isError !== true) delete result.isError;
   // A result with keys the full-result form does not allow (a server's own extensions) is sent as is.
-  const asFull = Object.keys(result).every((key) => FULL_RESULT_KEYS.has(key));
-  return asFull ? { args, result } : { args, step: { result } };
+  const asFull = asks === undefined && Object.keys(result).every((key) => FULL_RESULT_KEYS.has(key));
+  return asFull ? { args, result } : { args, step: { ...(asks && { asks }), result } };
 }
 
 /** A prompts/get result in the fixture's full form (`messages`, `description`, `_meta`). */

@@ -8,13 +8,14 @@ import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLI, collect, exited, runCli, scratchFile, startCli, useCli, waitForLine } from "./support.js";
 import { everythingCommand } from "../driver/support.js";
 
 useCli();
 
 async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: "agent", version: "1.0.0" });
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
@@ -28,14 +29,26 @@ describe("mcp-testkit record", () => {
     expect(output.stdout).toMatch(/\(mcp-servers\/everything [^,]+, 2025-11-25 \(legacy era: initialize\)\)/);
     const client = await connect(url!);
     expect(await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ text: "The sum of 2 and 3 is 5." }] });
+    // The recording declared elicitation to the server, which then lists its elicitation tool; the request reaches this agent.
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "decline" };
+    });
+    const declined = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    expect(asked).toEqual(["Please provide inputs for the following fields:"]);
+    expect(JSON.stringify(declined.content)).toContain("decline");
     await client.close();
     child.kill("SIGINT");
     const result = await exited(child, output, 10_000);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('get-sum #0 {"a":2,"b":3} → result');
-    expect(result.stdout).toContain(`mcp-testkit record: wrote 1 tool call, 0 resource reads and 0 prompt gets to ${out} (scenario); replay it with: mcp-testkit mock ${out}\n`);
+    expect(result.stdout).toContain(`mcp-testkit record: wrote 2 tool calls, 0 resource reads and 0 prompt gets to ${out} (scenario); replay it with: mcp-testkit mock ${out}\n`);
     const scenario = JSON.parse(readFileSync(out, "utf8"));
-    expect(scenario.fixtures[0].tools).toEqual([{ name: "get-sum", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }] }]);
+    expect(scenario.fixtures[0].tools).toEqual([
+      { name: "get-sum", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }] },
+      { name: "trigger-elicitation-request", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: {}, step: { asks: [{ method: "elicitation/create", params: expect.objectContaining({ message: asked[0] }) }], result: declined } }] },
+    ]);
 
     // The replay, over stdio this time: the same answer, no server-everything.
     const replay = new Client({ name: "agent", version: "1.0.0" });

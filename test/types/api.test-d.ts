@@ -13,6 +13,9 @@ import {
   type McpRecording,
   type MockMcpServer,
   type RecordedExchange,
+  type RecordedAsk,
+  type RecordedAnswer,
+  type CallServerRequestHandler,
   type McpFakeBlock,
   type ServerStopResult,
   type Simulation,
@@ -46,6 +49,7 @@ describe("steps", () => {
       { raw: "not json" },
       { returns: "sse", stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } },
       { returns: "again", repeat: 3 },
+      { asks: [{ method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" },
       (call) => ({ returns: call.arguments }),
       async (call) => ({ returns: await call.sample({ messages: [] }) }),
     ];
@@ -221,5 +225,26 @@ describe("recordMcp: a recording mock in front of a driver", () => {
     await recordMcp(upstream, { mock: { tools: {} } });
     // @ts-expect-error a scope is "shared" or { testId?, context? }
     await recordMcp(upstream, { scope: "everyone" });
+  });
+
+  it("keeps what the server asked the agent during a call, with the agent's answer", () => {
+    const exchange = {} as RecordedExchange;
+    if (exchange.kind === "tool") expectTypeOf(exchange.asks).toEqualTypeOf<RecordedAsk[] | undefined>();
+    expectTypeOf<RecordedAsk["answer"]>().toEqualTypeOf<RecordedAnswer>();
+  });
+});
+
+describe("a call's onServerRequest", () => {
+  it("answers a server request, or leaves it (undefined) to the driver's handlers", async () => {
+    const driver = {} as McpDriver;
+    await driver.callTool("t", {}, { onServerRequest: (method) => (method === "roots/list" ? { roots: [] } : undefined) });
+    await driver.callTool("t", {}, { onServerRequest: async () => ({ action: "decline" }) });
+    const handler: CallServerRequestHandler = (_method, params, context) => {
+      expectTypeOf(context.signal).toEqualTypeOf<AbortSignal>();
+      return params;
+    };
+    // @ts-expect-error it answers with a result object, not a string
+    await driver.callTool("t", {}, { onServerRequest: () => "accept" });
+    void handler;
   });
 });

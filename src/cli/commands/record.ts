@@ -35,8 +35,10 @@ stdin closes) the recording is written to --out:
   --format fixture: only the block ({ "mcpFakes": ... }), for a fixtures directory
     (mcp-testkit mock --fixtures <dir>, or mockMcp({ fixtures })).
 A failure that is not the server's answer (it exited, timed out) reaches the agent as an error
-and is not recorded. Requests the server makes of its client during a call (sampling,
-elicitation, roots) are not forwarded to the agent.
+and is not recorded. The recording declares the elicitation and sampling capabilities to the
+server; what the server asks during a tools/call (elicitation, sampling, roots; in 2026-07-28
+its input requests) is passed on to the agent in that call, the agent's answer goes back, and
+the replay asks the agent the same before it gives the recorded answer (the step's "asks").
 ${TARGET_EXPLAINED}
 
 Options:
@@ -71,6 +73,13 @@ const OPTIONS = {
 } as const;
 
 const FORMATS: readonly RecordingFormat[] = ["scenario", "fixture"];
+
+/**
+ * What the recording declares to the server so it may ask during a call: each request is passed
+ * on to the agent. Not roots: a legacy server may ask for them as soon as it is initialized,
+ * before any agent is connected to answer.
+ */
+const PASSED_ON_CAPABILITIES = { elicitation: {}, sampling: {} };
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
@@ -112,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
         return await save(recording, out, format, say);
       },
       era,
+      PASSED_ON_CAPABILITIES,
     );
   } finally {
     stopping.release();

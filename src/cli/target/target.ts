@@ -5,6 +5,7 @@
  * into one clear message with the process context (command, exit code, stderr lines).
  */
 import type { VersionNegotiation } from "../../driver/options.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
 import { MESSAGE_PREFIX } from "../../errors.js";
 import { MODERN_ONLY_HINT } from "../../driver/negotiation.js";
@@ -86,6 +87,8 @@ function parseTimeout(text: string | undefined): number {
 }
 
 export interface OpenOptions {
+  /** Client capabilities to declare beyond what the driver's handlers imply (`record` declares what it passes on to the agent). */
+  capabilities?: ClientCapabilities;
   /** Where lines the server writes to stdout that are not JSON go (stdio); default: stderr, prefixed. */
   onStdoutLine?: (line: string) => void;
   /** Run requests strictly (a result breaking the schema throws); default false, so a flawed server can still be looked at. */
@@ -108,7 +111,7 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
   // A version alone lets the driver imply the mode (a pin for 2026-07-28); nothing at all is legacy.
   const impliedByVersion = options.versionNegotiation === undefined && options.protocolVersion !== undefined;
   const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "legacy", protocolVersion: options.protocolVersion };
-  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era };
+  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era, ...(options.capabilities && { capabilities: options.capabilities }) };
   if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
   const process = new StdioProcessTransport({
     shellCommand: target.value,
@@ -194,8 +197,9 @@ export async function withConnectedDriver<T>(
   progress: Progress,
   use: (driver: McpDriver, init: Awaited<ReturnType<McpDriver["initialize"]>>) => Promise<T>,
   era: EraChoice = { asked: false },
+  capabilities?: ClientCapabilities,
 ): Promise<T> {
-  const driver = openDriver(target, { versionNegotiation: era.versionNegotiation, protocolVersion: era.protocolVersion });
+  const driver = openDriver(target, { versionNegotiation: era.versionNegotiation, protocolVersion: era.protocolVersion, capabilities });
   let succeeded = false;
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);

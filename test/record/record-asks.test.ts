@@ -1,0 +1,117 @@
+/**
+ * A recorded server that asks its client something during a call (elicitation, sampling, roots):
+ * the recording mock passes each request on to the agent in that call and the agent's answer back
+ * to the server, keeps both, and writes the call as a step whose `asks` come first, so the replay
+ * asks the agent the same before it gives the recorded answer. Real parts: server-everything
+ * (SDK v1, stdio, legacy era) and the SDK v2 server in 2026-07-28 (MRTR rounds), with SDK v1 and
+ * SDK v2 clients as the agents.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { mcpShell, mockMcp, recordMcp, type MockMcpServer } from "../../src/index.js";
+import { everythingCommand, expectNoProcessLeft, zoo } from "../driver/support.js";
+import { MODERN, useV2Cleanup, v2Client } from "../modern/support.js";
+
+useV2Cleanup();
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+/** An SDK v1 agent that answers elicitation and sampling, and says what it was asked. */
+async function legacyAgent(server: MockMcpServer, elicit: () => Record<string, unknown> = () => ({ action: "accept", content: { name: "Ada", check: true } })) {
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { elicitation: {}, sampling: {} } });
+  const asked: Array<[string, unknown]> = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(["elicitation/create", request.params]);
+    return elicit() as never;
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    asked.push(["sampling/createMessage", request.params]);
+    return { role: "assistant", content: { type: "text", text: "It is sunny." }, model: "agent-model" };
+  });
+  await client.connect(await server.connectInMemory());
+  clients.push(client);
+  return { client, asked };
+}
+
+describe("recording server-everything's elicitation and sampling (stdio, legacy era)", () => {
+  it("passes each request on to the agent and its answer back, records both, and the replay asks the same", async () => {
+    // The upstream declares what it passes on; server-everything lists these tools only to such a client.
+    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {}, sampling: {} } });
+    try {
+      await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+      const { client, asked } = await legacyAgent(recording.server);
+      const elicited = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+      const sampled = await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: "weather?", maxTokens: 20 } });
+      expect(JSON.stringify(elicited.content)).toContain("Ada");
+      expect(JSON.stringify(sampled.content)).toContain("It is sunny.");
+      expect(asked.map(([method]) => method)).toEqual(["elicitation/create", "sampling/createMessage"]);
+
+      const [first, second] = recording.exchanges;
+      expect(first).toMatchObject({ kind: "tool", name: "trigger-elicitation-request", asks: [{ method: "elicitation/create", params: { message: expect.any(String) }, answer: { result: { action: "accept", content: { name: "Ada" } } } }] });
+      expect(second).toMatchObject({ kind: "tool", name: "trigger-sampling-request", asks: [{ method: "sampling/createMessage", answer: { result: { model: "agent-model" } } }] });
+      const scenario = recording.scenario();
+      const calls = (scenario.fixtures as Array<{ tools: Array<{ name: string; calls: Array<Record<string, any>> }> }>)[0]!.tools.map((tool) => tool.calls[0]!);
+      // Written as steps whose asks come first; the agent's answers are not written down.
+      expect(calls[0]).toMatchObject({ args: {}, step: { asks: [{ method: "elicitation/create", params: asked[0]![1] }], result: elicited } });
+      expect(calls[0]!.step.asks[0]).not.toHaveProperty("answer");
+      expect(calls[1]).toMatchObject({ args: { prompt: "weather?", maxTokens: 20 }, step: { asks: [{ method: "sampling/createMessage", params: asked[1]![1] }], result: sampled } });
+
+      await using replay = await mockMcp({ transport: "memory", ...(scenario as object) });
+      const offline = await legacyAgent(replay, () => ({ action: "decline" }));
+      // The replay asks the same, then answers as recorded, whatever the agent says now.
+      expect(await offline.client.callTool({ name: "trigger-elicitation-request", arguments: {} })).toEqual(elicited);
+      expect(await offline.client.callTool({ name: "trigger-sampling-request", arguments: { prompt: "weather?", maxTokens: 20 } })).toEqual(sampled);
+      expect(offline.asked).toEqual(asked);
+      expect(replay.calls[0]!.exchanges).toMatchObject([{ method: "elicitation/create", result: { action: "decline" } }]);
+    } finally {
+      await upstream.close();
+      await expectNoProcessLeft(upstream.pid);
+    }
+  }, 30_000);
+
+  it("an error the agent answers with goes back to the server, and is recorded as the agent's answer", async () => {
+    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {} } });
+    try {
+      await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+      const { client } = await legacyAgent(recording.server, () => {
+        throw new Error("the agent has no screen");
+      });
+      const answer = await client.callTool({ name: "trigger-elicitation-request", arguments: {} }).catch((error: Error) => error);
+      // Whatever the server made of the error is its answer, recorded as such.
+      expect(JSON.stringify(answer)).toContain("the agent has no screen");
+      expect(recording.exchanges[0]).toMatchObject({ asks: [{ method: "elicitation/create", answer: { error: { message: expect.stringContaining("the agent has no screen") } } }] });
+    } finally {
+      await upstream.close();
+    }
+  }, 30_000);
+});
+
+describe("recording the SDK v2 server's input requests (2026-07-28, MRTR)", () => {
+  it("an input round of the server's becomes one of the agent's; the replay asks a legacy agent the same on its connection", async () => {
+    await using upstream = mcpShell(zoo("sdk-v2-server") + " stdio", { versionNegotiation: { pin: MODERN }, capabilities: { elicitation: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const agent = v2Client({ capabilities: { elicitation: { form: {} } } });
+    const asked: unknown[] = [];
+    agent.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: { ok: true } };
+    });
+    await agent.connect(await recording.server.connectInMemory());
+    expect(agent.getProtocolEra?.()).toBe("modern");
+    const answer = await agent.callTool({ name: "confirm", arguments: { what: "deploy" } });
+    expect(answer.content).toEqual([{ type: "text", text: "deploy: done" }]);
+    expect(asked).toMatchObject([{ message: "Really deploy?" }]);
+    expect(recording.exchanges[0]).toMatchObject({ asks: [{ method: "elicitation/create", params: { message: "Really deploy?" }, answer: { result: { action: "accept", content: { ok: true } } } }] });
+    // One call on the recording mock, with its exchange; the server's round was the agent's round.
+    expect(recording.server.calls).toHaveLength(1);
+    expect(recording.server.calls[0]).toMatchObject({ protocolVersion: MODERN, outcome: "result", exchanges: [{ method: "elicitation/create" }] });
+
+    await using replay = await mockMcp({ transport: "memory", ...(recording.scenario() as object) });
+    const legacy = await legacyAgent(replay, () => ({ action: "accept", content: { ok: true } }));
+    expect((await legacy.client.callTool({ name: "confirm", arguments: { what: "deploy" } })).content).toEqual([{ type: "text", text: "deploy: done" }]);
+    expect(legacy.asked).toMatchObject([["elicitation/create", { message: "Really deploy?" }]]);
+  }, 30_000);
+});
