@@ -236,15 +236,28 @@ export function asksFirst(step: StepObject): Step {
   if (asks === undefined) return step;
   const { asks: _asks, ...rest } = step;
   return async (call) => {
-    for (const ask of asks) {
+    for (const [index, ask] of asks.entries()) {
       try {
         await call.request(ask.method, ask.params);
       } catch (error) {
-        if (!(error instanceof ServerRequestError) || error.unanswered) throw error;
+        if (!(error instanceof ServerRequestError)) throw error;
+        if (error.unanswered) throw new AskUnanswered(index, ask.method, error);
       }
     }
     return rest as StepObject;
   };
+}
+
+/** A step's ask that got no answer (the client cannot be reached, the call ended): the call fails saying which ask. */
+export class AskUnanswered extends Error {
+  constructor(
+    readonly index: number,
+    readonly method: string,
+    override readonly cause: ServerRequestError,
+  ) {
+    super(`its asks[${index}] (${method}) got no answer: ${cause.error.message}`);
+    this.name = "AskUnanswered";
+  }
 }
 
 export function checkThrows(value: unknown, where: string): void {

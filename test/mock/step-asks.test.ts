@@ -116,6 +116,14 @@ describe("a step's asks", () => {
     expect(server.calls[0]!.exchanges).toMatchObject([{ method: "elicitation/create", result: { action: "cancel" } }]);
   });
 
+  it("an ask that cannot reach the client (handle(), no channel back) fails the call naming the ask", async () => {
+    const server = await mockMcp({ transport: "memory", ...scenario });
+    open.push(server);
+    const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sign_up", arguments: {} } })))!);
+    expect(reply.error).toEqual({ code: -32603, message: 'The step of tool "sign_up" could not go on: its asks[0] (elicitation/create) got no answer: the client is not connected (or cannot receive server requests on this wire)' });
+    expect(server.calls[0]).toMatchObject({ outcome: "protocol-error", exchanges: [{ method: "elicitation/create", error: { code: -32000 } }] });
+  });
+
   it("a step function that returns asks is told to ask itself", async () => {
     const server = await mockMcp({ transport: "memory", tools: { f: () => ({ asks: [{ method: "ping" }], returns: "x" }) } });
     open.push(server);

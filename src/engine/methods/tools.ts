@@ -13,7 +13,7 @@ import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT,
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
-import { answerKind, asksFirst, checkStep, type StepObject } from "../steps.js";
+import { answerKind, AskUnanswered, asksFirst, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { type HandlerInput, type RequestHandler } from "./handler-input.js";
@@ -230,6 +230,7 @@ class RunningCall implements ParkedCall {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
     this.context.caught?.push(cause);
     const message = errorText(cause);
+    if (cause instanceof AskUnanswered) return this.fail({ code: ErrorCode.InternalError, message: `The step of tool "${this.call.tool}" could not go on: ${message}` });
     const what = thrown instanceof StepFunctionError && thrown.returned ? "returned an invalid step" : "threw";
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" ${what}: ${message}` });
   }
