@@ -124,6 +124,8 @@ export class LiveCall implements ToolCallContext {
   /** The progress token of that request (`_meta.progressToken`), if it sent one. */
   #progressToken: JsonRpcId | undefined;
   #controller?: AbortController;
+  /** The call's requests to the client that wait for an answer (legacy era), each with its own way to give up. */
+  #asking?: Set<AbortController>;
   readonly #hub: CallHub;
   /** Set once the step sent the client anything (a notification or a request). */
   spoke = false;
@@ -200,8 +202,13 @@ export class LiveCall implements ToolCallContext {
     return this.#controller?.signal.aborted ?? false;
   }
 
-  /** The call is over: it leaves the in-flight requests (if it joined them). */
+  /**
+   * The call is over: it leaves the in-flight requests (if it joined them), and its requests the
+   * client has not answered yet are given up (the client is told, as the spec asks of a sender
+   * that stops waiting): a step that answered without waiting for them leaves nothing open.
+   */
   release(): void {
+    if (this.#asking !== undefined) for (const asking of [...this.#asking]) asking.abort();
     if (this.#controller === undefined) return;
     this.detach();
   }
@@ -244,8 +251,15 @@ export class LiveCall implements ToolCallContext {
     this.record.exchanges.push(exchange);
     // Whether the client can hear the request at all (through handle() it cannot: no hint then).
     const reachable = this.#connection.reachable;
+    // Given up when the call is cancelled, and when it ends first (release).
+    const asking = new AbortController();
+    const signal = this.signal;
+    const onCallAbort = () => asking.abort();
+    if (signal.aborted) asking.abort();
+    else signal.addEventListener("abort", onCallAbort, { once: true });
+    (this.#asking ??= new Set()).add(asking);
     try {
-      exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: this.signal });
+      exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: asking.signal });
       return exchange.result;
     } catch (error) {
       if (!(error instanceof ServerRequestError)) throw error;
@@ -256,6 +270,8 @@ export class LiveCall implements ToolCallContext {
       if (!reachable || capability === undefined || this.clientCapabilities[capability] !== undefined) throw error;
       throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
     } finally {
+      signal.removeEventListener("abort", onCallAbort);
+      this.#asking.delete(asking);
       exchange.answeredAt = Date.now();
     }
   }

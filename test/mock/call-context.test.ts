@@ -360,6 +360,30 @@ describe("server requests answered by the SDK client", () => {
     await client.ping();
   });
 
+  it("a call that answers without waiting for its request gives the request up: the client is told, nothing stays open", async () => {
+    let failure = "";
+    const server = await mock({
+      tools: {
+        t: (call) => {
+          // Asked, not awaited: the step answers at once.
+          void call.elicit({ message: "Never mind", requestedSchema: { type: "object", properties: {} } }).catch((error: Error) => (failure = error.message));
+          return { returns: "done" };
+        },
+      },
+    });
+    const client = await connect(server, { clientOptions: { capabilities: { elicitation: {} } } });
+    let cancelledWith: unknown;
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelledWith = extra.signal.reason), resolve({ action: "cancel" })), { once: true })),
+    );
+    expect(text(await client.callTool({ name: "t" }))).toBe("done");
+    await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the tool call ended before the client answered");
+    await expect.poll(() => String(cancelledWith)).toContain("the tool call ended");
+    expect(server.calls[0].outcome).toBe("result");
+    expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000 } });
+  });
+
   it("a step function that asks after its call ended is refused at once, and the client is asked nothing", async () => {
     let failure = "";
     let asked = 0;

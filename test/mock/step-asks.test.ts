@@ -94,6 +94,21 @@ describe("a step's asks", () => {
     expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, outcome: "result", exchanges: [{ method: "elicitation/create", result: { action: "decline" } }, { method: "roots/list", result: { roots: [] } }] });
   });
 
+  it("a ping ask pings a legacy client and is skipped in 2026-07-28, which has no ping: one step serves both", async () => {
+    const server = await mockMcp({ transport: "memory", tools: { check_in: { asks: [{ method: "ping" }, { method: "roots/list" }], returns: "checked in" } } });
+    open.push(server);
+    const { client } = await legacyClient(server, { elicit: () => ({ action: "cancel" }) });
+    expect((await client.callTool({ name: "check_in", arguments: {} })).content).toEqual([{ type: "text", text: "checked in" }]);
+    const modern = v2Client({ capabilities: { roots: {} } });
+    modern.setRequestHandler("roots/list", async () => ({ roots: [] }));
+    await modern.connect(await server.connectInMemory());
+    expect((await modern.callTool({ name: "check_in", arguments: {} })).content).toEqual([{ type: "text", text: "checked in" }]);
+    expect(server.calls.map((call) => [call.protocolVersion, call.outcome, call.exchanges.map((exchange) => exchange.method)])).toEqual([
+      ["2025-11-25", "result", ["ping", "roots/list"]],
+      [MODERN, "result", ["roots/list"]],
+    ]);
+  });
+
   it("2026-07-28: a client that lacks the capability an ask needs gets -32021, as with call.elicit()", async () => {
     const server = await mockMcp({ transport: "memory", ...scenario });
     open.push(server);
