@@ -34,7 +34,7 @@ import type {
 import { McpTestkitError } from "../errors.js";
 import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
-import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
+import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import type { ListKind } from "../protocol/list-kinds.js";
 import { FEATURES, LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../protocol/versions.js";
 import { RpcError } from "../protocol/rpc-error.js";
@@ -88,6 +88,13 @@ export interface DriverConnection {
 }
 
 /** A tool a client over HTTP must leave out of `tools/list` (2026-07-28: an invalid `x-mcp-header`). */
+/** A legacy request in flight with its own `onServerRequest`, and its id once it was written. */
+interface CallHandlerEntry {
+  readonly label: string;
+  readonly handler: CallServerRequestHandler;
+  id: JsonRpcId | undefined;
+}
+
 export interface RejectedTool {
   name: string;
   reason: string;
@@ -123,7 +130,7 @@ export class McpDriver implements AsyncDisposable {
   private readonly inbox: NotificationInbox;
   private readonly answers: ServerRequestAnswers;
   /** The legacy-era calls in flight with their own `onServerRequest`. */
-  private readonly callHandlers = new Set<{ label: string; handler: CallServerRequestHandler }>();
+  private readonly callHandlers = new Set<CallHandlerEntry>();
   private readonly lifetime: ConnectionLifetime;
   /** Aborts when the driver closes: what waits on the caller between MRTR rounds stops then. */
   private readonly closing = new AbortController();
@@ -645,17 +652,17 @@ export class McpDriver implements AsyncDisposable {
 
   /** A request once the version is known: with MRTR (2026-07-28) the three that may ask for input go through the input rounds. */
   private sendNow(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (!isInputMethod(method) || !this.speaks("mrtr")) return this.withCallHandler(spec, () => this.session.request(method, params, spec));
+    if (!isInputMethod(method) || !this.speaks("mrtr")) return this.withCallHandler(spec, (sent) => this.session.request(method, params, sent));
     return this.sendModern(method, params ?? {}, spec);
   }
 
   /** A legacy-era request with its own `onServerRequest`: in flight as the call the server's requests may belong to. */
-  private withCallHandler(spec: RequestSpec, send: () => Promise<JsonObject>): Promise<JsonObject> {
+  private withCallHandler(spec: RequestSpec, send: (spec: RequestSpec) => Promise<JsonObject>): Promise<JsonObject> {
     const handler = spec.onServerRequest;
-    if (handler === undefined) return send();
-    const entry = { label: spec.label ?? "a request", handler };
+    if (handler === undefined) return send(spec);
+    const entry: CallHandlerEntry = { label: spec.label ?? "a request", handler, id: undefined };
     this.callHandlers.add(entry);
-    const sent = send();
+    const sent = send({ ...spec, onId: (id) => ((entry.id = id), spec.onId?.(id)) });
     void sent.then(
       () => this.callHandlers.delete(entry),
       () => this.callHandlers.delete(entry),
@@ -664,18 +671,21 @@ export class McpDriver implements AsyncDisposable {
   }
 
   /**
-   * The `onServerRequest` a legacy server request goes to: the one call in flight that has one.
-   * With two or more, the request cannot be placed (nothing on the wire says which call it
-   * serves): refused, so no call gets another's answer.
+   * The call a legacy server request belongs to, when it has its own `onServerRequest`: the one
+   * request in flight that could have caused it (a tools/call, resources/read or prompts/get).
+   * With others in flight beside a call that has a handler, nothing on the wire says which one
+   * the request serves: refused, so no call gets an answer meant for another. None with a
+   * handler: the driver's own handlers answer.
    */
-  private callHandlerFor(method: string): CallServerRequestHandler | undefined {
+  private callHandlerFor(method: string): CallHandlerEntry | undefined {
     if (this.callHandlers.size === 0) return undefined;
-    const [first, ...others] = this.callHandlers;
-    if (others.length === 0) return first!.handler;
-    const labels = [first!, ...others].map((entry) => entry.label).join(", ");
+    const inFlight = this.session.pendingWhere(isInputMethod);
+    const [only] = this.callHandlers;
+    if (this.callHandlers.size === 1 && inFlight.length === 1 && inFlight[0]!.id === only!.id) return only;
+    const labels = inFlight.map((request) => request.label).join(", ");
     throw new RpcError(
       ErrorCode.InternalError,
-      `mcp-testkit: the server sent ${method} while ${others.length + 1} calls with their own onServerRequest were in flight (${labels}); a server request in this protocol version does not say which call it belongs to, so the driver answered none of them. Make such calls one at a time.`,
+      `mcp-testkit: the server sent ${method} while ${inFlight.length} requests were in flight (${labels}), ${this.callHandlers.size} of them with their own onServerRequest; a server request in this protocol version does not say which call it belongs to, so the driver answered none of them. Make a call that has its own onServerRequest alone.`,
     );
   }
 
@@ -689,7 +699,8 @@ export class McpDriver implements AsyncDisposable {
         { label, timeoutMs, signal: spec.signal, doing: "listing the tools for its Mcp-Param headers", processContext: () => this.process?.context() },
       );
     }
-    // Between rounds the call waits on the caller's handlers: its signal, its timeout and close() bound that wait too.
+    // Between rounds the call waits on the caller's handlers: its signal, its timeout and close() bound that wait too;
+    // with its own onServerRequest only its signal and close() (that wait is the caller's, as in the legacy era).
     // Not AbortSignal.any: on Node 20 the driver's long-lived closing signal would keep every call's combined signal.
     const linked = spec.signal === undefined ? undefined : eitherAborts(spec.signal, this.closing.signal);
     try {
@@ -699,7 +710,7 @@ export class McpDriver implements AsyncDisposable {
         answer: (inputMethod, inputParams, context) => this.answers.answerFor(spec.onServerRequest, inputMethod, inputParams, context),
         processContext: () => this.process?.context(),
         signal: linked?.signal ?? this.closing.signal,
-        answerTimeoutMs: timeoutMs,
+        answerTimeoutMs: spec.onServerRequest === undefined ? timeoutMs : undefined,
       });
     } finally {
       linked?.release();
@@ -727,7 +738,11 @@ export class McpDriver implements AsyncDisposable {
         new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: ${this.protocolVersion} has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer ${method}`),
       );
     }
-    return this.answers.answerFor(this.callHandlerFor(method), method, params, context);
+    const call = this.callHandlerFor(method);
+    if (call === undefined) return this.answers.answer(method, params, context);
+    // The server waits on the call's handler now, not the other way round: its timeout waits too.
+    const release = call.id === undefined ? undefined : this.session.holdDeadline(call.id);
+    return this.answers.answerFor(call.handler, method, params, context).finally(release);
   }
 
   /** Whether the negotiated version has `feature` (false before the handshake): the era as data, asked per feature. */

@@ -64,9 +64,12 @@ export class ServerRequestAnswers {
         return {};
       case "roots/list":
         if (this.roots === undefined) {
+          const declared = this.options.capabilities?.roots !== undefined;
           throw new RpcError(
             ErrorCode.MethodNotFound,
-            "mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.",
+            declared
+              ? "mcp-testkit: this client declares the roots capability (capabilities.roots) but was given no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach), or answer roots/list in a call's onServerRequest."
+              : "mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.",
           );
         }
         return { roots: this.roots };
@@ -107,8 +110,12 @@ function answerProblem(method: string, answer: unknown): string | undefined {
 }
 
 function rootsProblem(answer: unknown): string | undefined {
-  if (!isObject(answer) || !Array.isArray(answer.roots) || answer.roots.some((root) => !isObject(root) || typeof root.uri !== "string")) return "expected { roots: [{ uri, name? }] }";
+  if (!isObject(answer) || !isRootList(answer.roots)) return "expected { roots: [{ uri, name? }] }";
   return undefined;
+}
+
+function isRootList(roots: unknown): roots is Root[] {
+  return Array.isArray(roots) && roots.every((root) => isObject(root) && typeof root.uri === "string");
 }
 
 function describeValue(value: unknown): string {
@@ -118,7 +125,7 @@ function describeValue(value: unknown): string {
 }
 
 export function checkRoots(roots: unknown): void {
-  if (!Array.isArray(roots) || roots.some((root) => !isObject(root) || typeof root.uri !== "string")) {
+  if (!isRootList(roots)) {
     throw new McpTestkitError(`roots must be an array of { uri: string, name?: string }, got ${JSON.stringify(roots)}.`);
   }
 }

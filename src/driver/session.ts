@@ -39,12 +39,16 @@ export interface CallOptions {
   /**
    * Answers the server's requests that belong to this call, before the driver's own handlers
    * (`onElicitation`, `onSampling`, `roots`): in 2026-07-28 the input requests of this call's
-   * `input_required` results; in the legacy era a server request that arrives while this is the
-   * one call in flight with its own handler (a legacy server request does not say which call it
-   * serves; with two such calls in flight it is refused, saying so). Return undefined to leave a
-   * request to the driver's handlers, throw (an `RpcError` for a code) to answer with an error.
-   * The driver declares only the capabilities its own options imply: declare what this answers in
-   * the driver's `capabilities`. A proxy's hook: `recordMcp` forwards a call's requests this way.
+   * `input_required` results; in the legacy era a server request that arrives while this call is
+   * the only tools/call, resources/read or prompts/get in flight (a legacy server request does
+   * not say which call it serves; with others in flight beside it, it is refused, saying so).
+   * Return undefined to leave a request to the driver's handlers. Throwing answers a legacy
+   * server request with that error (an `RpcError` for its code); in 2026-07-28, where an input
+   * response cannot be an error, it fails the call. The time the handler takes is not the
+   * server's: the call's timeout waits meanwhile and starts again after (its signal and
+   * `close()` still end the wait). The driver declares only the capabilities its own options
+   * imply: declare what this answers in the driver's `capabilities`. A proxy's hook: `recordMcp`
+   * passes a call's requests on this way.
    */
   onServerRequest?: CallServerRequestHandler;
 }
@@ -161,6 +165,8 @@ interface PendingRequest {
   timeoutMs: number;
   /** When it times out (see `Deadlines`). */
   deadline: number;
+  /** How many of the client's own handlers are answering for it now (its countdown waits meanwhile). */
+  holds: number;
   cancellable: boolean;
   onProgress: ((progress: ProgressParams) => void) | undefined;
   subject: string | undefined;
@@ -294,6 +300,7 @@ export class RpcSession {
         label,
         timeoutMs: spec.timeoutMs ?? this.options.requestTimeout,
         deadline: Infinity,
+        holds: 0,
         cancellable: spec.cancellable ?? true,
         onProgress: spec.onProgress,
         subject: spec.subject,
@@ -407,6 +414,32 @@ export class RpcSession {
   /** The number of requests waiting for a response. */
   get inFlight(): number {
     return this.pending.size;
+  }
+
+  /** The requests waiting for a response whose method `which` picks: their ids and labels. */
+  pendingWhere(which: (method: string) => boolean): { id: JsonRpcId; label: string }[] {
+    const found: { id: JsonRpcId; label: string }[] = [];
+    for (const request of this.pending.values()) if (which(request.method)) found.push({ id: request.id, label: request.label });
+    return found;
+  }
+
+  /**
+   * Stops request `id`'s countdown while the client itself is busy for it (a call's own handler
+   * answering the server's request): the server cannot answer then. The returned function starts
+   * the countdown again from the full timeout, as a progress notification does.
+   */
+  holdDeadline(id: JsonRpcId): () => void {
+    const request = this.pending.get(id);
+    if (request === undefined || !Number.isFinite(request.timeoutMs)) return noop;
+    // An armed timer that fires meanwhile skips it (its deadline never comes) and re-arms for the others.
+    request.holds++;
+    request.deadline = Infinity;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--request.holds === 0 && this.pending.get(id) === request) this.timeouts.start(request, request.timeoutMs);
+    };
   }
 
   /**
@@ -607,7 +640,7 @@ export class RpcSession {
     if (method === "notifications/progress" && params !== undefined) {
       const request = [...this.pending.values()].find((pending) => pending.onProgress && pending.id === params.progressToken);
       if (request) {
-        if (Number.isFinite(request.timeoutMs)) this.timeouts.start(request, request.timeoutMs);
+        if (Number.isFinite(request.timeoutMs) && request.holds === 0) this.timeouts.start(request, request.timeoutMs);
         try {
           request.onProgress!(params as ProgressParams);
         } catch {
