@@ -1,5 +1,6 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
 import type { ArgsMatcher } from "./args-match.js";
+import type { ClientAsk } from "../engine/steps.js";
 
 /** A tools/call result as MCP sends it (`CallToolResult`). */
 export interface FakeCallResult {
@@ -77,7 +78,7 @@ export interface McpFakeStep {
   raw?: string;
   stream?: { mode?: "json" | "sse"; closeAfterEvents?: number; retryMs?: number };
   /** Requests to make of the client first, in turn (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`); then the step's answer. */
-  asks?: Array<{ method: string; params?: Record<string, unknown> }>;
+  asks?: ClientAsk[];
 }
 
 /** string → text; array → content; full result object; any other object → structuredContent. */

@@ -54,6 +54,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `base` with `params` when there are any: a request or an ask leaves out params it has none of, as JSON-RPC allows. */
+export function withParams<T extends object, P>(base: T, params: P | undefined): T | (T & { params: P }) {
+  return params === undefined ? base : { ...base, params };
+}
+
 /** Whether `message` is a JSON-RPC request (a `method` and an `id`). */
 export function isRequest(message: unknown): message is JsonRpcRequest {
   return isObject(message) && typeof message.method === "string" && "id" in message && message.id !== undefined;

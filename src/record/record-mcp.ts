@@ -18,6 +18,9 @@ import type { StepObject } from "../engine/steps.js";
 import { errorText } from "../util/text.js";
 import { Recording, withoutProtocolKeys, type FixtureOptions, type RecordedAnswer, type RecordedAsk, type RecordedError, type RecordedExchange } from "./recording.js";
 import { ServerRequestError } from "../engine/connection.js";
+import { CLIENT_CAPABILITY_OF_REQUEST } from "../protocol/methods.js";
+import { versionHas } from "../protocol/versions.js";
+import { withParams } from "../protocol/jsonrpc.js";
 
 type Json = Record<string, unknown>;
 
@@ -131,20 +134,22 @@ class Forwarder {
     definition.responses = async (call: ToolCallContext): Promise<StepObject> => {
       const started = performance.now();
       const signal = call.signal;
-      const asks: RecordedAsk[] = [];
+      const passing = new PassedOn(call, this.upstream);
       const answer = await this.answer(signal, async () => {
         const { isError, ...result } = await this.upstream.callTool(name, call.arguments, {
           signal,
           onProgress: ({ progress, total, message }) => call.progress(progress, total, message),
-          onServerRequest: (method, params) => passOn(call, method, params, asks),
+          onServerRequest: (method, params) => passing.ask(method, params),
         });
         // The driver reads a missing isError as false; only a failure needs saying.
         return isError ? { ...result, isError } : result;
       });
       if (answer === undefined) return { throws: { code: -32603, message: `mcp-testkit record: the recorded server's tools/call "${name}" was cancelled` } };
-      if ("failure" in answer) return { throws: answer.failure };
-      this.keep({ kind: "tool", name, arguments: call.arguments, answer, durationMs: performance.now() - started, ...(asks.length > 0 && { asks }) });
-      return "error" in answer ? { throws: answer.error } : { result: answer.result };
+      const failure = passing.failure ?? ("failure" in answer ? answer.failure : undefined);
+      if (failure !== undefined) return { throws: failure };
+      const asks = passing.asks;
+      this.keep({ kind: "tool", name, arguments: call.arguments, answer: answer as RecordedAnswer, durationMs: performance.now() - started, ...(asks.length > 0 && { asks }) });
+      return "error" in answer ? { throws: answer.error } : { result: (answer as { result: Json }).result };
     };
     return definition;
   }
@@ -196,33 +201,56 @@ class Forwarder {
   }
 }
 
-/** What the recording passes on to the agent: what a server asks of its client during a call (not `ping`, which the driver answers). */
-const PASSED_ON: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
-
 /**
- * A request the recorded server made during a call, made of the agent in that call (a server
- * request in the legacy era, an input round in 2026-07-28) and kept with the agent's answer. An
- * error the agent answers with goes back to the server as that error, and is kept too.
+ * The requests the recorded server makes during one call, passed on to the agent in that call (a
+ * server request in the legacy era, an input round in 2026-07-28) and kept with the agent's
+ * answers. `ping` is the driver's to answer, and so is a request the agent did not declare the
+ * capability for (the agent cannot be asked it: the upstream driver's own handlers refuse it).
  */
-async function passOn(call: ToolCallContext, method: string, params: Json | undefined, asks: RecordedAsk[]): Promise<Json | undefined> {
-  if (!PASSED_ON.has(method)) return undefined;
-  const ask: Omit<RecordedAsk, "answer"> = params === undefined ? { method } : { method, params };
-  try {
-    const result = await call.request(method, params ?? {});
-    asks.push({ ...ask, answer: { result } });
-    return result;
-  } catch (error) {
-    if (!(error instanceof ServerRequestError) || error.unanswered) throw error;
-    const answered: RecordedError = { code: error.error.code, message: error.error.message, ...(error.error.data !== undefined && { data: error.error.data }) };
-    asks.push({ ...ask, answer: { error: answered } });
-    throw new RpcError(answered.code, answered.message, answered.data);
+class PassedOn {
+  readonly asks: RecordedAsk[] = [];
+  /** Set when the call cannot be recorded as it went: the agent was not reached, or its error could not go back. */
+  failure: RecordedError | undefined;
+
+  constructor(
+    private readonly call: ToolCallContext,
+    private readonly upstream: McpDriver,
+  ) {}
+
+  async ask(method: string, params: Json | undefined): Promise<Json | undefined> {
+    const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
+    if (capability === undefined || this.call.clientCapabilities[capability] === undefined) return undefined;
+    const ask: Omit<RecordedAsk, "answer"> = withParams({ method }, params);
+    try {
+      const result = await this.call.request(method, params ?? {});
+      this.asks.push({ ...ask, answer: { result } });
+      return result;
+    } catch (error) {
+      if (!(error instanceof ServerRequestError)) throw error;
+      if (error.unanswered) {
+        this.failure ??= { code: -32603, message: `mcp-testkit record: the recorded server asked ${method} during the call, and it could not be passed on to the agent (${errorText(error)}); nothing was recorded for this call` };
+        throw error;
+      }
+      const answered: RecordedError = withData({ code: error.error.code, message: error.error.message }, error.error.data);
+      this.asks.push({ ...ask, answer: { error: answered } });
+      // A 2026-07-28 input response cannot be an error: the server's call cannot go on, and says nothing the replay could hold.
+      if (this.upstream.protocolVersion !== undefined && !versionHas(this.upstream.protocolVersion, "serverRequests")) {
+        this.failure ??= {
+          code: -32603,
+          message: `mcp-testkit record: the agent answered the recorded server's ${method} with error ${answered.code} (${answered.message}), which a ${this.upstream.protocolVersion} input request cannot carry back, so the server's call could not go on; nothing was recorded for this call`,
+        };
+      }
+      throw new RpcError(answered.code, answered.message, answered.data);
+    }
   }
 }
 
 function serverError(error: RequestFailedError): RecordedError {
-  const recorded: RecordedError = { code: error.code!, message: error.serverMessage ?? error.message };
-  if (error.data !== undefined) recorded.data = error.data;
-  return recorded;
+  return withData({ code: error.code!, message: error.serverMessage ?? error.message }, error.data);
+}
+
+function withData(error: RecordedError, data: unknown): RecordedError {
+  return data === undefined ? error : { ...error, data };
 }
 
 function definitionOf(listed: Json, keys: readonly string[]): Json {

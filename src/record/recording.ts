@@ -6,6 +6,7 @@
  * the server had, with its full definition, its name and its instructions.
  */
 import { META } from "../protocol/meta-keys.js";
+import { withParams } from "../protocol/jsonrpc.js";
 import { UriTemplate } from "../engine/uri-template.js";
 import type { FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeTool } from "../fakes/types.js";
 
@@ -234,7 +235,7 @@ function promptDefinition(prompt: Json): Json {
  * something is a step whose `asks` come first.
  */
 function toolCall(args: Json, answer: RecordedAnswer, asked: readonly RecordedAsk[] = []): McpFakeCall {
-  const asks = asked.length === 0 ? undefined : asked.map(({ method, params }) => (params === undefined ? { method } : { method, params }));
+  const asks = asked.length === 0 ? undefined : asked.map(({ method, params }) => withParams({ method }, params));
   if ("error" in answer) return { args, step: { ...(asks && { asks }), throws: answer.error } };
   const result = withoutProtocolKeys(answer.result);
   if (!Array.isArray(result.content)) result.content = [];

@@ -89,7 +89,64 @@ describe("recording server-everything's elicitation and sampling (stdio, legacy 
   }, 30_000);
 });
 
+describe("recording a server's requests: the agent's time and the agent's capabilities", () => {
+  it("an agent slower to answer than the upstream's timeout still answers: the server waits on the agent, not the other way round", async () => {
+    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {} }, requestTimeout: 300 });
+    try {
+      await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+      const { client } = await legacyAgent(recording.server);
+      client.setRequestHandler(ElicitRequestSchema, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        return { action: "accept", content: { name: "Slow", check: true } } as never;
+      });
+      const answer = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+      expect(JSON.stringify(answer.content)).toContain("Slow");
+      expect(recording.exchanges[0]).toMatchObject({ kind: "tool", asks: [{ method: "elicitation/create", answer: { result: { action: "accept" } } }] });
+    } finally {
+      await upstream.close();
+    }
+  }, 30_000);
+
+  it("an agent that did not declare the capability is not asked: the upstream driver refuses for it, and the call is recorded as the agent saw it", async () => {
+    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {} } });
+    try {
+      await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+      const legacy = new Client({ name: "agent", version: "1.0.0" }, { capabilities: {} });
+      await legacy.connect(await recording.server.connectInMemory());
+      clients.push(legacy);
+      const modern = v2Client({ capabilities: {} });
+      await modern.connect(await recording.server.connectInMemory());
+      const answers = [];
+      for (const agent of [legacy, modern]) answers.push(await agent.callTool({ name: "trigger-elicitation-request", arguments: {} }).catch((error: Error) => error));
+      // Neither agent was asked (the mock's record has no exchange); the server got the driver's refusal and answered with it.
+      expect(recording.server.calls.map((call) => [call.outcome, call.exchanges.length])).toEqual([
+        ["result", 0],
+        ["result", 0],
+      ]);
+      for (const answer of answers) expect(JSON.stringify(answer)).toContain("does not answer elicitation/create");
+      expect(recording.exchanges).toHaveLength(2);
+      for (const exchange of recording.exchanges) expect(exchange).not.toHaveProperty("asks");
+    } finally {
+      await upstream.close();
+    }
+  }, 30_000);
+});
+
 describe("recording the SDK v2 server's input requests (2026-07-28, MRTR)", () => {
+  it("an error the agent answers with cannot go back in an input response: the call fails saying so, nothing is recorded", async () => {
+    await using upstream = mcpShell(zoo("sdk-v2-server") + " stdio", { versionNegotiation: { pin: MODERN }, capabilities: { elicitation: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const { client } = await legacyAgent(recording.server, () => {
+      throw new Error("the agent has no screen");
+    });
+    const failure = await client.callTool({ name: "confirm", arguments: { what: "deploy" } }).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain("the agent answered the recorded server's elicitation/create with error");
+    expect((failure as Error).message).toContain("the agent has no screen");
+    expect((failure as Error).message).toContain(`which a ${MODERN} input request cannot carry back`);
+    expect(recording.exchanges).toEqual([]);
+  }, 30_000);
+
   it("an input round of the server's becomes one of the agent's; the replay asks a legacy agent the same on its connection", async () => {
     await using upstream = mcpShell(zoo("sdk-v2-server") + " stdio", { versionNegotiation: { pin: MODERN }, capabilities: { elicitation: {} } });
     await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });

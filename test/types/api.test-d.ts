@@ -16,6 +16,7 @@ import {
   type RecordedAsk,
   type RecordedAnswer,
   type CallServerRequestHandler,
+  type ClientAsk,
   type McpFakeBlock,
   type ServerStopResult,
   type Simulation,
@@ -66,6 +67,17 @@ describe("steps", () => {
     // @ts-expect-error a step function returns a step, not a string
     const noStep: StepFunction = () => "ok";
     void [misspelled, wrongType, wrongMode, noStep];
+  });
+
+  it("take asks as requests of the client, and refuse params that are not an object", () => {
+    const asks: ClientAsk[] = [{ method: "ping" }, { method: "sampling/createMessage", params: { messages: [], maxTokens: 10 } }];
+    const step: StepObject = { asks, returns: "asked" };
+    expectTypeOf(step.asks).toEqualTypeOf<ClientAsk[] | undefined>();
+    // @ts-expect-error an ask's params are an object, as a JSON-RPC request's are
+    const badParams: ClientAsk = { method: "roots/list", params: "all" };
+    // @ts-expect-error an ask names its method
+    const noMethod: ClientAsk = { params: {} };
+    void [badParams, noMethod];
   });
 
   it("take at most one answer per step, as checkStep does at run time", () => {

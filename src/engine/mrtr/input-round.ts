@@ -6,7 +6,7 @@
  * round: the round is due one macrotask after its first ask.
  */
 import { ErrorCode } from "../../protocol/errors.js";
-import type { JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import { withParams, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import type { Exchange } from "../call-log.js";
 import { ServerRequestError } from "../connection.js";
@@ -157,7 +157,7 @@ export class InputRound {
       if (due === undefined || this.#asks.size === 0) return;
       this.#due = undefined;
       const inputRequests: DueRound["inputRequests"] = {};
-      for (const [key, ask] of this.#asks) inputRequests[key] = ask.params === undefined ? { method: ask.method } : { method: ask.method, params: ask.params };
+      for (const [key, ask] of this.#asks) inputRequests[key] = withParams({ method: ask.method }, ask.params);
       due.resolve({ inputRequests });
     });
   }
