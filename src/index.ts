@@ -66,7 +66,7 @@ export type { ClientAsk, Step, StepObject, StepAnswers, StepOptions, StepFunctio
 /** How a streaming wire carries a step's answer (`stream` on a step). */
 export type { StreamHints } from "./engine/outcome.js";
 /** What a step function receives: the call, and ways to talk back to the client while it runs. */
-export type { ToolCallContext, ElicitAnswer, SampleAnswer, ClientRoot } from "./engine/call-context.js";
+export type { ToolCallContext, AskOptions, ElicitAnswer, SampleAnswer, ClientRoot } from "./engine/call-context.js";
 /** What the mock does with a call to a tool it does not have (`onUnknownTool`). */
 export type { UnknownToolPolicy } from "./engine/step-sources.js";
 /** Who is calling, as a wire read it (test id, context); the protocol version per request. */

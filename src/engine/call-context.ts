@@ -8,15 +8,22 @@ import { versionHas } from "../protocol/versions.js";
 import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ClientFacts } from "../protocol/request-meta.js";
 import type { Exchange, ToolCall } from "./call-log.js";
-import { idKey, ServerRequestError, type Connection } from "./connection.js";
+import { GIVEN_UP_BY_STEP, idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
 import { InputRound } from "./mrtr/input-round.js";
 
 type Json = Record<string, unknown>;
 
-/** How an ask to the client is named in a 2026-07-28 `inputRequests` map (ignored in the legacy era). */
+/** Options of one request a step function makes of the client. */
 export interface AskOptions {
+  /** How the ask is named in a 2026-07-28 `inputRequests` map (ignored in the legacy era). */
   key?: string;
+  /**
+   * Gives the request up when it aborts: the promise rejects, and the client is told (legacy:
+   * `notifications/cancelled`; 2026-07-28: the ask leaves the next round, and an answer the
+   * client's retry still brings for it is ignored, as extra input responses are).
+   */
+  signal?: AbortSignal;
 }
 
 /** A client's answer to `elicitation/create` (the spec's `ElicitResult`). */
@@ -245,18 +252,23 @@ export class LiveCall implements ToolCallContext {
   }
 
   async request(method: string, params?: Json, options?: AskOptions): Promise<Json> {
-    if (this.input !== undefined) return this.askInput(method, params, options?.key);
+    if (this.input !== undefined) return this.askInput(method, params, options);
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
     // Whether the client can hear the request at all (through handle() it cannot: no hint then).
     const reachable = this.#connection.reachable;
-    // Given up when the call is cancelled, and when it ends first (release).
+    // Given up when the call is cancelled, when it ends first (release), and when the step says so.
     const asking = new AbortController();
     const signal = this.signal;
     const onCallAbort = () => asking.abort();
+    const onStepAbort = () => asking.abort(GIVEN_UP_BY_STEP);
     if (signal.aborted) asking.abort();
-    else signal.addEventListener("abort", onCallAbort, { once: true });
+    else if (options?.signal?.aborted) asking.abort(GIVEN_UP_BY_STEP);
+    else {
+      signal.addEventListener("abort", onCallAbort, { once: true });
+      options?.signal?.addEventListener("abort", onStepAbort, { once: true });
+    }
     (this.#asking ??= new Set()).add(asking);
     try {
       exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: asking.signal });
@@ -271,13 +283,14 @@ export class LiveCall implements ToolCallContext {
       throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
     } finally {
       signal.removeEventListener("abort", onCallAbort);
+      options?.signal?.removeEventListener("abort", onStepAbort);
       this.#asking.delete(asking);
       exchange.answeredAt = Date.now();
     }
   }
 
   /** MRTR: the ask joins the call's next input_required result; recorded like a request. */
-  private askInput(method: string, params?: Json, key?: string): Promise<Json> {
+  private askInput(method: string, params?: Json, options?: AskOptions): Promise<Json> {
     if (!InputRound.accepts(method)) {
       const error = { code: -32601, message: `${method} cannot be sent to a client in protocol version ${this.protocolVersion}: servers send no requests there, and only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` };
       this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
@@ -285,7 +298,7 @@ export class LiveCall implements ToolCallContext {
     }
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
-    return this.input!.ask(method, params, exchange, key);
+    return this.input!.ask(method, params, exchange, options);
   }
 
   // The client's answers are typed as the spec shapes them; the driver and SDK clients send those.

@@ -121,15 +121,16 @@ export class Connection {
       return Promise.reject(new ServerRequestError({ code: -32000, message: "the client is not connected (or cannot receive server requests on this wire)" }, method, "", true));
     }
     // A call that already ended asks nothing (its abort listener would never fire, and the request would wait for ever).
-    if (options.signal?.aborted) return Promise.reject(callEnded(method));
+    if (options.signal?.aborted) return Promise.reject(givenUp(options.signal).error(method));
     const id = `mcp-testkit-${this.nextServerRequestId++}`;
     return new Promise((resolve, reject) => {
       const key = idKey(id);
       const onAbort = () => {
         this.pending.delete(key);
+        const why = givenUp(options.signal!);
         // Tell the client to stop working on it, as the spec asks of a sender that gives up.
-        this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the tool call ended" } }, { relatedRequestId: options.relatedRequestId });
-        reject(callEnded(method));
+        this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why.told } }, { relatedRequestId: options.relatedRequestId });
+        reject(why.error(method));
       };
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(key, {
@@ -169,6 +170,22 @@ export class Connection {
 }
 
 /** What a server request gets when its tool call ends first (before or while it waits for the client). */
-function callEnded(method: string): ServerRequestError {
-  return new ServerRequestError({ code: -32000, message: "the tool call ended before the client answered" }, method, "", true);
+/** Why a request to the client was given up: the error's words, and the reason the client is told. */
+export class GiveUp {
+  constructor(
+    readonly why: string,
+    readonly told: string,
+  ) {}
+
+  error(method: string): ServerRequestError {
+    return new ServerRequestError({ code: -32000, message: this.why }, method, "", true);
+  }
+}
+
+const CALL_ENDED = new GiveUp("the tool call ended before the client answered", "the tool call ended");
+/** The reason a request's signal aborts with when the step itself gives the request up (`AskOptions.signal`). */
+export const GIVEN_UP_BY_STEP = new GiveUp("the step gave the request up (its signal aborted) before the client answered", "the server gave the request up");
+
+function givenUp(signal: AbortSignal): GiveUp {
+  return signal.reason instanceof GiveUp ? signal.reason : CALL_ENDED;
 }

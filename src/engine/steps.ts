@@ -13,6 +13,7 @@ import { checkKeys, checkValueKinds } from "./spec-checks.js";
 import { ServerRequestError } from "./connection.js";
 import { closest } from "../util/closest.js";
 import { versionHas } from "../protocol/versions.js";
+import { ServerRequestMethods } from "../protocol/methods.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -96,7 +97,7 @@ const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "resul
 export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks"]);
 
 /** What a step may ask of the client: the requests a server sends its client (MCP's client features, and ping). */
-export const ASK_METHODS = ["elicitation/create", "sampling/createMessage", "roots/list", "ping"] as const;
+const ASK_METHODS = ServerRequestMethods;
 
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 

@@ -139,7 +139,7 @@ class Forwarder {
         const { isError, ...result } = await this.upstream.callTool(name, call.arguments, {
           signal,
           onProgress: ({ progress, total, message }) => call.progress(progress, total, message),
-          onServerRequest: (method, params) => passing.ask(method, params),
+          onServerRequest: (method, params, context) => passing.ask(method, params, context.signal),
         });
         // The driver reads a missing isError as false; only a failure needs saying.
         return isError ? { ...result, isError } : result;
@@ -217,16 +217,19 @@ class PassedOn {
     private readonly upstream: McpDriver,
   ) {}
 
-  async ask(method: string, params: Json | undefined): Promise<Json | undefined> {
+  /** `withdrawn` aborts when the recorded server cancels its request: the agent is told, and the ask is not kept. */
+  async ask(method: string, params: Json | undefined, withdrawn: AbortSignal): Promise<Json | undefined> {
     const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
     if (capability === undefined || this.call.clientCapabilities[capability] === undefined) return undefined;
     const ask: Omit<RecordedAsk, "answer"> = withParams({ method }, params);
     try {
-      const result = await this.call.request(method, params ?? {});
+      const result = await this.call.request(method, params ?? {}, { signal: withdrawn });
       this.asks.push({ ...ask, answer: { result } });
       return result;
     } catch (error) {
       if (!(error instanceof ServerRequestError)) throw error;
+      // The server took its request back and goes on without it: nothing to replay.
+      if (withdrawn.aborted) throw error;
       if (error.unanswered) {
         this.failure ??= { code: -32603, message: `mcp-testkit record: the recorded server asked ${method} during the call, and it could not be passed on to the agent (${errorText(error)}); nothing was recorded for this call` };
         throw error;

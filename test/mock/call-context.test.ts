@@ -384,6 +384,38 @@ describe("server requests answered by the SDK client", () => {
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000 } });
   });
 
+  it("a step gives a request up with its own signal: the client is told, the promise rejects, the call goes on", async () => {
+    const server = await mock({
+      tools: {
+        t: async (call) => {
+          const giveUp = new AbortController();
+          const asked = call.elicit({ message: "Still there?", requestedSchema: { type: "object", properties: {} } }, { signal: giveUp.signal });
+          setTimeout(() => giveUp.abort(), 30);
+          return { returns: await asked.then(() => "answered", (error: Error) => error.message) };
+        },
+      },
+    });
+    const client = await connect(server, { clientOptions: { capabilities: { elicitation: {} } } });
+    let cancelledWith: unknown;
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelledWith = extra.signal.reason), resolve({ action: "cancel" })), { once: true })),
+    );
+    expect(text(await client.callTool({ name: "t" }))).toBe("The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered");
+    await expect.poll(() => String(cancelledWith)).toContain("the server gave the request up");
+    expect(server.calls[0].outcome).toBe("result");
+    expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000, message: expect.stringContaining("the step gave the request up") } });
+  });
+
+  it("a request whose signal already aborted is not sent", async () => {
+    let asked = 0;
+    const server = await mock({ tools: { t: async (call) => ({ returns: await call.listRoots({ signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message) }) } });
+    const client = await capableClient(server);
+    client.setRequestHandler(ListRootsRequestSchema, () => (asked++, { roots: [] }));
+    expect(text(await client.callTool({ name: "t" }))).toContain("the step gave the request up");
+    expect(asked).toBe(0);
+  });
+
   it("a step function that asks after its call ended is refused at once, and the client is asked nothing", async () => {
     let failure = "";
     let asked = 0;

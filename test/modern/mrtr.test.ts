@@ -74,6 +74,47 @@ describe("MRTR rounds", () => {
   });
 });
 
+describe("asks given up by the step (AskOptions.signal)", () => {
+  it("an ask given up before its round is due leaves the round; the others go out", async () => {
+    const { server, send } = await direct({
+      tools: {
+        pick: async (call) => {
+          const giveUp = new AbortController();
+          const roots = call.listRoots({ signal: giveUp.signal }).then(() => "roots", (error: Error) => error.message);
+          giveUp.abort();
+          const answer = await call.elicit({ message: "Name?", requestedSchema: nameSchema });
+          return { returns: `${await roots} / ${answer.action}` };
+        },
+      },
+    });
+    const first = await send("tools/call", { name: "pick" });
+    expect(Object.keys(first.result!.inputRequests)).toEqual(["elicitation-2"]);
+    const done = await send("tools/call", { name: "pick", requestState: first.result!.requestState, inputResponses: { "elicitation-2": { action: "decline" } } });
+    expect(done.result!.content).toEqual([{ type: "text", text: "The client did not answer roots/list: the step gave the request up (its signal aborted) before the client answered / decline" }]);
+    expect(server.calls[0]!.exchanges).toMatchObject([{ method: "roots/list", error: { code: -32000 } }, { method: "elicitation/create", result: { action: "decline" } }]);
+  });
+
+  it("an ask given up after its round went out: the step goes on, and the retry gets its answer, its input response ignored", async () => {
+    const { server, send } = await direct({
+      tools: {
+        patient: async (call) => {
+          const giveUp = new AbortController();
+          const asked = call.elicit({ message: "Name?", requestedSchema: nameSchema }, { signal: giveUp.signal });
+          setTimeout(() => giveUp.abort(), 20);
+          return { returns: await asked.then(() => "answered", () => "went on without it") };
+        },
+      },
+    });
+    const first = await send("tools/call", { name: "patient" });
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create" } } });
+    await expect.poll(() => server.calls[0]!.exchanges[0]!.error?.message).toContain("the step gave the request up");
+    const retry = await send("tools/call", { name: "patient", requestState: first.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } } });
+    expect(retry.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "went on without it" }] });
+    expect(server.calls).toHaveLength(1);
+    expect(server.calls[0]!.outcome).toBe("result");
+  });
+});
+
 describe("requestState faults (the client's)", () => {
   it("a tampered state → -32602 saying it failed its integrity check", async () => {
     const { server, send } = await direct({ tools: { greet } });

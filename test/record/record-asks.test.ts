@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { mcpShell, mockMcp, recordMcp, type MockMcpServer } from "../../src/index.js";
+import { mcpConnect, mcpShell, mockMcp, recordMcp, type MockMcpServer, type ToolCallContext } from "../../src/index.js";
 import { everythingCommand, expectNoProcessLeft, zoo } from "../driver/support.js";
 import { MODERN, useV2Cleanup, v2Client } from "../modern/support.js";
 
@@ -129,6 +129,61 @@ describe("recording a server's requests: the agent's time and the agent's capabi
     } finally {
       await upstream.close();
     }
+  }, 30_000);
+});
+
+/** A legacy server (our mock over HTTP) whose tool asks its client and takes the request back after 50 ms. */
+async function withdrawingServer() {
+  return await mockMcp({
+    tools: {
+      hurry: async (call: ToolCallContext) => {
+        const withdraw = new AbortController();
+        const asked = call.elicit({ message: "Quick?", requestedSchema: { type: "object", properties: {} } }, { signal: withdraw.signal });
+        setTimeout(() => withdraw.abort(), 50);
+        return { returns: await asked.then(() => "answered", () => "went on without an answer") };
+      },
+    },
+  });
+}
+
+describe("a request the recorded server takes back (notifications/cancelled)", () => {
+  it("is taken back from a legacy agent too (its handler's signal aborts), and is not recorded: the replay asks nothing", async () => {
+    await using server = await withdrawingServer();
+    await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    let withdrawnWith = "";
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((withdrawnWith = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })));
+    await client.connect(await recording.server.connectInMemory());
+    clients.push(client);
+    const answer = await client.callTool({ name: "hurry", arguments: {} });
+    expect(answer.content).toEqual([{ type: "text", text: "went on without an answer" }]);
+    expect(withdrawnWith).toContain("the server gave the request up");
+    expect(recording.exchanges).toMatchObject([{ kind: "tool", name: "hurry", answer: { result: { content: [{ type: "text", text: "went on without an answer" }] } } }]);
+    expect(recording.exchanges[0]).not.toHaveProperty("asks");
+    expect(recording.server.calls[0]).toMatchObject({ outcome: "result", exchanges: [{ method: "elicitation/create", error: { code: -32000 } }] });
+    // Written as a plain answer, with no step that would ask the agent first.
+    const calls = (recording.scenario().fixtures as Array<{ tools: Array<{ calls: object[] }> }>)[0]!.tools[0]!.calls;
+    expect(calls).toEqual([{ args: {}, result: answer }]);
+  }, 30_000);
+
+  it("a 2026-07-28 agent's round already went out: the server's answer reaches the agent on its retry, and its input response is ignored", async () => {
+    await using server = await withdrawingServer();
+    await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const agent = v2Client({ capabilities: { elicitation: { form: {} } } });
+    agent.setRequestHandler("elicitation/create", async () => {
+      // The agent takes its time: the server has taken the request back by then.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { action: "accept", content: {} };
+    });
+    await agent.connect(await recording.server.connectInMemory());
+    const answer = await agent.callTool({ name: "hurry", arguments: {} });
+    expect(answer.content).toEqual([{ type: "text", text: "went on without an answer" }]);
+    expect(recording.exchanges).toHaveLength(1);
+    expect(recording.exchanges[0]).not.toHaveProperty("asks");
+    expect(recording.server.calls).toHaveLength(1);
+    expect(recording.server.calls[0]).toMatchObject({ protocolVersion: MODERN, outcome: "result" });
   }, 30_000);
 });
 

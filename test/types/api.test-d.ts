@@ -17,6 +17,7 @@ import {
   type RecordedAnswer,
   type CallServerRequestHandler,
   type ClientAsk,
+  type AskOptions,
   type McpFakeBlock,
   type ServerStopResult,
   type Simulation,
@@ -130,6 +131,8 @@ describe("steps", () => {
       expectTypeOf(call.elicit).returns.resolves.toHaveProperty("action").toEqualTypeOf<"accept" | "decline" | "cancel">();
       expectTypeOf(call.sample).returns.resolves.toHaveProperty("model").toEqualTypeOf<string>();
       expectTypeOf(call.listRoots).returns.resolves.items.toHaveProperty("uri").toEqualTypeOf<string>();
+      expectTypeOf(call.elicit).parameter(1).toEqualTypeOf<AskOptions | undefined>();
+      expectTypeOf<AskOptions>().toEqualTypeOf<{ key?: string; signal?: AbortSignal }>();
       return { returns: "ok" };
     };
     void step;

@@ -9,7 +9,7 @@ import { ErrorCode } from "../../protocol/errors.js";
 import { withParams, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import type { Exchange } from "../call-log.js";
-import { ServerRequestError } from "../connection.js";
+import { GIVEN_UP_BY_STEP, ServerRequestError } from "../connection.js";
 
 type Json = Record<string, unknown>;
 
@@ -73,8 +73,11 @@ export class InputRound {
     this.#given = given;
   }
 
-  ask(method: string, params: Json | undefined, exchange: Exchange, key = `${KEY_PREFIX[method] ?? "input"}-${this.#next + 1}`): Promise<Json> {
+  ask(method: string, params: Json | undefined, exchange: Exchange, options: { key?: string; signal?: AbortSignal } = {}): Promise<Json> {
+    const key = options.key ?? `${KEY_PREFIX[method] ?? "input"}-${this.#next + 1}`;
     this.#next++;
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(this.#givenUp(method, exchange));
     const given = this.#given?.[key];
     if (typeof given === "object" && given !== null && !Array.isArray(given)) {
       delete this.#given![key];
@@ -84,9 +87,30 @@ export class InputRound {
     }
     if (this.#asks.has(key)) return Promise.reject(new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method));
     return new Promise<Json>((resolve, reject) => {
-      this.#asks.set(key, { method, params, exchange, resolve, reject });
+      // Given up: it leaves the round (or, sent already, its answer will be ignored as an extra entry).
+      const onAbort = () => {
+        if (this.#asks.get(key)?.exchange !== exchange) return;
+        this.#asks.delete(key);
+        reject(this.#givenUp(method, exchange));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const settle = () => signal?.removeEventListener("abort", onAbort);
+      this.#asks.set(key, {
+        method,
+        params,
+        exchange,
+        resolve: (result) => (settle(), resolve(result)),
+        reject: (error) => (settle(), reject(error)),
+      });
       this.#schedule();
     });
+  }
+
+  #givenUp(method: string, exchange: Exchange): ServerRequestError {
+    const error = GIVEN_UP_BY_STEP.error(method);
+    exchange.error = error.error;
+    exchange.answeredAt = Date.now();
+    return error;
   }
 
   /** Resolves when asks wait for the client (at once if some already do). */
