@@ -23,6 +23,28 @@ function barrier(count: number) {
   };
 }
 const question = { message: "Which city?", requestedSchema: { type: "object", properties: { city: { type: "string" } } } };
+
+/**
+ * Two tools whose calls meet: each starts, `asks` then asks the client, and neither ends before
+ * the ask was answered, so the ask comes while both calls are in flight.
+ */
+function twoInFlight() {
+  const started = barrier(2);
+  const asked = barrier(2);
+  return {
+    asks: async (call: ToolCallContext) => {
+      await started.arrive();
+      const answered = await call.elicit(question).then((answer) => answer.action, (error: Error) => error.message);
+      await asked.arrive();
+      return { returns: answered };
+    },
+    waits: async () => {
+      await started.arrive();
+      await asked.arrive();
+      return { returns: "waited" };
+    },
+  };
+}
 const trip = async (call: ToolCallContext) => {
   const answer = await call.elicit(question);
   const roots = await call.listRoots();
@@ -118,14 +140,7 @@ describe("onServerRequest's answers and errors", () => {
 
   it("legacy era: with two calls in flight that have handlers, a server request is refused, saying why", async () => {
     // Both calls ask once both have started, and stay open until both asks were answered: both asks come while both calls are in flight.
-    const started = barrier(2);
-    const asked = barrier(2);
-    const slow = async (call: ToolCallContext) => {
-      await started.arrive();
-      const answered = await call.elicit(question).then((answer) => answer.action, (error: Error) => error.message);
-      await asked.arrive();
-      return { returns: answered };
-    };
+    const { asks: slow } = twoInFlight();
     await using mock = await mockMcp({ transport: "memory", tools: { slow } });
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
     const answer = () => ({ action: "accept", content: {} });
@@ -141,19 +156,7 @@ describe("onServerRequest's answers and errors", () => {
   });
 
   it("legacy era: beside another call in flight without a handler, a server request is refused, not given to the wrong call", async () => {
-    const started = barrier(2);
-    const asked = barrier(2);
-    const asks = async (call: ToolCallContext) => {
-      await started.arrive();
-      const answered = await call.elicit(question).then((answer) => answer.action, (error: Error) => error.message);
-      await asked.arrive();
-      return { returns: answered };
-    };
-    const waits = async () => {
-      await started.arrive();
-      await asked.arrive();
-      return { returns: "waited" };
-    };
+    const { asks, waits } = twoInFlight();
     await using mock = await mockMcp({ transport: "memory", tools: { asks, waits } });
     // The driver's own handler declines: the call with a handler must not answer for "asks".
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", onElicitation: () => ({ action: "decline" }) });

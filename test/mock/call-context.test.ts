@@ -22,6 +22,16 @@ useCleanup();
 
 const text = (result: object) => ((result as { content: { text: string }[] }).content)[0]!.text;
 
+/** An SDK client whose elicitation handler answers only once the server cancels the request, keeping the reason it was given. */
+async function answersOnlyWhenCancelled(server: Awaited<ReturnType<typeof mock>>) {
+  const cancelled = { client: await connect(server, { clientOptions: { capabilities: { elicitation: {} } } }), reason: "" };
+  cancelled.client.setRequestHandler(
+    ElicitRequestSchema,
+    (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelled.reason = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })),
+  );
+  return cancelled;
+}
+
 /** An SDK client that can answer sampling, elicitation and roots requests. */
 async function capableClient(server: Awaited<ReturnType<typeof mock>>, protocolVersion?: string): Promise<Client> {
   const client = await connect(server, {
@@ -371,15 +381,10 @@ describe("server requests answered by the SDK client", () => {
         },
       },
     });
-    const client = await connect(server, { clientOptions: { capabilities: { elicitation: {} } } });
-    let cancelledWith: unknown;
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelledWith = extra.signal.reason), resolve({ action: "cancel" })), { once: true })),
-    );
-    expect(text(await client.callTool({ name: "t" }))).toBe("done");
+    const cancelled = await answersOnlyWhenCancelled(server);
+    expect(text(await cancelled.client.callTool({ name: "t" }))).toBe("done");
     await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the tool call ended before the client answered");
-    await expect.poll(() => String(cancelledWith)).toContain("the tool call ended");
+    await expect.poll(() => cancelled.reason).toContain("the tool call ended");
     expect(server.calls[0].outcome).toBe("result");
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000 } });
   });
@@ -395,14 +400,9 @@ describe("server requests answered by the SDK client", () => {
         },
       },
     });
-    const client = await connect(server, { clientOptions: { capabilities: { elicitation: {} } } });
-    let cancelledWith: unknown;
-    client.setRequestHandler(
-      ElicitRequestSchema,
-      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelledWith = extra.signal.reason), resolve({ action: "cancel" })), { once: true })),
-    );
-    expect(text(await client.callTool({ name: "t" }))).toBe("The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered");
-    await expect.poll(() => String(cancelledWith)).toContain("the server gave the request up");
+    const cancelled = await answersOnlyWhenCancelled(server);
+    expect(text(await cancelled.client.callTool({ name: "t" }))).toBe("The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered");
+    await expect.poll(() => cancelled.reason).toContain("the server gave the request up");
     expect(server.calls[0].outcome).toBe("result");
     expect(server.calls[0].exchanges[0]).toMatchObject({ method: "elicitation/create", error: { code: -32000, message: expect.stringContaining("the step gave the request up") } });
   });
