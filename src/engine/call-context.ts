@@ -212,10 +212,13 @@ export class LiveCall implements ToolCallContext {
   /**
    * The call is over: it leaves the in-flight requests (if it joined them), and its requests the
    * client has not answered yet are given up (the client is told, as the spec asks of a sender
-   * that stops waiting): a step that answered without waiting for them leaves nothing open.
+   * that stops waiting; in 2026-07-28 they are dropped): a step that answered without waiting
+   * for them leaves nothing open.
    */
   release(): void {
     if (this.#asking !== undefined) for (const asking of [...this.#asking]) asking.abort();
+    // 2026-07-28: asks still waiting for a round will never go out (the call is answered).
+    this.input?.abandon();
     if (this.#controller === undefined) return;
     this.detach();
   }

@@ -169,7 +169,6 @@ export class Connection {
   }
 }
 
-/** What a server request gets when its tool call ends first (before or while it waits for the client). */
 /** Why a request to the client was given up: the error's words, and the reason the client is told. */
 export class GiveUp {
   constructor(

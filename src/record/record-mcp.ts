@@ -217,7 +217,10 @@ class PassedOn {
     private readonly upstream: McpDriver,
   ) {}
 
-  /** `withdrawn` aborts when the recorded server cancels its request: the agent is told, and the ask is not kept. */
+  /**
+   * `withdrawn` aborts when the recorded server cancels its request (or the upstream call's round
+   * fails): the agent is told, and the ask is not kept.
+   */
   async ask(method: string, params: Json | undefined, withdrawn: AbortSignal): Promise<Json | undefined> {
     const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
     if (capability === undefined || this.call.clientCapabilities[capability] === undefined) return undefined;
@@ -228,7 +231,7 @@ class PassedOn {
       return result;
     } catch (error) {
       if (!(error instanceof ServerRequestError)) throw error;
-      // The server took its request back and goes on without it: nothing to replay.
+      // The server took its request back (or, 2026-07-28, its round failed, which fails the call): nothing to replay.
       if (withdrawn.aborted) throw error;
       if (error.unanswered) {
         this.failure ??= { code: -32603, message: `mcp-testkit record: the recorded server asked ${method} during the call, and it could not be passed on to the agent (${errorText(error)}); nothing was recorded for this call` };

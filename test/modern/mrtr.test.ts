@@ -112,6 +112,66 @@ describe("asks given up by the step (AskOptions.signal)", () => {
     expect(retry.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "went on without it" }] });
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]!.outcome).toBe("result");
+    expect(server.calls[0]!.exchanges).toHaveLength(1);
+    expect(server.calls[0]!.exchanges[0]).not.toHaveProperty("result");
+  });
+
+  it("a new ask under a given-up ask's key is not answered by the late answer meant for the old one: it goes out in the next round", async () => {
+    const { server, send } = await direct({
+      tools: {
+        rephrase: async (call) => {
+          const giveUp = new AbortController();
+          const first = call.elicit({ message: "Old question?", requestedSchema: nameSchema }, { key: "q", signal: giveUp.signal });
+          setTimeout(() => giveUp.abort(), 20);
+          await first.catch(() => undefined);
+          const second = await call.elicit({ message: "New question?", requestedSchema: nameSchema }, { key: "q" });
+          return { returns: `new: ${(second.content as { name: string }).name}` };
+        },
+      },
+    });
+    const first = await send("tools/call", { name: "rephrase" });
+    expect(first.result!.inputRequests).toMatchObject({ q: { params: { message: "Old question?" } } });
+    await expect.poll(() => server.calls[0]!.exchanges.length).toBe(2);
+    const late = await send("tools/call", { name: "rephrase", requestState: first.result!.requestState, inputResponses: { q: { action: "accept", content: { name: "for the old one" } } } });
+    expect(late.result).toMatchObject({ resultType: "input_required", inputRequests: { q: { params: { message: "New question?" } } } });
+    const done = await send("tools/call", { name: "rephrase", requestState: late.result!.requestState, inputResponses: { q: { action: "accept", content: { name: "for the new one" } } } });
+    expect(done.result!.content).toEqual([{ type: "text", text: "new: for the new one" }]);
+    expect(server.calls[0]!.exchanges).toMatchObject([{ params: { message: "Old question?" }, error: { code: -32000 } }, { params: { message: "New question?" }, result: { content: { name: "for the new one" } } }]);
+  });
+
+  it("an ask whose signal already aborted joins no round, and does not take an answer the request already carries", async () => {
+    const { server, send } = await direct({
+      tools: {
+        early: async (call) => {
+          const skipped = await call.elicit({ message: "Skipped?", requestedSchema: nameSchema }, { key: "q", signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message);
+          const given = await call.elicit({ message: "Given?", requestedSchema: nameSchema }, { key: "q" });
+          return { returns: `${skipped} / ${given.action}` };
+        },
+      },
+    });
+    const done = await send("tools/call", { name: "early", inputResponses: { q: { action: "decline" } } });
+    expect(done.result!.content).toEqual([{ type: "text", text: "The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered / decline" }]);
+    expect(server.calls[0]!.exchanges).toMatchObject([{ error: { code: -32000 } }, { result: { action: "decline" } }]);
+  });
+
+  it("an ask the step did not wait for is dropped when the call answers: a later abort changes nothing", async () => {
+    const giveUp = new AbortController();
+    let failure = "";
+    const { server, send } = await direct({
+      tools: {
+        hasty: (call) => {
+          void call.elicit({ message: "Never mind", requestedSchema: nameSchema }, { signal: giveUp.signal }).catch((error: Error) => (failure = error.message));
+          return { returns: "done" };
+        },
+      },
+    });
+    const done = await send("tools/call", { name: "hasty" });
+    expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "done" }] });
+    await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the tool call ended before the client answered");
+    const recorded = structuredClone(server.calls[0]!.exchanges);
+    giveUp.abort();
+    expect(server.calls[0]!.exchanges).toEqual(recorded);
+    expect(recorded[0]).toMatchObject({ error: { message: "the tool call ended before the client answered" } });
   });
 });
 

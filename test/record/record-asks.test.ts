@@ -172,13 +172,16 @@ describe("a request the recorded server takes back (notifications/cancelled)", (
     await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
     await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
     const agent = v2Client({ capabilities: { elicitation: { form: {} } } });
+    let asked = 0;
     agent.setRequestHandler("elicitation/create", async () => {
-      // The agent takes its time: the server has taken the request back by then.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      asked++;
+      // The agent answers only once the server has taken the request back (the mock's record shows it given up).
+      await expect.poll(() => recording.server.calls[0]?.exchanges[0]?.error?.message, { timeout: 5_000 }).toContain("the step gave the request up");
       return { action: "accept", content: {} };
     });
     await agent.connect(await recording.server.connectInMemory());
     const answer = await agent.callTool({ name: "hurry", arguments: {} });
+    expect(asked).toBe(1);
     expect(answer.content).toEqual([{ type: "text", text: "went on without an answer" }]);
     expect(recording.exchanges).toHaveLength(1);
     expect(recording.exchanges[0]).not.toHaveProperty("asks");

@@ -43,6 +43,8 @@ interface Ask {
   method: string;
   params?: Json;
   exchange: Exchange;
+  /** In a round that went out: the client may answer it on its retry. */
+  sent?: boolean;
   resolve(result: Json): void;
   reject(error: Error): void;
 }
@@ -57,6 +59,11 @@ export class InputRound {
   #next = 0;
   #due?: { promise: Promise<DueRound>; resolve(round: DueRound): void };
   #scheduled = false;
+  /**
+   * Keys of asks given up after their round went out: the client's retry may still answer them,
+   * and that answer is not for a new ask under the same key (asked again in the next round).
+   */
+  #withdrawn?: Set<string>;
 
   /** Whether `method` can be asked this way (only elicitation, sampling and roots can). */
   static accepts(method: string): boolean {
@@ -89,8 +96,10 @@ export class InputRound {
     return new Promise<Json>((resolve, reject) => {
       // Given up: it leaves the round (or, sent already, its answer will be ignored as an extra entry).
       const onAbort = () => {
-        if (this.#asks.get(key)?.exchange !== exchange) return;
+        const waiting = this.#asks.get(key);
+        if (waiting?.exchange !== exchange) return;
         this.#asks.delete(key);
+        if (waiting.sent) (this.#withdrawn ??= new Set()).add(key);
         reject(this.#givenUp(method, exchange));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -148,8 +157,10 @@ export class InputRound {
    */
   answer(responses: Json): string[] {
     const missing: string[] = [];
+    const withdrawn = this.#withdrawn;
+    this.#withdrawn = undefined;
     for (const [key, ask] of [...this.#asks]) {
-      const response = responses[key];
+      const response = withdrawn?.has(key) ? undefined : responses[key];
       if (typeof response !== "object" || response === null || Array.isArray(response)) {
         missing.push(key);
         continue;
@@ -181,7 +192,10 @@ export class InputRound {
       if (due === undefined || this.#asks.size === 0) return;
       this.#due = undefined;
       const inputRequests: DueRound["inputRequests"] = {};
-      for (const [key, ask] of this.#asks) inputRequests[key] = withParams({ method: ask.method }, ask.params);
+      for (const [key, ask] of this.#asks) {
+        ask.sent = true;
+        inputRequests[key] = withParams({ method: ask.method }, ask.params);
+      }
       due.resolve({ inputRequests });
     });
   }
