@@ -140,7 +140,8 @@ export interface ToolEntry {
   /** What `tools/list` shows, before shaping for the protocol version. */
   listing: Json;
   script: Script;
-  hasOutputSchema: boolean;
+  /** Its `outputSchema`, if it has one: `returns` of a value it admits is also the structured content. */
+  outputSchema?: Json;
 }
 
 export interface ResourceEntry {
@@ -207,7 +208,7 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   return {
     name,
     script: new Script(steps),
-    hasOutputSchema: definition.outputSchema !== undefined,
+    outputSchema: definition.outputSchema,
     listing: defined({
       name,
       title: definition.title,

@@ -16,8 +16,8 @@ import type { Step, StepFunction } from "./steps.js";
 /** What a source found for a call: the step to run, and how to record its answer. */
 export interface StepChoice {
   readonly step: Step;
-  /** The tool declares an `outputSchema` (so `returns` of an object also sends `structuredContent`). */
-  readonly hasOutputSchema: boolean;
+  /** The tool's `outputSchema`, if it declares one (so `returns` of a value it admits also sends `structuredContent`). */
+  readonly outputSchema?: unknown;
   /**
    * How to record the answer when it is not the step's own kind: `unknown-tool` for the
    * unknown-tool policy's error, `tool-error` for a raw `result` with `isError` (a fake's error).
@@ -46,7 +46,7 @@ export function scriptSource(catalog: Catalog): ToolStepSource {
     const step = tool.script.next() ?? {};
     const last = made.get(tool);
     if (last !== undefined && last.step === step) return last;
-    const choice: StepChoice = { step, hasOutputSchema: tool.hasOutputSchema };
+    const choice: StepChoice = { step, outputSchema: tool.outputSchema };
     made.set(tool, choice);
     return choice;
   };
@@ -58,7 +58,7 @@ export type UnknownToolHint = (call: ToolCall, context: RequestContext) => strin
 /** The last source: answers every call per the unknown-tool policy, with the first hint that has something to say. */
 export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | undefined, warn: (line: string) => void, hints: readonly UnknownToolHint[] = []): ToolStepSource {
   if (typeof policy === "function") {
-    const choice: StepChoice = { step: policy, hasOutputSchema: false };
+    const choice: StepChoice = { step: policy };
     return () => choice;
   }
   return (call, context) => {
@@ -71,7 +71,6 @@ export function unknownToolSource(catalog: Catalog, policy: UnknownToolPolicy | 
     return {
       // The closest name in the message itself: an SDK client shows the message, never `data`.
       step: { throws: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${call.tool}${suggestion(call.tool, available)}${hint}`, data: { tool: call.tool, available } } },
-      hasOutputSchema: false,
       recordAs: "unknown-tool",
     };
   };

@@ -25,7 +25,8 @@ export interface ThrownError {
 /** The ways a step can answer; a step gives at most one of them (none: an empty result). */
 export interface StepAnswers {
   /** A result: a string becomes one text block; anything else is sent as JSON text (and as
-   * `structuredContent` when the tool has an `outputSchema` and the value is an object). */
+   * `structuredContent` when the tool has an `outputSchema` whose root type admits the value:
+   * an object for an object schema; in 2026-07-28, any JSON value the schema's type names). */
   returns?: unknown;
   /** A result with these content blocks. */
   content?: unknown[];
@@ -51,8 +52,11 @@ export interface StepAnswers {
 
 /** What any step may add to its answer: structured content, a delay, how it is streamed, how often it repeats. */
 export interface StepOptions {
-  /** Sent with `content` (only in protocol versions that have it). */
-  structuredContent?: Record<string, unknown>;
+  /**
+   * Sent with `content` (only in protocol versions that have it): an object, or in 2026-07-28
+   * any JSON value (a legacy client's result leaves a non-object out: its revision has objects only).
+   */
+  structuredContent?: unknown;
   /** Wait this long before answering; a cancelled call stops waiting. */
   delayMs?: number;
   /** How a streaming wire (Streamable HTTP) carries this answer: JSON or SSE, closing the stream early. */
@@ -131,10 +135,10 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   if (answers.length > 1) {
     throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
   }
-  checkValueKinds(record, { hang: "boolean", disconnect: "boolean", structuredContent: "object" }, where);
+  checkValueKinds(record, { hang: "boolean", disconnect: "boolean" }, where);
   if (record.structuredContent !== undefined && record.returns !== undefined) {
     throw new McpTestkitError(
-      `${where} gives "returns" and "structuredContent"; "returns" makes the whole result (an object is also its structuredContent when the tool has an outputSchema), so give it alone, or "content" with "structuredContent".`,
+      `${where} gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`,
     );
   }
   if (record.structuredContent !== undefined && record.content === undefined) {

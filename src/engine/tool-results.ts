@@ -1,8 +1,9 @@
 /**
  * Turns a step's answer into a `tools/call` result, the way the step table promises:
- * a string becomes one text block, anything else JSON text (plus `structuredContent` for an
- * object when the tool has an `outputSchema`).
+ * a string becomes one text block, anything else JSON text (plus `structuredContent` when the
+ * tool has an `outputSchema` whose root type admits the value).
  */
+import { isObject } from "../protocol/jsonrpc.js";
 import type { StepObject } from "./steps.js";
 
 type Json = Record<string, unknown>;
@@ -17,10 +18,32 @@ function asText(value: unknown): string {
   return text === undefined ? String(value) : text;
 }
 
-export function returnsResult(value: unknown, hasOutputSchema: boolean): Json {
+/** The JSON Schema type names `value` answers to ("integer" is a "number" too). */
+function jsonTypes(value: unknown): string[] {
+  if (value === null) return ["null"];
+  if (Array.isArray(value)) return ["array"];
+  if (typeof value === "number") return Number.isInteger(value) ? ["integer", "number"] : ["number"];
+  return [typeof value];
+}
+
+/** Whether an output schema's root `type` admits `value` (a schema that names no type admits any). */
+export function rootAdmits(schema: unknown, value: unknown): boolean {
+  if (schema === true) return true;
+  if (!isObject(schema)) return false;
+  if (schema.type === undefined) return true;
+  const named = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return jsonTypes(value).some((type) => named.includes(type));
+}
+
+/**
+ * `outputSchema`: the tool's, if it has one. The value is also the structured content when the
+ * schema admits it (an object for the usual object schema; in 2026-07-28 any JSON value the
+ * schema's type names; version-shape leaves a non-object out for older revisions).
+ */
+export function returnsResult(value: unknown, outputSchema: unknown): Json {
   if (value === undefined) return { content: [] };
   const result: Json = { content: [textBlock(asText(value))] };
-  if (hasOutputSchema && typeof value === "object" && value !== null && !Array.isArray(value)) result.structuredContent = value;
+  if (outputSchema !== undefined && rootAdmits(outputSchema, value)) result.structuredContent = value;
   return result;
 }
 

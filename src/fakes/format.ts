@@ -65,7 +65,9 @@ function checkResult(result: unknown, ctx: z.RefinementCtx): void {
   if (object.isError !== undefined && typeof object.isError !== "boolean") ctx.addIssue({ code: "custom", path: ["result", "isError"], message: "expected true or false" });
   for (const key of ["structuredContent", "_meta"]) {
     const value = object[key];
-    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) ctx.addIssue({ code: "custom", path: ["result", key], message: "expected an object" });
+    // A full result is sent as is, to either era: structuredContent stays the object every revision takes.
+    const otherwise = key === "structuredContent" ? "; for another JSON value (2026-07-28), give a step: { content, structuredContent }, which a legacy client gets without it" : "";
+    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) ctx.addIssue({ code: "custom", path: ["result", key], message: `expected an object${otherwise}` });
   }
 }
 

@@ -68,7 +68,8 @@ export interface McpFakeCall {
 export interface McpFakeStep {
   returns?: unknown;
   content?: unknown[];
-  structuredContent?: Record<string, unknown>;
+  /** An object, or in 2026-07-28 any JSON value (see the mock's `StepOptions.structuredContent`). */
+  structuredContent?: unknown;
   toolError?: string;
   throws?: string | { code?: number; message: string; data?: unknown };
   delayMs?: number;

@@ -137,17 +137,17 @@ export class FakesBinding {
       this.stepsRunning.set(key, answer.journaled);
       // Recorded as the step's own kind: a hang the client cancels is "cancelled", a throws "protocol-error".
       // A fixture file's step was checked when the file loaded (one answer key, as checkStep asks).
-      return { step: answer.step as StepObject, hasOutputSchema: this.engine.catalog.tools.get(call.tool)?.hasOutputSchema ?? false };
+      return { step: answer.step as StepObject, outputSchema: this.engine.catalog.tools.get(call.tool)?.outputSchema };
     }
     if (answer.kind === "answer") {
       call.fake = answer.entryId;
-      const choice: StepChoice = { step: { result: answer.result }, hasOutputSchema: false, recordAs: answer.result.isError ? "tool-error" : "result" };
+      const choice: StepChoice = { step: { result: answer.result }, recordAs: answer.result.isError ? "tool-error" : "result" };
       return choice;
     }
     call.fake = answer.code;
     this.countFailure(answer.code);
     const { code, message, data } = answer.jsonRpcError;
-    return { step: { throws: { code, message, data } }, hasOutputSchema: false };
+    return { step: { throws: { code, message, data } } };
   };
 
   private readonly listSource: ToolListSource = (context: RequestContext) => this.fakes.listTools(this.listQuery(context));

@@ -31,8 +31,9 @@ export type ProtocolVersion = string;
 /** Every revision mcp-testkit knows, both eras, oldest first. */
 export const KNOWN_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS.map((v) => v.version);
 /**
- * The revisions an `initialize` can negotiate (the legacy era), oldest first. The driver, the
- * validator and `check` speak these; 2026-07-28 has no `initialize`, so it is not among them.
+ * The revisions an `initialize` can negotiate (the legacy era), oldest first: what a session
+ * offers and accepts. 2026-07-28 has no `initialize`, so it is not among them; the mock, the
+ * driver, the validator and `check` speak it per request (`LATEST_KNOWN_VERSION`).
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly ProtocolVersion[] = PROTOCOL_VERSIONS.filter((v) => v.era === "legacy").map((v) => v.version);
 /** The newest revision a session can negotiate (what `initialize` offers). */
@@ -93,7 +94,7 @@ export const FEATURES = {
   mrtr: { since: "2026-07-28", what: "multi round-trip requests (input_required results, inputResponses and requestState)" },
   requestHeaders: { since: "2026-07-28", what: "the Mcp-Method, Mcp-Name and Mcp-Param-* HTTP headers, checked against the body" },
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
-  structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value (before: an object)" },
+  structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value, and a tool's outputSchema of any root type (before: objects)" },
 } as const satisfies Record<string, FeatureSpan>;
 
 /** A protocol feature some revisions have (a key of `FEATURES`): what `versionHas(version, feature)` asks. */

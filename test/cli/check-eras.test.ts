@@ -87,11 +87,17 @@ describe("check and the eras", () => {
     expect(code).toBe(1);
   });
 
-  it("our mock over stdio (mcp-testkit mock --stdio): both eras, every 2026-07-28 check passes", async () => {
-    const scenario = scenarioFile("eras.json", { tools: { echo: { inputSchema: { type: "object", properties: { text: { type: "string" } } }, responses: [{ returns: "pong" }] } }, resources: { "notes://today": "Ship it." } });
+  it("our mock over stdio (mcp-testkit mock --stdio): both eras, every 2026-07-28 check passes, an array outputSchema too", async () => {
+    const tools = {
+      echo: { inputSchema: { type: "object", properties: { text: { type: "string" } } }, responses: [{ returns: "pong" }] },
+      // 2026-07-28 takes an outputSchema of any type; a legacy session is shown the tool without it.
+      cities: { outputSchema: { type: "array", items: { type: "string" } }, responses: [{ returns: ["Rome", "Oslo"] }] },
+    };
+    const scenario = scenarioFile("eras.json", { tools, resources: { "notes://today": "Ship it." } });
     const { report } = await check(`"${process.execPath}" "${join(REPO, "dist", "cli", "main.js")}" mock --stdio "${scenario}"`);
     expect(report.eras.legacy.spoken).toBe(true);
     expect(modernStatuses(report)).toEqual(allPass(MODERN_COMMON));
+    expect((report.checks as Json[]).filter((c) => c.status === "FAIL").map((c) => [c.id, c.detail])).toEqual([]);
   });
 
   it("a legacy-only server: 2026-07-28 is reported as not spoken, with why, and no modern check is listed", async () => {

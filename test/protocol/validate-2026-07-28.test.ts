@@ -59,6 +59,62 @@ function asMessage(type: string, example: Json): [unknown, Parameters<typeof val
   return ["jsonrpc" in example ? example : { jsonrpc: "2.0", id: 1, error: example }, { direction: "server-to-client", protocolVersion: MODERN }];
 }
 
+/** The first example of `type`, copied. */
+function firstOf(type: string): Json {
+  const found = examples.find(([t]) => t === type);
+  if (!found) throw new Error(`no example of ${type}`);
+  return structuredClone(found[2]);
+}
+
+/** The request the params of `type` belong to (the elicitation modes share one; pagination is any list's). */
+const PARAMS_OF: Record<string, string> = { ElicitRequestFormParams: "ElicitRequest", ElicitRequestURLParams: "ElicitRequest", PaginatedRequestParams: "ListToolsRequest" };
+
+/**
+ * Where each part travels (a type that is not a message on its own: params, content blocks,
+ * capabilities, schemas, listed items): the message type whose first example carries it, and
+ * how it goes in. The message is then checked as `asMessage` checks that type.
+ */
+const CARRIED_IN: Record<string, [string, (message: Json, part: Json) => void]> = {
+  AudioContent: ["CallToolResult", (result, part) => (result.content = [part])],
+  ImageContent: ["CallToolResult", (result, part) => (result.content = [part])],
+  TextContent: ["CallToolResult", (result, part) => (result.content = [part])],
+  EmbeddedResource: ["CallToolResult", (result, part) => (result.content = [part])],
+  ResourceLink: ["CallToolResult", (result, part) => (result.content = [part])],
+  ToolUseContent: ["CreateMessageResult", (result, part) => Object.assign(result, { content: part, stopReason: "toolUse" })],
+  ToolResultContent: ["CreateMessageRequest", (request, part) => (request.params.messages = [{ role: "user", content: [part] }])],
+  SamplingMessage: ["CreateMessageRequest", (request, part) => (request.params.messages = [part])],
+  ModelPreferences: ["CreateMessageRequest", (request, part) => (request.params.modelPreferences = part)],
+  BlobResourceContents: ["ReadResourceResult", (result, part) => (result.contents = [part])],
+  TextResourceContents: ["ReadResourceResult", (result, part) => (result.contents = [part])],
+  Resource: ["ListResourcesResult", (result, part) => (result.resources = [part])],
+  Root: ["ListRootsResult", (result, part) => (result.roots = [part])],
+  Tool: ["ListToolsResult", (result, part) => (result.tools = [part])],
+  ClientCapabilities: ["ListToolsRequest", (request, part) => (request.params._meta["io.modelcontextprotocol/clientCapabilities"] = part)],
+  ServerCapabilities: ["DiscoverResult", (result, part) => (result.capabilities = part)],
+  ...Object.fromEntries(
+    ["BooleanSchema", "NumberSchema", "StringSchema", "TitledMultiSelectEnumSchema", "TitledSingleSelectEnumSchema", "UntitledMultiSelectEnumSchema", "UntitledSingleSelectEnumSchema"].map((type) => [
+      type,
+      ["ElicitRequest", (request: Json, part: Json) => (request.params.requestedSchema = { type: "object", properties: { field: part } })] as const,
+    ]),
+  ),
+};
+
+/** A part in the message that carries it, as [that message's type, the message]; a message type as it is. */
+function carried(type: string, example: Json): [string, Json] {
+  if (type.endsWith("Params")) {
+    const container = PARAMS_OF[type] ?? type.replace(/Params$/, "");
+    const message = firstOf(container);
+    // A request's params need the per-request _meta in 2026-07-28: the container's, where the part has none.
+    message.params = { ...(message.params?._meta !== undefined && example._meta === undefined && { _meta: message.params._meta }), ...example };
+    return [container, message];
+  }
+  const into = CARRIED_IN[type];
+  if (into === undefined) return [type, example];
+  const message = firstOf(into[0]);
+  into[1](message, structuredClone(example));
+  return [into[0], message];
+}
+
 /**
  * Examples that break the spec's own schema, with the problems expected. This one predates the
  * caching hints: schema.json requires ttlMs and cacheScope on ReadResourceResult, and
@@ -73,14 +129,15 @@ const KNOWN_INVALID: Record<string, [string, string][]> = {
 };
 
 describe("validateMessage holds to the 2026-07-28 examples of the spec", () => {
-  it("has the examples (68 files in 54 types)", () => {
-    expect(examples).toHaveLength(68);
-    expect(new Set(examples.map(([type]) => type)).size).toBe(54);
+  it("has every example (129 files in 88 types)", () => {
+    expect(examples).toHaveLength(129);
+    expect(new Set(examples.map(([type]) => type)).size).toBe(88);
   });
 
   it.each(examples.map(([type, file, example]) => [`${type}/${file}`, type, example] as const))("%s is valid", (name, type, example) => {
-    const [message, options] = asMessage(type, example);
-    expect(pathsOf(validateMessage(message, options))).toEqual(KNOWN_INVALID[name] ?? []);
+    const [messageType, message] = carried(type, example);
+    const [whole, options] = asMessage(messageType, message);
+    expect(pathsOf(validateMessage(whole, options))).toEqual(KNOWN_INVALID[name] ?? []);
   });
 });
 
@@ -95,6 +152,15 @@ function mutated(type: string, file: string, change: (copy: Json) => void): Json
 
 
 describe("mutations of the examples are invalid where they were changed", () => {
+  it("parts, checked where they travel: a tool's inputSchema must still be an object type; an image needs its data", () => {
+    const tool = mutated("Tool", "tool-with-array-output-schema.json", (t) => (t.inputSchema = { type: "array" }));
+    const [listType, list] = carried("Tool", tool);
+    expect(pathsOf(validateMessage(...asMessage(listType, list)))).toEqual([["$.result.tools[0].inputSchema.type", "result.shape"]]);
+    const image = mutated("ImageContent", "image-png-content-with-annotations.json", (i) => delete i.data);
+    const [resultType, result] = carried("ImageContent", image);
+    expect(pathsOf(validateMessage(...asMessage(resultType, result)))).toEqual([["$.result.content[0].data", "result.shape"]]);
+  });
+
   it("server/discover without supportedVersions", () => {
     const message = mutated("DiscoverResultResponse", "discover-result-response.json", (m) => delete m.result.supportedVersions);
     expect(pathsOf(validateMessage(message, answers("server/discover")))).toEqual([["$.result.supportedVersions", "result.shape"]]);

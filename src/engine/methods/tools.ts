@@ -303,10 +303,10 @@ class RunningCall implements ParkedCall {
   /** The outcome of a step's answer, now (delays are over by the time this runs). */
   private answer(step: StepObject): Outcome {
     const version = this.call.protocolVersion;
-    const { hasOutputSchema } = this.choice;
+    const { outputSchema } = this.choice;
     switch (answerKind(step)) {
       case "returns":
-        return this.succeed(shapeForVersion(returnsResult(step.returns, hasOutputSchema), TOOL_RESULT_FIELDS, version), "result");
+        return this.succeed(shapeForVersion(returnsResult(step.returns, outputSchema), TOOL_RESULT_FIELDS, version), "result");
       case "content":
         return this.succeed(jsonOnly(shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version)), "result");
       case "toolError":

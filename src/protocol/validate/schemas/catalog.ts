@@ -20,13 +20,16 @@ export interface CatalogSchemas {
 /** Capability flags are objects whose keys mean "supported" (`{}` is the usual value). */
 const capability = z.looseObject({});
 
-/** inputSchema / outputSchema: a JSON Schema whose root is an object type, as MCP requires. */
+/** inputSchema (and outputSchema before 2026-07-28): a JSON Schema whose root is an object type, as MCP requires. */
 const objectTypeSchema = z.looseObject({
   type: z.literal("object"),
   properties: z.record(z.string(), jsonObject).optional(),
   required: z.array(z.string()).optional(),
   $schema: z.string().optional(),
 });
+
+/** outputSchema from 2026-07-28: any JSON Schema object (structured content may be any JSON value). */
+const anyRootSchema = z.looseObject({ $schema: z.string().optional() });
 
 export function catalogSchemas(kit: SchemaKit, content: ContentSchemas): CatalogSchemas {
   const { since } = kit;
@@ -44,7 +47,7 @@ export function catalogSchemas(kit: SchemaKit, content: ContentSchemas): Catalog
     title,
     description: z.string().optional(),
     inputSchema: objectTypeSchema,
-    outputSchema: since("outputSchema", objectTypeSchema).optional(),
+    outputSchema: since("outputSchema", kit.has("structuredContentAnyValue") ? anyRootSchema : objectTypeSchema).optional(),
     annotations: since("toolAnnotations", toolAnnotations).optional(),
     execution: since("tasks", z.looseObject({ taskSupport: z.enum(["forbidden", "optional", "required"]).optional() })).optional(),
     icons,
