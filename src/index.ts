@@ -62,7 +62,7 @@ export type { McpFakeBlock, McpFakeTool, McpFakeCall, McpFakeResult, FakeScope, 
 
 // ---- Scripts: steps, tool, resource and prompt specs
 /** Steps: what one tool call gets (`returns`, `throws`, `hang`, a function `(call) => step`, ...). */
-export type { ClientAsk, Step, StepObject, StepAnswers, StepOptions, StepFunction, ThrownError } from "./engine/steps.js";
+export type { BroadcastNotice, ClientAsk, Step, StepObject, StepAnswers, StepOptions, StepFunction, ThrownError } from "./engine/steps.js";
 /** How a streaming wire carries a step's answer (`stream` on a step). */
 export type { StreamHints } from "./engine/outcome.js";
 /** What a step function receives: the call, and ways to talk back to the client while it runs. */

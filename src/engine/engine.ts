@@ -309,9 +309,11 @@ export class Engine implements EngineState {
 
   /**
    * Sends a notification to every connection that initialized (and that `accepts`, if given),
-   * and a list_changed one also on every `subscriptions/listen` that opted in to it.
+   * and a list_changed one also on every `subscriptions/listen` that opted in to it. A resource's
+   * update goes only where that resource is subscribed to, in both eras, as the spec has it.
    */
   broadcast(method: string, params?: Record<string, unknown>, accepts?: (connection: Connection) => boolean): void {
+    if (method === "notifications/resources/updated" && typeof params?.uri === "string" && accepts === undefined) return this.notifyResourceUpdated(params.uri);
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     for (const connection of this.sessions) {
       if (connection.negotiated.initializeReceived && (accepts === undefined || accepts(connection))) connection.send(message);

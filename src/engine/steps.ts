@@ -13,7 +13,7 @@ import { checkKeys, checkValueKinds } from "./spec-checks.js";
 import { ServerRequestError } from "./connection.js";
 import { closest } from "../util/closest.js";
 import { versionHas } from "../protocol/versions.js";
-import { ServerRequestMethods } from "../protocol/methods.js";
+import { BroadcastNotificationMethods, ServerRequestMethods } from "../protocol/methods.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -69,6 +69,21 @@ export interface StepOptions {
    * answered (the answers are in the call record's `exchanges`). What a replayed recording uses.
    */
   asks?: ClientAsk[];
+  /**
+   * Notifications to send every client before answering (after the asks), as `call.broadcast()`
+   * does: legacy sessions get them, and 2026-07-28 `subscriptions/listen` streams that opted in.
+   * A list change (`notifications/tools/list_changed`, `…/resources/list_changed`,
+   * `…/prompts/list_changed`) or `notifications/resources/updated` with its `{ uri }`.
+   */
+  broadcast?: BroadcastNotice[];
+  /** End every open `subscriptions/listen` before answering (each gets its closing result), as `call.endSubscriptions()` does. */
+  endSubscriptions?: boolean;
+}
+
+/** One notification a step sends every client (see `StepOptions.broadcast`). */
+export interface BroadcastNotice {
+  method: string;
+  params?: Record<string, unknown>;
 }
 
 /** One request a step makes of the client (`elicitation/create`, `sampling/createMessage`, `roots/list` or `ping`). */
@@ -98,7 +113,7 @@ export type Step = StepObject | StepFunction;
 
 /** Exactly one of these says what kind of answer a step gives. */
 const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired"] as const;
-export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks"]);
+export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"]);
 
 /** What a step may ask of the client: the requests a server sends its client (MCP's client features, and ping). */
 const ASK_METHODS = ServerRequestMethods;
@@ -135,7 +150,7 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   if (answers.length > 1) {
     throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
   }
-  checkValueKinds(record, { hang: "boolean", disconnect: "boolean" }, where);
+  checkValueKinds(record, { hang: "boolean", disconnect: "boolean", endSubscriptions: "boolean" }, where);
   if (record.structuredContent !== undefined && record.returns !== undefined) {
     throw new McpTestkitError(
       `${where} gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`,
@@ -157,6 +172,7 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   if (record.stream !== undefined) checkStreamHints(record.stream, where);
   if (record.inputRequired !== undefined) checkInputRequired(record.inputRequired, where);
   if (record.asks !== undefined) checkAsks(record.asks, record, where);
+  if (record.broadcast !== undefined) checkBroadcast(record.broadcast, where);
   for (const key of ["delayMs", "repeat"] as const) {
     const value = record[key];
     if (value === undefined) continue;
@@ -211,37 +227,58 @@ function checkInputRequired(value: unknown, where: string): void {
 }
 
 function checkAsks(value: unknown, step: Record<string, unknown>, where: string): void {
-  if (!Array.isArray(value)) {
-    throw new McpTestkitError(`${where}: "asks" must be a list of { method, params? } requests to make of the client, got ${typeLabel(value)}.`);
-  }
+  checkMessageList(value, where, { key: "asks", one: "ask", methods: ASK_METHODS, what: "requests to make of the client", whatMethod: "the requests a server makes of its client", params: "the request's params" });
   if (step.inputRequired !== undefined) {
     throw new McpTestkitError(`${where} gives "asks" and "inputRequired"; "asks" makes the input rounds itself (in both eras), "inputRequired" scripts one by hand: give one of them.`);
   }
-  value.forEach((ask: unknown, index) => {
-    const at = `${where}: asks[${index}]`;
-    if (typeof ask !== "object" || ask === null || Array.isArray(ask)) throw new McpTestkitError(`${at} must be { method, params? }, got ${typeLabel(ask)}.`);
-    checkKeys(ask, new Set(["method", "params"]), at, 'An ask takes "method" and "params"');
-    const { method, params } = ask as Record<string, unknown>;
-    if (typeof method !== "string" || !(ASK_METHODS as readonly string[]).includes(method)) {
-      const guess = typeof method === "string" ? closest(method, ASK_METHODS) : undefined;
-      throw new McpTestkitError(`${at}: "method" must be one of ${ASK_METHODS.map((m) => `"${m}"`).join(", ")} (the requests a server makes of its client), got ${JSON.stringify(method) ?? "nothing"}${guess ? `; did you mean "${guess}"?` : ""}.`);
+}
+
+function checkBroadcast(value: unknown, where: string): void {
+  const notices = BroadcastNotificationMethods;
+  checkMessageList(value, where, { key: "broadcast", one: "broadcast notification", methods: notices, what: "notifications to send every client", whatMethod: "what a server tells every client when something changed", params: "the notification's params" });
+  (value as Array<Record<string, unknown>>).forEach(({ method, params }, index) => {
+    if (method === "notifications/resources/updated" && typeof (params as Record<string, unknown> | undefined)?.uri !== "string") {
+      throw new McpTestkitError(`${where}: broadcast[${index}]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`);
+    }
+  });
+}
+
+/** A step's list of `{ method, params? }` messages (its asks, its broadcast): each a known method, with object params. */
+function checkMessageList(
+  value: unknown,
+  where: string,
+  list: { key: string; one: string; methods: readonly string[]; what: string; whatMethod: string; params: string },
+): void {
+  if (!Array.isArray(value)) {
+    throw new McpTestkitError(`${where}: "${list.key}" must be a list of { method, params? } ${list.what}, got ${typeLabel(value)}.`);
+  }
+  value.forEach((message: unknown, index) => {
+    const at = `${where}: ${list.key}[${index}]`;
+    if (typeof message !== "object" || message === null || Array.isArray(message)) throw new McpTestkitError(`${at} must be { method, params? }, got ${typeLabel(message)}.`);
+    checkKeys(message, new Set(["method", "params"]), at, `A${/^[aeiou]/.test(list.one) ? "n" : ""} ${list.one} takes "method" and "params"`);
+    const { method, params } = message as Record<string, unknown>;
+    if (typeof method !== "string" || !list.methods.includes(method)) {
+      const guess = typeof method === "string" ? closest(method, list.methods) : undefined;
+      throw new McpTestkitError(`${at}: "method" must be one of ${list.methods.map((m) => `"${m}"`).join(", ")} (${list.whatMethod}), got ${JSON.stringify(method) ?? "nothing"}${guess ? `; did you mean "${guess}"?` : "."}`);
     }
     if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
-      throw new McpTestkitError(`${at}: "params" must be an object (the request's params), got ${typeLabel(params)}.`);
+      throw new McpTestkitError(`${at}: "params" must be an object (${list.params}), got ${typeLabel(params)}.`);
     }
   });
 }
 
 /**
- * A step with `asks` as the step function it stands for: each request made of the client in
- * turn, then the rest of the step. An error the client answers with does not stop the step
- * (it is recorded in the call's exchanges); a call that ends meanwhile does (the request rejects).
- * A `ping` is skipped in a revision without one (2026-07-28), so one step serves both eras.
+ * A step that acts before it answers (`asks`, `broadcast`, `endSubscriptions`) as the step
+ * function it stands for: each request made of the client in turn, then the notifications, then
+ * the subscriptions ended, then the rest of the step. An error the client answers with does not
+ * stop the step (it is recorded in the call's exchanges); a call that ends meanwhile does (the
+ * request rejects). A `ping` is skipped in a revision without one (2026-07-28), so one step
+ * serves both eras.
  */
-export function asksFirst(step: StepObject): Step {
-  const asks = step.asks;
-  if (asks === undefined) return step;
-  const { asks: _asks, ...rest } = step;
+export function actsFirst(step: StepObject): Step {
+  // Checked before any copy: most steps do none of this, and this runs on every call.
+  if (step.asks === undefined && step.broadcast === undefined && step.endSubscriptions === undefined) return step;
+  const { asks = [], broadcast = [], endSubscriptions = false, ...rest } = step;
   return async (call) => {
     for (const [index, ask] of asks.entries()) {
       // 2026-07-28 has no ping (it only checks that the client is there): skipped where the revision lacks it.
@@ -253,6 +290,8 @@ export function asksFirst(step: StepObject): Step {
         if (error.unanswered) throw new AskUnanswered(index, ask.method, error);
       }
     }
+    for (const notice of broadcast) call.broadcast(notice.method, notice.params);
+    if (endSubscriptions) call.endSubscriptions();
     return rest as StepObject;
   };
 }

@@ -7,7 +7,7 @@
 import { closest } from "../util/closest.js";
 
 /** The JSON step keys a fake entry may use (see src/engine/steps.ts for what each does). */
-export const FAKE_STEP_KEYS = ["returns", "content", "structuredContent", "toolError", "throws", "delayMs", "hang", "result", "disconnect", "raw", "stream", "asks"] as const;
+export const FAKE_STEP_KEYS = ["returns", "content", "structuredContent", "toolError", "throws", "delayMs", "hang", "result", "disconnect", "raw", "stream", "asks", "broadcast", "endSubscriptions"] as const;
 
 /** Step keys a fake cannot use, with why: an entry answers exactly one call. */
 const REFUSED: Record<string, string> = {

@@ -1,6 +1,6 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
 import type { ArgsMatcher } from "./args-match.js";
-import type { ClientAsk } from "../engine/steps.js";
+import type { BroadcastNotice, ClientAsk } from "../engine/steps.js";
 
 /** A tools/call result as MCP sends it (`CallToolResult`). */
 export interface FakeCallResult {
@@ -80,6 +80,8 @@ export interface McpFakeStep {
   stream?: { mode?: "json" | "sse"; closeAfterEvents?: number; retryMs?: number };
   /** Requests to make of the client first, in turn (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`); then the step's answer. */
   asks?: ClientAsk[];
+  broadcast?: BroadcastNotice[];
+  endSubscriptions?: boolean;
 }
 
 /** string → text; array → content; full result object; any other object → structuredContent. */

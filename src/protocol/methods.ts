@@ -44,6 +44,14 @@ export const ServerNotificationMethods = [
   "notifications/subscriptions/acknowledged",
 ] as const;
 
+/** The notifications a server sends every client when something changed (a step's `broadcast`). */
+export const BroadcastNotificationMethods = [
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/updated",
+] as const;
+
 /** Task methods (2025-11-25): either side may run tasks, so both send these. */
 export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
 /** Task notifications (2025-11-25), sent by either side. */

@@ -46,7 +46,7 @@ describe("schemas/scenario.schema.json", () => {
   const valid: Array<[string, Record<string, unknown>]> = [
     ["every step kind and a script", {
       tools: {
-        script: [{ returns: "a", repeat: 2 }, { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m" } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } }, { inputRequired: { requestState: "s" } }, { asks: [{ method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" }],
+        script: [{ returns: "a", repeat: 2 }, { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m" } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } }, { inputRequired: { requestState: "s" } }, { asks: [{ method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" }, { broadcast: [{ method: "notifications/tools/list_changed" }, { method: "notifications/resources/updated", params: { uri: "notes://a" } }], endSubscriptions: true, returns: "told" }],
         one: { returns: { ok: true } },
         empty: {},
         defined: { title: "T", description: "d", inputSchema: { type: "object", properties: { q: { type: ["string", "null"] } }, required: ["q"] }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true }, icons: [{ src: "https://x/i.png" }], _meta: {}, responses: { returns: "x" } },
@@ -93,6 +93,9 @@ describe("schemas/scenario.schema.json", () => {
     ["asks that is not a list", tool({ asks: { method: "roots/list" }, returns: "a" }), '"asks" must be a list of { method, params? }'],
     ["an ask of a method a server cannot ask", tool({ asks: [{ method: "elicitation/creat" }] }), 'did you mean "elicitation/create"?'],
     ["an ask with params that are not an object", tool({ asks: [{ method: "ping", params: [] }] }), 'asks[0]: "params" must be an object'],
+    ["a broadcast of a notification a step cannot send", tool({ broadcast: [{ method: "notifications/tool/list_changed" }] }), 'did you mean "notifications/tools/list_changed"?'],
+    ["a resource update without its uri", tool({ broadcast: [{ method: "notifications/resources/updated", params: {} }] }), "give params: { uri"],
+    ["endSubscriptions that is not a boolean", tool({ endSubscriptions: 1 }), '"endSubscriptions" must be true or false'],
     ["asks beside inputRequired", tool({ asks: [{ method: "ping" }], inputRequired: { requestState: "s" } }), 'gives "asks" and "inputRequired"'],
     ["a fixtures block whose step asks with a stray key", { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { asks: [{ method: "ping", param: {} }] } }] }] } }, "asks[0]"],
     ["an inputSchema with a misspelled type", tool({ inputSchema: { type: "object", properties: { q: { type: "strng" } } } }), 'did you mean "string"?'],

@@ -11,7 +11,7 @@ import { connect, delay, mock, relay, useCleanup } from "./support.js";
 useCleanup();
 
 /** Every key a step may have, as the error for an unknown key lists them. */
-const STEP_KEYS = '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks"';
+const STEP_KEYS = '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"';
 
 /** The text of every text block of a result. */
 function texts(result: object): string[] {
@@ -578,6 +578,14 @@ describe("invalid steps are refused at mockMcp()", () => {
     ["content that is not a list", { t: { content: { type: "text", text: "x" } } }, `[mcp-testkit] Tool "t"'s step: "content" must be an array of content blocks, got an object.`],
     ["structuredContent without content", { t: { structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step has "structuredContent" without "content"; send both, or use "returns".`],
     ["structuredContent beside returns", { t: { returns: "x", structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`],
+    ["broadcast that is not a list", { t: { broadcast: { method: "notifications/tools/list_changed" } } }, `[mcp-testkit] Tool "t"'s step: "broadcast" must be a list of { method, params? } notifications to send every client, got an object.`],
+    [
+      "a broadcast of a misspelt notification",
+      { t: { broadcast: [{ method: "notifications/tool/list_changed" }] } },
+      `[mcp-testkit] Tool "t"'s step: broadcast[0]: "method" must be one of "notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated" (what a server tells every client when something changed), got "notifications/tool/list_changed"; did you mean "notifications/tools/list_changed"?`,
+    ],
+    ["a resource update that names no resource", { t: { broadcast: [{ method: "notifications/resources/updated" }] } }, `[mcp-testkit] Tool "t"'s step: broadcast[0]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`],
+    ["endSubscriptions as text", { t: { endSubscriptions: "yes" } }, `[mcp-testkit] Tool "t"'s step: "endSubscriptions" must be true or false, got "yes".`],
     ["raw that is not a string", { t: { raw: 5 } }, `[mcp-testkit] Tool "t"'s step: "raw" must be a string (the bytes to write), got number 5.`],
     ["raw with another answer", { t: { raw: "x", result: {} } }, `[mcp-testkit] Tool "t"'s step gives "result" and "raw"; a step gives one answer.`],
     ["stream hints of the wrong shape", { t: { returns: 1, stream: { mode: "xml" } } }, `[mcp-testkit] Tool "t"'s step: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got an object.`],

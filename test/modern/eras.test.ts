@@ -336,6 +336,33 @@ describe("a step tells every client", () => {
     expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
   });
 
+  it("a JSON step does the same (a scenario file's): broadcast before it answers, endSubscriptions ends the listens", async () => {
+    const { lines, write } = await stdioChannel({
+      resources: { "notes://today": "ship it" },
+      tools: {
+        publish: { broadcast: [{ method: "notifications/tools/list_changed" }, { method: "notifications/resources/updated", params: { uri: "notes://today" } }], returns: "published" },
+        close: { endSubscriptions: true, returns: "closed" },
+      },
+    });
+    write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    write({ jsonrpc: "2.0", id: "l", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true, resourceSubscriptions: ["notes://today"] } }) });
+    await vi.waitFor(() => expect(lines).toHaveLength(2));
+    write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "publish" }) });
+    await vi.waitFor(() => expect(lines.some((line) => line.id === 1)).toBe(true));
+    // The legacy session gets the list change (it subscribed to no resource); the listen gets both, tagged; then the answer.
+    expect(lines.slice(2).map((line) => [line.method ?? line.id, line.params?._meta?.["io.modelcontextprotocol/subscriptionId"]])).toEqual([
+      ["notifications/tools/list_changed", undefined],
+      ["notifications/tools/list_changed", "l"],
+      ["notifications/resources/updated", "l"],
+      [1, undefined],
+    ]);
+    expect(lines.at(-1)!.result.content).toEqual([{ type: "text", text: "published" }]);
+    write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "close" }) });
+    await vi.waitFor(() => expect(lines.slice(6).map((line) => line.id)).toEqual(["l", 2]));
+    expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
+  });
+
   it("call.broadcast(\"notifications/resources/updated\", { uri }) reaches a listen that names that URI, and no other", async () => {
     const { lines, write } = await stdioChannel({
       resources: { "notes://today": "ship it", "notes://later": "not yet" },

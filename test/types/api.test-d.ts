@@ -52,6 +52,7 @@ describe("steps", () => {
       { returns: "sse", stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } },
       { returns: "again", repeat: 3 },
       { asks: [{ method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" },
+      { broadcast: [{ method: "notifications/resources/updated", params: { uri: "notes://today" } }], endSubscriptions: true, returns: "told" },
       (call) => ({ returns: call.arguments }),
       async (call) => ({ returns: await call.sample({ messages: [] }) }),
     ];
@@ -63,11 +64,13 @@ describe("steps", () => {
     const misspelled: StepObject = { return: "ok" };
     // @ts-expect-error hang is a boolean
     const wrongType: StepObject = { hang: "yes" };
+    // @ts-expect-error endSubscriptions is a boolean
+    const wrongEnd: StepObject = { endSubscriptions: "all" };
     // @ts-expect-error a stream mode is "json" or "sse"
     const wrongMode: StepObject = { returns: "x", stream: { mode: "websocket" } };
     // @ts-expect-error a step function returns a step, not a string
     const noStep: StepFunction = () => "ok";
-    void [misspelled, wrongType, wrongMode, noStep];
+    void [misspelled, wrongType, wrongEnd, wrongMode, noStep];
   });
 
   it("take asks as requests of the client, and refuse params that are not an object", () => {

@@ -13,7 +13,7 @@ import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT,
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
-import { answerKind, AskUnanswered, asksFirst, checkStep, type StepObject } from "../steps.js";
+import { actsFirst, answerKind, AskUnanswered, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
 import { type HandlerInput, type RequestHandler } from "./handler-input.js";
@@ -58,7 +58,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
 
   const choice = chooseStep(state.toolSources, call, context);
   const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
-  const next = typeof choice.step === "function" ? choice.step : asksFirst(choice.step);
+  const next = typeof choice.step === "function" ? choice.step : actsFirst(choice.step);
   if (typeof next !== "function") return running.answerWhenDue(next);
   const given = isObject(params.inputResponses) ? { ...params.inputResponses } : undefined;
   const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given, state);
