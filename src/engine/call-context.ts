@@ -89,6 +89,7 @@ export interface ToolCallContext {
   /**
    * Tells every client, not only this one: legacy sessions get the notification, 2026-07-28
    * `subscriptions/listen` streams get it when they opted in (e.g. `notifications/tools/list_changed`).
+   * `notifications/resources/updated` with a `uri` goes only where that resource is subscribed to.
    */
   broadcast(method: string, params?: Json): void;
   /** Ends every open `subscriptions/listen` from the server side (each gets its closing result). */
@@ -97,18 +98,20 @@ export interface ToolCallContext {
   ping(): Promise<void>;
 }
 
+/** What a call may tell every client through (the engine). */
+export interface CallHub {
+  broadcast(method: string, params?: Json): void;
+  notifyResourceUpdated(uri: string, params?: Json): void;
+  endSubscriptions(): number;
+}
+
+const NO_HUB: CallHub = { broadcast: () => undefined, notifyResourceUpdated: () => undefined, endSubscriptions: () => 0 };
+
 /**
  * A call in progress, as its step function sees it. One object per call, its methods on the
  * prototype; the abort signal is made only when something asks for it (a step that returns its
  * answer at once never needs one), and from then on the call can be cancelled.
  */
-/** What a call may tell every client through (the engine). */
-export interface CallHub {
-  broadcast(method: string, params?: Json): void;
-  endSubscriptions(): number;
-}
-
-const NO_HUB: CallHub = { broadcast: () => undefined, endSubscriptions: () => 0 };
 
 export class LiveCall implements ToolCallContext {
   readonly tool: string;
@@ -243,7 +246,9 @@ export class LiveCall implements ToolCallContext {
   }
 
   broadcast(method: string, params?: Json): void {
-    this.#hub.broadcast(method, params);
+    // An update is news only to those who subscribed to that resource (the spec sends it nowhere else).
+    if (method === "notifications/resources/updated" && typeof params?.uri === "string") this.#hub.notifyResourceUpdated(params.uri, params);
+    else this.#hub.broadcast(method, params);
   }
 
   endSubscriptions(): number {

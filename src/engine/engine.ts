@@ -309,11 +309,9 @@ export class Engine implements EngineState {
 
   /**
    * Sends a notification to every connection that initialized (and that `accepts`, if given),
-   * and a list_changed one also on every `subscriptions/listen` that opted in to it. A resource's
-   * update goes only where that resource is subscribed to, in both eras, as the spec has it.
+   * and a list_changed one also on every `subscriptions/listen` that opted in to it.
    */
   broadcast(method: string, params?: Record<string, unknown>, accepts?: (connection: Connection) => boolean): void {
-    if (method === "notifications/resources/updated" && typeof params?.uri === "string" && accepts === undefined) return this.notifyResourceUpdated(params.uri);
     const message: JsonRpcMessage = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     for (const connection of this.sessions) {
       if (connection.negotiated.initializeReceived && (accepts === undefined || accepts(connection))) connection.send(message);
@@ -323,19 +321,20 @@ export class Engine implements EngineState {
 
   /**
    * Tells every session subscribed to `uri` (and every `subscriptions/listen` naming it) that it
-   * changed; for a template, every subscribed URI it matches.
+   * changed; for a template, every subscribed URI it matches. `params` (a step's) go along, each
+   * with the subscribed URI.
    */
-  notifyResourceUpdated(uri: string): void {
+  notifyResourceUpdated(uri: string, params?: Record<string, unknown>): void {
     const template = this.catalog.templates.get(uri)?.template;
     const matches = (subscribed: string) => subscribed === uri || (template?.match(subscribed) && !this.catalog.resources.has(subscribed));
     for (const connection of this.sessions) {
       for (const subscribed of connection.negotiated.subscriptions) {
-        if (matches(subscribed)) connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: subscribed } });
+        if (matches(subscribed)) connection.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { ...params, uri: subscribed } });
       }
     }
     for (const subscription of this.subscriptions) {
       for (const subscribed of subscription.filter.resourceSubscriptions ?? []) {
-        if (matches(subscribed)) subscription.connection.send(tagged("notifications/resources/updated", { uri: subscribed }, subscription.id), { relatedRequestId: subscription.id });
+        if (matches(subscribed)) subscription.connection.send(tagged("notifications/resources/updated", { ...params, uri: subscribed }, subscription.id), { relatedRequestId: subscription.id });
       }
     }
   }

@@ -82,7 +82,7 @@ export interface StepOptions {
 
 /** One notification a step sends every client (see `StepOptions.broadcast`). */
 export interface BroadcastNotice {
-  method: string;
+  method: (typeof BroadcastNotificationMethods)[number];
   params?: Record<string, unknown>;
 }
 
@@ -277,7 +277,7 @@ function checkMessageList(
  */
 export function actsFirst(step: StepObject): Step {
   // Checked before any copy: most steps do none of this, and this runs on every call.
-  if (step.asks === undefined && step.broadcast === undefined && step.endSubscriptions === undefined) return step;
+  if (!step.asks?.length && !step.broadcast?.length && step.endSubscriptions !== true) return step;
   const { asks = [], broadcast = [], endSubscriptions = false, ...rest } = step;
   return async (call) => {
     for (const [index, ask] of asks.entries()) {

@@ -26,11 +26,14 @@ function jsonTypes(value: unknown): string[] {
   return [typeof value];
 }
 
-/** Whether an output schema's root `type` admits `value` (a schema that names no type admits any). */
+/**
+ * Whether an output schema's root `type` admits `value`. A schema that names no root type (an
+ * `anyOf`, a `$ref`) takes an object, as structured content always could: anything else is
+ * structured only where the schema says its type.
+ */
 export function rootAdmits(schema: unknown, value: unknown): boolean {
-  if (schema === true) return true;
   if (!isObject(schema)) return false;
-  if (schema.type === undefined) return true;
+  if (schema.type === undefined) return isObject(value);
   const named = Array.isArray(schema.type) ? schema.type : [schema.type];
   return jsonTypes(value).some((type) => named.includes(type));
 }

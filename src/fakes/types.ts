@@ -6,7 +6,8 @@ import type { BroadcastNotice, ClientAsk } from "../engine/steps.js";
 export interface FakeCallResult {
   content: Array<Record<string, unknown>>;
   isError?: boolean;
-  structuredContent?: Record<string, unknown>;
+  /** An object, or in 2026-07-28 any JSON value (left out for a legacy client when it is not an object). */
+  structuredContent?: unknown;
   _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }

@@ -13,6 +13,7 @@ import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engin
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
 import { checkStep, type StepObject } from "../engine/steps.js";
+import { shapeForVersion, TOOL_RESULT_FIELDS } from "../engine/version-shape.js";
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, FakeScope, McpFakeBlock } from "../fakes/types.js";
@@ -141,7 +142,9 @@ export class FakesBinding {
     }
     if (answer.kind === "answer") {
       call.fake = answer.entryId;
-      const choice: StepChoice = { step: { result: answer.result }, recordAs: answer.result.isError ? "tool-error" : "result" };
+      // Answered in the client's revision: a structuredContent that is not an object (2026-07-28's) is left out for a legacy client.
+      const result = shapeForVersion(answer.result, TOOL_RESULT_FIELDS, call.protocolVersion);
+      const choice: StepChoice = { step: { result }, recordAs: answer.result.isError ? "tool-error" : "result" };
       return choice;
     }
     call.fake = answer.code;

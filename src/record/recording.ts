@@ -240,9 +240,12 @@ function toolCall(args: Json, answer: RecordedAnswer, asked: readonly RecordedAs
   const result = withoutProtocolKeys(answer.result);
   if (!Array.isArray(result.content)) result.content = [];
   if (result.isError !== true) delete result.isError;
-  // A result with keys the full-result form does not allow (a server's own extensions) is sent as is.
-  const asFull = asks === undefined && Object.keys(result).every((key) => FULL_RESULT_KEYS.has(key));
-  return asFull ? { args, result } : { args, step: { ...(asks && { asks }), result } };
+  const keys = Object.keys(result);
+  if (asks === undefined && keys.every((key) => FULL_RESULT_KEYS.has(key))) return { args, result };
+  // After asks, content (and structured content) as a step of their own, shaped for each client's
+  // revision like any answer; a result with more (isError, _meta, a server's own extensions) is sent as is.
+  if (asks !== undefined && keys.every((key) => key === "content" || key === "structuredContent")) return { args, step: { asks, ...result } };
+  return { args, step: { ...(asks && { asks }), result } };
 }
 
 /** A prompts/get result in the fixture's full form (`messages`, `description`, `_meta`). */

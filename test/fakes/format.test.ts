@@ -137,7 +137,7 @@ describe("load errors", () => {
     [{ anyArgs: true, result: { content: "x" } }, "result.content: a full result needs a content array"],
     [{ anyArgs: true, result: { content: [], extra: 1 } }, 'may have no other keys, found "extra"'],
     [{ anyArgs: true, result: { content: [], isError: "yes" } }, "result.isError: expected true or false"],
-    [{ anyArgs: true, result: { content: [], structuredContent: [] } }, "result.structuredContent: expected an object"],
+    [{ anyArgs: true, result: { content: [], _meta: [] } }, "result._meta: expected an object"],
     [{ anyArgs: true, error: { text: "x" } }, "error: expected a string: the text of the tool error the model sees"],
     [{ id: "", anyArgs: true, result: "x" }, "id: expected a string naming the entry, not an empty string"],
   ])("a malformed entry %j fails with a message that says what was expected", (entry, expected) => {

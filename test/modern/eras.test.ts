@@ -350,7 +350,7 @@ describe("a step tells every client", () => {
     await vi.waitFor(() => expect(lines).toHaveLength(2));
     write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "publish" }) });
     await vi.waitFor(() => expect(lines.some((line) => line.id === 1)).toBe(true));
-    // The legacy session gets the list change (it subscribed to no resource); the listen gets both, tagged; then the answer.
+    // The legacy session gets the list change but not the update (it subscribed to no resource); the listen gets both, tagged; then the answer.
     expect(lines.slice(2).map((line) => [line.method ?? line.id, line.params?._meta?.["io.modelcontextprotocol/subscriptionId"]])).toEqual([
       ["notifications/tools/list_changed", undefined],
       ["notifications/tools/list_changed", "l"],
@@ -358,9 +358,35 @@ describe("a step tells every client", () => {
       [1, undefined],
     ]);
     expect(lines.at(-1)!.result.content).toEqual([{ type: "text", text: "published" }]);
+    // Subscribed, the legacy session gets the update too.
+    write({ jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "notes://today" } });
+    await vi.waitFor(() => expect(lines.at(-1)!.id).toBe(3));
+    write({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "publish" } });
+    await vi.waitFor(() => expect(lines.at(-1)!.id).toBe(4));
+    expect(lines.slice(7).filter((line) => line.method === "notifications/resources/updated").map((line) => line.params)).toEqual([
+      { uri: "notes://today" },
+      { uri: "notes://today", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } },
+    ]);
+    const before = lines.length;
     write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "close" }) });
-    await vi.waitFor(() => expect(lines.slice(6).map((line) => line.id)).toEqual(["l", 2]));
-    expect(lines[6]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
+    await vi.waitFor(() => expect(lines.slice(before).map((line) => line.id)).toEqual(["l", 2]));
+    expect(lines[before]!.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } });
+  });
+
+  it("a step function returning broadcast or endSubscriptions is told to call them itself", async () => {
+    const { lines, write } = await stdioChannel({ tools: { wrong: () => ({ broadcast: [{ method: "notifications/tools/list_changed" }], returns: "x" }) } });
+    write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "wrong" }) });
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(lines[0]!.error.message).toContain('returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions())');
+  });
+
+  it("server.notify() sends a notification as given, to every session (raw control: an update nobody subscribed to)", async () => {
+    const { server, lines, write } = await stdioChannel({ resources: { "notes://today": "ship it" } });
+    write({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    server.notify("notifications/resources/updated", { uri: "notes://today", title: "Today" });
+    await vi.waitFor(() => expect(lines).toHaveLength(2));
+    expect(lines[1]).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "notes://today", title: "Today" } });
   });
 
   it("call.broadcast(\"notifications/resources/updated\", { uri }) reaches a listen that names that URI, and no other", async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mockMcp, validateMessage } from "../../src/index.js";
+import { mcpConnect, mockMcp, recordMcp, validateMessage } from "../../src/index.js";
 import { MODERN, useV2Cleanup, v2Client } from "./support.js";
 
 useV2Cleanup();
@@ -41,7 +41,8 @@ describe("structured output of any JSON type", () => {
       expect((await modern.callTool({ name: "count", arguments: {} })).structuredContent).toBe(3);
       expect((await modern.callTool({ name: "report", arguments: {} })).structuredContent).toEqual({ ok: true });
       expect(await modern.callTool({ name: "mislabelled", arguments: {} }).catch((error: Error) => error.message)).toContain("has an output schema but did not return structured content");
-      expect(server.calls.at(-1)!.response).not.toHaveProperty("structuredContent");
+      expect(server.calls.at(-1)!.response).toMatchObject({ result: { content: [{ type: "text", text: "just text" }] } });
+      expect(server.calls.at(-1)!.response!.result).not.toHaveProperty("structuredContent");
       await legacy.close();
     } finally {
       await server.close();
@@ -76,4 +77,44 @@ describe("structured output of any JSON type", () => {
     const modernList = { ...list, result: { ...list.result, resultType: "complete", ttlMs: 0, cacheScope: "private" } };
     expect(validateMessage(modernList, { direction: "server-to-client", protocolVersion: MODERN, requestMethod: "tools/list" })).toEqual([]);
   });
+
+  it("a schema that names no root type takes an object only: a string is never its structured content", async () => {
+    await using server = await mockMcp({
+      transport: "memory",
+      tools: { either: { outputSchema: { anyOf: [{ type: "object" }, { type: "array" }] }, responses: [{ returns: "plain text" }, { returns: { ok: 1 } }] } },
+    });
+    const sent: unknown[] = [];
+    server.on("request:end", (event) => void (event.method === "tools/call" && sent.push(event.result)));
+    const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+    for (let id = 1; id <= 2; id++) await server.handle(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "either", _meta: meta } }));
+    expect(sent).toMatchObject([{ content: [{ text: "plain text" }] }, { structuredContent: { ok: 1 } }]);
+    expect(sent[0]).not.toHaveProperty("structuredContent");
+  });
 });
+
+describe("structured output of any JSON type, recorded and served from fixtures", () => {
+  it("a recording of a 2026-07-28 server's array result loads, and replays to both eras in their own form", async () => {
+    await using upstreamServer = await mockMcp({ tools: { cities: tools.cities } });
+    await using upstream = mcpConnect(upstreamServer.url!);
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const agent = v2Client({ capabilities: {} });
+    await agent.connect(await recording.server.connectInMemory());
+    expect((await agent.callTool({ name: "cities", arguments: {} })).structuredContent).toEqual([{ city: "Rome" }, { city: "Oslo" }]);
+    expect(upstream.protocolVersion).toBe(MODERN);
+
+    // A recorded call answers once (one fixture entry per call): one replay per era.
+    for (const saved of [recording.scenario(), { fixtures: (recording.fixture() as { mcpFakes: unknown }).mcpFakes }]) {
+      await using toModern = await mockMcp({ transport: "memory", ...(saved as object) });
+      const modern = v2Client({ capabilities: {} });
+      await modern.connect(await toModern.connectInMemory());
+      expect((await modern.callTool({ name: "cities", arguments: {} })).structuredContent).toEqual([{ city: "Rome" }, { city: "Oslo" }]);
+      await using toLegacy = await mockMcp({ transport: "memory", ...(saved as object) });
+      const legacy = new Client({ name: "legacy", version: "1.0.0" });
+      await legacy.connect(await toLegacy.connectInMemory());
+      expect((await legacy.listTools()).tools[0]).not.toHaveProperty("outputSchema");
+      expect(await legacy.callTool({ name: "cities", arguments: {} })).toEqual({ content: [{ type: "text", text: '[{"city":"Rome"},{"city":"Oslo"}]' }] });
+      await legacy.close();
+    }
+  });
+});
+

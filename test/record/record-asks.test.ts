@@ -55,9 +55,10 @@ describe("recording server-everything's elicitation and sampling (stdio, legacy 
       const scenario = recording.scenario();
       const calls = (scenario.fixtures as Array<{ tools: Array<{ name: string; calls: Array<Record<string, any>> }> }>)[0]!.tools.map((tool) => tool.calls[0]!);
       // Written as steps whose asks come first; the agent's answers are not written down.
-      expect(calls[0]).toMatchObject({ args: {}, step: { asks: [{ method: "elicitation/create", params: asked[0]![1] }], result: elicited } });
+      expect(calls[0]).toMatchObject({ args: {}, step: { asks: [{ method: "elicitation/create", params: asked[0]![1] }], content: elicited.content } });
+      expect(calls[0]!.step).not.toHaveProperty("result");
       expect(calls[0]!.step.asks[0]).not.toHaveProperty("answer");
-      expect(calls[1]).toMatchObject({ args: { prompt: "weather?", maxTokens: 20 }, step: { asks: [{ method: "sampling/createMessage", params: asked[1]![1] }], result: sampled } });
+      expect(calls[1]).toMatchObject({ args: { prompt: "weather?", maxTokens: 20 }, step: { asks: [{ method: "sampling/createMessage", params: asked[1]![1] }], content: sampled.content } });
 
       await using replay = await mockMcp({ transport: "memory", ...(scenario as object) });
       const offline = await legacyAgent(replay, () => ({ action: "decline" }));

@@ -66,11 +66,13 @@ describe("steps", () => {
     const wrongType: StepObject = { hang: "yes" };
     // @ts-expect-error endSubscriptions is a boolean
     const wrongEnd: StepObject = { endSubscriptions: "all" };
+    // @ts-expect-error a step broadcasts a list change or a resource update, named exactly
+    const wrongNotice: StepObject = { broadcast: [{ method: "notifications/tool/list_changed" }] };
     // @ts-expect-error a stream mode is "json" or "sse"
     const wrongMode: StepObject = { returns: "x", stream: { mode: "websocket" } };
     // @ts-expect-error a step function returns a step, not a string
     const noStep: StepFunction = () => "ok";
-    void [misspelled, wrongType, wrongEnd, wrongMode, noStep];
+    void [misspelled, wrongType, wrongEnd, wrongNotice, wrongMode, noStep];
   });
 
   it("take asks as requests of the client, and refuse params that are not an object", () => {

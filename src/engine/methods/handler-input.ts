@@ -37,6 +37,8 @@ export interface EngineState {
   readonly requestStates: RequestStateKeeper;
   /** Sends a notification to every legacy session and every subscriptions/listen that opted in. */
   broadcast(method: string, params?: Record<string, unknown>): void;
+  /** Tells the sessions and listens subscribed to `uri` (or a URI its template matches) that it changed. */
+  notifyResourceUpdated(uri: string, params?: Record<string, unknown>): void;
   endSubscriptions(): number;
 }
 

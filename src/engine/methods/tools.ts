@@ -372,6 +372,9 @@ function checkedProduct(produced: unknown, tool: string): StepObject {
   checkStep(produced, `The step function of tool "${tool}"`);
   if (typeof produced === "function") throw new Error("a step function must return a step object, not another function");
   if (produced.asks !== undefined) throw new Error('a step function returned "asks", which is for static steps; a step function asks the client itself (await call.elicit(...), call.sample(...), call.listRoots(), call.request(method, params)) before it returns');
+  if (produced.broadcast !== undefined || produced.endSubscriptions !== undefined) {
+    throw new Error('a step function returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions()) before it returns');
+  }
   return produced;
 }
 
