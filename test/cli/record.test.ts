@@ -47,7 +47,7 @@ describe("mcp-testkit record", () => {
     const scenario = JSON.parse(readFileSync(out, "utf8"));
     expect(scenario.fixtures[0].tools).toEqual([
       { name: "get-sum", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }] },
-      { name: "trigger-elicitation-request", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: {}, step: { asks: [{ method: "elicitation/create", params: expect.objectContaining({ message: asked[0] }) }], result: declined } }] },
+      { name: "trigger-elicitation-request", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: {}, step: { asks: [{ method: "elicitation/create", params: expect.objectContaining({ message: asked[0] }) }], ...declined } }] },
     ]);
 
     // The replay, over stdio this time: the same answer, no server-everything.
