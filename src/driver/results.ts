@@ -24,7 +24,12 @@ export class ToolCallResult {
   declare readonly [TOOL_CALL_RESULT_MARKER]: true;
   /** The content blocks (`[]` when the server sent none, as the spec's default says). */
   declare content: ContentBlock[];
-  declare structuredContent?: Record<string, unknown>;
+  /**
+   * The tool's structured result: an object, or from a 2026-07-28 server any JSON value (an
+   * array, a number…), so it is typed `unknown` as the spec and SDK v2 type it; narrow it, or
+   * cast it to the shape of the tool's `outputSchema`.
+   */
+  declare structuredContent?: unknown;
   /** True when the tool reported an error in its result (the server answered; the tool failed). */
   declare isError: boolean;
   declare _meta?: Record<string, unknown>;

@@ -61,8 +61,11 @@ export interface McpMatchers<R = void> {
   toHaveTextContent(text: string): R;
   /** The result's first text block matches the RegExp (or contains the string). */
   toMatchTextContent(pattern: RegExp | string): R;
-  /** The result's `structuredContent` partially matches `expected`. */
-  toHaveStructuredContent(expected: Record<string, unknown>): R;
+  /**
+   * The result's `structuredContent` partially matches `expected` (an object or an array; a
+   * 2026-07-28 server may send any JSON value, and a string, number, boolean or null is matched exactly).
+   */
+  toHaveStructuredContent(expected: Record<string, unknown> | unknown[] | string | number | boolean | null): R;
   /** The resource read result has a content with this URI. */
   toHaveResourceContent(uri: string): R;
   /** The resource read result's first text content is exactly this text. */

@@ -136,8 +136,10 @@ function toMatchTextContent(this: McpMatcherContext, received: unknown, expected
 }
 
 function toHaveStructuredContent(this: McpMatcherContext, received: unknown, expected: unknown): McpMatcherResult {
-  if (typeof expected !== "object" || expected === null) {
-    throw new McpTestkitError(`toHaveStructuredContent() takes the expected structuredContent (an object, matched partially); got ${show(expected)}.`);
+  if (expected === undefined || typeof expected === "function" || typeof expected === "symbol" || typeof expected === "bigint") {
+    throw new McpTestkitError(
+      `toHaveStructuredContent() takes the expected structuredContent (an object or an array, matched partially; from a 2026-07-28 server any JSON value, a string or number matched exactly); got ${show(expected)}.`,
+    );
   }
   const checked = toolResult(this, received, "toHaveStructuredContent");
   if ("failure" in checked) return checked.failure;

@@ -153,6 +153,15 @@ describe("toHaveStructuredContent", () => {
     expect(failed.message).toBe('expected structuredContent not to match {"city":"Oslo"}, but it does');
   });
 
+  it("takes any JSON value a 2026-07-28 server may send: an array partially, a number exactly; nothing to compare is refused", async () => {
+    expect({ content: [], structuredContent: [{ city: "Rome", tempC: 19 }, { city: "Oslo" }] }).toHaveStructuredContent([{ city: "Rome" }, { city: "Oslo" }]);
+    expect({ content: [], structuredContent: 3 }).toHaveStructuredContent(3);
+    const failed = await failure(() => expect({ content: [], structuredContent: 3 }).toHaveStructuredContent(4));
+    expect(failed.message).toBe("expected structuredContent to match 4; at $: expected 4, got 3");
+    const refused = await failure(() => expect(weather).toHaveStructuredContent(undefined as never));
+    expect(refused.message).toContain("toHaveStructuredContent() takes the expected structuredContent");
+  });
+
   it("reads structuredContent from a driver's result", async () => {
     const driver = await sdkDriver(
       await mock({

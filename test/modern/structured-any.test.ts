@@ -5,7 +5,8 @@
  * (2025-11-25, where both are objects) is shown the tool without that schema and gets its
  * result without that structured content, so neither client trips on the other's revision.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import "../../src/matchers/vitest.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { mcpConnect, mockMcp, recordMcp, validateMessage } from "../../src/index.js";
 import { MODERN, useV2Cleanup, v2Client } from "./support.js";
@@ -89,6 +90,22 @@ describe("structured output of any JSON type", () => {
     for (let id = 1; id <= 2; id++) await server.handle(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "either", _meta: meta } }));
     expect(sent).toMatchObject([{ content: [{ text: "plain text" }] }, { structuredContent: { ok: 1 } }]);
     expect(sent[0]).not.toHaveProperty("structuredContent");
+  });
+});
+
+describe("structured output of any JSON type, through the driver", () => {
+  it("the driver (2026-07-28) hands back the array as structuredContent, matched with toHaveStructuredContent; in legacy, the text alone", async () => {
+    await using server = await mockMcp({ tools: { cities: tools.cities } });
+    await using modern = mcpConnect(server.url!);
+    const result = await modern.callTool("cities", {});
+    expect(modern.protocolVersion).toBe(MODERN);
+    expectTypeOf(result.structuredContent).toEqualTypeOf<unknown>();
+    expect(result.structuredContent).toEqual([{ city: "Rome" }, { city: "Oslo" }]);
+    expect(result).toHaveStructuredContent([{ city: "Rome" }, { city: expect.any(String) }]);
+    await using legacy = mcpConnect(server.url!, { versionNegotiation: "legacy" });
+    const old = await legacy.callTool("cities", {});
+    expect(old.structuredContent).toBeUndefined();
+    expect(old.getTextContent()).toBe('[{"city":"Rome"},{"city":"Oslo"}]');
   });
 });
 
