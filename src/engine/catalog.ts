@@ -10,6 +10,7 @@ import { typeLabel } from "../util/text.js";
 import { checkStep, checkThrows, isStepKey, Script, STEP_KEYS, type Step, type ThrownError } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
+import type { AskOptions, ClientRoot, ElicitAnswer, SampleAnswer } from "./call-context.js";
 
 type Json = Record<string, unknown>;
 
@@ -112,13 +113,26 @@ export interface PromptDefinition {
   throws?: string | ThrownError;
 }
 
-/** What a prompt's messages function or a resource's read function learns about the request it answers. */
+/**
+ * What a prompt's messages function or a resource's read function learns about the request it
+ * answers, and how it asks the client something first, as a tool's step function does (legacy: a
+ * request on this request's stream; 2026-07-28: an input round, the function waiting for the
+ * client's retry, which it then answers).
+ */
 export interface ContentRequest {
   readonly protocolVersion: string;
   readonly clientCapabilities: Json;
   /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
   readonly inputResponses?: Json;
   readonly requestState?: string;
+  /** Any request of the client (in 2026-07-28 only elicitation, sampling and roots can be asked). */
+  request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
+  /** `elicitation/create`; resolves with `{ action, content? }`. */
+  elicit(params: Json, options?: AskOptions): Promise<ElicitAnswer>;
+  /** `sampling/createMessage`; resolves with the client's answer. */
+  sample(params: Json, options?: AskOptions): Promise<SampleAnswer>;
+  /** `roots/list`; resolves with the client's roots themselves. */
+  listRoots(options?: AskOptions): Promise<ClientRoot[]>;
 }
 
 /** The `prompts/get` a messages function answers. */

@@ -92,12 +92,13 @@ describe("recording server-everything's elicitation and sampling (stdio, legacy 
 
 describe("recording a server's requests: the agent's time and the agent's capabilities", () => {
   it("an agent slower to answer than the upstream's timeout still answers: the server waits on the agent, not the other way round", async () => {
-    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {} }, requestTimeout: 300 });
+    // A second, not less: the server's own start-up requests share this timeout, and a loaded machine must not trip them.
+    const upstream = mcpShell(everythingCommand, { capabilities: { elicitation: {} }, requestTimeout: 1_000 });
     try {
       await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
       const { client } = await legacyAgent(recording.server);
       client.setRequestHandler(ElicitRequestSchema, async () => {
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
         return { action: "accept", content: { name: "Slow", check: true } } as never;
       });
       const answer = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });

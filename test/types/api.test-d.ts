@@ -181,6 +181,23 @@ describe("tool specs and scenario options", () => {
     const noMessage: MockMcpOptions = { prompts: { p: { throws: { code: 1 } } } };
     void [options, noMessage];
   });
+
+  it("let a resource's read and a prompt's messages function ask the client, typed as a step function's asks", () => {
+    const options: MockMcpOptions = {
+      resources: {
+        "notes://asked": {
+          read: async (_uri, _variables, request) => {
+            expectTypeOf(request.elicit).returns.resolves.toEqualTypeOf<ElicitAnswer>();
+            const roots = await request.listRoots({ key: "roots" });
+            expectTypeOf(roots).items.toHaveProperty("uri").toEqualTypeOf<string>();
+            return roots.map((root) => root.uri).join(",");
+          },
+        },
+      },
+      prompts: { p: { messages: async (_args, request) => [{ role: "user", content: (await request.sample({ messages: [] })).model }] } },
+    };
+    void options;
+  });
 });
 
 describe("events", () => {

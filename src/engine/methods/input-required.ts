@@ -2,24 +2,13 @@
  * Raw MRTR for prompts and resources (2026-07-28): their functions see the request (the client's
  * capabilities, a retry's `inputResponses` and `requestState`) and may answer `{ inputRequired }`,
  * which becomes an `input_required` result; outside 2026-07-28 that is an error naming the revision.
+ * (Their asks, `request.elicit()` and the rest, are content-asks.ts.)
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import { versionHas } from "../../protocol/versions.js";
-import type { ContentRequest, InputRequiredAnswer } from "../catalog.js";
+import type { InputRequiredAnswer } from "../catalog.js";
 import { RpcError, type Outcome } from "../outcome.js";
 import { ok, type HandlerInput } from "./handler-input.js";
-
-export function contentRequest(input: HandlerInput): ContentRequest {
-  const { params, context } = input;
-  const responses = params.inputResponses;
-  const request: { -readonly [K in keyof ContentRequest]: ContentRequest[K] } = {
-    protocolVersion: context.protocolVersion,
-    clientCapabilities: context.client?.capabilities ?? input.connection.negotiated.clientCapabilities,
-  };
-  if (typeof responses === "object" && responses !== null && !Array.isArray(responses)) request.inputResponses = responses as Record<string, unknown>;
-  if (typeof params.requestState === "string") request.requestState = params.requestState;
-  return request;
-}
 
 /** Whether a function's answer asks for input (an object whose only key is `inputRequired`). */
 export function asksForInput(value: unknown): value is InputRequiredAnswer {

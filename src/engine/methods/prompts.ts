@@ -1,7 +1,8 @@
 /** `prompts/list` and `prompts/get`. */
 import { ErrorCode } from "../../protocol/errors.js";
 import type { PromptAnswer, PromptMessage } from "../catalog.js";
-import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
+import { asksForInput, inputRequiredOutcome } from "./input-required.js";
+import { runContent } from "./content-asks.js";
 import { RpcError } from "../outcome.js";
 import { PROMPT_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
@@ -32,7 +33,11 @@ export const getPrompt: RequestHandler = async (input) => {
   let answer: PromptAnswer;
   const source = prompt.definition.messages ?? [];
   try {
-    answer = typeof source === "function" ? await source(args, contentRequest(input)) : source;
+    if (typeof source === "function") {
+      const run = await runContent(input, `prompts/get ${name}`, args, (request) => source(args, request));
+      if ("outcome" in run) return run.outcome;
+      answer = run.value;
+    } else answer = source;
   } catch (thrown) {
     if (thrown instanceof RpcError) throw thrown;
     throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${errorText(thrown)}`);

@@ -1,8 +1,9 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
 import { ErrorCode } from "../../protocol/errors.js";
-import type { ContentRequest, InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
-import { asksForInput, contentRequest, inputRequiredOutcome } from "./input-required.js";
-import { RpcError } from "../outcome.js";
+import type { InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
+import { asksForInput, inputRequiredOutcome } from "./input-required.js";
+import { runContent } from "./content-asks.js";
+import { RpcError, type Outcome } from "../outcome.js";
 import { RESOURCE_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
@@ -41,21 +42,25 @@ export const readResource: RequestHandler = async (input) => {
   if (answered !== undefined) return ok(input, answerOrThrow(answered));
   const found = input.state.catalog.findResource(uri);
   if (!found) throw notFound(uri, input);
-  const contents = await readContents(uri, found.definition, found.variables, contentRequest(input));
+  const contents = await readContents(input, uri, found.definition, found.variables);
+  if ("outcome" in contents) return contents.outcome;
   if (asksForInput(contents)) return inputRequiredOutcome(input, `Resource ${uri}`, contents);
   // A resource's own caching hints win over the mock's (the rest is added to every modern result).
   if (found.definition.cache !== undefined && versionHas(version, "cacheHints")) return ok(input, { contents, ...cacheHintsFor(input.state.cache, "resources/read", found.definition.cache) });
   return ok(input, { contents });
 };
 
-async function readContents(uri: string, definition: ResourceDefinition, variables: Record<string, string>, request: ContentRequest): Promise<Record<string, unknown>[] | InputRequiredAnswer> {
+/** The contents a read gives, a raw `{ inputRequired }` of its function, or (its asks, 2026-07-28) the answer asking for input first. */
+async function readContents(input: HandlerInput, uri: string, definition: ResourceDefinition, variables: Record<string, string>): Promise<Record<string, unknown>[] | InputRequiredAnswer | { outcome: Outcome }> {
   let value: ResourceReadValue;
   if (definition.throws !== undefined) throw thrownRpcError(definition.throws);
   if (definition.read) {
+    const read = definition.read;
     try {
-      const read = await definition.read(uri, variables, request);
-      if (asksForInput(read)) return read;
-      value = read;
+      const run = await runContent(input, `resources/read ${uri}`, {}, (request) => read(uri, variables, request));
+      if ("outcome" in run) return run;
+      if (asksForInput(run.value)) return run.value;
+      value = run.value;
     } catch (thrown) {
       if (thrown instanceof RpcError) throw thrown;
       throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorText(thrown)}`);
