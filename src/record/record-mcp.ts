@@ -7,7 +7,7 @@
  */
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { McpDriver } from "../driver/index.js";
+import type { CallServerRequestHandler, McpDriver } from "../driver/index.js";
 import { RequestFailedError } from "../driver/errors.js";
 import { McpTestkitError } from "../errors.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../mock/mock-mcp.js";
@@ -139,7 +139,7 @@ class Forwarder {
         const { isError, ...result } = await this.upstream.callTool(name, call.arguments, {
           signal,
           onProgress: ({ progress, total, message }) => call.progress(progress, total, message),
-          onServerRequest: (method, params, context) => passing.ask(method, params, context.signal),
+          onServerRequest: passing.handler,
         });
         // The driver reads a missing isError as false; only a failure needs saying.
         return isError ? { ...result, isError } : result;
@@ -156,14 +156,16 @@ class Forwarder {
 
   resource(listed: Json): ResourceDefinition {
     const definition = definitionOf(listed, ["name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]) as ResourceDefinition;
-    definition.read = async (uri) => {
+    definition.read = async (uri, _variables, request) => {
       const started = performance.now();
-      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.readResource(uri)) }));
+      // What the server asks meanwhile goes to the agent too, live; the replay's resources do not ask.
+      const passing = new PassedOn(request, this.upstream);
+      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.readResource(uri, { onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's resources/read ${JSON.stringify(uri)} was cancelled`);
-      if ("failure" in answer) throw new RpcError(answer.failure.code, answer.failure.message);
-      this.keep({ kind: "resource", uri, answer, durationMs: performance.now() - started });
-      if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
-      return (Array.isArray(answer.result.contents) ? answer.result.contents : []) as never;
+      const kept = recordable(answer, passing);
+      this.keep({ kind: "resource", uri, answer: kept, durationMs: performance.now() - started });
+      if ("error" in kept) throw new RpcError(kept.error.code, kept.error.message, kept.error.data);
+      return (Array.isArray(kept.result.contents) ? kept.result.contents : []) as never;
     };
     return definition;
   }
@@ -171,14 +173,15 @@ class Forwarder {
   prompt(listed: Json): PromptDefinition {
     const name = String(listed.name);
     const definition = definitionOf(listed, ["title", "description", "arguments", "icons", "_meta"]) as PromptDefinition;
-    definition.messages = async (args) => {
+    definition.messages = async (args, request) => {
       const started = performance.now();
-      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.getPrompt(name, args)) }));
+      const passing = new PassedOn(request, this.upstream);
+      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.getPrompt(name, args, { onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's prompts/get "${name}" was cancelled`);
-      if ("failure" in answer) throw new RpcError(answer.failure.code, answer.failure.message);
-      this.keep({ kind: "prompt", name, arguments: args, answer, durationMs: performance.now() - started });
-      if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
-      return (Array.isArray(answer.result.messages) ? answer.result.messages : []) as never;
+      const kept = recordable(answer, passing);
+      this.keep({ kind: "prompt", name, arguments: args, answer: kept, durationMs: performance.now() - started });
+      if ("error" in kept) throw new RpcError(kept.error.code, kept.error.message, kept.error.data);
+      return (Array.isArray(kept.result.messages) ? kept.result.messages : []) as never;
     };
     return definition;
   }
@@ -213,9 +216,13 @@ class PassedOn {
   failure: RecordedError | undefined;
 
   constructor(
-    private readonly call: ToolCallContext,
+    /** Who asks the agent: the tool call's context, or a prompt's or resource's request. */
+    private readonly call: Pick<ToolCallContext, "request" | "clientCapabilities">,
     private readonly upstream: McpDriver,
   ) {}
+
+  /** The upstream call's `onServerRequest`. */
+  readonly handler: CallServerRequestHandler = (method, params, context) => this.ask(method, params, context.signal);
 
   /**
    * `withdrawn` aborts when the recorded server cancels its request (or the upstream call's round
@@ -249,6 +256,16 @@ class PassedOn {
       throw new RpcError(answered.code, answered.message, answered.data);
     }
   }
+}
+
+/**
+ * The server's answer to keep, or (thrown, to the agent) why there is none: the agent could not
+ * be asked what the server asked, or the server did not answer.
+ */
+function recordable(answer: RecordedAnswer | { failure: RecordedError }, passing: PassedOn): RecordedAnswer {
+  const failure = passing.failure ?? ("failure" in answer ? answer.failure : undefined);
+  if (failure !== undefined) throw new RpcError(failure.code, failure.message);
+  return answer as RecordedAnswer;
 }
 
 function serverError(error: RequestFailedError): RecordedError {

@@ -192,6 +192,51 @@ describe("a request the recorded server takes back (notifications/cancelled)", (
   }, 30_000);
 });
 
+describe("a server that asks during prompts/get or resources/read (our mock as the recorded server, legacy)", () => {
+  async function askingServer() {
+    return await mockMcp({
+      prompts: {
+        greeting: {
+          messages: async (_args, request) => {
+            const answer = await request.elicit({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+            return [{ role: "user", content: `Greet ${(answer.content as { name?: string } | undefined)?.name ?? "nobody"}` }];
+          },
+        },
+      },
+      resources: { "notes://summary": { read: async (_uri, _variables, request) => `summary: ${((await request.sample({ messages: [], maxTokens: 5 })).content as { text: string }).text}` } },
+    });
+  }
+
+  it("passes the request on to the agent live (legacy and 2026-07-28 agents), and records the answer the server then gave", async () => {
+    await using server = await askingServer();
+    await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {}, sampling: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const { client, asked } = await legacyAgent(recording.server);
+    expect((await client.getPrompt({ name: "greeting" })).messages[0]!.content).toEqual({ type: "text", text: "Greet Ada" });
+    expect((await client.readResource({ uri: "notes://summary" })).contents[0]).toMatchObject({ text: "summary: It is sunny." });
+    expect(asked.map(([method]) => method)).toEqual(["elicitation/create", "sampling/createMessage"]);
+
+    const modern = v2Client({ capabilities: { elicitation: { form: {} } } });
+    modern.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Bo" } }));
+    await modern.connect(await recording.server.connectInMemory());
+    expect((await modern.getPrompt({ name: "greeting" })).messages[0]!.content).toEqual({ type: "text", text: "Greet Bo" });
+    // Recorded as the server answered; the replay's prompts and resources give that, without asking.
+    expect(recording.exchanges.map((exchange) => exchange.kind)).toEqual(["prompt", "resource", "prompt"]);
+    expect(recording.exchanges[0]).not.toHaveProperty("asks");
+  }, 30_000);
+
+  it("an agent that cannot be asked gets the driver's refusal passed through the server, as for a tool call", async () => {
+    await using server = await askingServer();
+    await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const agent = new Client({ name: "agent", version: "1.0.0" }, { capabilities: {} });
+    await agent.connect(await recording.server.connectInMemory());
+    clients.push(agent);
+    const failure = await agent.getPrompt({ name: "greeting" }).catch((error: Error) => error.message);
+    expect(failure).toContain("does not answer elicitation/create");
+  }, 30_000);
+});
+
 describe("recording the SDK v2 server's input requests (2026-07-28, MRTR)", () => {
   it("an error the agent answers with cannot go back in an input response: the call fails saying so, nothing is recorded", async () => {
     await using upstream = mcpShell(zoo("sdk-v2-server") + " stdio", { versionNegotiation: { pin: MODERN }, capabilities: { elicitation: {} } });
