@@ -125,6 +125,8 @@ export interface ContentRequest {
   /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
   readonly inputResponses?: Json;
   readonly requestState?: string;
+  /** Aborts when the client cancels the request (then nothing is answered), or its state expires. */
+  readonly signal: AbortSignal;
   /** Any request of the client (in 2026-07-28 only elicitation, sampling and roots can be asked). */
   request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
   /** `elicitation/create`; resolves with `{ action, content? }`. */

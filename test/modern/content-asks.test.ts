@@ -150,4 +150,117 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
     const ping = await send(server, 5, "prompts/get", { name: "pinging" });
     expect(ping.result!.messages[0].content.text).toContain("ping cannot be sent to a client in protocol version 2026-07-28");
   });
+
+  it("a state of one kind of request does not answer another: a tool's on prompts/get and a prompt's on tools/call are -32602, and each still works after", async () => {
+    const server = await serve({
+      ...scenario,
+      tools: { ask: async (call) => ({ returns: (await call.elicit({ message: "Sure?", requestedSchema: nameSchema })).action }) },
+    });
+    const tool = await send(server, 1, "tools/call", { name: "ask" });
+    const prompt = await send(server, 2, "prompts/get", { name: "greeting" });
+    const crossed = await send(server, 3, "prompts/get", { name: "greeting", requestState: tool.result!.requestState, inputResponses: {} });
+    expect(crossed.error).toMatchObject({ code: -32602, message: 'Invalid params for prompts/get: requestState belongs to a call of tool "ask", not a prompts/get of "greeting": a retry must repeat the original request\'s method, name and arguments' });
+    const crossedBack = await send(server, 4, "tools/call", { name: "ask", requestState: prompt.result!.requestState, inputResponses: {} });
+    expect(crossedBack.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState belongs to a prompts/get of "greeting", not a call of tool "ask"') });
+    const toolDone = await send(server, 5, "tools/call", { name: "ask", requestState: tool.result!.requestState, inputResponses: { "elicitation-1": { action: "decline" } } });
+    expect(toolDone.result!.content).toEqual([{ type: "text", text: "decline" }]);
+    const promptDone = await send(server, 6, "prompts/get", { name: "greeting", requestState: prompt.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Cy" } } } });
+    expect(promptDone.result!.messages[0].content.text).toBe("Greet Cy (2026-07-28)");
+  });
+
+  it("resources/read through handle(), in two rounds; the retry's facts are the function's to read once it resumes", async () => {
+    const seen: unknown[] = [];
+    const server = await serve({
+      transport: "memory",
+      resources: {
+        "notes://two": {
+          read: async (_uri, _variables, request) => {
+            const name = await request.elicit({ message: "Name?", requestedSchema: nameSchema });
+            seen.push(request.inputResponses);
+            const roots = await request.listRoots();
+            return `${(name.content as { name: string }).name} @ ${roots.map((root) => root.uri).join(",")}`;
+          },
+        },
+      },
+    });
+    const one = await send(server, 1, "resources/read", { uri: "notes://two" }, { elicitation: {}, roots: {} });
+    const two = await send(server, 2, "resources/read", { uri: "notes://two", requestState: one.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Di" } } } }, { elicitation: {}, roots: {} });
+    expect(Object.keys(two.result!.inputRequests)).toEqual(["roots-2"]);
+    expect(seen).toEqual([{ "elicitation-1": { action: "accept", content: { name: "Di" } } }]);
+    const three = await send(server, 3, "resources/read", { uri: "notes://two", requestState: two.result!.requestState, inputResponses: { "roots-2": { roots: [{ uri: "file:///repo" }] } } }, { elicitation: {}, roots: {} });
+    expect(three.result).toMatchObject({ resultType: "complete", contents: [{ uri: "notes://two", text: "Di @ file:///repo" }] });
+  });
+
+  it("answers the request already carries are used, and the request as it came is left unchanged", async () => {
+    const server = await serve();
+    const given = { "elicitation-1": { action: "accept", content: { name: "Ed" } } };
+    const done = await send(server, 1, "prompts/get", { name: "greeting", inputResponses: given });
+    expect(done.result!.messages[0].content.text).toBe("Greet Ed (2026-07-28)");
+    expect((server.messages.at(-1) as unknown as { params: { inputResponses: unknown } }).params.inputResponses).toEqual(given);
+  });
+
+  it("a URL-mode elicitation to a client that declared forms only names what is missing (elicitation.url)", async () => {
+    const server = await serve({
+      transport: "memory",
+      prompts: { link: { messages: async (_args, request) => [{ role: "user", content: (await request.elicit({ mode: "url", url: "https://example.com/auth", message: "Sign in", elicitationId: "e1" })).action }] } },
+    });
+    const refused = await send(server, 1, "prompts/get", { name: "link" }, { elicitation: { form: {} } });
+    expect(refused.error).toMatchObject({ code: -32021, message: 'Missing required client capability: prompts/get "link" asks the client for elicitation.url, which its clientCapabilities in _meta do not declare', data: { requiredCapabilities: { elicitation: { url: {} } } } });
+  });
+
+  it("a parked function is given up when its state expires or the mock is reset: its ask rejects, and the state is refused", async () => {
+    let failure = "";
+    const server = await serve({
+      transport: "memory",
+      inputTimeoutMs: 50,
+      prompts: { waiting: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => ((failure = error.message), "given up")) }] } },
+    });
+    const first = await send(server, 1, "prompts/get", { name: "waiting" });
+    await expect.poll(() => failure).toContain("the prompts/get was given up");
+    const late = await send(server, 2, "prompts/get", { name: "waiting", requestState: first.result!.requestState, inputResponses: {} });
+    expect(late.error).toMatchObject({ code: -32602, message: expect.stringContaining("send prompts/get again without requestState") });
+    const second = await send(server, 3, "prompts/get", { name: "waiting" });
+    failure = "";
+    await server.reset();
+    await expect.poll(() => failure).toContain("reset or closed");
+    expect((await send(server, 4, "prompts/get", { name: "waiting", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject({ code: -32602 });
+  });
+
+  it("a non-string requestState or non-object inputResponses is -32602, as for a tool", async () => {
+    const server = await serve();
+    expect((await send(server, 1, "prompts/get", { name: "greeting", requestState: 5 })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"requestState" must be the string') });
+    expect((await send(server, 2, "resources/read", { uri: "notes://summary", inputResponses: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"inputResponses" must be an object') });
+  });
 });
+
+describe("a legacy client cancels a prompts/get whose function is asking", () => {
+  it("the function's signal aborts, its request to the client is given up (the client is told), and nothing is answered", async () => {
+    let aborted = "";
+    const server = await serve({
+      transport: "memory",
+      prompts: {
+        slow: {
+          messages: async (_args, request) => {
+            request.signal.addEventListener("abort", () => (aborted = "yes"), { once: true });
+            const answer = await request.elicit({ message: "Take your time", requestedSchema: nameSchema }).then((a) => a.action, (error: Error) => error.message);
+            return [{ role: "user", content: answer }];
+          },
+        },
+      },
+    });
+    const client = new Client({ name: "legacy", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    let told = "";
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((told = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })));
+    await client.connect(await server.connectInMemory());
+    const controller = new AbortController();
+    const pending = client.getPrompt({ name: "slow" }, { signal: controller.signal }).catch((error: Error) => error.message);
+    await expect.poll(() => server.messages.some((message) => "method" in message && message.method === "prompts/get")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort("stop");
+    expect(await pending).toContain("stop");
+    await expect.poll(() => aborted).toBe("yes");
+    await expect.poll(() => told).toContain("the server answered the request that asked");
+    await client.close();
+  });
+});
+

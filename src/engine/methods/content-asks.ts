@@ -3,24 +3,28 @@
  * (`request.elicit()`, `request.sample()`, `request.listRoots()`, `request.request()`), as a tool's
  * step function does: in the legacy era a server request on the request's own stream; in
  * 2026-07-28 an input round, the function kept waiting (parked under a signed `requestState`)
- * until the client's retry brings the answers, then going on to answer that retry.
+ * until the client's retry brings the answers, then going on to answer that retry. The client
+ * may cancel the request meanwhile (`request.signal` aborts, and nothing is answered).
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import { isObject } from "../../protocol/jsonrpc.js";
+import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { ClientRoot, ElicitAnswer, SampleAnswer } from "../call-context.js";
 import type { ContentRequest } from "../catalog.js";
 import type { Exchange } from "../call-log.js";
-import { GIVEN_UP_BY_STEP, REQUEST_ENDED, ServerRequestError } from "../connection.js";
-import { InputRound, type DueRound } from "../mrtr/input-round.js";
+import { GIVEN_UP_BY_STEP, idKey, REQUEST_ENDED, ServerRequestError } from "../connection.js";
+import { capabilityNames, InputRound, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall } from "../mrtr/request-state.js";
-import { replyWith, RpcError, type Outcome } from "../outcome.js";
+import { CANCELLED, replyWith, RpcError, type Outcome } from "../outcome.js";
 import type { HandlerInput } from "./handler-input.js";
 
 type Json = Record<string, unknown>;
 
-/** What a content function's run came to: its value, or (2026-07-28) the answer asking for input first. */
+/** What a content function's run came to: its value, or the answer already decided (input first, or cancelled). */
 export type ContentRun<T> = { value: T } | { outcome: Outcome };
+
+const CANCELLED_RUN = Object.freeze({ cancelled: true as const });
 
 /** The asks of one content request, across its MRTR retries. */
 class ContentCall<T> implements ParkedCall {
@@ -28,36 +32,51 @@ class ContentCall<T> implements ParkedCall {
   readonly #round: InputRound | undefined;
   /** Legacy: requests waiting for the client, given up when the function has answered. */
   readonly #asking = new Set<AbortController>();
+  /** Aborts when the client cancels the request (or a retry of it), or the request is given up. */
+  readonly #controller = new AbortController();
   #running: Promise<T> | undefined;
   #rounds = 0;
 
   constructor(
     private input: HandlerInput,
-    private readonly key: string,
+    private readonly method: string,
+    private readonly name: string,
     private readonly args: unknown,
   ) {
-    if (!versionHas(input.context.protocolVersion, "serverRequests")) this.#round = new InputRound(answersIn(input.params));
+    // A copy: the asks use the given answers up, and the request's own params stay as they came.
+    const given = answersIn(input.params);
+    if (!versionHas(input.context.protocolVersion, "serverRequests")) this.#round = new InputRound(given && { ...given });
   }
 
-  /** What the function sees: the request's facts, and the asks. */
+  /** What the function sees: the facts of the request now answering (a retry's, once resumed), and the asks. */
   request(): ContentRequest {
-    const { params, context, connection } = this.input;
-    const request: { -readonly [K in keyof ContentRequest]: ContentRequest[K] } = {
-      protocolVersion: context.protocolVersion,
-      clientCapabilities: context.client?.capabilities ?? connection.negotiated.clientCapabilities,
-      request: (method, askParams, options) => this.ask(method, askParams, options),
-      elicit: (askParams, options) => this.ask("elicitation/create", askParams, options) as Promise<ElicitAnswer>,
-      sample: (askParams, options) => this.ask("sampling/createMessage", askParams, options) as Promise<SampleAnswer>,
+    // The getters read the request now answering, so they need the call itself.
+    const call = this;
+    return {
+      get protocolVersion() {
+        return call.input.context.protocolVersion;
+      },
+      get clientCapabilities() {
+        return call.capabilities();
+      },
+      get inputResponses() {
+        return answersIn(call.input.params);
+      },
+      get requestState() {
+        const state = call.input.params.requestState;
+        return typeof state === "string" ? state : undefined;
+      },
+      signal: this.#controller.signal,
+      request: (method, params, options) => this.ask(method, params, options),
+      elicit: (params, options) => this.ask("elicitation/create", params, options) as Promise<ElicitAnswer>,
+      sample: (params, options) => this.ask("sampling/createMessage", params, options) as Promise<SampleAnswer>,
       listRoots: async (options) => ((await this.ask("roots/list", this.#round === undefined ? undefined : {}, options)).roots as ClientRoot[] | undefined) ?? [],
     };
-    const responses = answersIn(params);
-    if (responses !== undefined) request.inputResponses = responses;
-    if (typeof params.requestState === "string") request.requestState = params.requestState;
-    return request;
   }
 
   /** Starts the function (the first request). */
   start(fn: (request: ContentRequest) => T | Promise<T>): this {
+    this.#cancellableOn(this.input);
     const request = this.request();
     this.#running = Promise.resolve().then(() => fn(request));
     // While the call waits for a retry nobody awaits it; a rejection then is handled on resume.
@@ -65,49 +84,75 @@ class ContentCall<T> implements ParkedCall {
     return this;
   }
 
-  /** The function's value, or an input round due first (then the call is parked for the retry). */
+  /** The function's value, or an input round due first (then the call is parked for the retry), or the client cancelled. */
   async run(): Promise<ContentRun<T>> {
     const running = this.#running!;
-    let produced: { value: T } | { round: DueRound };
+    const cancelled = new Promise<typeof CANCELLED_RUN>((resolve) => {
+      if (this.#controller.signal.aborted) resolve(CANCELLED_RUN);
+      else this.#controller.signal.addEventListener("abort", () => resolve(CANCELLED_RUN), { once: true });
+    });
+    const racers: Array<Promise<{ value: T } | { round: DueRound } | typeof CANCELLED_RUN>> = [running.then((value) => ({ value })), cancelled];
+    if (this.#round !== undefined) racers.push(this.#round.due().then((round) => ({ round })));
+    let produced: Awaited<(typeof racers)[number]>;
     try {
-      produced = this.#round === undefined ? { value: await running } : await Promise.race([running.then((value) => ({ value })), this.#round.due().then((round) => ({ round }))]);
+      produced = await Promise.race(racers);
     } catch (thrown) {
-      this.release();
+      this.#release();
       throw thrown;
     }
+    if ("cancelled" in produced) {
+      this.#release();
+      return { outcome: CANCELLED };
+    }
     if ("value" in produced) {
-      this.release();
+      this.#release();
       return produced;
     }
-    return { outcome: this.suspend(produced.round) };
+    return { outcome: this.#suspend(produced.round) };
   }
 
   /** The client's retry: its answers settle the waiting asks, and the same function goes on. */
   resume(input: HandlerInput, responses: Json): this {
     this.input = input;
+    this.#cancellableOn(input);
     this.#round!.answer(responses);
     return this;
   }
 
   expire(reason: string): void {
-    this.#round?.abandon({ code: ErrorCode.InternalError, message: `the request was given up: ${reason}` });
+    this.#round?.abandon({ code: ErrorCode.InternalError, message: `the ${this.method} was given up: ${reason}` });
+    this.#controller.abort(new Error(reason));
   }
 
-  /** The function has answered: what it still waits for is given up (the client is told, in the legacy era). */
-  private release(): void {
+  private capabilities(): Json {
+    return this.input.context.client?.capabilities ?? this.input.connection.negotiated.clientCapabilities;
+  }
+
+  /** The request now answering can be cancelled by the client (its in-flight entry, with no call record). */
+  #cancellableOn(input: HandlerInput): void {
+    input.connection.inFlight.set(idKey(input.request.id), { controller: this.#controller });
+  }
+
+  /** The function has answered (or the client cancelled): what it still waits for is given up, the client told in the legacy era. */
+  #release(): void {
+    this.input.connection.releaseInFlight(idKey(this.input.request.id), this.#controller);
     for (const asking of [...this.#asking]) asking.abort(REQUEST_ENDED);
     this.#round?.abandon({ code: ErrorCode.InternalError, message: REQUEST_ENDED.why });
   }
 
-  private suspend(round: DueRound): Outcome {
-    const missing = this.#round!.missingCapabilities(this.request().clientCapabilities);
+  #suspend(round: DueRound): Outcome {
+    const missing = this.#round!.missingCapabilities(this.capabilities());
     if (missing !== undefined) {
-      this.#round!.abandon();
-      throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${this.key} asks the client for ${Object.keys(missing).join(", ")}, which its clientCapabilities in _meta do not declare`, {
-        requiredCapabilities: missing,
-      });
+      this.#release();
+      throw new RpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: ${this.method} ${JSON.stringify(this.name)} asks the client for ${capabilityNames(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
+        { requiredCapabilities: missing },
+      );
     }
-    const { state } = this.input.state.requestStates.park(this, this.key, this.args, ++this.#rounds);
+    // The answer goes now; the retry is a request of its own, cancellable in its turn.
+    this.input.connection.releaseInFlight(idKey(this.input.request.id), this.#controller);
+    const { state } = this.input.state.requestStates.park(this, this.method, this.name, this.args, ++this.#rounds);
     return replyWith(this.input.request.id, { resultType: "input_required", inputRequests: round.inputRequests, requestState: state });
   }
 
@@ -119,15 +164,27 @@ class ContentCall<T> implements ParkedCall {
       }
       return this.#round.ask(method, params, exchange, options);
     }
+    const reachable = this.input.connection.reachable;
     const asking = new AbortController();
     const onStepAbort = () => asking.abort(GIVEN_UP_BY_STEP);
+    const onCancel = () => asking.abort(REQUEST_ENDED);
     if (options.signal?.aborted) asking.abort(GIVEN_UP_BY_STEP);
-    else options.signal?.addEventListener("abort", onStepAbort, { once: true });
+    else if (this.#controller.signal.aborted) asking.abort(REQUEST_ENDED);
+    else {
+      options.signal?.addEventListener("abort", onStepAbort, { once: true });
+      this.#controller.signal.addEventListener("abort", onCancel, { once: true });
+    }
     this.#asking.add(asking);
     try {
       return await this.input.connection.request(method, params, { relatedRequestId: this.input.request.id, signal: asking.signal });
+    } catch (error) {
+      // As for a tool's asks: a refusal of a capability the client never declared most likely says why.
+      const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
+      if (!(error instanceof ServerRequestError) || error.unanswered || !reachable || capability === undefined || this.capabilities()[capability] !== undefined) throw error;
+      throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
     } finally {
       options.signal?.removeEventListener("abort", onStepAbort);
+      this.#controller.signal.removeEventListener("abort", onCancel);
       this.#asking.delete(asking);
     }
   }
@@ -138,21 +195,24 @@ function answersIn(params: Json): Json | undefined {
 }
 
 /**
- * Runs a content function for `input`, with the asks it may make: a retry whose `requestState`
- * is one of ours goes on with its parked function (a bad one of ours is -32602, saying what was
- * wrong); any other request runs the function anew (a state of the function's own, from a raw
- * `{ inputRequired }`, is the function's to read). `what` names the request ("prompts/get
- * greet"), and with `args` keys the state, so a retry must repeat the request.
+ * Runs a content function for `input` (a `method` request for `name` with `args`), with the asks
+ * it may make: a retry whose `requestState` is one of ours goes on with its parked function (a
+ * bad one of ours is -32602, saying what was wrong); any other request runs the function anew
+ * (a state of the function's own, from a raw `{ inputRequired }`, is the function's to read).
  */
-export function runContent<T>(input: HandlerInput, what: string, args: unknown, fn: (request: ContentRequest) => T | Promise<T>): Promise<ContentRun<T>> {
+export function runContent<T>(input: HandlerInput, method: string, name: string, args: unknown, fn: (request: ContentRequest) => T | Promise<T>): Promise<ContentRun<T>> {
   const { params, state } = input;
-  const token = params.requestState;
-  if (typeof token === "string" && versionHas(input.context.protocolVersion, "mrtr")) {
-    const verdict = state.requestStates.take(token, what, args);
-    if (verdict.ok && verdict.parked instanceof ContentCall) return (verdict.parked as ContentCall<T>).resume(input, answersIn(params) ?? {}).run();
-    if (!verdict.ok && verdict.problem !== "malformed") {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${what.split(" ")[0]}: ${verdict.message}`, { problem: verdict.problem });
+  if (versionHas(input.context.protocolVersion, "mrtr")) {
+    const token = params.requestState;
+    if (token !== undefined && typeof token !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "requestState" must be the string of the input_required result, sent back unchanged`);
+    if (params.inputResponses !== undefined && !isObject(params.inputResponses)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "inputResponses" must be an object mapping each inputRequests key to its result`);
+    }
+    if (typeof token === "string") {
+      const verdict = state.requestStates.take(token, method, name, args);
+      if (verdict.ok) return (verdict.parked as ContentCall<T>).resume(input, answersIn(params) ?? {}).run();
+      if (verdict.problem !== "malformed") throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${verdict.message}`, { problem: verdict.problem });
     }
   }
-  return new ContentCall<T>(input, what, args).start(fn).run();
+  return new ContentCall<T>(input, method, name, args).start(fn).run();
 }

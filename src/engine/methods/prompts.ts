@@ -34,7 +34,7 @@ export const getPrompt: RequestHandler = async (input) => {
   const source = prompt.definition.messages ?? [];
   try {
     if (typeof source === "function") {
-      const run = await runContent(input, `prompts/get ${name}`, args, (request) => source(args, request));
+      const run = await runContent(input, "prompts/get", name, args, (request) => source(args, request));
       if ("outcome" in run) return run.outcome;
       answer = run.value;
     } else answer = source;

@@ -57,7 +57,7 @@ async function readContents(input: HandlerInput, uri: string, definition: Resour
   if (definition.read) {
     const read = definition.read;
     try {
-      const run = await runContent(input, `resources/read ${uri}`, {}, (request) => read(uri, variables, request));
+      const run = await runContent(input, "resources/read", uri, {}, (request) => read(uri, variables, request));
       if ("outcome" in run) return run;
       if (asksForInput(run.value)) return run.value;
       value = run.value;

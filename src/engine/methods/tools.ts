@@ -20,7 +20,7 @@ import { type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { versionHas } from "../../protocol/versions.js";
-import type { DueRound } from "../mrtr/input-round.js";
+import { capabilityNames, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
 import { errorText } from "../../util/text.js";
@@ -91,7 +91,7 @@ function resumeCall(input: HandlerInput, name: string, args: Record<string, unkn
   if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "inputResponses" must be an object mapping each inputRequests key to its result');
   }
-  const verdict = state.requestStates.take(token, name, args);
+  const verdict = state.requestStates.take(token, "tools/call", name, args);
   if (!verdict.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tools/call: ${verdict.message}`, { problem: verdict.problem });
   const meta = params._meta;
   const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
@@ -221,7 +221,7 @@ class RunningCall implements ParkedCall {
       live.input!.abandon(error);
       return this.fail(error);
     }
-    const { state } = this.states.park(this, this.call.tool, this.call.arguments, ++this.rounds);
+    const { state } = this.states.park(this, "tools/call", this.call.tool, this.call.arguments, ++this.rounds);
     live.detach();
     return replyWith(this.replyId, { resultType: "input_required", inputRequests: round.inputRequests, requestState: state });
   }
@@ -404,14 +404,6 @@ export function abortInFlight(calls: CallLog, connection: Connection, key: strin
   if (!inFlight) return;
   if (inFlight.call) calls.end(inFlight.call, outcome, { reason });
   inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
-}
-
-/** `elicitation`, `elicitation.url`: the capabilities (and modes) of a `requiredCapabilities`, by name. */
-function capabilityNames(required: Record<string, unknown>): string[] {
-  return Object.entries(required).flatMap(([name, parts]) => {
-    const modes = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
-    return modes.length === 0 ? [name] : modes.map((mode) => `${name}.${mode}`);
-  });
 }
 
 const ABORTED: unique symbol = Symbol("aborted");

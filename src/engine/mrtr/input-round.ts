@@ -39,6 +39,14 @@ function lackingPart(modes: ReadonlySet<"form" | "url">, declared: unknown): Jso
   return lacking.length === 0 ? undefined : Object.fromEntries(lacking.map((mode) => [mode, {}]));
 }
 
+/** `elicitation`, `elicitation.url`: the capabilities (and modes) of a `requiredCapabilities`, by name. */
+export function capabilityNames(required: Record<string, unknown>): string[] {
+  return Object.entries(required).flatMap(([name, parts]) => {
+    const modes = typeof parts === "object" && parts !== null ? Object.keys(parts) : [];
+    return modes.length === 0 ? [name] : modes.map((mode) => `${name}.${mode}`);
+  });
+}
+
 interface Ask {
   method: string;
   params?: Json;

@@ -2,7 +2,8 @@
  * MRTR `requestState` (2026-07-28): the opaque string an `input_required` result hands the
  * client, which its retry must send back. The spec treats it as attacker-controlled, so ours is
  * integrity-protected: an HMAC-SHA256 with a random key of this mock's own, over which parked
- * call it resumes, the round, the tool and a digest of its arguments, and an expiry. The parked
+ * call it resumes, the round, the request (its method and the tool's, prompt's or resource's
+ * name) and a digest of its arguments, and an expiry. The parked
  * calls themselves (a step function waiting for the answers) live here too, each until its
  * retry or its expiry, so a state can be used once.
  */
@@ -18,7 +19,10 @@ interface StatePayload {
   /** The parked call. */
   id: string;
   round: number;
-  tool: string;
+  /** The request's method: a state answers only a retry of the same kind. */
+  method: string;
+  /** The tool, prompt or resource. */
+  name: string;
   /** sha256 of the call's name and arguments, canonical JSON. */
   digest: string;
   /** Expiry, ms since the epoch. */
@@ -51,6 +55,11 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** "a call of tool "weather"", "a prompts/get of "greet"": what a state was issued for, in words. */
+function requestOf(method: string, name: string): string {
+  return method === "tools/call" ? `a call of tool ${JSON.stringify(name)}` : `a ${method} of ${JSON.stringify(name)}`;
+}
+
 export function callDigest(tool: string, args: unknown): string {
   return createHash("sha256").update(canonical({ tool, args })).digest("base64url");
 }
@@ -62,8 +71,8 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
 
   constructor(readonly ttlMs: number = DEFAULT_STATE_TTL_MS) {}
 
-  /** Parks `parked` and returns the state its retry must carry. */
-  park(parked: T, tool: string, args: unknown, round: number, id: string = randomUUID()): { id: string; state: string } {
+  /** Parks `parked` (a `method` request for `name`) and returns the state its retry must carry. */
+  park(parked: T, method: string, name: string, args: unknown, round: number, id: string = randomUUID()): { id: string; state: string } {
     const exp = Date.now() + this.ttlMs;
     const timer = setTimeout(() => {
       if (this.#parked.get(id)?.parked !== parked) return;
@@ -73,12 +82,12 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
     // A parked call must not keep a test process alive.
     timer.unref?.();
     this.#parked.set(id, { parked, round, timer });
-    const payload = Buffer.from(JSON.stringify({ id, round, tool, digest: callDigest(tool, args), exp } satisfies StatePayload)).toString("base64url");
+    const payload = Buffer.from(JSON.stringify({ id, round, method, name, digest: callDigest(name, args), exp } satisfies StatePayload)).toString("base64url");
     return { id, state: `${PREFIX}${payload}.${this.#sign(payload)}` };
   }
 
-  /** Checks a retry's state and takes its parked call (a state works once). */
-  take(state: string, tool: string, args: unknown): StateVerdict<T> {
+  /** Checks a retry's state (a `method` request for `name`) and takes its parked call (a state works once). */
+  take(state: string, method: string, name: string, args: unknown): StateVerdict<T> {
     const [payload, signature, extra] = state.startsWith(PREFIX) ? state.slice(PREFIX.length).split(".") : [];
     if (payload === undefined || signature === undefined || extra !== undefined) {
       return { ok: false, problem: "malformed", message: "requestState is not one this server issued: send back exactly the requestState of the input_required result" };
@@ -89,15 +98,15 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
       return { ok: false, problem: "tampered", message: "requestState failed its integrity check (it was changed, or made by another server instance): send back exactly the requestState you were given" };
     }
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as StatePayload;
-    if (claims.tool !== tool) {
-      return { ok: false, problem: "mismatch", message: `requestState belongs to a call of tool ${JSON.stringify(claims.tool)}, not ${JSON.stringify(tool)}: a retry must repeat the original request's name and arguments` };
+    if (claims.method !== method || claims.name !== name) {
+      return { ok: false, problem: "mismatch", message: `requestState belongs to ${requestOf(claims.method, claims.name)}, not ${requestOf(method, name)}: a retry must repeat the original request's method, name and arguments` };
     }
-    if (claims.digest !== callDigest(tool, args)) {
-      return { ok: false, problem: "mismatch", message: `requestState was issued for a call of tool ${JSON.stringify(tool)} with other arguments: a retry must repeat the original request's arguments exactly` };
+    if (claims.digest !== callDigest(name, args)) {
+      return { ok: false, problem: "mismatch", message: `requestState was issued for ${requestOf(method, name)} with other arguments: a retry must repeat the original request's arguments exactly` };
     }
     const parking = this.#parked.get(claims.id);
     if (Date.now() > claims.exp && parking === undefined) {
-      return { ok: false, problem: "expired", message: "requestState expired: the call was given up; call the tool again without requestState" };
+      return { ok: false, problem: "expired", message: `requestState expired: the request was given up; send ${method} again without requestState` };
     }
     if (parking === undefined || parking.round !== claims.round) {
       return { ok: false, problem: "stale", message: "requestState is stale: it was already used for a retry (a state works once), expired, or the mock was reset; send the newest requestState, or call again without one" };
