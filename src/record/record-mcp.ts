@@ -160,7 +160,8 @@ class Forwarder {
       const started = performance.now();
       // What the server asks meanwhile goes to the agent too, live; the replay's resources do not ask.
       const passing = new PassedOn(request, this.upstream);
-      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.readResource(uri, { onServerRequest: passing.handler })) }));
+      // The agent cancelling its read cancels the server's too.
+      const answer = await this.answer(request.signal, async () => ({ ...(await this.upstream.readResource(uri, { signal: request.signal, onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's resources/read ${JSON.stringify(uri)} was cancelled`);
       const kept = recordable(answer, passing);
       this.keep({ kind: "resource", uri, answer: kept, durationMs: performance.now() - started });
@@ -176,7 +177,7 @@ class Forwarder {
     definition.messages = async (args, request) => {
       const started = performance.now();
       const passing = new PassedOn(request, this.upstream);
-      const answer = await this.answer(undefined, async () => ({ ...(await this.upstream.getPrompt(name, args, { onServerRequest: passing.handler })) }));
+      const answer = await this.answer(request.signal, async () => ({ ...(await this.upstream.getPrompt(name, args, { signal: request.signal, onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's prompts/get "${name}" was cancelled`);
       const kept = recordable(answer, passing);
       this.keep({ kind: "prompt", name, arguments: args, answer: kept, durationMs: performance.now() - started });

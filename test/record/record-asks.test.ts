@@ -228,6 +228,23 @@ describe("a server that asks during prompts/get or resources/read (our mock as t
     expect(offline.asked).toEqual([]);
   }, 30_000);
 
+  it("an agent that cancels its prompts/get cancels the recorded server's too, and nothing is recorded", async () => {
+    let cancelled = false;
+    await using server = await mockMcp({
+      prompts: { slow: { messages: (_args, request) => new Promise((resolve) => request.signal.addEventListener("abort", () => ((cancelled = true), resolve([])), { once: true })) } },
+    });
+    await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy" });
+    await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
+    const { client } = await legacyAgent(recording.server);
+    const controller = new AbortController();
+    const pending = client.getPrompt({ name: "slow" }, { signal: controller.signal }).catch((error: Error) => error.message);
+    await expect.poll(() => server.messages.some((message) => "method" in message && message.method === "prompts/get")).toBe(true);
+    controller.abort("the agent gave up");
+    expect(await pending).toContain("the agent gave up");
+    await expect.poll(() => cancelled).toBe(true);
+    expect(recording.exchanges).toEqual([]);
+  }, 30_000);
+
   it("an agent that cannot be asked gets the driver's refusal passed through the server, as for a tool call", async () => {
     await using server = await askingServer();
     await using upstream = mcpConnect(server.url!, { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
