@@ -3,11 +3,12 @@
  * the client while the call runs (progress, log messages, sampling, elicitation, roots).
  * Every request made here and its answer is recorded on the call (`call.exchanges`).
  */
-import { CLIENT_CAPABILITY_OF_REQUEST, LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
+import { LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
 import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ClientFacts } from "../protocol/request-meta.js";
 import type { Exchange, ToolCall } from "./call-log.js";
+import { askClient } from "./ask-client.js";
 import { GIVEN_UP_BY_STEP, idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
 import { InputRound } from "./mrtr/input-round.js";
@@ -264,35 +265,22 @@ export class LiveCall implements ToolCallContext {
     this.spoke = true;
     const exchange: Exchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
-    // Whether the client can hear the request at all (through handle() it cannot: no hint then).
-    const reachable = this.#connection.reachable;
-    // Given up when the call is cancelled, when it ends first (release), and when the step says so.
-    const asking = new AbortController();
-    const signal = this.signal;
-    const onCallAbort = () => asking.abort();
-    const onStepAbort = () => asking.abort(GIVEN_UP_BY_STEP);
-    if (signal.aborted) asking.abort();
-    else if (options?.signal?.aborted) asking.abort(GIVEN_UP_BY_STEP);
-    else {
-      signal.addEventListener("abort", onCallAbort, { once: true });
-      options?.signal?.addEventListener("abort", onStepAbort, { once: true });
-    }
-    (this.#asking ??= new Set()).add(asking);
     try {
-      exchange.result = await this.#connection.request(method, params, { ...this.related(), signal: asking.signal });
+      // Given up when the call is cancelled or ends first (release), and when the step says so.
+      exchange.result = await askClient(this.#connection, method, params, {
+        relatedRequestId: this.#requestId,
+        giveUps: [
+          [this.signal, undefined],
+          [options?.signal, GIVEN_UP_BY_STEP],
+        ],
+        asking: (this.#asking ??= new Set()),
+        declared: () => this.clientCapabilities,
+      });
       return exchange.result;
     } catch (error) {
-      if (!(error instanceof ServerRequestError)) throw error;
-      exchange.error = error.error;
-      // The mock sends what the step asks (a test may want a client's answer to an undeclared
-      // request), but a refusal then is most likely why: the message says so.
-      const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
-      if (!reachable || capability === undefined || this.clientCapabilities[capability] !== undefined) throw error;
-      throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
+      if (error instanceof ServerRequestError) exchange.error = error.error;
+      throw error;
     } finally {
-      signal.removeEventListener("abort", onCallAbort);
-      options?.signal?.removeEventListener("abort", onStepAbort);
-      this.#asking.delete(asking);
       exchange.answeredAt = Date.now();
     }
   }

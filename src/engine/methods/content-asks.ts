@@ -8,11 +8,11 @@
  */
 import { ErrorCode } from "../../protocol/errors.js";
 import { isObject } from "../../protocol/jsonrpc.js";
-import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { ClientRoot, ElicitAnswer, SampleAnswer } from "../call-context.js";
 import type { ContentRequest } from "../catalog.js";
 import type { Exchange } from "../call-log.js";
+import { askClient } from "../ask-client.js";
 import { GIVEN_UP_BY_STEP, idKey, REQUEST_ENDED, ServerRequestError } from "../connection.js";
 import { capabilityNames, InputRound, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall } from "../mrtr/request-state.js";
@@ -164,29 +164,15 @@ class ContentCall<T> implements ParkedCall {
       }
       return this.#round.ask(method, params, exchange, options);
     }
-    const reachable = this.input.connection.reachable;
-    const asking = new AbortController();
-    const onStepAbort = () => asking.abort(GIVEN_UP_BY_STEP);
-    const onCancel = () => asking.abort(REQUEST_ENDED);
-    if (options.signal?.aborted) asking.abort(GIVEN_UP_BY_STEP);
-    else if (this.#controller.signal.aborted) asking.abort(REQUEST_ENDED);
-    else {
-      options.signal?.addEventListener("abort", onStepAbort, { once: true });
-      this.#controller.signal.addEventListener("abort", onCancel, { once: true });
-    }
-    this.#asking.add(asking);
-    try {
-      return await this.input.connection.request(method, params, { relatedRequestId: this.input.request.id, signal: asking.signal });
-    } catch (error) {
-      // As for a tool's asks: a refusal of a capability the client never declared most likely says why.
-      const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
-      if (!(error instanceof ServerRequestError) || error.unanswered || !reachable || capability === undefined || this.capabilities()[capability] !== undefined) throw error;
-      throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
-    } finally {
-      options.signal?.removeEventListener("abort", onStepAbort);
-      this.#controller.signal.removeEventListener("abort", onCancel);
-      this.#asking.delete(asking);
-    }
+    return await askClient(this.input.connection, method, params, {
+      relatedRequestId: this.input.request.id,
+      giveUps: [
+        [this.#controller.signal, REQUEST_ENDED],
+        [options.signal, GIVEN_UP_BY_STEP],
+      ],
+      asking: this.#asking,
+      declared: () => this.capabilities(),
+    });
   }
 }
 
