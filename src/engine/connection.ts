@@ -183,7 +183,7 @@ export class GiveUp {
 
 const CALL_ENDED = new GiveUp("the tool call ended before the client answered", "the tool call ended");
 /** The reason a prompts/get or resources/read gives up what its function asked and did not wait for. */
-export const REQUEST_ENDED = new GiveUp("the request was answered before the client answered", "the server answered the request that asked");
+export const REQUEST_ENDED = new GiveUp("the prompts/get or resources/read that asked was answered first", "the server answered the request that asked");
 /** The reason a request's signal aborts with when the step itself gives the request up (`AskOptions.signal`). */
 export const GIVEN_UP_BY_STEP = new GiveUp("the step gave the request up (its signal aborted) before the client answered", "the server gave the request up");
 

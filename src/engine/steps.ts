@@ -115,9 +115,6 @@ export type Step = StepObject | StepFunction;
 const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired"] as const;
 export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"]);
 
-/** What a step may ask of the client: the requests a server sends its client (MCP's client features, and ping). */
-const ASK_METHODS = ServerRequestMethods;
-
 export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
 
 /** The flags `hang` and `disconnect` set to false give no answer; any other value of an answer key is one (`returns: false` answers "false"). */
@@ -227,15 +224,15 @@ function checkInputRequired(value: unknown, where: string): void {
 }
 
 function checkAsks(value: unknown, step: Record<string, unknown>, where: string): void {
-  checkMessageList(value, where, { key: "asks", one: "ask", methods: ASK_METHODS, what: "requests to make of the client", whatMethod: "the requests a server makes of its client", params: "the request's params" });
+  // A step may ask what a server may: MCP's client features, and ping.
+  checkMessageList(value, where, { key: "asks", one: "An ask", methods: ServerRequestMethods, what: "requests to make of the client", whatMethod: "the requests a server makes of its client", params: "the request's params" });
   if (step.inputRequired !== undefined) {
     throw new McpTestkitError(`${where} gives "asks" and "inputRequired"; "asks" makes the input rounds itself (in both eras), "inputRequired" scripts one by hand: give one of them.`);
   }
 }
 
 function checkBroadcast(value: unknown, where: string): void {
-  const notices = BroadcastNotificationMethods;
-  checkMessageList(value, where, { key: "broadcast", one: "broadcast notification", methods: notices, what: "notifications to send every client", whatMethod: "what a server tells every client when something changed", params: "the notification's params" });
+  checkMessageList(value, where, { key: "broadcast", one: "A broadcast notification", methods: BroadcastNotificationMethods, what: "notifications to send every client", whatMethod: "what a server tells every client when something changed", params: "the notification's params" });
   (value as Array<Record<string, unknown>>).forEach(({ method, params }, index) => {
     if (method === "notifications/resources/updated" && typeof (params as Record<string, unknown> | undefined)?.uri !== "string") {
       throw new McpTestkitError(`${where}: broadcast[${index}]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`);
@@ -247,6 +244,7 @@ function checkBroadcast(value: unknown, where: string): void {
 function checkMessageList(
   value: unknown,
   where: string,
+  /** `one` names one message, article and all ("An ask"); the rest fill in the messages. */
   list: { key: string; one: string; methods: readonly string[]; what: string; whatMethod: string; params: string },
 ): void {
   if (!Array.isArray(value)) {
@@ -255,7 +253,7 @@ function checkMessageList(
   value.forEach((message: unknown, index) => {
     const at = `${where}: ${list.key}[${index}]`;
     if (typeof message !== "object" || message === null || Array.isArray(message)) throw new McpTestkitError(`${at} must be { method, params? }, got ${typeLabel(message)}.`);
-    checkKeys(message, new Set(["method", "params"]), at, `A${/^[aeiou]/.test(list.one) ? "n" : ""} ${list.one} takes "method" and "params"`);
+    checkKeys(message, new Set(["method", "params"]), at, `${list.one} takes "method" and "params"`);
     const { method, params } = message as Record<string, unknown>;
     if (typeof method !== "string" || !list.methods.includes(method)) {
       const guess = typeof method === "string" ? closest(method, list.methods) : undefined;

@@ -145,11 +145,12 @@ class Forwarder {
         return isError ? { ...result, isError } : result;
       });
       if (answer === undefined) return { throws: { code: -32603, message: `mcp-testkit record: the recorded server's tools/call "${name}" was cancelled` } };
-      const failure = passing.failure ?? ("failure" in answer ? answer.failure : undefined);
-      if (failure !== undefined) return { throws: failure };
+      const outcome = recordable(answer, passing);
+      if ("failure" in outcome) return { throws: outcome.failure };
+      const { kept } = outcome;
       const asks = passing.asks;
-      this.keep({ kind: "tool", name, arguments: call.arguments, answer: answer as RecordedAnswer, durationMs: performance.now() - started, ...(asks.length > 0 && { asks }) });
-      return "error" in answer ? { throws: answer.error } : { result: (answer as { result: Json }).result };
+      this.keep({ kind: "tool", name, arguments: call.arguments, answer: kept, durationMs: performance.now() - started, ...(asks.length > 0 && { asks }) });
+      return "error" in kept ? { throws: kept.error } : { result: kept.result };
     };
     return definition;
   }
@@ -163,7 +164,9 @@ class Forwarder {
       // The agent cancelling its read cancels the server's too.
       const answer = await this.answer(request.signal, async () => ({ ...(await this.upstream.readResource(uri, { signal: request.signal, onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's resources/read ${JSON.stringify(uri)} was cancelled`);
-      const kept = recordable(answer, passing);
+      const outcome = recordable(answer, passing);
+      if ("failure" in outcome) throw new RpcError(outcome.failure.code, outcome.failure.message);
+      const { kept } = outcome;
       this.keep({ kind: "resource", uri, answer: kept, durationMs: performance.now() - started });
       if ("error" in kept) throw new RpcError(kept.error.code, kept.error.message, kept.error.data);
       return (Array.isArray(kept.result.contents) ? kept.result.contents : []) as never;
@@ -179,7 +182,9 @@ class Forwarder {
       const passing = new PassedOn(request, this.upstream);
       const answer = await this.answer(request.signal, async () => ({ ...(await this.upstream.getPrompt(name, args, { signal: request.signal, onServerRequest: passing.handler })) }));
       if (answer === undefined) throw new RpcError(-32603, `mcp-testkit record: the recorded server's prompts/get "${name}" was cancelled`);
-      const kept = recordable(answer, passing);
+      const outcome = recordable(answer, passing);
+      if ("failure" in outcome) throw new RpcError(outcome.failure.code, outcome.failure.message);
+      const { kept } = outcome;
       this.keep({ kind: "prompt", name, arguments: args, answer: kept, durationMs: performance.now() - started });
       if ("error" in kept) throw new RpcError(kept.error.code, kept.error.message, kept.error.data);
       return (Array.isArray(kept.result.messages) ? kept.result.messages : []) as never;
@@ -260,13 +265,12 @@ class PassedOn {
 }
 
 /**
- * The server's answer to keep, or (thrown, to the agent) why there is none: the agent could not
- * be asked what the server asked, or the server did not answer.
+ * The server's answer to keep, or why there is none (what the agent is told): the agent could
+ * not be asked what the server asked, or the server did not answer.
  */
-function recordable(answer: RecordedAnswer | { failure: RecordedError }, passing: PassedOn): RecordedAnswer {
-  const failure = passing.failure ?? ("failure" in answer ? answer.failure : undefined);
-  if (failure !== undefined) throw new RpcError(failure.code, failure.message);
-  return answer as RecordedAnswer;
+function recordable(answer: RecordedAnswer | { failure: RecordedError }, passing: PassedOn): { kept: RecordedAnswer } | { failure: RecordedError } {
+  if (passing.failure !== undefined) return { failure: passing.failure };
+  return "failure" in answer ? answer : { kept: answer };
 }
 
 function serverError(error: RequestFailedError): RecordedError {

@@ -416,6 +416,12 @@ describe("server requests answered by the SDK client", () => {
     expect(asked).toBe(0);
   });
 
+  it("a request given up unanswered stays unanswered, even to a client that did not declare the capability (no refusal hint)", async () => {
+    const server = await mock({ tools: { t: async (call) => ({ returns: await call.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } }, { signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message) }) } });
+    const client = await connect(server);
+    expect(text(await client.callTool({ name: "t" }))).toBe("The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered");
+  });
+
   it("a step function that asks after its call ended is refused at once, and the client is asked nothing", async () => {
     let failure = "";
     let asked = 0;

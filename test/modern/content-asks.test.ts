@@ -60,6 +60,19 @@ describe("a content function asks a legacy client (a request on the prompts/get 
     await client.close();
   });
 
+  it("a client that did not declare the capability refuses, and the function's error says that is most likely why", async () => {
+    let failure = "";
+    const server = await serve({
+      transport: "memory",
+      prompts: { ask: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => (failure = error.message)) }] } },
+    });
+    const client = new Client({ name: "legacy", version: "1.0.0" });
+    await client.connect(await server.connectInMemory());
+    await client.getPrompt({ name: "ask" });
+    expect(failure).toMatch(/^The client answered elicitation\/create with error -?\d+: .*\. The client did not declare the "elicitation" capability at initialize/);
+    await client.close();
+  });
+
   it("over Streamable HTTP the request travels on the prompts/get POST's stream (answered as SSE)", async () => {
     const server = await serveHttp({ ...scenario, transport: "http" });
     const seen: Array<{ method: string; status: number; contentType: string | null }> = [];
@@ -71,12 +84,13 @@ describe("a content function asks a legacy client (a request on the prompts/get 
   });
 
   it("a request the function did not wait for is given up when it answers: the client is told", async () => {
+    let failure = "";
     const server = await serve({
       transport: "memory",
       prompts: {
         hasty: {
           messages: (_args, request) => {
-            void request.elicit({ message: "Never mind", requestedSchema: nameSchema }).catch(() => undefined);
+            void request.elicit({ message: "Never mind", requestedSchema: nameSchema }).catch((error: Error) => (failure = error.message));
             return [{ role: "user", content: "done" }];
           },
         },
@@ -88,6 +102,7 @@ describe("a content function asks a legacy client (a request on the prompts/get 
     await client.connect(await server.connectInMemory());
     expect((await client.getPrompt({ name: "hasty" })).messages).toHaveLength(1);
     await expect.poll(() => cancelled).toContain("the server answered the request that asked");
+    await expect.poll(() => failure).toBe("The client did not answer elicitation/create: the prompts/get or resources/read that asked was answered first");
     await client.close();
   });
 });
