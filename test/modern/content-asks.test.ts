@@ -5,7 +5,7 @@
  * request gets `input_required` with a signed `requestState`, and the retry with the answers
  * resumes the same function, which answers that retry.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
@@ -224,21 +224,29 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
   });
 
   it("a parked function is given up when its state expires or the mock is reset: its ask rejects, and the state is refused", async () => {
-    let failure = "";
-    const server = await serve({
-      transport: "memory",
-      inputTimeoutMs: 50,
-      prompts: { waiting: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => ((failure = error.message), "given up")) }] } },
-    });
-    const first = await send(server, 1, "prompts/get", { name: "waiting" });
-    await expect.poll(() => failure).toContain("the prompts/get was given up");
-    const late = await send(server, 2, "prompts/get", { name: "waiting", requestState: first.result!.requestState, inputResponses: {} });
-    expect(late.error).toMatchObject({ code: -32602, message: expect.stringContaining("send prompts/get again without requestState") });
-    const second = await send(server, 3, "prompts/get", { name: "waiting" });
-    failure = "";
-    await server.reset();
-    await expect.poll(() => failure).toContain("reset or closed");
-    expect((await send(server, 4, "prompts/get", { name: "waiting", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject({ code: -32602 });
+    // The expiry runs on a fake clock: the retry comes exactly when the state expires.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let failure = "";
+      const server = await serve({
+        transport: "memory",
+        inputTimeoutMs: 50,
+        prompts: { waiting: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => ((failure = error.message), "given up")) }] } },
+      });
+      const first = await send(server, 1, "prompts/get", { name: "waiting" });
+      await vi.advanceTimersByTimeAsync(50);
+      expect(failure).toContain("the prompts/get was given up");
+      const late = await send(server, 2, "prompts/get", { name: "waiting", requestState: first.result!.requestState, inputResponses: {} });
+      expect(late.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState expired: the request was given up; send prompts/get again without requestState"), data: { problem: "expired" } });
+      const second = await send(server, 3, "prompts/get", { name: "waiting" });
+      failure = "";
+      await server.reset();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(failure).toContain("reset or closed");
+      expect((await send(server, 4, "prompts/get", { name: "waiting", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject({ code: -32602, data: { problem: "stale" } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a non-string requestState or non-object inputResponses is -32602, as for a tool", async () => {

@@ -42,7 +42,15 @@ export type StateVerdict<T> =
 interface Parking<T> {
   parked: T;
   round: number;
-  timer: ReturnType<typeof setTimeout>;
+  /** Expiry, ms since the epoch (as in the state). */
+  exp: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** A parked call must not keep a test process alive. */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  timer.unref?.();
+  return timer;
 }
 
 /** JSON with sorted keys, so the same arguments always give the same digest. */
@@ -60,6 +68,15 @@ function requestOf(method: string, name: string): string {
   return method === "tools/call" ? `a call of tool ${JSON.stringify(name)}` : `a ${method} of ${JSON.stringify(name)}`;
 }
 
+/**
+ * The one rule for when a state has expired: from its expiry's millisecond on. Both the timer
+ * that gives the parked call up and a retry's check use it, so a retry in the millisecond of
+ * expiry is told "expired", never "stale".
+ */
+function hasExpired(exp: number, now: number): boolean {
+  return now >= exp;
+}
+
 export function callDigest(tool: string, args: unknown): string {
   return createHash("sha256").update(canonical({ tool, args })).digest("base64url");
 }
@@ -74,14 +91,17 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
   /** Parks `parked` (a `method` request for `name`) and returns the state its retry must carry. */
   park(parked: T, method: string, name: string, args: unknown, round: number, id: string = randomUUID()): { id: string; state: string } {
     const exp = Date.now() + this.ttlMs;
-    const timer = setTimeout(() => {
-      if (this.#parked.get(id)?.parked !== parked) return;
-      this.#parked.delete(id);
-      parked.expire(`the client did not retry within ${this.ttlMs} ms of the input_required result (its requestState expired)`);
-    }, this.ttlMs);
-    // A parked call must not keep a test process alive.
-    timer.unref?.();
-    this.#parked.set(id, { parked, round, timer });
+    const parking: Parking<T> = { parked, round, exp, timer: undefined };
+    const expireWhenDue = (): void => {
+      if (this.#parked.get(id) !== parking) return;
+      const now = Date.now();
+      // A timer runs on the monotonic clock and may fire a moment before the wall clock reaches
+      // exp: until then the state is still good, so the rest is waited out.
+      if (!hasExpired(exp, now)) parking.timer = unrefTimer(setTimeout(expireWhenDue, exp - now));
+      else this.#expire(id, parking);
+    };
+    parking.timer = unrefTimer(setTimeout(expireWhenDue, this.ttlMs));
+    this.#parked.set(id, parking);
     const payload = Buffer.from(JSON.stringify({ id, round, method, name, digest: callDigest(name, args), exp } satisfies StatePayload)).toString("base64url");
     return { id, state: `${PREFIX}${payload}.${this.#sign(payload)}` };
   }
@@ -105,7 +125,9 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
       return { ok: false, problem: "mismatch", message: `requestState was issued for ${requestOf(method, name)} with other arguments: a retry must repeat the original request's arguments exactly` };
     }
     const parking = this.#parked.get(claims.id);
-    if (Date.now() > claims.exp && parking === undefined) {
+    if (hasExpired(claims.exp, Date.now())) {
+      // Come before its timer ran: the call is given up here, as the timer would have.
+      if (parking !== undefined && parking.round === claims.round && parking.exp === claims.exp) this.#expire(claims.id, parking);
       return { ok: false, problem: "expired", message: `requestState expired: the request was given up; send ${method} again without requestState` };
     }
     if (parking === undefined || parking.round !== claims.round) {
@@ -114,6 +136,13 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
     clearTimeout(parking.timer);
     this.#parked.delete(claims.id);
     return { ok: true, parked: parking.parked, round: parking.round };
+  }
+
+  /** Gives up a parked call whose state expired. */
+  #expire(id: string, parking: Parking<T>): void {
+    clearTimeout(parking.timer);
+    this.#parked.delete(id);
+    parking.parked.expire(`the client did not retry within ${this.ttlMs} ms of the input_required result (its requestState expired)`);
   }
 
   /** A scripted `inputRequired` step's own state: its retry goes to the tool's script, unchecked. */
