@@ -1,5 +1,5 @@
-/** The session's one timer for all request timeouts (src/driver/deadlines.ts). */
-import { describe, expect, it } from "vitest";
+/** The session's one timer for all request timeouts (src/driver/deadlines.ts), on a fake clock. */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Deadlines } from "../../src/driver/deadlines.js";
 
 interface Item {
@@ -7,14 +7,23 @@ interface Item {
   deadline: number;
 }
 
+// The class reads performance.now() and arms setTimeout: both are faked, so every expiry is exact.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 function setUp() {
   const waiting = new Set<Item>();
-  const expired: Array<{ name: string; late: number }> = [];
+  const expired: Array<{ name: string; at: number }> = [];
+  const began = performance.now();
   const deadlines = new Deadlines<Item>(
     () => waiting,
     (item) => {
       waiting.delete(item);
-      expired.push({ name: item.name, late: performance.now() - item.deadline });
+      expired.push({ name: item.name, at: performance.now() - began });
     },
   );
   const start = (name: string, ms: number) => {
@@ -27,34 +36,35 @@ function setUp() {
   return { waiting, expired, deadlines, start, timerOf };
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 describe("Deadlines", () => {
-  it("expires each item at its own deadline, whatever order they were started in", async () => {
+  it("expires each item at its own deadline, whatever order they were started in", () => {
     const { expired, start } = setUp();
     start("slow", 120);
     start("fast", 40); // earlier than the timer is armed for: re-armed
     start("medium", 80);
-    await delay(200);
-    expect(expired.map((item) => item.name)).toEqual(["fast", "medium", "slow"]);
-    for (const { late } of expired) {
-      expect(late).toBeGreaterThanOrEqual(0);
-      expect(late).toBeLessThan(150); // timers run late on a busy machine, never early
-    }
+    vi.advanceTimersByTime(39);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(200);
+    expect(expired).toEqual([
+      { name: "fast", at: 40 },
+      { name: "medium", at: 80 },
+      { name: "slow", at: 120 },
+    ]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("restarting an item's countdown pushes its deadline back", async () => {
+  it("restarting an item's countdown pushes its deadline back", () => {
     const { expired, deadlines, start } = setUp();
     const item = start("restarted", 50);
-    await delay(30);
+    vi.advanceTimersByTime(30);
     deadlines.start(item, 300);
-    await delay(100); // past the first deadline, well before the second
+    vi.advanceTimersByTime(299); // past the first deadline, a moment before the second
     expect(expired).toEqual([]);
-    await delay(400);
-    expect(expired.map((entry) => entry.name)).toEqual(["restarted"]);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual([{ name: "restarted", at: 330 }]);
   });
 
-  it("items that are gone (answered) are never expired, and an idle timer does not hold the process", async () => {
+  it("items that are gone (answered) are never expired, and an idle timer does not hold the process", () => {
     const { waiting, expired, deadlines, start, timerOf } = setUp();
     start("answered", 30);
     waiting.clear();
@@ -63,9 +73,10 @@ describe("Deadlines", () => {
     start("next", 1000);
     expect(timerOf()?.hasRef()).toBe(true);
     waiting.clear();
-    await delay(60);
+    vi.advanceTimersByTime(2000);
     expect(expired).toEqual([]);
     deadlines.stop();
     expect(timerOf()).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
