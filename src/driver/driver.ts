@@ -60,7 +60,7 @@ import { DriverObservation } from "./observed-session.js";
 import { TraceMeta } from "./trace-meta.js";
 import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
-import { MAX_TIMEOUT_MS } from "../engine/wait-checks.js";
+import { timerMsProblem } from "../util/timer-ms.js";
 import { typeLabel } from "../util/text.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
@@ -298,9 +298,8 @@ export class McpDriver implements AsyncDisposable {
    */
   close(options: number | CloseOptions = {}): Promise<void> {
     const { timeoutMs = DEFAULT_CLOSE_TIMEOUT, allowFailure = false } = typeof options === "number" ? { timeoutMs: options } : options;
-    if (!(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
-      return Promise.reject(new McpTestkitError(`close(timeoutMs): expected a number of ms >= 0, got ${String(timeoutMs)}.`));
-    }
+    const problem = timerMsProblem("timeoutMs", timeoutMs);
+    if (problem !== undefined) return Promise.reject(new McpTestkitError(`close()'s options: ${problem}.`));
     this.closing.abort(new Error("the driver was closed"));
     return this.lifetime.close({ timeoutMs, allowFailure }, () => this.inbox.close(), () => this.endListChanges(timeoutMs));
   }
@@ -483,9 +482,13 @@ export class McpDriver implements AsyncDisposable {
    * Its `acknowledged` resolves with the filter the server agreed to; its `notifications` are
    * those tagged with its id (they are in `notifications` and `waitForNotification` too);
    * `close()` ends it. Modern era only (the legacy era has `subscribeResource`).
+   * `acknowledgeTimeoutMs` (default `requestTimeout`, at most 2147483647: a longer one is
+   * refused) bounds the wait for the server's acknowledgement.
    */
   async listen(filter: ListenFilter, options: { acknowledgeTimeoutMs?: number } = {}): Promise<Subscription> {
     this.assertOpen("listen");
+    const problem = options.acknowledgeTimeoutMs === undefined ? undefined : timerMsProblem("acknowledgeTimeoutMs", options.acknowledgeTimeoutMs, { min: 1 });
+    if (problem !== undefined) throw new McpTestkitError(`listen()'s options: ${problem}.`);
     await this.requireModern("listen", "subscriptionsListen");
     return this.subscribe(filter, options.acknowledgeTimeoutMs ?? this.requestTimeout);
   }
@@ -869,19 +872,16 @@ function checkCallOptions(options: unknown, api: string): void {
   if (typeof options !== "object" || options === null || Array.isArray(options)) throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress?, onServerRequest? }, got ${typeLabel(options)}.`);
   checkKeys(options, Object.keys(CALL_OPTION_KINDS), where);
   const { timeoutMs } = options as CallOptions;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw new McpTestkitError(`${where}: "timeoutMs" must be a number of ms from 1 to ${MAX_TIMEOUT_MS}, got ${typeLabel(timeoutMs)}.`);
-  }
+  const problem = timeoutMs === undefined ? undefined : timerMsProblem("timeoutMs", timeoutMs, { min: 1 });
+  if (problem !== undefined) throw new McpTestkitError(`${where}: ${problem}.`);
   checkValueKinds(options as Record<string, unknown>, CALL_OPTION_KINDS, where);
 }
 
 
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {
-  const timeout = options.requestTimeout;
-  if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
-    throw new McpTestkitError(`requestTimeout must be a number of ms > 0, got ${typeLabel(timeout)}.`);
-  }
+  const timeoutProblem = options.requestTimeout === undefined ? undefined : timerMsProblem("requestTimeout", options.requestTimeout, { min: 1 });
+  if (timeoutProblem !== undefined) throw new McpTestkitError(`${timeoutProblem}.`);
   if (options.roots !== undefined) checkRoots(options.roots);
   checkNegotiation(options);
   const rounds = options.maxInputRounds;
@@ -933,8 +933,8 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const givenUp = new Promise<never>((_resolve, reject) => {
-    // Past what a timer can hold (Node would fire it at once), the wait is as good as unbounded.
-    if (timeoutMs <= MAX_TIMEOUT_MS) {
+    // Infinity is a request with no deadline of its own; every timeout a user gives is checked to fit a timer.
+    if (Number.isFinite(timeoutMs)) {
       timer = setTimeout(
         () => reject(new RequestTimeoutError(`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet). Pass { timeoutMs } to this call or raise requestTimeout if the server is slow to list its tools.`, { timeoutMs, cancelled: false, process: call.processContext() })),
         timeoutMs,

@@ -12,7 +12,7 @@ import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./er
 import type { JsonObject, ReceivedNotification } from "./session.js";
 
 export interface WaitForNotificationOptions {
-  /** How long to wait, in ms (default: the driver's `requestTimeout`). */
+  /** How long to wait, in ms (default: the driver's `requestTimeout`; at most 2147483647, a longer one is refused). */
   timeoutMs?: number;
   /** Only notifications whose params pass this test count. */
   where?: (params: JsonObject | undefined) => boolean;

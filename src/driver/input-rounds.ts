@@ -6,7 +6,6 @@
  * retries the request (a new id) with `inputResponses` and the `requestState` echoed unchanged,
  * for at most `maxRounds` rounds.
  */
-import { MAX_TIMEOUT_MS } from "../engine/wait-checks.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ServerRequestContext } from "./session.js";
@@ -72,8 +71,8 @@ function answersTooSlow(spec: InputRoundsSpec, methods: string): RequestTimeoutE
 function untilAborted<T>(work: Promise<T>, spec: InputRoundsSpec, methods: string): Promise<T> {
   const signal = spec.signal;
   if (signal?.aborted) return Promise.reject(abortedBetweenRounds(spec));
-  // Past what a timer can hold (Node would fire it at once), the round's time is as good as unbounded.
-  const timeoutMs = spec.answerTimeoutMs !== undefined && spec.answerTimeoutMs <= MAX_TIMEOUT_MS ? spec.answerTimeoutMs : undefined;
+  // Infinity is a request with no deadline of its own (subscriptions/listen); a user's timeout is checked to fit a timer.
+  const timeoutMs = spec.answerTimeoutMs !== undefined && Number.isFinite(spec.answerTimeoutMs) ? spec.answerTimeoutMs : undefined;
   if (signal === undefined && timeoutMs === undefined) return work;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => finish(() => reject(abortedBetweenRounds(spec)));

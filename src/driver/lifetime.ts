@@ -37,7 +37,7 @@ export interface ServerEnd {
 }
 
 export interface CloseOptions {
-  /** How long a spawned server may take to exit after its stdin closes, in ms (default 5000). */
+  /** How long a spawned server may take to exit after its stdin closes, in ms (default 5000; at most 2147483647, a longer one is refused). */
   timeoutMs?: number;
   /**
    * The test expects the server to end badly (a non-zero exit, a signal, or not exiting and so

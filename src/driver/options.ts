@@ -32,7 +32,7 @@ export type VersionNegotiation = "legacy" | "auto" | { pin: string };
 
 /** Options every driver takes, whatever the wire. */
 export interface DriverOptions {
-  /** How long a request may wait for its response, in ms (default 5000). */
+  /** How long a request may wait for its response, in ms (default 5000; at most 2147483647, the longest a timer holds: a longer one is refused, not shortened). */
   requestTimeout?: number;
   /**
    * The client's roots. Given (even `[]`), the driver declares the `roots` capability and answers

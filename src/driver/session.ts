@@ -27,7 +27,7 @@ import { describeCause } from "../util/error-causes.js";
 export type JsonObject = Record<string, unknown>;
 
 export interface CallOptions {
-  /** Overrides the driver's `requestTimeout` for this call, in ms. */
+  /** Overrides the driver's `requestTimeout` for this call, in ms (1 to 2147483647; a longer one is refused). */
   timeoutMs?: number;
   /** Aborting cancels the request (`notifications/cancelled`) and rejects it. */
   signal?: AbortSignal;

@@ -14,6 +14,7 @@ import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
 import { errorText, typeLabel } from "../util/text.js";
+import { timerMsProblem } from "../util/timer-ms.js";
 import { Catalog, type CatalogOptions } from "./catalog.js";
 import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import { EventHub, listenerThrewLine, type NoReplyCause } from "./events.js";
@@ -46,7 +47,11 @@ export interface EngineOptions extends CatalogOptions {
    * `initialize`, 2026-07-28 per request. Leave 2026-07-28 out for a legacy-only server.
    */
   protocolVersions?: readonly string[];
-  /** How long a call that answered `input_required` (MRTR, 2026-07-28) waits for the client's retry (default 5 minutes). */
+  /**
+   * How long a call that answered `input_required` (MRTR, 2026-07-28) waits for the client's
+   * retry, in whole ms (default 5 minutes). At most 2147483647 (about 24.8 days, the longest a
+   * timer holds): a longer wait is refused, not shortened.
+   */
   inputTimeoutMs?: number;
   /** Caching hints (`ttlMs`, `cacheScope`) on 2026-07-28 list, read and discover results (default: 0, "private"). */
   cache?: CacheOptions;
@@ -367,9 +372,8 @@ function checkOptions(options: EngineOptions): void {
   if (options.logger !== undefined && typeof options.logger !== "function") {
     throw new McpTestkitError(`"logger" must be a function (level, line) => void, got ${typeLabel(options.logger)}.`);
   }
-  if (options.inputTimeoutMs !== undefined && !(Number.isInteger(options.inputTimeoutMs) && options.inputTimeoutMs >= 1)) {
-    throw new McpTestkitError(`"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got ${typeLabel(options.inputTimeoutMs)}.`);
-  }
+  const inputTimeoutProblem = options.inputTimeoutMs === undefined ? undefined : timerMsProblem("inputTimeoutMs", options.inputTimeoutMs, { min: 1, whole: true });
+  if (inputTimeoutProblem !== undefined) throw new McpTestkitError(`${inputTimeoutProblem}.`);
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1)) {
     throw new McpTestkitError(`"pageSize" must be a whole number of items, 1 or more, got ${typeLabel(pageSize)}.`);
   }

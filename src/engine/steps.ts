@@ -9,6 +9,7 @@ import type { ToolCallContext } from "./call-context.js";
 import type { StreamHints } from "./outcome.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import { typeLabel } from "../util/text.js";
+import { timerMsProblem } from "../util/timer-ms.js";
 import { checkKeys, checkValueKinds } from "./spec-checks.js";
 import { ServerRequestError } from "./connection.js";
 import { closest } from "../util/closest.js";
@@ -57,7 +58,11 @@ export interface StepOptions {
    * any JSON value (a legacy client's result leaves a non-object out: its revision has objects only).
    */
   structuredContent?: unknown;
-  /** Wait this long before answering; a cancelled call stops waiting. */
+  /**
+   * Wait this long before answering, in ms; a cancelled call stops waiting. At most 2147483647
+   * (about 24.8 days, the longest a timer holds): a longer delay is refused, not shortened. To
+   * never answer, use `hang`.
+   */
   delayMs?: number;
   /** How a streaming wire (Streamable HTTP) carries this answer: JSON or SSE, closing the stream early. */
   stream?: StreamHints;
@@ -170,13 +175,10 @@ export function checkStep(step: unknown, where: string): asserts step is Step {
   if (record.inputRequired !== undefined) checkInputRequired(record.inputRequired, where);
   if (record.asks !== undefined) checkAsks(record.asks, record, where);
   if (record.broadcast !== undefined) checkBroadcast(record.broadcast, where);
-  for (const key of ["delayMs", "repeat"] as const) {
-    const value = record[key];
-    if (value === undefined) continue;
-    const ok = key === "repeat" ? Number.isInteger(value) && (value as number) >= 1 : typeof value === "number" && Number.isFinite(value) && value >= 0;
-    if (!ok) {
-      throw new McpTestkitError(`${where}: "${key}" must be ${key === "repeat" ? "a whole number of calls, 1 or more" : "a number of milliseconds, 0 or more"}, got ${typeLabel(value)}.`);
-    }
+  const delayProblem = record.delayMs === undefined ? undefined : timerMsProblem("delayMs", record.delayMs);
+  if (delayProblem !== undefined) throw new McpTestkitError(`${where}: ${delayProblem}.`);
+  if (record.repeat !== undefined && !(Number.isInteger(record.repeat) && (record.repeat as number) >= 1)) {
+    throw new McpTestkitError(`${where}: "repeat" must be a whole number of calls, 1 or more, got ${typeLabel(record.repeat)}.`);
   }
 }
 

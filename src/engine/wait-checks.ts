@@ -5,10 +5,8 @@
  */
 import { McpTestkitError } from "../errors.js";
 import { typeLabel } from "../util/text.js";
+import { timerMsProblem } from "../util/timer-ms.js";
 import { unknownKeysMessage, checkValueKinds, type ValueKind } from "./spec-checks.js";
-
-/** The longest delay setTimeout honours (a longer one fires at once). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The problem with a wait's arguments, or `undefined` when they are good. */
 export function waitArgumentsProblem(
@@ -28,11 +26,8 @@ export function waitArgumentsProblem(
   const where = `${api}()'s options`;
   const unknown = Object.keys(record).filter((key) => !(key in kinds));
   if (unknown.length > 0) return new McpTestkitError(unknownKeysMessage(where, unknown, Object.keys(kinds)));
-  // setTimeout fires at once for a delay past 2^31 - 1 ms, and never waits for Infinity.
-  const timeoutMs = record.timeoutMs;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    return new McpTestkitError(`${where}: "timeoutMs" must be a number of ms from 0 to ${MAX_TIMEOUT_MS}, got ${typeLabel(timeoutMs)}.`);
-  }
+  const timeoutProblem = record.timeoutMs === undefined ? undefined : timerMsProblem("timeoutMs", record.timeoutMs);
+  if (timeoutProblem !== undefined) return new McpTestkitError(`${where}: ${timeoutProblem}.`);
   try {
     checkValueKinds(record, kinds, where);
   } catch (error) {

@@ -11,7 +11,7 @@ import { closest } from "../util/closest.js";
 export interface WaitForCallsOptions {
   /** Count only calls to this tool. */
   tool?: string;
-  /** Give up after this long (default 5000 ms). */
+  /** Give up after this long, in ms (default 5000; at most 2147483647, a longer one is refused). */
   timeoutMs?: number;
   /**
    * Count only calls that have ended (answered, failed, cancelled or disconnected) instead of

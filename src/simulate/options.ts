@@ -1,5 +1,6 @@
 /** The simulator's capture limits: how many SSE items may wait unread, how many bytes are kept. */
 import { McpTestkitError } from "../errors.js";
+import { timerMsProblem } from "../util/timer-ms.js";
 
 /** SSE items that may wait unread before capture stops (`capture_item_limit`). */
 export const DEFAULT_STREAM_ITEM_QUEUE_CAPACITY = 128;
@@ -21,8 +22,9 @@ export function checkedOptions(options: SimulationOptions = {}): Required<Simula
   return { streamItemQueueCapacity: capacity, maximumCapturedBytes: bytes };
 }
 
-/** A wait's timeout, checked: a whole number of milliseconds, 0 or more. */
+/** A wait's timeout, checked: a number of ms a timer can hold. */
 export function checkedWait(ms: number, what: string): number {
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new McpTestkitError(`${what}(ms) needs a timeout in milliseconds, 0 or more, got ${String(ms)}.`);
+  const problem = timerMsProblem("ms", ms);
+  if (problem !== undefined) throw new McpTestkitError(`${what}(ms): ${problem}.`);
   return ms;
 }

@@ -131,7 +131,7 @@ export class Simulation {
     dropped: () => this.fail(new Error("the server dropped the connection before the answer was complete")),
   };
 
-  /** The response head (and body, unless SSE) once known; undefined after `ms` without it. */
+  /** The response head (and body, unless SSE) once known; undefined after `ms` without it (`ms` from 0 to 2147483647: a longer wait is refused). */
   async awaitResponse(ms: number): Promise<SimulationResponse | undefined> {
     await this.waitFor(() => this.headValue !== undefined || this.completion !== undefined, checkedWait(ms, "awaitResponse"));
     return this.headValue;

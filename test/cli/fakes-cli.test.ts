@@ -108,6 +108,19 @@ describe("mcp-testkit validate", () => {
     expect(result.stdout).toContain(`FAIL  ${badStep}: 1 problem\n  mcp-testkit/scenario: Tool "a"'s step has unknown key "bogus".`);
   });
 
+  it("refuses a delay or a timeout longer than a timer holds (it would fire at once), in a fixture file and in a scenario file", async () => {
+    const fixture = scenarioFile("long-delay-fixture.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ anyArgs: true, step: { delayMs: 3e9, returns: "late" } }] }] } });
+    const delayed = scenarioFile("long-delay-scenario.json", { tools: { a: { delayMs: 3e9, returns: "late" } } });
+    const waiting = scenarioFile("long-input-timeout.json", { inputTimeoutMs: 2 ** 31, tools: { a: { returns: "x" } } });
+    const longest = scenarioFile("longest-delay.json", { inputTimeoutMs: 2 ** 31 - 1, tools: { a: { delayMs: 2 ** 31 - 1, returns: "late" } } });
+    const result = await runCli(["validate", fixture, delayed, waiting, longest]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAIL {2}.*long-delay-fixture\.json: 1 problem\n {2}mcp-fakes\/bad-step: .*step: the step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/);
+    expect(result.stdout).toMatch(/FAIL {2}.*long-delay-scenario\.json: 1 problem\n {2}mcp-testkit\/scenario: Tool "a"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/);
+    expect(result.stdout).toMatch(/FAIL {2}.*long-input-timeout\.json: 1 problem\n {2}mcp-testkit\/scenario: "inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 2147483648/);
+    expect(result.stdout).toContain(`ok    ${longest} (scenario, 0 blocks of fakes)`);
+  });
+
   it("without a path is a usage error", async () => {
     const result = await runCli(["validate"]);
     expect(result.code).toBe(2);

@@ -180,6 +180,15 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("listen()'s acknowledgeTimeoutMs past what a timer holds is refused, not reported as unacknowledged at once", async () => {
+    await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
+    await using app = mcpAttach(mock.connectInMemory());
+    await expect(app.listen({ toolsListChanged: true }, { acknowledgeTimeoutMs: 3e9 })).rejects.toThrow(`listen()'s options: "acknowledgeTimeoutMs" must be a number of ms from 1 to 2147483647, got number 3000000000.`);
+    const subscription = await app.listen({ toolsListChanged: true }, { acknowledgeTimeoutMs: 2 ** 31 - 1 });
+    expect(await subscription.acknowledged).toEqual({ toolsListChanged: true });
+    expect(await subscription.close()).toEqual({ by: "client" });
+  });
+
   it("subscriptions/listen ended by the server resolves `ended` with its result", async () => {
     await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
     await using app = mcpAttach(mock.connectInMemory());
@@ -788,13 +797,14 @@ describe("the call's own timeout, signal and close() bound everything it waits o
     expect(handlerSignal?.reason).toBe(failed);
   });
 
-  it("a requestTimeout past what a timer holds (2^31 ms) does not fail a call at once: the rounds and the tool listing wait as for any long timeout", async () => {
+  it("a requestTimeout past what a timer holds (2^31 ms) is refused: Node would fire it at once, failing every request, the rounds and the tool listing at once", async () => {
     await using mock = await mockMcp({ tools: { ask, t: { returns: "fine" } } });
+    expect(() => mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31 })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got number 2147483648.');
     const onElicitation = async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       return { action: "accept" as const, content: {} };
     };
-    await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31, onElicitation });
+    await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31 - 1, onElicitation });
     expect((await app.callTool("t")).getTextContent()).toBe("fine");
     expect((await app.callTool("ask")).getTextContent()).toBe("ok accept");
   });

@@ -124,10 +124,13 @@ describe("markers", () => {
 describe("options", () => {
   it("bad options fail at once, before anything is spawned", () => {
     expect(() => mcpShell("")).toThrow(/expected a command line/);
-    expect(() => mcpShell("node x.js", { requestTimeout: 0 })).toThrow("requestTimeout must be a number of ms > 0, got number 0.");
+    expect(() => mcpShell("node x.js", { requestTimeout: 0 })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got number 0.');
+    // Longer than a timer holds: Node would fire it at once, so every request would time out at once.
+    expect(() => mcpShell("node x.js", { requestTimeout: 2 ** 31 })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got number 2147483648.');
+    expect(() => mcpConnect("http://127.0.0.1:9/mcp", { requestTimeout: 3e9 })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got number 3000000000.');
     expect(() => mcpShell("node x.js", { roots: [{ name: "no uri" }] as never })).toThrow(/roots must be an array of \{ uri: string/);
     expect(() => mcpShell("node x.js", { onSampling: "yes" as never })).toThrow(/onSampling must be a function/);
-    expect(() => mcpShell("node x.js", { requestTimeout: "5000" as never })).toThrow('requestTimeout must be a number of ms > 0, got "5000".');
+    expect(() => mcpShell("node x.js", { requestTimeout: "5000" as never })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got "5000".');
     expect(() => mcpShell("node x.js", { protocolVersion: "2099-01-01" })).toThrow('protocolVersion must be a revision mcp-testkit knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28), got "2099-01-01".');
     expect(() => mcpShell("node x.js", { env: "FOO=1" as never })).toThrow('env must be an object of strings such as { DEBUG: "1" }');
     expect(() => mcpShell("node x.js", { env: { PORT: 3000 } as never })).toThrow("env must be an object of strings");
@@ -139,6 +142,8 @@ describe("options", () => {
     await using app = mcpAttach(mock.connectInMemory());
     await expect(app.callTool("ok", {}, { timeout: 300 } as never)).rejects.toThrow(`callTool()'s options has unknown key "timeout"; did you mean "timeoutMs"?`);
     await expect(app.callTool("ok", {}, { timeoutMs: -5 })).rejects.toThrow(`callTool()'s options: "timeoutMs" must be a number of ms from 1 to 2147483647, got number -5.`);
+    await expect(app.callTool("ok", {}, { timeoutMs: 3e9 })).rejects.toThrow(`callTool()'s options: "timeoutMs" must be a number of ms from 1 to 2147483647, got number 3000000000.`);
+    await expect(app.waitForNotification("notifications/message", { timeoutMs: 2 ** 31 })).rejects.toThrow(`waitForNotification()'s options: "timeoutMs" must be a number of ms from 0 to 2147483647, got number 2147483648.`);
     await expect(app.ping({ onProgress: "log" } as never)).rejects.toThrow(`ping()'s options: "onProgress" must be`);
     expect(mock.calls).toEqual([]);
     expect((await app.callTool("ok", {}, { timeoutMs: 1000 })).getTextContent()).toBe("fine");

@@ -106,7 +106,8 @@ describe("load errors for a bad step", () => {
     ["two answers", { returns: "a", raw: "b" }, 'the step gives "returns" and "raw"; a step gives one answer'],
     ["a misspelled key", { delayMS: 10, returns: "a" }, 'unknown step key "delayMS"; did you mean "delayMs"?'],
     ["repeat", { returns: "a", repeat: 2 }, '"repeat" has no meaning in a fake: an entry answers one call'],
-    ["a negative delay", { delayMs: -1 }, '"delayMs" must be a number of milliseconds, 0 or more'],
+    ["a negative delay", { delayMs: -1 }, '"delayMs" must be a number of ms from 0 to 2147483647, got number -1'],
+    ["a delay longer than a timer holds", { delayMs: 3e9 }, '"delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000'],
   ])("refuses %s as mcp-fakes/bad-step naming block and entry", async (_what, step, message) => {
     const error = await loadError(block(step));
     expect(error.toJSON()).toMatchObject({ rule: "mcp-fakes/bad-step", blockId: "code#1", entryId: "code#1:e" });

@@ -74,6 +74,7 @@ describe("schemas/mcp-fakes.schema.json", () => {
     ['a step with "hang": "yes"', call({ step: { hang: "yes" } })],
     ["a step with two answers", call({ step: { returns: "a", raw: "b" } })],
     ["a step with a negative delay", call({ step: { delayMs: -1 } })],
+    ["a step with a delay longer than a timer holds", call({ step: { delayMs: 3e9 } })],
     ["a step with structuredContent and no content", call({ step: { structuredContent: { a: 1 } } })],
     ["a step that throws a number", call({ step: { throws: 42 } })],
     ["a step with a bad stream mode", call({ step: { returns: "a", stream: { mode: "sse2" } } })],

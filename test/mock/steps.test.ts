@@ -427,6 +427,8 @@ describe("function steps", () => {
         two: (() => ({ returns: "a", toolError: "b" })) as never,
         // `{ returns }` takes a quick check; a key beside it must still get the full one.
         extra: (() => ({ returns: "a", dleayMs: 5 })) as never,
+        // Longer than a timer holds: it would answer at once, so it is refused instead.
+        forever: () => ({ returns: "late", delayMs: 3e9 }),
         fn: (() => () => ({ returns: "x" })) as never,
       },
     });
@@ -441,6 +443,7 @@ describe("function steps", () => {
     expect(await message("extra")).toBe(
       `MCP error -32603: Step function for tool "extra" returned an invalid step: [mcp-testkit] The step function of tool "extra" has unknown key "dleayMs"; did you mean "delayMs"? A step takes ${STEP_KEYS}.`,
     );
+    expect(await message("forever")).toBe('MCP error -32603: Step function for tool "forever" returned an invalid step: [mcp-testkit] The step function of tool "forever": "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.');
     expect(await message("fn")).toBe('MCP error -32603: Step function for tool "fn" returned an invalid step: a step function must return a step object, not another function');
     expect(server.calls.every((call) => call.outcome === "protocol-error")).toBe(true);
   });
@@ -568,8 +571,9 @@ describe("invalid steps are refused at mockMcp()", () => {
     ["a nested unknown JSON Schema type", { t: { outputSchema: { type: "object", properties: { list: { type: "array", items: { type: ["number", "float"] } } } } } }, `[mcp-testkit] Tool "t": outputSchema.properties.list.items.type is "float", which is not a JSON Schema type. Types are ${SCHEMA_TYPES}.`],
     ["required that is not a list", { t: { inputSchema: { type: "object", required: "city" } } }, `[mcp-testkit] Tool "t": inputSchema.required must be a list of property names, got "city".`],
     ["two answers", { t: { returns: "x", throws: "y" } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "throws"; a step gives one answer.`],
-    ["a negative delay", { t: { delayMs: -1 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of milliseconds, 0 or more, got number -1.`],
-    ["a delay as text", { t: { delayMs: "100" } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of milliseconds, 0 or more, got "100".`],
+    ["a negative delay", { t: { delayMs: -1 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number -1.`],
+    ["a delay as text", { t: { delayMs: "100" } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got "100".`],
+    ["a delay longer than a timer holds (it would fire at once)", { t: { delayMs: 3e9 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.`],
     ["repeat: 0", { t: [{ returns: "a", repeat: 0 }] }, `[mcp-testkit] Tool "t"'s step: "repeat" must be a whole number of calls, 1 or more, got number 0.`],
     ["repeat: 1.5", { t: [{ returns: "a" }, { returns: "b", repeat: 1.5 }] }, `[mcp-testkit] Tool "t" step 2: "repeat" must be a whole number of calls, 1 or more, got number 1.5.`],
     ["a toolError that is not a string", { t: { toolError: 404 } }, `[mcp-testkit] Tool "t"'s step: "toolError" must be a string, got number 404.`],

@@ -4,7 +4,7 @@
  * asked again, a capability the client did not declare, expiry, and scripted `inputRequired`
  * steps for raw control.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
 import { MODERN, modernMeta } from "./support.js";
 
@@ -305,8 +305,38 @@ describe("a client that never retries", () => {
     expect(late.error).toMatchObject({ code: -32602, data: { problem: "expired" } });
   });
 
-  it("a bad inputTimeoutMs is refused", async () => {
-    await expect(mockMcp({ transport: "memory", inputTimeoutMs: 0 })).rejects.toThrow('"inputTimeoutMs" must be a whole number of milliseconds, 1 or more, got number 0.');
+  it("a retry in the very millisecond its state expires is told it expired, whether the expiry timer ran first or not", async () => {
+    // Only the timer and the clock are faked: the mock's own scheduling runs as usual.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const { server, send } = await direct({ tools: { greet }, inputTimeoutMs: 100 });
+      const expired = { code: -32602, message: expect.stringContaining("requestState expired: the request was given up; send tools/call again without requestState"), data: { problem: "expired" } };
+
+      const first = await send("tools/call", { name: "greet" });
+      await vi.advanceTimersByTimeAsync(100);
+      expect(server.calls[0]).toMatchObject({ outcome: "cancelled", reason: expect.stringMatching(/did not retry within 100 ms/) });
+      expect((await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: {} })).error).toMatchObject(expired);
+
+      const second = await send("tools/call", { name: "greet" });
+      vi.setSystemTime(Date.now() + 100); // the clock reaches the expiry; its timer has not run yet
+      expect((await send("tools/call", { name: "greet", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject(expired);
+      expect(server.calls[1]).toMatchObject({ outcome: "cancelled", reason: expect.stringMatching(/did not retry within 100 ms/) });
+
+      const third = await send("tools/call", { name: "greet" });
+      await vi.advanceTimersByTimeAsync(99);
+      const inTime = await send("tools/call", { name: "greet", requestState: third.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } } });
+      expect(inTime.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hello Ada" }] });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a bad inputTimeoutMs is refused, and so is one longer than a timer can hold", async () => {
+    await expect(mockMcp({ transport: "memory", inputTimeoutMs: 0 })).rejects.toThrow('"inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 0.');
+    await expect(mockMcp({ transport: "memory", inputTimeoutMs: 3e9 })).rejects.toThrow('"inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 3000000000.');
+    const longest = await mockMcp({ transport: "memory", inputTimeoutMs: 2 ** 31 - 1 });
+    open.push(longest);
+    expect(longest.calls).toEqual([]);
   });
 });
 

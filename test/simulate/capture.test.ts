@@ -247,7 +247,9 @@ describe("close() and failures", () => {
     expect(() => simulate(42 as never)).toThrow(/a mock from mockMcp\(\), a fetch handler/);
     await expect(sim.startRequest("http://x" as never)).rejects.toThrow(/pass a web-standard Request/);
     await expect(sim.startRequest(mcpPost({}), { streamItemQueueCapacity: 0 })).rejects.toThrow(/streamItemQueueCapacity/);
-    await expect(simulation.awaitCompletion(-1)).rejects.toThrow(/awaitCompletion\(ms\)/);
+    await expect(simulation.awaitCompletion(-1)).rejects.toThrow('awaitCompletion(ms): "ms" must be a number of ms from 0 to 2147483647, got number -1.');
+    // Longer than a timer holds, the wait would end at once: refused instead.
+    await expect(simulation.awaitResponse(3e9)).rejects.toThrow('awaitResponse(ms): "ms" must be a number of ms from 0 to 2147483647, got number 3000000000.');
     expect(DEFAULT_STREAM_ITEM_QUEUE_CAPACITY).toBe(128);
     expect(DEFAULT_MAXIMUM_CAPTURED_BYTES).toBe(10 * 1024 * 1024);
   });
