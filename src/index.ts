@@ -17,6 +17,7 @@ export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions }
 /** Every event `server.on()` can listen to, with the payload of each. */
 export type {
   MockEvents,
+  MessageEvent,
   MockEventName,
   RequestOutcome,
   RequestStartEvent,

@@ -221,7 +221,10 @@ export class Engine implements EngineState {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      return this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      const refusal = this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      if (!this.events.has("message")) return refusal;
+      this.tapIn(connection, context, { raw: text });
+      return this.tapOut(connection, context, refusal);
     }
     return this.receive(connection, message, context);
   }
@@ -234,10 +237,26 @@ export class Engine implements EngineState {
    */
   receive(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
     try {
-      return this.dispatch(connection, message, context);
+      if (!this.events.has("message")) return this.dispatch(connection, message, context);
+      this.tapIn(connection, context, { message: message as JsonRpcMessage });
+      const outcome = this.dispatch(connection, message, context);
+      return outcome instanceof Promise ? outcome.then((settled) => this.tapOut(connection, context, settled)) : this.tapOut(connection, context, outcome);
     } catch (bug) {
       return Promise.reject(bug);
     }
+  }
+
+  /** Tells `message` listeners what a client sent. */
+  private tapIn(connection: Connection, context: RequestContext, sent: { message?: JsonRpcMessage; raw?: string }): void {
+    this.events.emit("message", { direction: "in", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: context.receivedAt });
+  }
+
+  /** Tells `message` listeners what the mock answers (a reply, or a raw step's bytes), and passes the outcome on. */
+  private tapOut(connection: Connection, context: RequestContext, outcome: Outcome): Outcome {
+    if (outcome.type !== "reply" && outcome.type !== "raw") return outcome;
+    const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId: outcome.message.id ?? undefined } : { raw: outcome.text };
+    this.events.emit("message", { direction: "out", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: Date.now() });
+    return outcome;
   }
 
   private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
