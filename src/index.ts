@@ -17,6 +17,7 @@ export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions }
 /** Every event `server.on()` can listen to, with the payload of each. */
 export type {
   MockEvents,
+  MessageEvent,
   MockEventName,
   RequestOutcome,
   RequestStartEvent,
@@ -69,6 +70,10 @@ export type { StreamHints } from "./engine/outcome.js";
 export type { ToolCallContext, AskOptions, ElicitAnswer, SampleAnswer, ClientRoot } from "./engine/call-context.js";
 /** What the mock does with a call to a tool it does not have (`onUnknownTool`). */
 export type { UnknownToolPolicy } from "./engine/step-sources.js";
+
+export { defineFeature } from "./engine/features/user-features.js";
+export type { McpFeature, FeatureMethod, McpNotification, ParamsSchema } from "./engine/features/user-features.js";
+export type { McpMethodHandler, McpMethodRequest, UnhandledMethodPolicy } from "./engine/features/user-handlers.js";
 /** Who is calling, as a wire read it (test id, context); the protocol version per request. */
 export type { RequestIdentity } from "./engine/request-context.js";
 /** The shapes `tools`, `resources` and `prompts` take in `mockMcp()` options and `setTool()` & co. */

@@ -105,6 +105,9 @@ export class Connection {
   send(message: JsonRpcMessage, options?: SendOptions): void {
     if (!this.reachable) return;
     this.peer!.send(message, options);
+    if (this.events?.has("message")) {
+      this.events.emit("message", { direction: "out", message, sessionId: this.id, wire: this.wire, relatedRequestId: options?.relatedRequestId, at: Date.now() });
+    }
     if (this.events?.has("notification:sent") && "method" in message && !("id" in message)) {
       this.events.emit("notification:sent", { method: message.method, sessionId: this.id, wire: this.wire });
     }

@@ -9,7 +9,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
 import { featuresOfMethod } from "../protocol/methods.js";
-import { readableId, readEnvelope } from "../protocol/read-envelope.js";
+import { readEnvelope } from "../protocol/read-envelope.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
@@ -20,19 +20,19 @@ import { CallLog, DEFAULT_RECORD_LIMIT } from "./call-log.js";
 import { EventHub, listenerThrewLine, type NoReplyCause } from "./events.js";
 import { containedLog, logToStderr, type LogSink } from "../util/log.js";
 import { ObservedRequests, RequestWatch } from "./observed-requests.js";
-import type { EngineState, RequestHandler } from "./methods/handler-input.js";
-import { complete } from "./methods/completion.js";
-import { discover, initialize, ping, setLevel } from "./methods/lifecycle.js";
-import { endSubscriptionsOf, listen, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
+import type { EngineState, HandlerInput, RequestHandler } from "./methods/handler-input.js";
+import { endSubscriptionsOf, notifySubscribers, tagged, type Subscription } from "./methods/subscriptions.js";
 import { checkCacheOptions, type CacheOptions } from "./cache-hints.js";
 import { serverMeta, stampModernOutcome } from "./modern-result.js";
 import { RequestStateKeeper } from "./mrtr/request-state.js";
-import { getPrompt, listPrompts } from "./methods/prompts.js";
-import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from "./methods/resources.js";
-import { abortInFlight, callTool, listTools } from "./methods/tools.js";
+import { abortInFlight } from "./methods/tools.js";
+import { BUILTIN_FEATURES } from "./features/builtin.js";
+import { MethodTable } from "./features/method-table.js";
+import { bindUserFeature, type BoundFeature, type McpFeature } from "./features/user-features.js";
+import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
-import { Connection, idKey } from "./connection.js";
+import { Connection } from "./connection.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolHint, type UnknownToolPolicy } from "./step-sources.js";
 
@@ -70,28 +70,22 @@ export interface EngineOptions extends CatalogOptions {
    * changes nothing a client gets; its line then goes to stderr.
    */
   logger?: LogSink;
+  /**
+   * Features of your own, served beside the built-in ones: their methods, the client
+   * notifications they act on and the capabilities they add (see `defineFeature`).
+   */
+  // Any state type: each feature's handlers are typed against its own.
+  features?: ReadonlyArray<McpFeature<any>>;
+  /**
+   * A request for a method nobody serves (no feature, no `use()` handler): `"error"` (default,
+   * -32601), `"warn"` (the same plus a line on the mock's log naming the closest method) or a
+   * handler `(request) => result` that answers it.
+   */
+  onUnhandledMethod?: UnhandledMethodPolicy;
 }
 
 export const DEFAULT_SERVER_INFO = { name: "mcp-testkit", version: "0.1.0" };
 export const DEFAULT_PAGE_SIZE = 100;
-
-const REQUEST_HANDLERS = new Map<string, RequestHandler>([
-  ["initialize", initialize],
-  ["ping", ping],
-  ["logging/setLevel", setLevel],
-  ["server/discover", discover],
-  ["subscriptions/listen", listen],
-  ["tools/list", listTools],
-  ["tools/call", callTool],
-  ["resources/list", listResources],
-  ["resources/templates/list", listResourceTemplates],
-  ["resources/read", readResource],
-  ["resources/subscribe", subscribe],
-  ["resources/unsubscribe", unsubscribe],
-  ["prompts/list", listPrompts],
-  ["prompts/get", getPrompt],
-  ["completion/complete", complete],
-]);
 
 /** A message as received, with the connection (session) it came from. */
 export interface ReceivedMessage {
@@ -132,6 +126,12 @@ export class Engine implements EngineState {
   readonly requestStates: RequestStateKeeper;
   /** Requests with a `request:start` still waiting for their `request:end`. */
   private readonly observed = new ObservedRequests();
+  /** Which handler serves each method and notification, built from the built-in and the user's features. */
+  private readonly table: MethodTable;
+  private readonly userFeatures: BoundFeature[];
+  /** `use()` handlers by method, the newest first; asked before the method's own handler. */
+  private readonly overrides = new Map<string, McpMethodHandler[]>();
+  private readonly onUnhandledMethod: UnhandledMethodPolicy;
 
   constructor(options: EngineOptions = {}) {
     checkOptions(options);
@@ -151,7 +151,37 @@ export class Engine implements EngineState {
     this.requestStates = new RequestStateKeeper(options.inputTimeoutMs);
     this.cache = options.cache;
     checkUnknownToolPolicy(options.onUnknownTool);
+    checkUnhandledMethodPolicy(options.onUnhandledMethod);
+    this.onUnhandledMethod = options.onUnhandledMethod ?? "error";
+    this.userFeatures = checkFeatureList(options.features).map(bindUserFeature);
+    this.table = new MethodTable([...BUILTIN_FEATURES, ...this.userFeatures]);
     this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line), this.unknownToolHints)];
+  }
+
+  /** The capabilities declared at `version`: every feature's. */
+  capabilitiesFor(version: string): Record<string, unknown> {
+    return this.table.capabilitiesFor(version);
+  }
+
+  /**
+   * Puts `handler` in front of whatever serves `method` (a built-in method, a feature's, or one
+   * nobody serves); the newest `use()` is asked first, and a handler that answers `undefined`
+   * passes the request on. Returns a function that takes this handler away.
+   */
+  use(method: string, handler: McpMethodHandler): () => void {
+    checkMethodName(method, "use()");
+    if (typeof handler !== "function") throw new McpTestkitError(`use("${method}", handler) takes a function (request) => result, got ${typeLabel(handler)}.`);
+    this.overrides.set(method, [handler, ...(this.overrides.get(method) ?? [])]);
+    return () => {
+      const left = (this.overrides.get(method) ?? []).filter((taken) => taken !== handler);
+      if (left.length === 0) this.overrides.delete(method);
+      else this.overrides.set(method, left);
+    };
+  }
+
+  /** Takes every `use()` handler away: each method is served as at the start. */
+  resetHandlers(): void {
+    this.overrides.clear();
   }
 
   /** A client connected on `wire`; `peer` is where server-initiated messages go (none: it cannot hear them). */
@@ -196,7 +226,10 @@ export class Engine implements EngineState {
     try {
       message = JSON.parse(text);
     } catch (error) {
-      return this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      const refusal = this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
+      if (!this.events.has("message")) return refusal;
+      this.tapIn(connection, context, { raw: text });
+      return this.tapOut(connection, context, refusal);
     }
     return this.receive(connection, message, context);
   }
@@ -209,10 +242,26 @@ export class Engine implements EngineState {
    */
   receive(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
     try {
-      return this.dispatch(connection, message, context);
+      if (!this.events.has("message")) return this.dispatch(connection, message, context);
+      this.tapIn(connection, context, { message: message as JsonRpcMessage });
+      const outcome = this.dispatch(connection, message, context);
+      return outcome instanceof Promise ? outcome.then((settled) => this.tapOut(connection, context, settled)) : this.tapOut(connection, context, outcome);
     } catch (bug) {
       return Promise.reject(bug);
     }
+  }
+
+  /** Tells `message` listeners what a client sent. */
+  private tapIn(connection: Connection, context: RequestContext, sent: { message?: JsonRpcMessage; raw?: string }): void {
+    this.events.emit("message", { direction: "in", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: context.receivedAt });
+  }
+
+  /** Tells `message` listeners what the mock answers (a reply, or a raw step's bytes), and passes the outcome on. */
+  private tapOut(connection: Connection, context: RequestContext, outcome: Outcome): Outcome {
+    if (outcome.type !== "reply" && outcome.type !== "raw") return outcome;
+    const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId: outcome.message.id ?? undefined } : { raw: outcome.text };
+    this.events.emit("message", { direction: "out", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: Date.now() });
+    return outcome;
   }
 
   private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
@@ -250,11 +299,16 @@ export class Engine implements EngineState {
   }
 
   private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
-    const handler = REQUEST_HANDLERS.get(request.method);
-    if (!handler) return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
+    const entry = this.table.methods.get(request.method);
+    const overrides = this.overrides.size === 0 ? undefined : this.overrides.get(request.method);
+    let handler: RequestHandler;
+    if (overrides !== undefined) handler = (input) => this.overridden(input, overrides, entry?.handler);
+    else if (entry !== undefined) handler = entry.handler;
+    else if (this.onUnhandledMethod === "error") return replyError(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` });
+    else handler = (input) => this.unhandled(input);
     const version = context.protocolVersion;
     // Methods only some revisions have: asked in another, they are not found (as a server of that revision answers).
-    const features = featuresOfMethod(request.method);
+    const features = entry?.requires ?? featuresOfMethod(request.method);
     // Indexed, not for-of: this runs for every request, and most methods need no feature.
     for (let i = 0; i < features.length; i++) {
       if (!versionHas(version, features[i]!)) return replyError(request.id, notInVersion(request.method, features[i]!, version));
@@ -269,6 +323,18 @@ export class Engine implements EngineState {
     if (!versionHas(version, "resultType")) return answer;
     const stamp = { method: request.method, serverMeta: (this.serverMetaObject ??= serverMeta(this.serverInfo)), cache: this.cache };
     return answer instanceof Promise ? answer.then((outcome) => stampModernOutcome(outcome, stamp)) : stampModernOutcome(answer, stamp);
+  }
+
+  /** A method with `use()` handlers: they are asked first, then the method's own handler, then the unhandled policy. */
+  private async overridden(input: HandlerInput, overrides: readonly McpMethodHandler[], own: RequestHandler | undefined): Promise<Outcome> {
+    const answer = await runUserHandlers(input, overrides);
+    if (answer !== undefined) return answer;
+    return own !== undefined ? own(input) : this.unhandled(input);
+  }
+
+  private unhandled(input: HandlerInput): Promise<Outcome> {
+    const served = [...this.table.methodNames, ...this.overrides.keys()];
+    return unhandledMethod(input, this.onUnhandledMethod, served, (line) => this.log("warn", line));
   }
 
   /**
@@ -294,21 +360,14 @@ export class Engine implements EngineState {
   }
 
   private notification(connection: Connection, method: string, params: Record<string, unknown>): void {
-    switch (method) {
-      case "notifications/initialized":
-        connection.negotiated.initialized = true;
-        return;
-      case "notifications/cancelled": {
-        const requestId = readableId(params.requestId);
-        if (requestId === null) return;
-        const reason = typeof params.reason === "string" ? `cancelled by the client: ${params.reason}` : "cancelled by the client";
-        abortInFlight(this.calls, connection, idKey(requestId), "cancelled", reason);
-        this.observed.abandon(connection, idKey(requestId), "cancelled");
-        return;
-      }
-      default:
-        // Other notifications (progress, roots/list_changed, ...) are recorded and need no action.
-        return;
+    // Others (progress, roots/list_changed, ...) are recorded and need no action.
+    const handle = this.table.notifications.get(method);
+    if (handle === undefined) return;
+    try {
+      handle({ state: this, connection, method, params });
+    } catch (error) {
+      // A notification gets no answer, so a handler's throw can only be told on the mock's log.
+      this.log("warn", `mcp-testkit: the handler for ${method} threw: ${errorText(error)}`);
     }
   }
 
@@ -353,6 +412,7 @@ export class Engine implements EngineState {
 
   /** Clears the record and restarts every script. */
   reset(): void {
+    for (const feature of this.userFeatures) feature.reset();
     this.requestStates.clear();
     this.calls.clear();
     this.received.clear();
@@ -383,6 +443,12 @@ function checkOptions(options: EngineOptions): void {
   if (protocolVersions !== undefined && (!Array.isArray(protocolVersions) || protocolVersions.length === 0 || !protocolVersions.every((v) => typeof v === "string"))) {
     throw new McpTestkitError(`"protocolVersions" must be a non-empty list of version strings, got ${typeLabel(protocolVersions)}.`);
   }
+}
+
+function checkFeatureList(features: unknown): ReadonlyArray<McpFeature<unknown>> {
+  if (features === undefined) return [];
+  if (!Array.isArray(features)) throw new McpTestkitError(`"features" must be a list of features (defineFeature({ name, methods })), got ${typeLabel(features)}.`);
+  return features as ReadonlyArray<McpFeature<unknown>>;
 }
 
 /** -32601 for a method the request's revision does not have, saying which revisions do. */

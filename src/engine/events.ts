@@ -4,7 +4,7 @@
  * synchronously; one that throws (or, when async, rejects) is contained and reported once, so it
  * never changes what the client under test receives.
  */
-import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
 import type { RequestIdentity, TransportFacts } from "./request-context.js";
 import { logToStderr } from "../util/log.js";
@@ -164,6 +164,28 @@ export interface StreamCloseEvent extends StreamOpenEvent {
   readonly reason: StreamCloseReason;
 }
 
+/**
+ * One JSON-RPC message into or out of the mock, on any wire: every request, notification and
+ * response a client sent, every answer, and every request or notification the mock sent. Built
+ * only while someone listens.
+ */
+export interface MessageEvent {
+  /** `in`: the client sent it; `out`: the mock sent it. */
+  readonly direction: "in" | "out";
+  /** The message; absent when bytes went instead (`raw`). */
+  readonly message?: JsonRpcMessage;
+  /** Text that is not a JSON-RPC message: what a client sent that did not parse, or a `raw` step's bytes. */
+  readonly raw?: string;
+  readonly sessionId: string;
+  readonly wire: TransportFacts["wire"];
+  /** Who sent it or was sent it (test id, context), where the wire knew. */
+  readonly identity?: RequestIdentity;
+  /** An `out` message's client request: the one it answers, or the call it travels with. */
+  readonly relatedRequestId?: JsonRpcId;
+  /** `Date.now()` when the wire received it, or when the mock sent it. */
+  readonly at: number;
+}
+
 /** Every event a mock emits, by name. */
 export interface MockEvents {
   /** A tool call arrived (its outcome is still `pending`). */
@@ -186,6 +208,8 @@ export interface MockEvents {
   "http:rejected": HttpRejectedEvent;
   /** The mock sent a client a notification. */
   "notification:sent": NotificationSentEvent;
+  /** A JSON-RPC message went into or out of the mock (every one, on every wire). */
+  message: MessageEvent;
   /** A 2026-07-28 request carried an `Mcp-Param-*` header its tool does not mirror (one event per header). */
   "http:unknownMirroredHeader": UnknownMirroredHeaderEvent;
   /** A scenario fake answered with one of its structured failures (`code`: its stable code). The fakes emit it. */
@@ -212,6 +236,7 @@ export const MOCK_EVENT_NAMES: readonly MockEventName[] = [
   "message:rejected",
   "http:rejected",
   "notification:sent",
+  "message",
   "http:unknownMirroredHeader",
   "fake:failure",
   "server:willStart",

@@ -4,6 +4,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Engine, type EngineOptions } from "../engine/engine.js";
+import type { McpMethodHandler } from "../engine/features/user-handlers.js";
 import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
 import type { ToolCall } from "../engine/call-log.js";
 import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
@@ -467,7 +468,22 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.engine.endSubscriptions();
   }
 
-  /** Clears the record and restarts every script (tools, resources and prompts stay as they are). */
+  /**
+   * Puts `handler` in front of whatever serves `method`, any method (`tools/call`, `x/echo`…), on
+   * every wire and in both eras. The newest handler is asked first; one that returns `undefined`
+   * passes the request on. Returns a function that takes this handler away; `resetHandlers()`
+   * takes them all.
+   */
+  use(method: string, handler: McpMethodHandler): () => void {
+    return this.engine.use(method, handler);
+  }
+
+  /** Takes away every `use()` handler: each method is served as at the start. */
+  resetHandlers(): void {
+    this.engine.resetHandlers();
+  }
+
+  /** Clears the record, restarts every script and makes each feature's state anew (tools, resources, prompts and `use()` handlers stay). */
   reset(): void {
     this.engine.reset();
     this.fakesBinding?.fakes.reset();

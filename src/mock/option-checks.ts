@@ -26,6 +26,8 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   logger: undefined, // the engine checks it
   cache: undefined, // the engine checks the caching hints
   inputTimeoutMs: "number",
+  features: undefined, // the engine checks each feature
+  onUnhandledMethod: undefined, // the engine checks it
   // StreamableHttpOptions (and OriginGuardOptions)
   responseMode: undefined,
   getStream: "boolean",

@@ -40,6 +40,10 @@ export interface EngineState {
   /** Tells the sessions and listens subscribed to `uri` (or a URI its template matches) that it changed. */
   notifyResourceUpdated(uri: string, params?: Record<string, unknown>): void;
   endSubscriptions(): number;
+  /** The capabilities declared at `version` (every feature's), unless the `capabilities` option replaces them. */
+  capabilitiesFor(version: string): Record<string, unknown>;
+  /** Ends one in-flight request of a connection (its call, if any, gets `outcome`). */
+  abortRequest(connection: Connection, requestKey: string, outcome: "cancelled" | "disconnected", reason: string): void;
 }
 
 export interface HandlerInput {

@@ -9,19 +9,6 @@ import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 import { unsupportedVersion } from "../request-context.js";
 
-/** Everything the mock can do, so tools, resources and prompts added after connecting still work. */
-export function capabilitiesFor(version: string): Record<string, unknown> {
-  const capabilities: Record<string, unknown> = {
-    tools: { listChanged: true },
-    // 2026-07-28 subscribes through subscriptions/listen, so `subscribe` still says "can be watched".
-    resources: { subscribe: true, listChanged: true },
-    prompts: { listChanged: true },
-    logging: {},
-  };
-  if (versionHas(version, "completionsCapability")) capabilities.completions = {};
-  return capabilities;
-}
-
 export const initialize: RequestHandler = (input: HandlerInput) => {
   const { state, params } = input;
   const negotiated = input.connection.negotiated;
@@ -39,7 +26,7 @@ export const initialize: RequestHandler = (input: HandlerInput) => {
   negotiated.clientCapabilities = (params.capabilities as Record<string, unknown> | undefined) ?? {};
   const result: Record<string, unknown> = {
     protocolVersion: version,
-    capabilities: state.capabilities ?? capabilitiesFor(version),
+    capabilities: state.capabilities ?? state.capabilitiesFor(version),
     serverInfo: shapeForVersion(state.serverInfo, IMPLEMENTATION_FIELDS, version),
   };
   if (state.instructions !== undefined) result.instructions = state.instructions;
@@ -51,7 +38,7 @@ export const discover: RequestHandler = (input) => {
   const { state, context } = input;
   const result: Record<string, unknown> = {
     supportedVersions: [...state.protocolVersions].sort(compareVersions).reverse(),
-    capabilities: state.capabilities ?? capabilitiesFor(context.protocolVersion),
+    capabilities: state.capabilities ?? state.capabilitiesFor(context.protocolVersion),
   };
   if (state.instructions !== undefined) result.instructions = state.instructions;
   return ok(input, result);

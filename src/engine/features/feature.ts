@@ -1,0 +1,44 @@
+/**
+ * A protocol feature, as the engine sees it: the methods it serves, the client notifications it
+ * acts on, and what it adds to the capabilities a server declares at a revision. The engine's
+ * method and notification tables are built from a list of these (see `method-table.ts`), so a
+ * new feature is a new module, not an edit to the engine.
+ */
+import type { Feature } from "../../protocol/versions.js";
+import type { Connection } from "../connection.js";
+import type { EngineState, RequestHandler } from "../methods/handler-input.js";
+
+/** One method a feature serves. */
+export interface MethodSpec {
+  readonly method: string;
+  readonly handler: RequestHandler;
+  /**
+   * The protocol features (from the version table) a request's revision needs for the method to
+   * exist; asked in another revision it is not found. Default: what the method table of
+   * `protocol/methods.ts` says for `method` (nothing, for a method it does not know).
+   */
+  readonly requires?: readonly Feature[];
+}
+
+/** What a notification handler gets. */
+export interface NotificationInput {
+  readonly state: EngineState;
+  readonly connection: Connection;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** One client notification a feature acts on (others are recorded and need no action). */
+export interface NotificationSpec {
+  readonly method: string;
+  readonly handle: (input: NotificationInput) => void;
+}
+
+export interface EngineFeature {
+  /** Names the feature in errors (two features serving one method). */
+  readonly name: string;
+  readonly methods?: readonly MethodSpec[];
+  readonly notifications?: readonly NotificationSpec[];
+  /** What the feature adds to the capabilities declared at `version` (initialize and server/discover). */
+  readonly capabilities?: (version: string) => Record<string, unknown> | undefined;
+}

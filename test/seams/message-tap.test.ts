@@ -1,0 +1,89 @@
+/**
+ * `server.on("message")`: one tap on every JSON-RPC message in and out of the mock, whatever the
+ * wire: what the client sent, what the mock answered, and what the mock sent on its own (with the
+ * request it travels with).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { mockMcp, type MessageEvent, type MockMcpServer } from "../../src/index.js";
+
+const servers = new Set<MockMcpServer>();
+const clients = new Set<Client>();
+afterEach(async () => {
+  for (const client of clients) await client.close().catch(() => undefined);
+  for (const server of servers) await server.close();
+  clients.clear();
+  servers.clear();
+});
+
+/** What a message event says, in one short line: direction, then the method, or the id it answers. */
+function line(event: MessageEvent): string {
+  const message = event.message as Record<string, unknown> | undefined;
+  if (message === undefined) return `${event.direction} raw ${event.raw}`;
+  const what = typeof message.method === "string" ? String(message.method) : `answer to ${String(message.id)}`;
+  return `${event.direction} ${what}${event.relatedRequestId !== undefined && typeof message.method === "string" ? ` (with request ${String(event.relatedRequestId)})` : ""}`;
+}
+
+const TOOLS = {
+  slow_search: (call: { progress(progress: number, total?: number): void }) => {
+    call.progress(1, 2);
+    return { returns: "found" };
+  },
+};
+
+const wires: Record<string, (server: MockMcpServer) => Promise<Transport>> = {
+  memory: (server) => server.connectInMemory(),
+  http: async (server) => new StreamableHTTPClientTransport(new URL(server.url!)),
+};
+
+describe.each(Object.keys(wires))("every message, over %s", (wire) => {
+  it("shows the handshake, the call, the progress that travels with it and the answer, in order", async () => {
+    const server = await mockMcp(wire === "memory" ? { transport: "memory", tools: TOOLS } : { tools: TOOLS });
+    servers.add(server);
+    const events: MessageEvent[] = [];
+    server.on("message", (event) => events.push(event));
+    const client = new Client({ name: "tap-test", version: "1.0.0" });
+    clients.add(client);
+    await client.connect(await wires[wire]!(server));
+    await client.callTool({ name: "slow_search", arguments: {} }, undefined, { onprogress: () => undefined });
+
+    expect(events.map(line)).toEqual([
+      "in initialize",
+      "out answer to 0",
+      "in notifications/initialized",
+      "in tools/call",
+      "out notifications/progress (with request 1)",
+      "out answer to 1",
+    ]);
+    const answer = events.at(-1)!;
+    expect(answer.message).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "found" }] } });
+    expect(new Set(events.map((event) => event.wire))).toEqual(new Set([wire]));
+    expect(new Set(events.map((event) => event.sessionId)).size).toBe(1);
+    expect(events.every((event) => typeof event.at === "number" && event.at > 0)).toBe(true);
+  });
+});
+
+describe("what is not JSON-RPC", () => {
+  it("shows text that did not parse as raw, and the -32700 it got", async () => {
+    const server = await mockMcp({ transport: "memory" });
+    servers.add(server);
+    const events: MessageEvent[] = [];
+    server.on("message", (event) => events.push(event));
+    await server.handle("{not json");
+    expect(events.map((event) => [event.direction, event.raw ?? (event.message as { error?: { code: number } }).error?.code])).toEqual([
+      ["in", "{not json"],
+      ["out", -32700],
+    ]);
+  });
+
+  it("shows a raw step's bytes as they went", async () => {
+    const server = await mockMcp({ transport: "memory", tools: { broken: { raw: "garbage\n" } } });
+    servers.add(server);
+    const events: MessageEvent[] = [];
+    server.on("message", (event) => events.push(event));
+    await server.handle('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"broken"}}');
+    expect(events.map((event) => `${event.direction} ${event.raw ?? (event.message as { method?: string }).method}`)).toEqual(["in tools/call", "out garbage\n"]);
+  });
+});
