@@ -37,6 +37,11 @@ function rewriteImports(code: string): string {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+/** How many tests a block declares: its `it("…", …)` and `test("…", …)` calls. */
+function declaredTests(code: string): number {
+  return [...code.matchAll(/(?<![\w.])(?:it|test)\(\s*["'`]/g)].length;
+}
+
 /** Things a no-test block uses that a reader supplies (their agent). */
 const READER_SUPPLIED = "declare function runMyAgent(url: string): Promise<void>;\n";
 
@@ -68,8 +73,12 @@ describe("README examples", () => {
       writeFileSync(file, rewriteImports(block.code));
       const runner = await import("./support/readme-runner.js");
       runner.reset();
-      await import(pathToFileURL(file).href);
-      await runner.runCollected();
+      const { value: ran } = await runner.withConsoleCaptured(async () => {
+        await import(pathToFileURL(file).href);
+        return await runner.runCollected();
+      });
+      // A block that declares tests must have them run: one each.
+      expect(ran, "tests the block registered and ran").toBe(declaredTests(block.code));
     });
   }
 });

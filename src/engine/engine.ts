@@ -66,7 +66,7 @@ export interface EngineOptions extends CatalogOptions {
   onUnknownTool?: UnknownToolPolicy;
   /**
    * The mock's log: where its lines for people go (the `"warn"` policy's line, a listener that
-   * threw, fakes' `MCP-FAKE:` lines, observer diagnostics). Default: stderr. A logger that throws
+   * threw, fakes' `MCP-FAKE:` lines when `fakesOptions.log` asks, observer diagnostics). Default: stderr. A logger that throws
    * changes nothing a client gets; its line then goes to stderr.
    */
   logger?: LogSink;

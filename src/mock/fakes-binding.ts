@@ -26,8 +26,45 @@ export interface FakesBindingOptions {
   testIdsMax?: number;
   /** Journal entries kept (default 1000). */
   journalMax?: number;
-  /** Where `MCP-FAKE:` lines go (default: the mock's log, `mockMcp({ logger })`, itself stderr by default). */
+  /**
+   * Where `MCP-FAKE:` lines go: each fake failure (mismatch, exhausted, not declared, …) and notes.
+   * Given, every line goes there. Without it, failures and notes are written to the mock's log
+   * only when `log` is true; a shadowed-entry warning always is.
+   */
   logger?: FakesLogger;
+  /**
+   * Write fake failures and notes to the mock's log, `mockMcp({ logger })` (stderr by default).
+   * Default: off, unless the environment variable `MCP_TESTKIT_FAKE_LOG` is `1` or `true`.
+   * The client is told what failed either way (the failure is its JSON-RPC error), and so is
+   * the journal; `mcp-testkit mock` turns the lines on.
+   */
+  log?: boolean;
+}
+
+/** The environment variable that turns on the fakes' `MCP-FAKE:` lines when `fakesOptions.log` is not given. */
+export const FAKE_LOG_ENV = "MCP_TESTKIT_FAKE_LOG";
+
+/** Whether fake failures and notes are logged: the option, else the environment, else not. */
+export function fakeLinesWanted(options: FakesBindingOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (options.logger !== undefined) return true;
+  if (options.log !== undefined) return options.log;
+  const value = (env[FAKE_LOG_ENV] ?? "").trim().toLowerCase();
+  return value === "1" || value === "true";
+}
+
+/**
+ * The fakes' sink in a mock. A failure is expected in a test that checks one, and the client
+ * already hears it, so without asking only warnings about the user's own fixtures (level "warn":
+ * a shadowed entry, said once at load) reach the mock's log; failures ("error") and notes
+ * ("info") are dropped.
+ */
+function fakesSink(engine: Engine, options: FakesBindingOptions): FakesLogger {
+  // Contained as the mock's own: a throwing logger's line goes to stderr, not nowhere.
+  if (options.logger !== undefined) return containedLog(options.logger);
+  if (fakeLinesWanted(options)) return engine.log;
+  return (level, line) => {
+    if (level === "warn") engine.log(level, line);
+  };
 }
 
 export class FakesBinding {
@@ -48,8 +85,7 @@ export class FakesBinding {
     this.fakes = createFakes({
       fakeTestIdsMax: options.testIdsMax,
       journalMax: options.journalMax,
-      // Contained as the mock's own: a throwing logger's line goes to stderr, not nowhere.
-      logger: options.logger === undefined ? engine.log : containedLog(options.logger),
+      logger: fakesSink(engine, options),
       health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
       checkStep: checkFakeStep,
     });

@@ -83,7 +83,7 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
    * before the tools' own scripts.
    */
   fixtures?: FixturesOption;
-  /** How the fakes keep state and where their `MCP-FAKE:` lines go (default: the mock's `logger`). */
+  /** How the fakes keep state, and whether and where their `MCP-FAKE:` lines go (default: only shadowed-entry warnings, to the mock's `logger`). */
   fakesOptions?: FakesBindingOptions;
   /** Observers from the start (they hear `serverWillStart` too); more with `server.observe()`. */
   observers?: readonly McpObserver[];

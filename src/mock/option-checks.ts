@@ -63,6 +63,10 @@ export function checkMockOptions(options: unknown): void {
   if (fakesLogger !== undefined && typeof fakesLogger !== "function") {
     throw new McpTestkitError(`"fakesOptions.logger" must be a function (level, line) => void, got ${typeLabel(fakesLogger)}.`);
   }
+  const fakesLog = (fakesOptions as { log?: unknown } | undefined)?.log;
+  if (fakesLog !== undefined && typeof fakesLog !== "boolean") {
+    throw new McpTestkitError(`"fakesOptions.log" must be true (write fake failures to the mock's log) or false, got ${typeLabel(fakesLog)}.`);
+  }
   if (serverInfo !== undefined && !(typeof (serverInfo as { name?: unknown }).name === "string" && typeof (serverInfo as { version?: unknown }).version === "string")) {
     throw new McpTestkitError(`"serverInfo" must be { name: string, version: string }, got ${JSON.stringify(serverInfo)}.`);
   }

@@ -1,6 +1,6 @@
 /**
  * The mock's own log: the lines it writes for people (the unknown-tool `"warn"` policy, a
- * listener that threw, fakes' `MCP-FAKE:` lines, observer diagnostics, a mounted handler's body
+ * listener that threw, fakes' `MCP-FAKE:` lines when asked for, observer diagnostics, a mounted handler's body
  * that failed mid-way). One sink, so a test can capture or silence them and a CLI can route them.
  */
 import { errorText } from "./text.js";

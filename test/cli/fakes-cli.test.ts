@@ -49,6 +49,10 @@ describe("mcp-testkit mock --fixtures", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
     try {
       expect(await client.callTool({ name: "echo", arguments: { message: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
+      // The command prints a fake's failure for the person watching it (the library is quiet unless asked).
+      const failureLine = waitForLine(child, "stderr", /^MCP-FAKE: mcp-testkit MCP fake .*$/);
+      await expect(client.callTool({ name: "echo", arguments: { message: "bye" } })).rejects.toThrow('tool "echo" was called with arguments that match no declared fake');
+      expect((await failureLine)[0]).toMatch(/^MCP-FAKE: mcp-testkit MCP fake mismatch: tool "echo" was called with arguments that match no declared fake \(no test id or context\)\. Received \{"message":"bye"\}\. Declared: \S+:echo#0 \{"message":"hi"\} \(used\)\.$/);
     } finally {
       await client.close();
     }

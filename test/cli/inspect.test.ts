@@ -117,11 +117,10 @@ describe("mcp-testkit inspect over stdio", () => {
 
   it("a server that never answers: exit 1 after --timeout", async () => {
     const command = `"${process.execPath}" -e "setInterval(() => {}, 1000)"`;
-    const started = Date.now();
+    // runCli's own bound (10 s) guards a hang; the message says which timeout fired.
     const result = await runCli(["inspect", command, "--timeout", "300"]);
     expect(result.code).toBe(1);
     expect(result.stderr.split("\n")[0]).toBe(`mcp-testkit inspect: the server "${command}" did not answer initialize within 300 ms (raise --timeout if it is just slow)`);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("bad usage exits 2 with a message", async () => {

@@ -4,11 +4,12 @@
  * for after the test), and scenario files written to a temporary folder.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { assertBuilt } from "../support/built.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -37,9 +38,8 @@ let scratch: string | undefined;
 
 /** Registers the checks and cleanups in the calling test file. */
 export function useCli(): void {
-  beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" before these tests.`);
-  });
+  // The CLI is run from dist/: a build older than the sources would test other code than src/.
+  beforeAll(() => assertBuilt());
   afterEach(async () => {
     await Promise.all([...children].map((child) => stop(child)));
     children.clear();

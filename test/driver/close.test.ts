@@ -18,12 +18,11 @@ async function pidOnStderr(app: { stderr: string[] }, prefix: string): Promise<n
 }
 
 describe("close()", () => {
-  it("a well-behaved server exits when its stdin closes; close resolves quickly", async () => {
+  it("a well-behaved server exits when its stdin closes; close resolves when it exits, not at its timeout", async () => {
     const app = track(mcpShell(zoo("no-response")));
     await app.initialize();
-    const started = performance.now();
-    await app.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A timeout far beyond the test's own: a close that waited for it would fail the test.
+    await app.close(60_000);
     expect(app.exitCode).toBe(0);
     await expect(app.waitForExit()).resolves.toBe(0);
     await expectNoProcessLeft(app.pid);
@@ -45,7 +44,6 @@ describe("close()", () => {
     expect(error.message).toContain("killed its whole process tree");
     expect(error.stderr).toContain("zoo: stdin closed, staying up");
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(3000);
     await expectNoProcessLeft(app.pid);
     await eventually(() => !isAlive(grandchild), 3000, "the grandchild to end");
   });
@@ -129,10 +127,8 @@ describe("close()", () => {
   it("a server that dies of a signal when its stdin closes (one mcp-testkit did not send): close throws ProcessExitedWithError naming it", async () => {
     const app = track(mcpShell(`${zoo("dies-of-signal-on-close")} SIGTERM`));
     await app.ping();
-    const started = performance.now();
     const error = (await app.close().catch((e: unknown) => e)) as ProcessExitedWithError;
-    // It exited in time, so it was not killed at the timeout: the signal is its own.
-    expect(performance.now() - started).toBeLessThan(3000);
+    // It exited in time, so it was not killed at the timeout (that would be ProcessDidNotExit): the signal is its own.
     expect(error).toBeInstanceOf(ProcessExitedWithError);
     expect(error.message).toContain("The server process was ended by SIGTERM.");
     // At close, not on its own: the test did end it (by closing stdin), so no "not by mcp-testkit".

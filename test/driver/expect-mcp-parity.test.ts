@@ -11,21 +11,21 @@ describe("expect-mcp's example test", () => {
     const app = mcpShell(everythingCommand);
     try {
       const result: MCPInitializeResult = await app.initialize();
-      expect(result.serverInfo).toBeDefined();
+      expect(result.serverInfo).toMatchObject({ name: "mcp-servers/everything", version: expect.stringMatching(/^\d+\.\d+/) });
       expect(await app.hasTool("echo")).toBe(true);
       expect(await app.hasResource("architecture.md")).toBe(true);
 
       const toolResult = await app.callTool("echo", { message: "package.json" });
-      expect(toolResult).toBeDefined();
-      expect(toolResult.content).toBeDefined();
+      expect(toolResult.content).toEqual([{ type: "text", text: "Echo: package.json" }]);
+      expect(toolResult.isError).toBe(false);
 
       const resourceResult = await app.readResource("demo://resource/static/document/architecture.md");
-      expect(resourceResult.contents).toBeDefined();
-      expect(resourceResult.contents[0]).toBeDefined();
+      expect(resourceResult.contents).toEqual([{ uri: "demo://resource/static/document/architecture.md", mimeType: "text/markdown", text: expect.stringMatching(/^# Everything Server/) }]);
       if (!app.isInitialized()) await app.initialize();
       const info = app.getInitializeResult();
       expect(info?.serverInfo.name).toBe("mcp-servers/everything");
-      if (await app.supportsResources()) await app.readResource("demo://resource/dynamic/text/1");
+      expect(await app.supportsResources()).toBe(true);
+      expect((await app.readResource("demo://resource/dynamic/text/1")).contents).toEqual([expect.objectContaining({ uri: "demo://resource/dynamic/text/1", text: expect.stringContaining("1") })]);
     } finally {
       await app.close();
     }

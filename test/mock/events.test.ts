@@ -23,7 +23,8 @@ describe("server.on", () => {
   });
 
   it("keeps a throwing listener away from the client under test", async () => {
-    const server = await mock({ tools: { echo: { returns: "hi" } } });
+    const logged: string[] = [];
+    const server = await mock({ tools: { echo: { returns: "hi" } }, logger: (_level, line) => void logged.push(line) });
     const ended: ToolCall[] = [];
     server.on("call:end", () => {
       throw new Error("listener bug");
@@ -33,6 +34,7 @@ describe("server.on", () => {
     const result = await client.callTool({ name: "echo", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "hi" }]);
     expect(ended.map((call) => call.outcome)).toEqual(["result"]);
+    expect(logged).toEqual(['mcp-testkit: a "call:end" listener threw (listener bug); the client was not affected. Later throws from this listener are not reported.']);
   });
 
   it("refuses an event it does not have, naming the ones it has", async () => {

@@ -10,10 +10,15 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@open
 import { MeterProvider, MetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
 import { openTelemetryObserver, traceContextMeta } from "../../src/index.js";
 import { sdkClient, serve, useCleanup } from "../wire/support/http.js";
-import { until } from "./support.js";
+import { recordingObserver, until } from "./support.js";
 
 useCleanup();
 afterEach(() => propagation.disable());
+
+/** An OpenTelemetry time ([seconds, nanoseconds]) in milliseconds. */
+const milliseconds = ([seconds, nanos]: [number, number]) => seconds * 1e3 + nanos / 1e6;
+/** Equal to `ms` to within a microsecond (the conversion to [seconds, nanoseconds] rounds). */
+const closeTo = (ms: number) => expect.closeTo(ms, 3);
 
 class TestReader extends MetricReader {
   protected async onForceFlush(): Promise<void> {}
@@ -34,7 +39,8 @@ describe("openTelemetryObserver()", () => {
     propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
     const { exporter, observer } = await telemetry();
     expect(observer.enabled).toBe(true);
-    const server = await serve({ observers: [observer], tools: { search: { returns: "found" }, failing: { toolError: "down" } } });
+    const recording = recordingObserver();
+    const server = await serve({ observers: [observer, recording], tools: { search: { returns: "found" }, failing: { toolError: "down" } } });
     const { client } = await sdkClient(server.url);
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     await client.callTool({ name: "search", arguments: { q: "shoe" }, _meta: { traceparent, tracestate: "vendor=1", baggage: "tenant=acme" } });
@@ -66,8 +72,12 @@ describe("openTelemetryObserver()", () => {
     expect(spans[3]!.attributes["rpc.response.status_code"]).toBe("-32602");
     // Without a parent in _meta, a request starts its own trace.
     expect(spans[0]!.parentSpanContext).toBeUndefined();
-    // Span times are the request's own, not the delivery's.
-    for (const span of spans) expect(span.duration[0] * 1e3 + span.duration[1] / 1e6).toBeLessThan(1000);
+    // Span times are the request's own, not the delivery's: it starts when the request came and
+    // lasts as long as the server took, as the mock's own observation of it says.
+    await recording.finished(4);
+    const observed = recording.finishes.map(({ request, finish }) => ({ method: request.method, id: String(request.requestId), startMs: request.startedAt, durationMs: finish.durationMs }));
+    const timed = spans.map((span) => ({ method: span.attributes["mcp.method.name"], id: span.attributes["jsonrpc.request.id"], startMs: milliseconds(span.startTime), durationMs: milliseconds(span.duration) }));
+    expect(timed).toEqual(observed.map((own) => ({ ...own, startMs: closeTo(own.startMs), durationMs: closeTo(own.durationMs) })));
   });
 
   it("records mcp.server.operation.duration in seconds, by method and error.type, without tool names", async () => {

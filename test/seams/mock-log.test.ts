@@ -4,15 +4,21 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpTestkitError, mockMcp, type McpFakeBlock, type McpObserver } from "../../src/index.js";
+import { FAKE_LOG_ENV } from "../../src/mock/fakes-binding.js";
 import { connect, mock, useCleanup } from "../mock/support.js";
 import { serve, until, useCleanup as useHttpCleanup } from "../wire/support/http.js";
 
 useCleanup();
 useHttpCleanup();
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
-/** One fake: weather in Oslo; any other city is a mismatch, with an MCP-FAKE line. */
+/** One fake: weather in Oslo; any other city is a mismatch, with an MCP-FAKE line when asked for. */
 const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
+/** What the mismatch says, to the client and on its MCP-FAKE line. */
+const MISMATCH = 'mcp-testkit MCP fake mismatch: tool "weather" was called with arguments that match no declared fake (no test id or context). Received {"city":"Bergen"}. Declared: code#1:weather#0 {"city":"Oslo"}.';
 
 /** A logger that throws `thrown` on every line. */
 const throwing = (thrown: unknown) => () => {
@@ -47,22 +53,56 @@ describe("the mock's log", () => {
     expect(lines).toEqual([["warn", 'mcp-testkit: a "call:end" listener threw (listener bug); the client was not affected. Later throws from this listener are not reported.']]);
   });
 
-  it("takes the fakes' MCP-FAKE lines, unless fakesOptions.logger is given", async () => {
+  it("writes nothing for a fake's failure unless asked: the client's error says what failed, and the journal keeps it", async () => {
+    const written = [vi.spyOn(console, "error").mockImplementation(() => undefined), vi.spyOn(console, "warn").mockImplementation(() => undefined), vi.spyOn(process.stderr, "write")];
     const mine = capture();
     const server = await mock({ fixtures, logger: mine.logger });
     const client = await connect(server);
-    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
-    expect(mine.lines.length).toBeGreaterThan(0);
-    expect(mine.lines.every(([, line]) => line.startsWith("MCP-FAKE:"))).toBe(true);
-    expect(mine.lines.some(([level, line]) => level === "error" && line.includes("weather"))).toBe(true);
+    const failure = await client.callTool({ name: "weather", arguments: { city: "Bergen" } }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    // What the MCP-FAKE line said, the client is told: the rule broken, what came, what was declared.
+    expect((failure as Error).message).toBe(`MCP error -32602: ${MISMATCH}`);
+    expect(server.fakes.journal.entries().at(-1)?.response).toMatchObject({ error: { message: MISMATCH }, mcpFake: { outcome: "mismatch" } });
+    expect(mine.lines).toEqual([]);
+    for (const spy of written) expect(spy).not.toHaveBeenCalled();
+  });
 
+  it("fakesOptions.log: true writes each fake failure to the mock's log, as the client's error says it", async () => {
+    const mine = capture();
+    const server = await mock({ fixtures, logger: mine.logger, fakesOptions: { log: true } });
+    const client = await connect(server);
+    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow(MISMATCH);
+    expect(mine.lines).toEqual([["error", `MCP-FAKE: ${MISMATCH}`]]);
+  });
+
+  it(`${FAKE_LOG_ENV}=1 turns the lines on when fakesOptions.log is not given; log: false keeps them off`, async () => {
+    vi.stubEnv(FAKE_LOG_ENV, "1");
+    const on = capture();
+    const client = await connect(await mock({ fixtures, logger: on.logger }));
+    await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow(MISMATCH);
+    expect(on.lines).toEqual([["error", `MCP-FAKE: ${MISMATCH}`]]);
+
+    const off = capture();
+    const quiet = await connect(await mock({ fixtures, logger: off.logger, fakesOptions: { log: false } }));
+    await expect(quiet.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow(MISMATCH);
+    expect(off.lines).toEqual([]);
+  });
+
+  it("fakesOptions.logger takes every MCP-FAKE line, and the mock's log none of them", async () => {
     const mock2 = capture();
     const fakes = capture();
     const other = await mock({ fixtures, logger: mock2.logger, fakesOptions: { logger: fakes.logger } });
     const client2 = await connect(other);
     await expect(client2.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
-    expect(fakes.lines.some(([, line]) => line.startsWith("MCP-FAKE:") && line.includes("weather"))).toBe(true);
+    expect(fakes.lines).toEqual([["error", `MCP-FAKE: ${MISMATCH}`]]);
     expect(mock2.lines).toEqual([]);
+  });
+
+  it("still warns of a shadowed entry at load, unasked: a fixture that can never answer is a mistake to fix", async () => {
+    const { logger, lines } = capture();
+    const shadowed: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ anyArgs: true, result: "any" }, { args: { city: "Oslo" }, result: "snow" }] }] };
+    await mock({ fixtures: shadowed, logger });
+    expect(lines).toEqual([["warn", expect.stringMatching(/^MCP-FAKE: warning: code#1:weather#1 is shadowed/)]]);
   });
 
   it("takes observer diagnostics, unless observe.onDiagnostic is given", async () => {
@@ -152,7 +192,7 @@ describe("the mock's log", () => {
       },
     };
     const { logger, lines } = capture();
-    const server = await mock({ fixtures, observers: [thrower], observe: { onDiagnostic: undefined }, fakesOptions: { logger: undefined }, logger });
+    const server = await mock({ fixtures, observers: [thrower], observe: { onDiagnostic: undefined }, fakesOptions: { logger: undefined, log: true }, logger });
     const client = await connect(server);
     await expect(client.callTool({ name: "weather", arguments: { city: "Bergen" } })).rejects.toThrow();
     await until(() => lines.some(([, line]) => line.startsWith("mcp-testkit:")), 2000, "the diagnostic");
@@ -164,5 +204,6 @@ describe("the mock's log", () => {
     await expect(refused).rejects.toThrow(McpTestkitError);
     await expect(refused).rejects.toThrow('"logger" must be a function (level, line) => void, got "stderr".');
     await expect(mockMcp({ transport: "memory", fakesOptions: { logger: "stderr" as never } })).rejects.toThrow('"fakesOptions.logger" must be a function (level, line) => void, got "stderr".');
+    await expect(mockMcp({ transport: "memory", fakesOptions: { log: "yes" as never } })).rejects.toThrow(`"fakesOptions.log" must be true (write fake failures to the mock's log) or false, got "yes".`);
   });
 });

@@ -238,10 +238,19 @@ describe("close() and failures", () => {
     const sim = simulator(server);
     const sessionId = await openSession(sim);
     const simulation = await sim.startRequest(call(sessionId, "wait"));
-    const started = Date.now();
-    expect(await simulation.awaitResponse(50)).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(1000);
-    simulation.close();
+    // On a fake clock: the wait ends exactly when its 50 ms are up, and not before.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let waited: "waiting" | "undefined" | "answered" = "waiting";
+    void simulation.awaitResponse(50).then((head) => (waited = head === undefined ? "undefined" : "answered"));
+    try {
+      await vi.advanceTimersByTimeAsync(49);
+      expect(waited).toBe("waiting");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(waited).toBe("undefined");
+    } finally {
+      vi.useRealTimers();
+      simulation.close();
+    }
 
     expect(() => simulate(42 as never)).toThrow(McpTestkitError);
     expect(() => simulate(42 as never)).toThrow(/a mock from mockMcp\(\), a fetch handler/);

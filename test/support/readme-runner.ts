@@ -1,6 +1,8 @@
 /**
  * A stand-in for vitest's describe/it/beforeEach/afterEach, for README examples that declare
  * tests: it collects them while the example module loads, then runs each test between its hooks.
+ * What an example prints (its console output) is kept here, not let through to the test run's
+ * output; a failing example's error carries it.
  */
 export { expect } from "vitest";
 
@@ -34,6 +36,7 @@ export function afterEach(fn: Fn): void {
   after.push(fn);
 }
 
+/** Runs the collected tests in order, each between its hooks; resolves with how many ran. */
 export async function runCollected(): Promise<number> {
   for (const { fn } of tests) {
     for (const hook of before) await hook();
@@ -44,4 +47,24 @@ export async function runCollected(): Promise<number> {
     }
   }
   return tests.length;
+}
+
+const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const;
+
+/**
+ * Runs `work` with the console's output kept in `printed` instead of written; a failure is
+ * rethrown with what was printed added to its message.
+ */
+export async function withConsoleCaptured<T>(work: () => Promise<T>): Promise<{ value: T; printed: string[] }> {
+  const printed: string[] = [];
+  const saved = CONSOLE_METHODS.map((method) => [method, console[method]] as const);
+  for (const method of CONSOLE_METHODS) console[method] = (...args: unknown[]) => void printed.push(args.map(String).join(" "));
+  try {
+    return { value: await work(), printed };
+  } catch (error) {
+    if (error instanceof Error && printed.length > 0) error.message += `\nThe example printed:\n${printed.map((line) => `  ${line}`).join("\n")}`;
+    throw error;
+  } finally {
+    for (const [method, original] of saved) console[method] = original;
+  }
 }

@@ -4,30 +4,20 @@
  * handle would keep the child alive past its timeout and fail the test.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt } from "../support/built.js";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
 const fixtures = join(root, "test/testing/fixtures");
 const CHILD_TIMEOUT_MS = 60_000;
 
-/** The fixtures test dist/, so it must exist and be newer than the kit's sources. */
-function assertBuilt(): void {
-  const sources = join(root, "src/testing");
-  const built = join(root, "dist/testing");
-  for (const file of readdirSync(sources).filter((name) => name.endsWith(".ts"))) {
-    const output = join(built, file.replace(/\.ts$/, ".js"));
-    if (!existsSync(output) || statSync(output).mtimeMs < statSync(join(sources, file)).mtimeMs) {
-      throw new Error(`dist/testing/${file.replace(/\.ts$/, ".js")} is missing or older than src/testing/${file}: run \`npm run build\` first (npm test does).`);
-    }
-  }
-}
-
-beforeAll(assertBuilt);
+// The fixtures import dist/, so it must be built from the sources as they are now.
+beforeAll(() => assertBuilt());
 
 describe("mcpTestKit under node:test", () => {
   it("passes every test of the fixture, with node:test's beforeEach/afterEach", async () => {

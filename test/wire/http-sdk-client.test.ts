@@ -426,14 +426,12 @@ describe("faults on the wire", () => {
   it("hang ended by server.close(): the call ends cancelled; a JSON answer's connection drops, so the client's request fails at once", async () => {
     const server = await serve({ tools: { wait: { hang: true } } });
     const { client } = await sdkClient(server.url);
-    const started = Date.now();
     const pending = client.callTool({ name: "wait" }, undefined, { timeout: 5000 }).catch((error: unknown) => error);
     await server.waitForCalls(1, { timeoutMs: 2000 });
     const calls = server.calls;
     await server.close();
     expect(calls[0]).toMatchObject({ outcome: "cancelled", reason: "the mock server closed" });
     expect(await pending).toBeInstanceOf(TypeError); // fetch failed, not the 5 s timeout
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("hang on an SSE answer ended by server.close(): the stream ends without a reply (the SDK client then waits for its timeout)", async () => {

@@ -457,11 +457,10 @@ describe("mcp-testkit mock --stdio, byte for byte", () => {
     // Lines are handled in order: once the ping after the call is answered, the call is in flight.
     child.stdin.write(`${JSON.stringify(INITIALIZE)}\n${JSON.stringify(INITIALIZED)}\n${JSON.stringify(call(1, "wait"))}\n${JSON.stringify(PING)}\n`);
     await until(() => output.stdout.includes('"id":"after"'), "the answer to the ping");
-    const closedAt = Date.now();
     child.stdin.end();
-    const result = await exited(child, output, 5000);
-    expect(Date.now() - closedAt).toBeLessThan(2000); // well before the SDK's 2 s SIGTERM fallback
-    expect(result.code).toBe(0);
+    // The bound only guards a hang: the mock exits by itself (code 0, not a signal) when stdin ends.
+    const result = await exited(child, output, 10_000);
+    expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stderr).toMatch(/wait #0 \{\} → disconnected: the client closed the connection \(stdin ended\) \(\d+ ms\)/);
     const saved = JSON.parse(readFileSync(record, "utf8")) as { calls: Json[] };
     expect(saved.calls).toMatchObject([{ tool: "wait", outcome: "disconnected" }]);

@@ -74,6 +74,8 @@ export async function run(argv: string[]): Promise<number> {
   const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
   // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
   if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
+  // A fake's failure is news to the person watching the command (a library is quiet unless asked).
+  scenario.fakesOptions = { log: true, ...(scenario.fakesOptions as object | undefined) };
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
