@@ -133,10 +133,10 @@ describe("examples/fixtures", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } }));
       return client;
     };
-    const retry = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20retry%20on%20timeout" });
+    const retry = await connect({ "X-Test-Id": "tickets%20%3E%20retry%20on%20timeout" });
     const plain = await connect({});
     const readOnly = await connect({ "X-Test-Context": "read-only" });
-    const flaky = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20flaky%20upstream" });
+    const flaky = await connect({ "X-Test-Id": "tickets%20%3E%20flaky%20upstream" });
     try {
       await expect(flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).rejects.toMatchObject({ code: -32000, data: { retryAfterMs: 300 } });
       expect((await flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).content).toEqual([{ type: "text", text: '{"ticket":"T-1043","status":"open"}' }]);
