@@ -124,6 +124,24 @@ describe("examples/fixtures", () => {
     expect(result.code).toBe(0);
   });
 
+  it("are named in the start line as tools/list lists them for a client with no test id", async () => {
+    const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
+    const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
+    const servedLine = waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    const catalogLine = waitForLine(child, "stdout", /^ {2}tools: (.*?); .*$/);
+    const [, , url] = await servedLine;
+    const [, printed] = await catalogLine;
+    const client = new Client({ name: "examples", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
+    try {
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toContain("get_weather");
+      expect(printed!.split(", ").sort()).toEqual(listed.sort());
+    } finally {
+      await client.close();
+    }
+  });
+
   it("answer as their README says, served beside the issue-tracker scenario as npm start does", async () => {
     const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
     const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
