@@ -28,6 +28,12 @@ export interface FakesBindingOptions {
   journalMax?: number;
   /** Where `MCP-FAKE:` lines go (default: the mock's log, `mockMcp({ logger })`, itself stderr by default). */
   logger?: FakesLogger;
+  /**
+   * The file the inline blocks of `fixtures` were read from (a scenario file, a saved recording):
+   * their ids and messages name it (`recording.json:echo#0`), as a fixture file's do, rather than
+   * `code#n`.
+   */
+  file?: string;
 }
 
 export class FakesBinding {
@@ -43,7 +49,7 @@ export class FakesBinding {
     private readonly defaultMount: string,
     /** Called with each mount path a loaded block names, so the mock can serve it. */
     private readonly onMount: (path: string) => void,
-    options: FakesBindingOptions = {},
+    private readonly options: FakesBindingOptions = {},
   ) {
     this.fakes = createFakes({
       fakeTestIdsMax: options.testIdsMax,
@@ -85,7 +91,7 @@ export class FakesBinding {
     const items = Array.isArray(option) ? option : [option];
     const totals: LoadResult = { warnings: [], added: 0 };
     for (const item of items) {
-      const result = typeof item === "string" ? this.loadPath(item) : this.fakes.load(item);
+      const result = typeof item === "string" ? this.loadPath(item) : this.fakes.load(item, this.options.file);
       totals.warnings.push(...result.warnings);
       totals.added += result.added;
     }

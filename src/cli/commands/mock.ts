@@ -75,6 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
   if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
+  // A scenario's own blocks (a saved recording's) are named by its file, as validate names them.
+  if (file !== undefined && scenario.fixtures !== undefined) scenario.fakesOptions = { file, ...(scenario.fakesOptions as object | undefined) };
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
 
