@@ -107,7 +107,8 @@ for (const [document, blocks] of [...blocksByDocument].filter(([, list]) => list
         const ran = await runner.runCollected();
         // A block that declares tests must have registered them, or it checked nothing.
         if (/\b(it|test)\(/.test(block.code)) expect(ran).toBeGreaterThan(0);
-      });
+        // Only a guard against a hang: the first block pays for loading the sources, and some spawn a server.
+      }, 60_000);
     }
   });
 }
