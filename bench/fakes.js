@@ -47,7 +47,7 @@ async function session(server) {
 
 function blocks(testIds) {
   return Array.from({ length: testIds }, (_, t) => ({
-    scope: { testId: `suite › test ${t}` },
+    scope: { testId: `suite > test ${t}` },
     tools: [{ name: "lookup", calls: Array.from({ length: ENTRIES_PER_TEST }, (_, n) => ({ args: { n }, result: `entry ${n} of test ${t}` })) }],
   }));
 }
@@ -58,7 +58,7 @@ async function slice(call, testIds, count, offset) {
   const cpu0 = cpuMicros();
   for (let i = 0; i < count; i++) {
     const k = offset + i;
-    await call(`suite › test ${Math.floor(k / ENTRIES_PER_TEST) % testIds}`, k % ENTRIES_PER_TEST);
+    await call(`suite > test ${Math.floor(k / ENTRIES_PER_TEST) % testIds}`, k % ENTRIES_PER_TEST);
   }
   return (cpuMicros() - cpu0) / count;
 }

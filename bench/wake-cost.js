@@ -9,7 +9,7 @@
  *
  * On a VM whose idle vCPUs halt, work before the write costs about its own time, while work after
  * it costs nothing and can even shorten a call (a core that is still busy when the answer comes
- * needs no waking). bench/README.md, "The client's turn, and a minimal client", reads it.
+ * needs no waking). bench/README.md, "The driver over stdio", describes the method.
  *
  * Bounds: at most 40 rounds, slices of at most 1 s or 20,000 calls, each call within 10 s; every
  * server is ended at the end (stdin closed, then SIGKILL after 2 s).

@@ -112,6 +112,23 @@ describe("the packed package", () => {
     expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mcp-testkit contributors\n/);
   });
 
+  it("ships the guides, and every file the README and the guides link to, with the repository named", () => {
+    expect(packed).toEqual(expect.arrayContaining(["docs/mocking.md", "docs/fakes.md", "docs/driver.md", "docs/recipes.md"]));
+    const documents = packed.filter((file) => file === "README.md" || /^docs\/[^/]+\.md$/.test(file));
+    const missing = documents.flatMap((document) =>
+      [...readFileSync(join(installed, document), "utf8").matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
+        .map((match) => match[1]!)
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .map((target) => join(dirname(document), target))
+        .filter((target) => !existsSync(join(installed, target)))
+        .map((target) => `${document} → ${target}`),
+    );
+    expect(missing).toEqual([]);
+    const shipped = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { repository?: { url?: string }; homepage?: string };
+    expect(shipped.repository?.url).toContain("github.com/mcp-testkit/mcp-testkit");
+    expect(shipped.homepage).toContain("github.com/mcp-testkit/mcp-testkit");
+  });
+
   it("ships no build output left from an earlier build (the build clears dist first)", () => {
     expect(packed).not.toContain("dist/cli/left-over.js");
     expect(packed).toContain("dist/cli/main.js");

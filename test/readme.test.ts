@@ -1,12 +1,13 @@
 /**
- * The README's TypeScript examples are real code: each ```ts block is type-checked as a user's
- * project would check it (`tsc --strict`, imports of "mcp-testkit" resolved to the sources), then
- * written to a module and run here. A block marked ```ts no-test is type-checked but not run
- * (it needs an agent of yours); a block that uses vitest's describe/it runs under a tiny stand-in
- * that calls its hooks and tests in order.
+ * The README's and the guides' TypeScript examples are real code: each ```ts block of README.md
+ * and docs/*.md is type-checked as a user's project would check it (`tsc --strict`, imports of
+ * "mcp-testkit" resolved to the sources; one tsc run for every file), then written to a module
+ * and run here, one describe per file. A block marked ```ts no-test is type-checked but not run
+ * (it needs an agent of yours, or files of yours); a block that uses vitest's describe/it runs
+ * under a tiny stand-in that calls its hooks and tests in order, and must register a test.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,17 +15,33 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "node_modules", ".cache", "readme-blocks");
-const readme = readFileSync(join(root, "README.md"), "utf8");
-const tsBlocks = [...readme.matchAll(/```([^\n]*)\n([\s\S]*?)```/g)]
-  .filter((match) => /^ts( no-test)?$/.test(match[1]!.trim()))
-  .map((match) => ({ code: match[2]!, runs: match[1]!.trim() === "ts" }));
-const blocks = tsBlocks.filter((block) => block.runs).map((block, index) => ({ index, code: block.code }));
+
+interface Block {
+  code: string;
+  runs: boolean;
+  /** The module's name: the document and the block's place in it (`docs-mocking-3.ts`). */
+  file: string;
+}
+
+const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort().map((name) => `docs/${name}`)];
+
+function blocksOf(document: string): Block[] {
+  const text = readFileSync(join(root, document), "utf8");
+  const slug = document.replace(/\.md$/, "").replace(/\//g, "-").toLowerCase();
+  return [...text.matchAll(/```([^\n]*)\n([\s\S]*?)```/g)]
+    .filter((match) => /^ts( no-test)?$/.test(match[1]!.trim()))
+    .map((match, index) => ({ code: match[2]!, runs: match[1]!.trim() === "ts", file: `${slug}-${index + 1}.ts` }));
+}
+
+const blocksByDocument = new Map(documents.map((document) => [document, blocksOf(document)]));
 
 const modulePaths: Record<string, string> = {
   "mcp-testkit": join(root, "src/index.ts"),
   "mcp-testkit/testing": join(root, "src/testing/index.ts"),
   "mcp-testkit/protocol": join(root, "src/protocol/index.ts"),
   "mcp-testkit/inspect": join(root, "src/inspect/index.ts"),
+  "mcp-testkit/driver": join(root, "src/driver/index.ts"),
+  "mcp-testkit/matchers": join(root, "src/matchers/matchers.ts"),
   "mcp-testkit/vitest": join(root, "src/matchers/vitest.ts"),
   vitest: join(root, "test/support/readme-runner.ts"),
 };
@@ -45,40 +62,60 @@ function declaredTests(code: string): number {
 /** Things a no-test block uses that a reader supplies (their agent). */
 const READER_SUPPLIED = "declare function runMyAgent(url: string): Promise<void>;\n";
 
-describe("README examples", () => {
-  it("has examples to run", () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
-  });
+let typecheck: Promise<string> | undefined;
 
-  it("type-checks every TypeScript example under tsc --strict", async () => {
+/** One tsc run over every document's blocks; its output (empty when all is well), shared by every describe. */
+function typecheckAll(): Promise<string> {
+  typecheck ??= (async () => {
     const checkDir = join(outDir, "typecheck");
     mkdirSync(checkDir, { recursive: true });
-    tsBlocks.forEach((block, i) => writeFileSync(join(checkDir, `block-${i + 1}.ts`), (block.runs ? "" : READER_SUPPLIED) + block.code));
+    for (const blocks of blocksByDocument.values()) {
+      for (const block of blocks) writeFileSync(join(checkDir, block.file), (block.runs ? "" : READER_SUPPLIED) + block.code);
+    }
     // The repository's settings (strict, NodeNext, lib esnext.disposable for `await using`, and
     // paths that resolve "mcp-testkit" to the sources), applied to the blocks alone.
-    writeFileSync(join(checkDir, "tsconfig.json"), JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions: { noEmit: true, strict: true }, include: ["block-*.ts"] }));
+    writeFileSync(join(checkDir, "tsconfig.json"), JSON.stringify({ extends: join(root, "tsconfig.json"), compilerOptions: { noEmit: true, strict: true }, include: ["*.ts"] }));
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const result = await promisify(execFile)(process.execPath, [tsc, "-p", join(checkDir, "tsconfig.json")], { cwd: checkDir, timeout: 120_000 }).then(
+    return await promisify(execFile)(process.execPath, [tsc, "-p", join(checkDir, "tsconfig.json")], { cwd: checkDir, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).then(
       () => "",
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
-    expect(result).toBe("");
-  }, 150_000);
+  })();
+  return typecheck;
+}
 
-  for (const block of blocks) {
-    const firstLine = block.code.split("\n").find((line) => line.trim() && !line.startsWith("import")) ?? "";
-    it(`block ${block.index + 1}: ${firstLine.trim().slice(0, 60)}`, async () => {
-      mkdirSync(outDir, { recursive: true });
-      const file = join(outDir, `block-${block.index + 1}.ts`);
-      writeFileSync(file, rewriteImports(block.code));
-      const runner = await import("./support/readme-runner.js");
-      runner.reset();
-      const { value: ran } = await runner.withConsoleCaptured(async () => {
-        await import(pathToFileURL(file).href);
-        return await runner.runCollected();
-      });
-      // A block that declares tests must have them run: one each.
-      expect(ran, "tests the block registered and ran").toBe(declaredTests(block.code));
-    });
-  }
+it("finds the README and a guide per capability", () => {
+  expect(documents).toEqual(expect.arrayContaining(["README.md", "docs/mocking.md", "docs/faults.md", "docs/fakes.md", "docs/driver.md", "docs/eras.md", "docs/record-replay.md", "docs/observe.md", "docs/cli.md", "docs/http.md", "docs/recipes.md"]));
+  expect(blocksByDocument.get("README.md")!.filter((block) => block.runs).length).toBeGreaterThanOrEqual(8);
 });
+
+for (const [document, blocks] of [...blocksByDocument].filter(([, list]) => list.length > 0)) {
+  describe(`${document} examples`, () => {
+    it("type-check under tsc --strict", async () => {
+      const output = await typecheckAll();
+      // tsc names each problem's file first: this document's blocks only.
+      const own = output.split("\n").filter((line) => blocks.some((block) => line.startsWith(block.file)));
+      expect(own).toEqual([]);
+      // A tsc failure that names no block (a bad config) fails every document.
+      if (output !== "") expect(output.split("\n").filter((line) => /error TS/.test(line) && !/^[a-z0-9-]+-\d+\.ts\(/.test(line))).toEqual([]);
+    }, 300_000);
+
+    for (const block of blocks.filter((candidate) => candidate.runs)) {
+      const firstLine = block.code.split("\n").find((line) => line.trim() && !line.startsWith("import")) ?? "";
+      it(`${block.file}: ${firstLine.trim().slice(0, 60)}`, async () => {
+        mkdirSync(outDir, { recursive: true });
+        const file = join(outDir, block.file);
+        writeFileSync(file, rewriteImports(block.code));
+        const runner = await import("./support/readme-runner.js");
+        runner.reset();
+        const { value: ran } = await runner.withConsoleCaptured(async () => {
+          await import(pathToFileURL(file).href);
+          return await runner.runCollected();
+        });
+        // A block that declares tests must have them run: one each.
+        expect(ran, "tests the block registered and ran").toBe(declaredTests(block.code));
+        // Only a guard against a hang: the first block pays for loading the sources, and some spawn a server.
+      }, 60_000);
+    }
+  });
+}

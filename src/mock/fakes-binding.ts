@@ -39,6 +39,12 @@ export interface FakesBindingOptions {
    * the journal; `mcp-testkit mock` turns the lines on.
    */
   log?: boolean;
+  /**
+   * The file the inline blocks of `fixtures` were read from (a scenario file, a saved recording):
+   * their ids and messages name it (`recording.json:echo#0`), as a fixture file's do, rather than
+   * `code#n`.
+   */
+  file?: string;
 }
 
 /** The environment variable that turns on the fakes' `MCP-FAKE:` lines when `fakesOptions.log` is not given. */
@@ -80,7 +86,7 @@ export class FakesBinding {
     private readonly defaultMount: string,
     /** Called with each mount path a loaded block names, so the mock can serve it. */
     private readonly onMount: (path: string) => void,
-    options: FakesBindingOptions = {},
+    private readonly options: FakesBindingOptions = {},
   ) {
     this.fakes = createFakes({
       fakeTestIdsMax: options.testIdsMax,
@@ -121,7 +127,7 @@ export class FakesBinding {
     const items = Array.isArray(option) ? option : [option];
     const totals: LoadResult = { warnings: [], added: 0 };
     for (const item of items) {
-      const result = typeof item === "string" ? this.loadPath(item) : this.fakes.load(item);
+      const result = typeof item === "string" ? this.loadPath(item) : this.fakes.load(item, this.options.file);
       totals.warnings.push(...result.warnings);
       totals.added += result.added;
     }

@@ -24,6 +24,6 @@ export function currentTestName(): string {
     if (typeof name === "string" && name !== "") return name;
   }
   throw new McpTestkitError(
-    'testId: true takes the current test\'s full name from the runner (Vitest or Jest), but no test is running or the runner does not say its name (node:test does not). Give the test id as a string instead: testId: "tickets › retry on timeout".',
+    'testId: true takes the current test\'s full name from the runner (Vitest or Jest), but no test is running or the runner does not say its name (node:test does not). Give the test id as a string instead: testId: "tickets > retry on timeout".',
   );
 }

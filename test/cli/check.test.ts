@@ -126,6 +126,12 @@ describe("mcp-testkit check over stdio", () => {
     expect(lines.at(-2)).toBe("17 checks: 14 passed, 0 warnings, 0 failed, 3 skipped");
   });
 
+  it("counts one check as one check in the summary", async () => {
+    const result = await runCli(["check", broken(), "--only", "ping"], { timeoutMs: 15_000 });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n").at(-2)).toBe("1 check: 1 passed, 0 warnings, 0 failed, 0 skipped");
+  });
+
   it("a server that logs to stdout fails stdout-clean and exits 1", async () => {
     const { code, report } = await checkJson(broken("--log-stdout"));
     expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "stdout-clean": "FAIL" }));

@@ -228,6 +228,19 @@ describe("mcp-testkit mock: scenario formats", () => {
     expect(stderr).toMatch(/^hello #1 \{\} → tool-error "no more" \(\d+ ms\)$/m);
   });
 
+  it("a scenario's own fakes (a saved recording's) are named by its file, as fixture files are", async () => {
+    const recording = scenarioFile("cli.json", { tools: { echo: { throws: "Not recorded" } }, fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { text: "hi" }, result: "hi" }] }] }] });
+    const record = scratchFile("replayed-calls.json");
+    const child = startCli(["mock", "--stdio", "--record", record, recording]);
+    const output = collect(child);
+    child.stdin.write([INITIALIZE, call(1, "echo", { text: "hi" })].map((message) => `${JSON.stringify(message)}\n`).join(""));
+    await until(() => output.stdout.split("\n").length > 2, `2 answers; stderr: ${output.stderr}`);
+    child.stdin.end();
+    expect((await exited(child, output)).code).toBe(0);
+    const { calls } = JSON.parse(readFileSync(record, "utf8")) as { calls: Array<{ fake?: string; outcome: string }> };
+    expect(calls.map(({ fake, outcome }) => ({ fake, outcome }))).toEqual([{ fake: `${recording}:echo#0`, outcome: "result" }]);
+  });
+
   it("a JS module whose steps are functions", async () => {
     const file = scratchFile("greeter.mjs", "export default { tools: { greet: (call) => ({ returns: `hello ${call.arguments.name} (call ${call.index})` }) } };\n");
     const { messages } = await exchange(file, [INITIALIZE, call(1, "greet", { name: "Ada" }), call(2, "greet", { name: "Alan" })], 3);

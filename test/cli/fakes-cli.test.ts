@@ -141,6 +141,24 @@ describe("examples/fixtures", () => {
     expect(result.code).toBe(0);
   });
 
+  it("are named in the start line as tools/list lists them for a client with no test id", async () => {
+    const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
+    const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
+    const servedLine = waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
+    const catalogLine = waitForLine(child, "stdout", /^ {2}tools: (.*?); .*$/);
+    const [, , url] = await servedLine;
+    const [, printed] = await catalogLine;
+    const client = new Client({ name: "examples", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
+    try {
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toContain("get_weather");
+      expect(printed!.split(", ").sort()).toEqual(listed.sort());
+    } finally {
+      await client.close();
+    }
+  });
+
   it("answer as their README says, served beside the issue-tracker scenario as npm start does", async () => {
     const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
     const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
@@ -150,10 +168,10 @@ describe("examples/fixtures", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } }));
       return client;
     };
-    const retry = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20retry%20on%20timeout" });
+    const retry = await connect({ "X-Test-Id": "tickets%20%3E%20retry%20on%20timeout" });
     const plain = await connect({});
     const readOnly = await connect({ "X-Test-Context": "read-only" });
-    const flaky = await connect({ "X-Test-Id": "tickets%20%E2%80%BA%20flaky%20upstream" });
+    const flaky = await connect({ "X-Test-Id": "tickets%20%3E%20flaky%20upstream" });
     try {
       await expect(flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).rejects.toMatchObject({ code: -32000, data: { retryAfterMs: 300 } });
       expect((await flaky.callTool({ name: "create_ticket", arguments: { title: "Refund" } })).content).toEqual([{ type: "text", text: '{"ticket":"T-1043","status":"open"}' }]);

@@ -55,7 +55,7 @@ describe("kit with a given testId", () => {
     const saved = globals[Symbol.for("expect-global")];
     globals[Symbol.for("expect-global")] = undefined;
     try {
-      await expect(createTestKit({ testId: true })).rejects.toThrow('Give the test id as a string instead: testId: "tickets › retry on timeout".');
+      await expect(createTestKit({ testId: true })).rejects.toThrow('Give the test id as a string instead: testId: "tickets > retry on timeout".');
     } finally {
       globals[Symbol.for("expect-global")] = saved;
     }
@@ -89,5 +89,21 @@ describe("connectInMemory identity", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+// The example fixtures are scoped to the names the kit sends (`describe > test`), so copying one
+// next to a test of that name answers it.
+const EXAMPLE_TICKETS = fileURLToPath(new URL("../../examples/fixtures/tickets", import.meta.url));
+
+describe("tickets", () => {
+  const kit = mcpTestKit({ testId: true, fixtures: EXAMPLE_TICKETS, fakesOptions: quiet }, { beforeEach, afterEach });
+
+  it("retry on timeout", async () => {
+    const first = await kit.client.callTool({ name: "create_ticket", arguments: { title: "Refund" } });
+    expect(first.isError).toBe(true);
+    const retry = await kit.client.callTool({ name: "create_ticket", arguments: { title: "Refund" } });
+    expect(retry.structuredContent).toEqual({ ticket: "T-1042", status: "open" });
+    expect(() => kit.server.fakes.assertConsumed({ testId: "tickets > retry on timeout" })).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 /** The human form of `mcp-testkit check`: a numbered line per check, its spec reference below, and a summary. */
 import type { CheckReport, CheckResult, CheckStatus, EraFinding } from "./types.js";
-import { clip } from "../../util/text.js";
+import { clip, plural } from "../../util/text.js";
 
 const COLORS: Record<CheckStatus, string> = { PASS: "\x1b[32m", WARN: "\x1b[33m", FAIL: "\x1b[31m", SKIP: "\x1b[2m" };
 const RESET = "\x1b[0m";
@@ -35,5 +35,5 @@ export function formatResult(result: CheckResult, total: number, color = false):
 
 export function formatSummary(report: CheckReport): string {
   const { total, pass, warn, fail, skip } = report.summary;
-  return `\n${total} checks: ${pass} passed, ${warn} ${warn === 1 ? "warning" : "warnings"}, ${fail} failed, ${skip} skipped`;
+  return `\n${plural(total, "check")}: ${pass} passed, ${plural(warn, "warning")}, ${fail} failed, ${skip} skipped`;
 }

@@ -77,6 +77,8 @@ export async function run(argv: string[]): Promise<number> {
   // A fake's failure is news to the person watching the command (a library is quiet unless asked).
   scenario.fakesOptions = { log: true, ...(scenario.fakesOptions as object | undefined) };
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
+  // A scenario's own blocks (a saved recording's) are named by its file, as validate names them.
+  if (file !== undefined && scenario.fixtures !== undefined) scenario.fakesOptions = { file, ...(scenario.fakesOptions as object | undefined) };
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
 
@@ -197,10 +199,18 @@ async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
   }
 }
 
+/**
+ * What a client that names no test id lists: the scenario's own tools, resources and prompts and
+ * those of the shared fakes on the endpoint, as tools/list, resources/list and prompts/list answer.
+ */
 function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
-  const tools = names("tools");
-  const parts = [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(names("resources").length, "resource"), plural(names("prompts").length, "prompt")];
+  const query = { mount: server.url === undefined ? undefined : new URL(server.url).pathname };
+  const unique = (list: string[]) => [...new Set(list)];
+  const tools = unique([...names("tools"), ...server.fakes.listTools(query).map((tool) => tool.name)]);
+  const resources = unique([...names("resources"), ...server.fakes.listResources(query).map((resource) => resource.uri)]);
+  const prompts = unique([...names("prompts"), ...server.fakes.listPrompts(query).map((prompt) => prompt.name)]);
+  const parts = [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(resources.length, "resource"), plural(prompts.length, "prompt")];
   if (scenario.fixtures !== undefined) {
     const mounts = [...server.fakes.store.mounts.entries()];
     const blocks = mounts.reduce((sum, [, mount]) => sum + mount.blocks.length, 0);
