@@ -156,6 +156,8 @@ describe("allowed hosts and origins pass on every route", () => {
     expect(seen).toEqual(["tunnel.example https://elsewhere.example"]);
     expect((await socketRequest(port, { method: "GET", target: "/__mcp-testkit/journal", headers }, HANG_GUARD_MS)).status).toBe(403);
     expect((await socketRequest(port, { method: "GET", target: "/hook", headers }, HANG_GUARD_MS)).status).toBe(403);
+    // Only `true` itself opts out: a value that merely looks true is refused at mount.
+    expect(() => server.mount("/maybe", () => new Response("x"), { allowForeignHosts: "yes" as never })).toThrow('"allowForeignHosts" must be true or false, got "yes".');
   });
 });
 

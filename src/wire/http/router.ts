@@ -78,6 +78,8 @@ export class Router implements ExchangeHandler {
     const prefix = options.prefix ?? false;
     const unlisted = options.unlisted ?? false;
     const allowForeignHosts = options.allowForeignHosts ?? false;
+    // Opting out of the guard is a security decision: only `true` itself does it.
+    if (typeof allowForeignHosts !== "boolean") throw new McpTestkitError(`"allowForeignHosts" must be true or false, got ${describeValue(allowForeignHosts)}.`);
     const exchangeHandler = typeof handler === "function" ? webExchangeHandler(handler, this.log) : handler;
     const route: Route = { path, prefix, unlisted, allowForeignHosts, handler: exchangeHandler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
