@@ -1,7 +1,8 @@
 /**
  * The control API: a web-standard handler `(Request) => Promise<Response>` for the routes under
  * `/__mcp-testkit/` (and the document's `/__aimock/`, so clients written for it work), to load,
- * inspect and reset fakes and read the journal from another process or language.
+ * inspect and reset fakes and read the journal from another process or language. It checks no
+ * Host or Origin itself: the mock's router guards every route on its port, this one included.
  */
 import type { FakesListing, InspectQuery } from "./inspect.js";
 import type { JournalEntry, JournalQuery, McpFakeOutcome } from "./journal.js";
@@ -22,15 +23,12 @@ export interface ControlTarget {
 }
 
 export interface ControlOptions {
-  /** Origins allowed besides localhost, 127.0.0.1 and [::1] (requests with no Origin are allowed). */
-  allowedOrigins?: readonly string[];
   /** Largest POST body read, in bytes. */
   maxBodyBytes?: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 const OUTCOMES: ReadonlyArray<McpFakeOutcome | "failed"> = ["answered", "mismatch", "exhausted", "not_declared", "evicted", "failed"];
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -57,16 +55,6 @@ function count(value: string | undefined, name: string): number | undefined {
   return Number(value);
 }
 
-function originAllowed(request: Request, allowed: readonly string[]): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null || allowed.includes(origin)) return true;
-  try {
-    return LOCAL_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
 async function readJsonBody(request: Request, limit: number): Promise<{ value: unknown } | Response> {
   const text = await request.text();
   if (text.length > limit) return problem(413, "MCP_CONTROL_BODY_TOO_LARGE", `The body has ${text.length} characters; the control API reads at most ${limit}.`);
@@ -82,7 +70,6 @@ type Route = (request: Request, url: URL) => Promise<Response> | Response;
 
 export function createControlHandler(target: ControlTarget, options: ControlOptions = {}): (request: Request) => Promise<Response> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allowed = options.allowedOrigins ?? [];
 
   const postFixtures: Route = async (request) => {
     const body = await readJsonBody(request, limit);
@@ -137,7 +124,6 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
     if (!route) {
       return problem(404, "MCP_CONTROL_NOT_FOUND", `No control route ${request.method} ${url.pathname}. Routes: ${Object.entries(routes).map(([path, methods]) => `${Object.keys(methods).join("|")} ${CONTROL_PREFIX}${path}`).join(", ")}.`);
     }
-    if (!originAllowed(request, allowed)) return problem(403, "MCP_CONTROL_FOREIGN_ORIGIN", `Origin ${request.headers.get("origin")} may not use the control API; allow it with the allowedOrigins option.`);
     const handle = route[request.method];
     if (!handle) return problem(405, "MCP_CONTROL_METHOD_NOT_ALLOWED", `${url.pathname} takes ${Object.keys(route).join(", ")}, not ${request.method}.`, { allow: Object.keys(route).join(", ") });
     try {

@@ -26,8 +26,6 @@ export interface FakesOptions {
   journalMax?: number;
   /** Where failures (`MCP-FAKE: …`), shadowed-entry warnings and notes go; nothing is logged without one. */
   logger?: FakesLogger;
-  /** Origins allowed to use the control API besides localhost. */
-  allowedOrigins?: readonly string[];
   /** Extra fields for `GET /__mcp-testkit/health` (the engine's tools, sessions, …). */
   health?: () => Record<string, unknown>;
   /** Checks the values of `step` answers at load (the mock passes the engine's step checker); without one only their keys are checked. */
@@ -113,7 +111,7 @@ export class Fakes {
     }
     this.journal = new FakesJournal(journalMax);
     this.logger = options.logger;
-    this.handleControl = createControlHandler(this.controlTarget(), { allowedOrigins: options.allowedOrigins });
+    this.handleControl = createControlHandler(this.controlTarget());
   }
 
   setLogger(logger: FakesLogger | undefined): void {

@@ -25,6 +25,7 @@ import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
 import { StreamableHttpEndpoint, type StreamableHttpOptions } from "../wire/http/streamable-http.js";
+import { originGuardFor, type OriginGuardOptions } from "../wire/http/origin-guard.js";
 import type { ServedWire } from "../wire/served-wire.js";
 import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, type Fakes, type LoadResult } from "../fakes/index.js";
 import type { McpFakeBlock } from "../fakes/types.js";
@@ -62,7 +63,7 @@ const DIRECT = wireFacts("direct");
 
 export type MockTransportKind = "http" | "memory" | "stdio";
 
-export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
+export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions, OriginGuardOptions {
   /**
    * Where the mock is served: `"http"` (default) listens on a Streamable HTTP URL (`server.url`);
    * `"stdio"` on this process's stdin/stdout; `"memory"` only through `connectInMemory()`,
@@ -71,7 +72,7 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions {
   transport?: MockTransportKind;
   /** HTTP: the port to listen on (default: a free one). */
   port?: number;
-  /** HTTP: the host to listen on (default 127.0.0.1). */
+  /** HTTP: the host to listen on (default 127.0.0.1; one that is not loopback, such as "0.0.0.0", is reached by other names, so no Host check by default). */
   host?: string;
   /** HTTP: the path of the MCP endpoint (default "/mcp"). */
   path?: string;
@@ -126,9 +127,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
-    this.router = new Router(this.engine.log);
-    const path = mcpPath(options);
-    this.router.mount(path, { handle: (exchange) => this.http.handle(exchange) });
+    const onRefused = (status: number, path: string) => this.engine.events.emit("http:rejected", { status, code: -32000, path });
+    this.router = new Router(this.engine.log, { guard: originGuardFor(options), onRefused });
+    this.router.mount(mcpPath(options), this.mcpEndpoint);
     if (options.observers !== undefined && options.observers.length > 0) this.observe(options.observers, options.observe);
     if (options.metrics === true) {
       this.collector = new MetricsCollector();
@@ -229,6 +230,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.collector;
   }
 
+  /** The MCP endpoint at `path`, as the router calls it (the endpoint itself is made on first use). */
+  private readonly mcpEndpoint = { handle: (exchange: HttpExchange) => this.http.handle(exchange) };
+
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
   private get http(): StreamableHttpEndpoint {
     if (!this.endpoint) {
@@ -277,13 +281,17 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
 
   /**
    * The one way in for `handler`, `fetch` and the simulator: the router, so a mounted handler's
-   * throw is answered as `listen()` answers it. Mounted inside a framework, the path may be the
-   * framework's (Express strips its mount): anything not mounted beside the MCP endpoint is the
-   * MCP endpoint.
+   * throw is answered as `listen()` answers it, and the same guard stands in front. Mounted inside
+   * a framework, the path may be the framework's (Express strips its mount): anything not mounted
+   * beside the MCP endpoint is the MCP endpoint.
    */
   private route(exchange: HttpExchange): void {
-    if (this.router.has(exchange.path)) this.router.handle(exchange);
-    else this.http.handle(exchange);
+    this.router.handle(exchange, this.mcpEndpoint);
+  }
+
+  /** @internal Every path the mock's port serves, unlisted ones too (prefix mounts end with `/*`). */
+  get mountedPaths(): string[] {
+    return this.router.allPaths;
   }
 
   /**

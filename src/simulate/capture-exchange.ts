@@ -61,6 +61,17 @@ export class CaptureExchange implements HttpExchange {
     return this.request.header(name);
   }
 
+  /** As a mock's `fetch` reads it: the `Host` the simulated request carries (its URL is not a request target). */
+  get authority(): string | undefined {
+    return this.request.header("host");
+  }
+
+  readonly authorityFromTarget = false;
+
+  get hasFragment(): boolean {
+    return this.request.url.includes("#");
+  }
+
   hasAnyHeader(names: readonly string[]): boolean {
     return names.some((name) => this.request.header(name) !== undefined);
   }

@@ -2,18 +2,21 @@
  * Fuzzing the Streamable HTTP endpoint with raw requests over loopback: hostile headers, bodies
  * and batches. Every answer comes in bounded time with a status the transport allows, a JSON-RPC
  * body that says what was wrong, 400 (never 200) for input the server cannot accept, one batch
- * entry per member that needs one, and the official SDK client is still served afterwards.
+ * entry per member that needs one, and the official SDK client is still served afterwards. And
+ * the router's guard, on every path the mock's port serves: a foreign Host, a foreign Origin or
+ * an absolute-form target naming a foreign authority is 403, a target with a fragment is 400,
+ * and nothing the mock holds changes.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { fc, it } from "@fast-check/vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mockMcp, type MockMcpServer } from "../../src/index.js";
+import { mockMcp, type McpFakeBlock, type MockMcpServer } from "../../src/index.js";
 import { ErrorCode } from "../../src/protocol/index.js";
 import { hostileMessage, hostileText, PROTOTYPE_NAMES, wellFormedRequest } from "./arbitraries.js";
 import { ANSWER_BOUND_MS } from "./bounds.js";
 import { budget, testTimeout } from "./budget.js";
-import { messagesOf, rawRequest, type RawAnswer } from "./raw-http.js";
+import { messagesOf, rawRequest, socketRequest, type RawAnswer } from "./raw-http.js";
 import { fuzzScenario, RECORD_LIMIT } from "./scenario.js";
 
 const ALLOWED_STATUSES = new Set([200, 202, 400, 403, 404, 405, 406, 409, 413, 415]);
@@ -150,6 +153,85 @@ describe("fuzz: the Streamable HTTP endpoint", () => {
       expect(result.content).toEqual([{ type: "text", text: "Sunny in Oslo" }]);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("fuzz: the router's guard, in front of every route", () => {
+  let guarded: MockMcpServer & { url: string };
+  let port: number;
+  /** Every path the port serves, read from the mock itself, so a route mounted later is attacked too. */
+  let routes: string[];
+  const hookHits: string[] = [];
+
+  beforeAll(async () => {
+    const fakes: McpFakeBlock[] = [
+      { scope: "shared", tools: [{ name: "ping", calls: [{ anyArgs: true, result: "pong" }] }] },
+      { scope: "shared", mount: "/other", tools: [{ name: "ping", calls: [{ anyArgs: true, result: "other" }] }] },
+    ];
+    guarded = (await mockMcp({ ...fuzzScenario(), transport: "http", fixtures: fakes, metrics: true })) as MockMcpServer & { url: string };
+    guarded.mount("/hook", (request) => (hookHits.push(request.url), new Response("hooked")));
+    port = Number(new URL(guarded.url).port);
+    routes = guarded.mountedPaths;
+  });
+
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  /** What a request that got through could read or change. */
+  const state = () => JSON.stringify({ fakes: guarded.fakes.inspect(), journal: guarded.fakes.journal.size, messages: guarded.messages.length, calls: guarded.calls.length, hook: hookHits.length });
+
+  /** A path under a mount: the route itself, or under a prefix mount one of its real routes or any segment. */
+  const pathOf = (route: string, under: string) => (route.endsWith("/*") ? `${route.slice(0, -1)}${under}` : route);
+  const underPrefix = fc.oneof(fc.constantFrom("journal", "fakes", "mcp/fakes", "health", "fixtures", "reset", "metrics"), fc.stringMatching(/^[a-z0-9._~-]{0,12}$/));
+  const query = fc.oneof({ weight: 3, arbitrary: fc.constant("") }, fc.constantFrom("?testId=a", "?limit=1", "?x=%23"));
+
+  /** Hosts that are not loopback names, some of them dressed as one. */
+  const foreignHost = fc.oneof(
+    fc.domain(),
+    fc.ipV4().filter((ip) => ip !== "127.0.0.1"),
+    fc.constantFrom("evil.example", "localhost.evil.example", "127.0.0.1.nip.io", "127.0.0.2", "0.0.0.0", "[::2]", "[::ffff:127.0.0.1]", "LOCALHOST.example", "127.0.0.1@evil.example"),
+  );
+  const withPort = fc.tuple(foreignHost, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined })).map(([host, p]) => (p === undefined ? host : `${host}:${p}`));
+
+  /** One attack: the request's target and headers, and the status the guard owes it. */
+  const attack = fc.oneof(
+    withPort.map((host) => ({ kind: "foreign Host", absolute: undefined, fragment: undefined, host, origin: undefined, status: 403 })),
+    fc.tuple(fc.constantFrom("http", "https"), withPort).map(([scheme, host]) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin: `${scheme}://${host.replace(/^.*@/, "")}`, status: 403 })),
+    fc.constantFrom("null", "not an origin").map((origin) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin, status: 403 })),
+    fc.tuple(fc.constantFrom("http", "HTTP", "https"), withPort).map(([scheme, host]) => ({ kind: "absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 403 })),
+    fc.tuple(fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/), fc.option(withPort, { nil: undefined })).map(([fragment, host]) => ({ kind: "fragment", absolute: undefined, fragment, host, origin: undefined, status: 400 })),
+  );
+
+  /** Bodies that would change the mock if they got through: add fakes, reset, open a session. */
+  const stateChanging = fc.constantFrom(
+    JSON.stringify({ mcpFakes: { scope: "shared", tools: [{ name: "planted", calls: [{ anyArgs: true, result: "evil" }] }] } }),
+    JSON.stringify({ testId: "a" }),
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "rebound", version: "0" } } }),
+  );
+
+  it.prop([fc.nat(), underPrefix, query, attack, fc.constantFrom("GET", "POST", "POST", "DELETE", "PUT"), stateChanging], budget(150, 6))(
+    "a foreign Host, a foreign Origin or a foreign absolute-form authority is 403 on every route, a fragment 400, and nothing changes",
+    async (pick, under, search, attempt, method, body) => {
+      const path = `${pathOf(routes[pick % routes.length]!, under)}${search}`;
+      const target = `${attempt.absolute ?? ""}${path}${attempt.fragment === undefined ? "" : `#${attempt.fragment}`}`;
+      const headers: Record<string, string> = { host: attempt.host ?? `127.0.0.1:${port}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+      if (attempt.origin !== undefined) headers.origin = attempt.origin;
+      const before = state();
+      const answer = await socketRequest(port, { method, target, headers, ...(method === "GET" ? {} : { body }) }, ANSWER_BOUND_MS * 2);
+      expect(answer.status, `${attempt.kind}: ${method} ${target} ${JSON.stringify(headers)} → ${answer.body.slice(0, 200)}`).toBe(attempt.status);
+      expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: attempt.status === 400 ? expect.stringMatching(/^Bad Request: /) : expect.stringMatching(/^Forbidden: .*DNS rebinding protection/) } });
+      expect(state()).toBe(before);
+    },
+    testTimeout(6),
+  );
+
+  it("every route was there to attack, and each still serves a loopback request", async () => {
+    expect(routes).toEqual(expect.arrayContaining(["/mcp", "/other", "/hook", "/__mcp-testkit/metrics", "/__mcp-testkit/*", "/__aimock/*"]));
+    expect(hookHits).toEqual([]);
+    for (const target of ["/__mcp-testkit/health", "/__aimock/journal", "/__mcp-testkit/metrics", "/hook"]) {
+      expect((await socketRequest(port, { method: "GET", target, headers: { host: `127.0.0.1:${port}` } }, ANSWER_BOUND_MS * 2)).status, target).toBe(200);
     }
   });
 });

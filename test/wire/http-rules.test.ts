@@ -378,11 +378,11 @@ describe("DNS rebinding protection (Origin and Host)", () => {
     expect(JSON.parse(origin.body)).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32000, message: 'Forbidden: Origin "http://evil.example" is not allowed (DNS rebinding protection)' },
+      error: { code: -32000, message: 'Forbidden: Origin "http://evil.example" is not allowed (DNS rebinding protection); loopback origins are, and those in allowedOrigins: add it there to serve it' },
     });
     const host = await nodeRequest(server.url, { headers: headers({ host: "evil.example" }), body: init });
     expect(host.status).toBe(403);
-    expect(JSON.parse(host.body).error.message).toBe('Forbidden: Host "evil.example" is not allowed (DNS rebinding protection)');
+    expect(JSON.parse(host.body).error.message).toBe('Forbidden: Host "evil.example" is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example" there to serve it');
     const hostWithPort = await nodeRequest(server.url, { headers: headers({ host: "evil.example:80" }), body: init });
     expect(hostWithPort.status).toBe(403);
     const nullOrigin = await nodeRequest(server.url, { headers: headers({ origin: "null" }), body: init });

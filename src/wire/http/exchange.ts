@@ -40,6 +40,16 @@ export interface HttpExchange extends TransportFacts {
   readonly path: string;
   /** Lower-case header name; a repeated header's values joined with ", " (as node and `Headers.get` give them). */
   header(name: string): string | undefined;
+  /**
+   * The authority the request is addressed to, for the Host check: the `Host` header, or on a
+   * socket the authority of an absolute-form target (`POST http://host/mcp`), which replaces it
+   * (RFC 9112 §3.2.2). A `Request`'s URL is not one: whoever built it may have made it up.
+   */
+  readonly authority: string | undefined;
+  /** Whether `authority` came from the request target rather than the `Host` header. */
+  readonly authorityFromTarget: boolean;
+  /** Whether the request target carries a fragment (`/mcp#x`): no client sends one, so it is malformed (400). */
+  readonly hasFragment: boolean;
   /** Whether any of these (lower-case) headers was sent; one look for the few a request rarely carries. */
   hasAnyHeader(names: readonly string[]): boolean;
   /** The query parameters (parsed on first use). */
@@ -86,6 +96,20 @@ export function splitTarget(target: string): { path: string; search: string } {
   const end = query === -1 ? (hash === -1 ? target.length : hash) : query;
   const search = query === -1 ? "" : target.slice(query, hash === -1 || hash < query ? target.length : hash);
   return { path: target.slice(start, end) || "/", search };
+}
+
+/**
+ * The authority of an absolute-form request target (`http://host:port/path`), or undefined for
+ * any other form (`/path`, `*`). Empty for `http:///path`: an authority no guard allows.
+ */
+export function absoluteFormAuthority(target: string): string | undefined {
+  if (target.startsWith("/")) return undefined;
+  const scheme = target.indexOf("://");
+  if (scheme === -1) return undefined;
+  const start = scheme + 3;
+  let end = start;
+  while (end < target.length && target[end] !== "/" && target[end] !== "?" && target[end] !== "#") end++;
+  return target.slice(start, end);
 }
 
 /** A body that failed after its head went out: the client saw only a cut connection. */

@@ -44,6 +44,17 @@ export class FetchExchange implements HttpExchange {
     return this.request.headers.get(name) ?? undefined;
   }
 
+  /** The `Host` a fetch-style host passed on; none from a caller in this process (its URL may be made up, and no browser is in between). */
+  get authority(): string | undefined {
+    return this.header("host");
+  }
+
+  readonly authorityFromTarget = false;
+
+  get hasFragment(): boolean {
+    return this.request.url.includes("#");
+  }
+
   hasAnyHeader(names: readonly string[]): boolean {
     return names.some((name) => this.request.headers.has(name));
   }

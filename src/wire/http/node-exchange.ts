@@ -1,7 +1,7 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { absoluteFormAuthority, BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
 import { sendWebResponse } from "./send-response.js";
 
 export class NodeExchange implements HttpExchange {
@@ -26,6 +26,20 @@ export class NodeExchange implements HttpExchange {
     // The common target ("/mcp") is its own path: nothing to split.
     if (this.target === undefined && url.startsWith("/") && !url.includes("?") && !url.includes("#")) return url;
     return (this.target ??= splitTarget(url)).path;
+  }
+
+  get authority(): string | undefined {
+    const url = this.req.url ?? "/";
+    // The common target ("/mcp") names no authority: one character tells.
+    return url.startsWith("/") ? this.req.headers.host : (absoluteFormAuthority(url) ?? this.req.headers.host);
+  }
+
+  get authorityFromTarget(): boolean {
+    return absoluteFormAuthority(this.req.url ?? "/") !== undefined;
+  }
+
+  get hasFragment(): boolean {
+    return (this.req.url ?? "").includes("#");
   }
 
   get query(): URLSearchParams {
@@ -134,7 +148,9 @@ export class NodeExchange implements HttpExchange {
       if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       else if (value !== undefined) headers.set(name, value);
     }
-    const url = `http://${this.req.headers.host ?? "localhost"}${this.req.url ?? "/"}`;
+    const target = this.req.url ?? "/";
+    // An absolute-form target is a URL already; its authority is the request's (RFC 9112 §3.2.2).
+    const url = absoluteFormAuthority(target) === undefined ? `http://${this.req.headers.host ?? "localhost"}${target}` : target;
     // The client leaving aborts the Request, as a fetch server's would: a mounted mock's pending answer learns it is gone.
     const left = new AbortController();
     this.onAbort(() => left.abort(new Error("the client closed the connection")));

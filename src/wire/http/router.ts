@@ -3,12 +3,15 @@
  * control API, `/metrics`, a user's own). A handler is either exchange-level (the MCP endpoint,
  * the fast path) or a web-standard `Request → Response` function. One router serves a
  * standalone port (`listen`) as well as a mock mounted in the user's server (`server.handler`,
- * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in.
+ * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in. In front of
+ * every route, mounted now or later, the edge checks run: a target with a fragment is 400, and a
+ * foreign Host or Origin is 403 (DNS-rebinding protection), so no route can forget them.
  */
 import { McpTestkitError } from "../../errors.js";
 import { logToStderr, type LogSink } from "../../util/log.js";
 import { describeValue, errorText } from "../../util/text.js";
 import type { HttpExchange } from "./exchange.js";
+import { refusalMessage, type OriginGuard } from "./origin-guard.js";
 import { JSON_HEADERS } from "./post-answer.js";
 
 /** A handler that answers an exchange itself (it never throws; errors are answered). */
@@ -26,12 +29,30 @@ export interface MountOptions {
   prefix?: boolean;
   /** Left out of the list of paths a 404 shows (the control API: not an endpoint to connect to). */
   unlisted?: boolean;
+  /**
+   * Serve requests with any `Host` and any `Origin` at this path: the DNS-rebinding guard that
+   * stands in front of every route (`dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`)
+   * lets them through here, and only here. For a handler that is meant to be reached by other
+   * names or from other sites (a webhook behind a tunnel); a web page can then read and call it
+   * from any site the developer visits, so leave it off for anything that shows or changes the
+   * mock's state. Default false.
+   */
+  allowForeignHosts?: boolean;
+}
+
+/** The edge of a router: the guard in front of its routes, and who hears of a refusal. */
+export interface RouterEdge {
+  /** DNS-rebinding protection; none (off) when undefined. */
+  guard?: OriginGuard;
+  /** Told of each request the edge refused (the mock's `http:rejected` event). */
+  onRefused?: (status: number, path: string) => void;
 }
 
 interface Route {
   readonly path: string;
   readonly prefix: boolean;
   readonly unlisted: boolean;
+  readonly allowForeignHosts: boolean;
   readonly handler: ExchangeHandler;
 }
 
@@ -43,7 +64,10 @@ export class Router implements ExchangeHandler {
   private prefixes: Route[] = [];
 
   /** `log`: where a web handler's body that failed after its head went out is told (the client only sees a cut). */
-  constructor(private readonly log: LogSink = logToStderr) {}
+  constructor(
+    private readonly log: LogSink = logToStderr,
+    private readonly edge: RouterEdge = {},
+  ) {}
 
   /**
    * Mounts `handler` at `path` (exact, or a prefix); returns a function that unmounts it.
@@ -53,8 +77,11 @@ export class Router implements ExchangeHandler {
     if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`A mount path must start with "/", got ${JSON.stringify(path)}.`);
     const prefix = options.prefix ?? false;
     const unlisted = options.unlisted ?? false;
-    const route: Route =
-      typeof handler === "function" ? { path, prefix, unlisted, handler: webExchangeHandler(handler, this.log) } : { path, prefix, unlisted, handler };
+    const allowForeignHosts = options.allowForeignHosts ?? false;
+    // Opting out of the guard is a security decision: only `true` itself does it.
+    if (typeof allowForeignHosts !== "boolean") throw new McpTestkitError(`"allowForeignHosts" must be true or false, got ${describeValue(allowForeignHosts)}.`);
+    const exchangeHandler = typeof handler === "function" ? webExchangeHandler(handler, this.log) : handler;
+    const route: Route = { path, prefix, unlisted, allowForeignHosts, handler: exchangeHandler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
     }
@@ -72,6 +99,11 @@ export class Router implements ExchangeHandler {
     return [...[...this.exact.values()].filter(listed).map((route) => route.path), ...this.prefixes.filter(listed).map((route) => `${route.path}/*`)];
   }
 
+  /** Every mounted path, the unlisted ones too (prefix mounts end with `/*`). */
+  get allPaths(): string[] {
+    return [...this.exact.keys(), ...this.prefixes.map((route) => `${route.path}/*`)];
+  }
+
   /** The route for `path`: an exact mount, else the longest prefix mount that contains it. */
   private find(path: string): Route | undefined {
     const exact = this.exact.get(path);
@@ -85,14 +117,37 @@ export class Router implements ExchangeHandler {
     return this.find(path) !== undefined;
   }
 
-  /** Answers an exchange by its path; 404 (listing what is mounted) when nothing is there. */
-  handle(exchange: HttpExchange): void {
+  /**
+   * Answers an exchange by its path, once the edge let it in; where nothing is mounted, the
+   * `fallback` answers (a mock inside a framework that strips its mount path), else 404 listing
+   * what is mounted.
+   */
+  handle(exchange: HttpExchange, fallback?: ExchangeHandler): void {
     const route = this.find(exchange.path);
-    if (route === undefined) {
-      exchange.respond(404, { "content-type": "text/plain" }, `No MCP endpoint at ${exchange.path}; endpoints: ${this.paths.join(", ") || "none"}\n`);
-      return;
+    if (!this.admits(exchange, route)) return;
+    if (route !== undefined) return route.handler.handle(exchange);
+    if (fallback !== undefined) return fallback.handle(exchange);
+    exchange.respond(404, { "content-type": "text/plain" }, `No MCP endpoint at ${exchange.path}; endpoints: ${this.paths.join(", ") || "none"}\n`);
+  }
+
+  /** The edge checks, before any route sees the request (a 404 too: it lists what is mounted). False: refused, answered. */
+  private admits(exchange: HttpExchange, route: Route | undefined): boolean {
+    if (exchange.hasFragment) {
+      this.refuse(exchange, 400, "Bad Request: the request target has a fragment (#...); a client never sends one (RFC 9112 §3.2), so send the target without it");
+      return false;
     }
-    route.handler.handle(exchange);
+    const guard = this.edge.guard;
+    if (guard === undefined || route?.allowForeignHosts === true) return true;
+    const refusal = guard.check(exchange.authority, exchange.header("origin"));
+    if (refusal === undefined) return true;
+    this.refuse(exchange, 403, refusalMessage(refusal, refusal.header === "Host" && exchange.authorityFromTarget));
+    return false;
+  }
+
+  /** A JSON-RPC error body, as the MCP endpoint answers its own refusals: what an MCP client reads. */
+  private refuse(exchange: HttpExchange, status: number, message: string): void {
+    exchange.respond(status, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
+    this.edge.onRefused?.(status, exchange.path);
   }
 
 }

@@ -3,8 +3,8 @@
  * POST / GET / DELETE, header rules, JSON or SSE answers, the standalone GET stream, resumption
  * with `Last-Event-ID`. 2026-07-28 (a request naming its version in `_meta` or the
  * `MCP-Protocol-Version` header): POST only, no session, the Mcp-Method / Mcp-Name / Mcp-Param-*
- * header rules, each request answered alone. Both: a body limit and DNS-rebinding protection.
- * Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
+ * header rules, each request answered alone. Both: a body limit. (DNS-rebinding protection stands
+ * in front of it, at the router, as it does in front of every route.) Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
  */
 import { randomBytes } from "node:crypto";
 import type { Engine } from "../../engine/engine.js";
@@ -24,10 +24,9 @@ import { StatelessRequest } from "./stateless-request.js";
 import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
-import { isLoopbackHost, OriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { JSON_HEADERS, PostAnswer, SINGLE_REQUEST, SSE_HEADERS } from "./post-answer.js";
 
-export interface StreamableHttpOptions extends OriginGuardOptions {
+export interface StreamableHttpOptions {
   /** How requests are answered: one JSON body, or an SSE stream (steps may override). Default "json";
    * a JSON answer still turns into SSE when the server sends anything before the reply. */
   responseMode?: "json" | "sse";
@@ -35,10 +34,6 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   getStream?: boolean;
   /** Largest accepted POST body (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;
-  /** Check `Host` and `Origin` (403). Default: on, unless `host` is an address that is not loopback. */
-  dnsRebindingProtection?: boolean;
-  /** The host the mock listens on, if it listens (e.g. "0.0.0.0": reached by other names, so no Host check by default). */
-  host?: string;
 }
 
 /** What an endpoint needs to know of where it is mounted. */
@@ -70,7 +65,6 @@ export class StreamableHttpEndpoint {
   private readonly forgetStateless = (request: StatelessRequest): void => {
     this.stateless.delete(request);
   };
-  private readonly guard?: OriginGuard;
   private readonly maxBodyBytes: number;
   private closed = false;
   private readonly forgetSession = (session: HttpSession): void => {
@@ -87,14 +81,11 @@ export class StreamableHttpEndpoint {
   ) {
     this.plainFacts = { mount: placement.mount };
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    if (options.dnsRebindingProtection ?? (options.host === undefined || isLoopbackHost(options.host))) this.guard = new OriginGuard(options);
   }
 
   /** Answers one HTTP request; every failure is answered with its status, nothing is thrown. */
   handle(exchange: HttpExchange): void {
     if (this.closed) return this.reject(exchange, 503, -32000, "Service Unavailable: the mock server is closed");
-    const refusal = this.guard?.check(exchange.header("host"), exchange.header("origin"));
-    if (refusal) return this.reject(exchange, 403, -32000, `Forbidden: ${refusal}`);
     switch (exchange.method) {
       case "POST":
         return this.post(exchange);
