@@ -63,6 +63,15 @@ describe("mcp-testkit", () => {
     });
   });
 
+  it("a misspelled command gets a did-you-mean, as every other typo does", async () => {
+    const result = await runCli(["mokc", "x.json"]);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `mcp-testkit: unknown command "mokc"; did you mean "mock"? Commands: ${COMMAND_LIST}.\nRun "mcp-testkit --help" for usage.\n`,
+    });
+  });
+
   it("rejects an unknown option before the command with exit code 2", async () => {
     const result = await runCli(["--verbose", "mock"]);
     expect(result).toMatchObject({ code: 2, stderr: `mcp-testkit: unknown option --verbose. Commands: ${COMMAND_LIST}.\nRun "mcp-testkit --help" for usage.\n` });

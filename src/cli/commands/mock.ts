@@ -15,6 +15,7 @@ import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.
 import { loadScenario, type Scenario } from "../scenario.js";
 import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
+import { METRICS_PATH } from "../../observe/metrics/exposition.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
@@ -38,6 +39,10 @@ ${SERVE_HELP}
   --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable; a positional
                    directory or a JSON file with "mcpFakes" counts as one too)
   --fake-test-ids-max <n>  Test ids whose used entries each mount remembers (default 500; 0: no cap)
+  --journal-max <n>  Journal entries kept, newest first (default 1000; 0 keeps everything),
+                   at GET /__mcp-testkit/journal
+  --metrics        Collect metrics and serve them (Prometheus or OpenMetrics text) at
+                   /__mcp-testkit/metrics on the mock's port; the banner prints the URL
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
   -h, --help       Show this help
@@ -52,6 +57,8 @@ const OPTIONS = {
   record: { type: "string" },
   fixtures: { type: "string", multiple: true },
   "fake-test-ids-max": { type: "string" },
+  "journal-max": { type: "string" },
+  metrics: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -64,7 +71,10 @@ export async function run(argv: string[]): Promise<number> {
   if (scenarios.length > 1) throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
   const file = scenarios[0];
   const fakeTestIdsMax = values["fake-test-ids-max"] === undefined ? undefined : parseCount(values["fake-test-ids-max"], "--fake-test-ids-max");
+  // aimock's spelling: 0 keeps every entry (the library's journalMax takes Infinity for that).
+  const journalMax = values["journal-max"] === undefined ? undefined : parseCount(values["journal-max"], "--journal-max") || Infinity;
   const { stdio, http } = parseServeFlags(values);
+  if (stdio && values.metrics === true) throw new UsageError("--metrics serves them over HTTP on the mock's port, and --stdio has none; leave out one of them");
   if (values.record !== undefined) await checkOutputFolder(values.record, "the call record");
 
   // With --stdio, stdout belongs to the protocol: every line for people goes to stderr, and so
@@ -75,6 +85,8 @@ export async function run(argv: string[]): Promise<number> {
   // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
   if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
+  if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
+  if (values.metrics === true) scenario.metrics = true;
   const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
 
@@ -84,6 +96,7 @@ export async function run(argv: string[]): Promise<number> {
     const server = await serve(what, scenario, stdio, http, stopping.stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
+    if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopping.requested;
