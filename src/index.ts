@@ -101,6 +101,8 @@ export { AssertionError, type CalledOptions } from "./engine/assertions.js";
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";
+/** What `mockMcp()` throws for options with several problems: `problems` lists each, with its rule. */
+export { MockOptionsError, type MockOptionProblem } from "./mock/option-problems.js";
 
 // ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
 export * from "./observe/index.js";

@@ -7,7 +7,9 @@
 import { Console } from "node:console";
 import { readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { McpTestkitError } from "../../errors.js";
+import { problemsOf } from "../../mock/option-problems.js";
+import { problemLines } from "../output/problems.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
@@ -135,8 +137,9 @@ async function serve(
     return await mockMcp(httpOptions as MockMcpOptions);
   } catch (error) {
     if (error instanceof McpTestkitError) {
-      const reason = withoutPrefix(error.message).trimEnd();
-      throw new CommandError(`${describeServed(what)} was rejected: ${/[.!?)]$/.test(reason) ? reason : `${reason}.`} Fix ${fixWhat(what)} and run the command again.`);
+      const problems = problemsOf(error);
+      const head = `${describeServed(what)} was rejected${problems.length > 1 ? ` (${problems.length} problems)` : ""}:`;
+      throw new CommandError([head, ...problemLines(problems), `Fix ${fixWhat(what)} and run the command again.`].join("\n"));
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
