@@ -9,6 +9,7 @@ import { readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { McpTestkitError } from "../../errors.js";
 import { problemsOf } from "../../mock/option-problems.js";
+import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
 import { problemLines } from "../output/problems.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
@@ -32,7 +33,8 @@ It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
-can be functions). Fixture files of scenario fakes (the mcpFakes format: a directory, or a
+can be functions), or an aimock config file ({ "mcp": {...}, "llm": { "fixtures": ... } }):
+its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out. Fixture files of scenario fakes (the mcpFakes format: a directory, or a
 JSON file with an "mcpFakes" key) are served beside it, or alone; their tools answer per
 test id (X-Test-Id header), and each block's "mount" is served on the same port.
 
@@ -83,13 +85,20 @@ export async function run(argv: string[]): Promise<number> {
   // does whatever a scenario module prints with console.log (at load or inside a step).
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
+  const what: Served = { scenario: file, fixtures };
+  const loaded: Scenario = file === undefined ? {} : await loadScenario(file);
+  let scenario: Scenario;
+  try {
+    // An aimock config file runs as it is: its "mcp" part, and the fakes in its "llm.fixtures".
+    scenario = isAimockConfig(loaded) ? (fromAimockConfig(loaded, { onIgnored: (line) => say(`mcp-testkit mock: ${line}`) }) as Scenario) : loaded;
+  } catch (error) {
+    throw error instanceof McpTestkitError ? rejected(what, error) : error;
+  }
   // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
   if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
   if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
   if (values.metrics === true) scenario.metrics = true;
-  const what: Served = { scenario: file, fixtures };
   const served = servedLabel(what);
 
   // Why the server should stop: a signal, or the stdio wire ending by itself.
@@ -136,11 +145,7 @@ async function serve(
     for (const [key, value] of Object.entries(http)) if (value !== undefined) httpOptions[key] = value;
     return await mockMcp(httpOptions as MockMcpOptions);
   } catch (error) {
-    if (error instanceof McpTestkitError) {
-      const problems = problemsOf(error);
-      const head = `${describeServed(what)} was rejected${problems.length > 1 ? ` (${problems.length} problems)` : ""}:`;
-      throw new CommandError([head, ...problemLines(problems), `Fix ${fixWhat(what)} and run the command again.`].join("\n"));
-    }
+    if (error instanceof McpTestkitError) throw rejected(what, error);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       const where = listenAddress(scenario, http);
@@ -148,6 +153,13 @@ async function serve(
     }
     throw error;
   }
+}
+
+/** Every problem of what is served, one line each with its rule, as `validate` prints them. */
+function rejected(what: Served, error: McpTestkitError): CommandError {
+  const problems = problemsOf(error);
+  const head = `${describeServed(what)} was rejected${problems.length > 1 ? ` (${problems.length} problems)` : ""}:`;
+  return new CommandError([head, ...problemLines(problems), `Fix ${fixWhat(what)} and run the command again.`].join("\n"));
 }
 
 function inlineFixtures(option: unknown): unknown[] {

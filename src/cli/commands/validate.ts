@@ -12,6 +12,7 @@ import { checkFakeStep } from "../../mock/fakes-binding.js";
 import { mockMcp, type MockMcpOptions } from "../../mock/mock-mcp.js";
 import { McpTestkitError } from "../../errors.js";
 import { problemsOf } from "../../mock/option-problems.js";
+import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
 import { problemLines } from "../output/problems.js";
 import { withoutByteOrderMark } from "../../util/json-syntax.js";
 import { plural } from "../../util/text.js";
@@ -121,6 +122,12 @@ async function checkScenario(path: string): Promise<PathReport> {
     if (error instanceof CommandError) return failed(path, "scenario", "mcp-testkit/scenario", error.message);
     throw error;
   }
+  try {
+    if (isAimockConfig(scenario)) scenario = fromAimockConfig(scenario) as Scenario;
+  } catch (error) {
+    if (error instanceof McpTestkitError) return { ...failed(path, "scenario", "mcp-testkit/scenario", ""), errors: problemsOf(error).map((problem) => ({ ...problem, file: path })) };
+    throw error;
+  }
   const listed = scenario.fixtures === undefined ? [] : Array.isArray(scenario.fixtures) ? scenario.fixtures : [scenario.fixtures];
   const blocks = listed.filter((item) => typeof item !== "string");
   const fakes = loadFakes(path, "scenario", (store) => (blocks.length === 0 ? { added: 0, warnings: [] } : store.load(blocks, path)));
@@ -152,7 +159,7 @@ function isScenarioFile(full: string): boolean {
   // A fixture file's "fixtures" is aimock's LLM array ({ match, response }); a scenario's holds blocks of fakes or paths.
   const fixtures = Array.isArray(object.fixtures) ? object.fixtures : [];
   const holdsBlocks = fixtures.some((item) => typeof item === "string" || (typeof item === "object" && item !== null && "scope" in item));
-  return holdsBlocks || ["tools", "resources", "prompts", "serverInfo", "instructions"].some((key) => key in object);
+  return holdsBlocks || isAimockConfig(object) || ["tools", "resources", "prompts", "serverInfo", "instructions"].some((key) => key in object);
 }
 
 function failed(path: string, kind: PathReport["kind"], rule: string, message: string): PathReport {
