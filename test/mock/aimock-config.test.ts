@@ -38,7 +38,7 @@ async function serve(config: unknown, onIgnored?: (line: string) => void): Promi
   servers.add(server);
   const client = new Client({ name: "aimock-config", version: "1.0.0" });
   clients.add(client);
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url!)));
   return client;
 }
 
