@@ -106,6 +106,10 @@ export { AssertionError, type CalledOptions } from "./engine/assertions.js";
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";
+/** aimock's config file (`{ "mcp": {...}, "llm": { "fixtures" } }`) as `mockMcp()` options: `mockMcp(fromAimockConfig(config))`. */
+export { fromAimockConfig, isAimockConfig, type AimockConfigOptions } from "./mock/aimock-config.js";
+/** What `mockMcp()` throws for options with several problems: `problems` lists each, with its rule. */
+export { MockOptionsError, type MockOptionProblem } from "./mock/option-problems.js";
 
 // ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
 export * from "./observe/index.js";

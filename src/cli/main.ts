@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { COMMANDS } from "./commands.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, printError, UsageError, type CliCommand } from "./command.js";
+import { suggestion } from "../util/closest.js";
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -24,8 +25,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (load === undefined) {
-    const what = first.startsWith("-") ? `unknown option ${first}` : `unknown command "${first}"`;
-    printError(`mcp-testkit: ${what}. Commands: ${Object.keys(COMMANDS).join(", ")}.\nRun "mcp-testkit --help" for usage.`);
+    const what = first.startsWith("-") ? `unknown option ${first}` : `unknown command "${first}"${suggestion(first, Object.keys(COMMANDS))}`;
+    printError(`mcp-testkit: ${what}${what.endsWith("?") ? "" : "."} Commands: ${Object.keys(COMMANDS).join(", ")}.\nRun "mcp-testkit --help" for usage.`);
     return EXIT_USAGE;
   }
   const command = await load();

@@ -177,6 +177,7 @@ export class McpDriver implements AsyncDisposable {
           this.lifetime.serverEnded();
           this.inbox.serverGone(connection.kind === "stdio" ? "its process exited or closed its stdout" : "its connection closed");
         },
+        refusedAt: (error) => (connection.kind === "http" && connectionRefusal(error) !== undefined ? this.target : undefined),
         wireError: (error) => {
           // Over HTTP there is no connection to close: a refused connection is how a gone server shows.
           const refusal = connection.kind === "http" ? connectionRefusal(error) : undefined;

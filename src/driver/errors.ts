@@ -162,6 +162,16 @@ export class RequestTimeoutError extends McpDriverError {
 /** The connection closed (HTTP, in memory) or the driver was closed while a request waited. */
 export class ConnectionClosedError extends McpDriverError {
   override name = "ConnectionClosedError";
+  /** `"refused"`: nothing answered at `url` (the connection was refused), so nothing was sent. */
+  readonly reason: "refused" | undefined;
+  /** The URL that refused the connection. */
+  readonly url: string | undefined;
+
+  constructor(message: string, details: ErrorDetails & { refusedAt?: string | undefined } = {}) {
+    super(message, details);
+    this.reason = details.refusedAt === undefined ? undefined : "refused";
+    this.url = details.refusedAt;
+  }
 }
 
 /** The process could not be spawned, or exited before `initialize` was answered. */

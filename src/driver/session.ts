@@ -139,6 +139,8 @@ export interface SessionHooks {
   wireEnded?(): void;
   /** Every error the transport reports, so the connection can tell one that means its server is gone. */
   wireError?(error: Error): void;
+  /** The URL that refused the connection, when a failed send's `error` is that (HTTP); else undefined. */
+  refusedAt?(error: unknown): string | undefined;
 }
 
 /**
@@ -366,13 +368,20 @@ export class RpcSession {
     const request = this.pending.get(id);
     if (request === undefined) return;
     const { method, label } = request;
+    // Nothing listening is said first, in plain words: the method's name means little to a user at a wrong port.
+    const refusedAt = this.hooks.refusedAt?.(error);
+    const text =
+      refusedAt === undefined
+        ? `${describeSendFailure(label, id, error)}: ${describeCause(error)}`
+        : `Nothing answered at ${refusedAt} (connection refused), so ${label} (id ${id}) was not sent. Is the server running, on this port? Detail: ${describeCause(error)}`;
     const failure = this.closed
       ? this.closedError(method, id, label)
-      : new ConnectionClosedError(`${describeSendFailure(label, id, error)}: ${describeCause(error)}`, {
+      : new ConnectionClosedError(text, {
           method,
           id,
           cause: error,
           process: this.hooks.processContext(),
+          refusedAt,
         });
     this.settle(request, "write_failed", failure);
     request.reject(failure);

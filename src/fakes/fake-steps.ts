@@ -29,6 +29,6 @@ export function stepKeyProblems(step: Record<string, unknown>): string[] {
     .map((key) => {
       if (REFUSED[key] !== undefined) return REFUSED[key];
       const guess = closest(key, known);
-      return `unknown step key "${key}"${guess ? `; did you mean "${guess}"?` : ""} A fake step has: ${known.join(", ")}`;
+      return `unknown step key "${key}"${guess ? `; did you mean "${guess}"?` : "."} A fake step has: ${known.join(", ")}`;
     });
 }

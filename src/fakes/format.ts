@@ -271,7 +271,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     return issue.keys
       .map((key) => {
         const guess = closestName(key, known);
-        return `unknown key "${key}"${guess ? `; did you mean "${guess}"?` : ""} ${noun[0].toUpperCase()}${noun.slice(1)} has: ${known.join(", ")}`;
+        return `unknown key "${key}"${guess ? `; did you mean "${guess}"?` : "."} ${noun[0].toUpperCase()}${noun.slice(1)} has: ${known.join(", ")}`;
       })
       .join("; ");
   }

@@ -14,6 +14,7 @@ import { requestContext, wireFacts } from "../engine/request-context.js";
 import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls.js";
 import { McpTestkitError } from "../errors.js";
 import { checkMockOptions } from "./option-checks.js";
+import { withEveryProblem } from "./option-problems.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import { passesLevel } from "../engine/call-context.js";
@@ -534,14 +535,14 @@ export async function mockMcp(options: UrlLessMockOptions): Promise<MockMcpServe
 export async function mockMcp(options?: MockMcpOptions & { transport?: "http"; http?: undefined }): Promise<MockMcpServer<string>>;
 export async function mockMcp(options?: MockMcpOptions): Promise<MockMcpServer>;
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
-  checkMockOptions(options);
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
   const start = transport === "memory" ? undefined : WIRES[transport];
-  if (transport !== "memory" && !start) {
-    const known = ["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ");
-    throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${known}.`);
-  }
-  const server = new MockMcpServer(options);
+  // Options with several problems say all of them, not one per run.
+  const server = withEveryProblem(options as Record<string, unknown>, () => {
+    checkMockOptions(options);
+    if (transport !== "memory" && !start) throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ")}.`);
+    return new MockMcpServer(options);
+  });
   await server.serveOn(transport, start);
   return server;
 }

@@ -347,7 +347,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     const xml = readFileSync(file, "utf8");
     expect(xml).toContain('<testsuites name="mcp-testkit check" tests="1" failures="1" errors="0" skipped="0"');
-    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check" name="0\. connect: the server can be started or reached">\n {6}<failure message="cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/);
+    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check" name="0\. connect: the server can be started or reached">\n {6}<failure message="Nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp \(connection refused\).*ECONNREFUSED/);
   });
 
   it("an address nobody listens on: exit 1, cannot reach", async () => {
@@ -355,7 +355,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     const result = await runCli(["check", `http://127.0.0.1:${port}/mcp`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit check: cannot reach http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED`));
+    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit check: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\).*ECONNREFUSED`));
   });
 
   it("a server that crashes on a call: the check's detail gives its exit code and last stderr line", async () => {
@@ -369,7 +369,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     const { code, report } = await checkJsonWith([`http://127.0.0.1:${port}/mcp`]);
     expect(code).toBe(1);
     expect(report).toMatchObject({ target: `http://127.0.0.1:${port}/mcp`, transport: "http", ok: false, summary: { total: 1, fail: 1 } });
-    expect(report.checks).toEqual([expect.objectContaining({ number: 0, id: "connect", status: "FAIL", detail: expect.stringMatching(/^cannot reach .*ECONNREFUSED/) })]);
+    expect(report.checks).toEqual([expect.objectContaining({ number: 0, id: "connect", status: "FAIL", detail: expect.stringMatching(/^Nothing answered at .*ECONNREFUSED/) })]);
   });
 
   it("a server that talks on stdout and never answers: the failure quotes the first stray line and names the rule", async () => {

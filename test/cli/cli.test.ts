@@ -63,6 +63,15 @@ describe("mcp-testkit", () => {
     });
   });
 
+  it("a misspelled command gets a did-you-mean, as every other typo does", async () => {
+    const result = await runCli(["mokc", "x.json"]);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: `mcp-testkit: unknown command "mokc"; did you mean "mock"? Commands: ${COMMAND_LIST}.\nRun "mcp-testkit --help" for usage.\n`,
+    });
+  });
+
   it("rejects an unknown option before the command with exit code 2", async () => {
     const result = await runCli(["--verbose", "mock"]);
     expect(result).toMatchObject({ code: 2, stderr: `mcp-testkit: unknown option --verbose. Commands: ${COMMAND_LIST}.\nRun "mcp-testkit --help" for usage.\n` });
@@ -111,8 +120,8 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     // A rejection whose own text has no full stop gets one before the advice; a scenario with fixtures names both.
     const both = scenarioFile("with-both.json", { tools: { a: { returns: "x" } } });
     const fixture = scenarioFile("both-answers.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ args: {}, result: "x", error: "y" }] }] } });
-    await failsWith(both, `Scenario "${both}" with fixtures "${fixture}" was rejected: ${fixture}, block (${fixture}): tools[0].calls[0]: has both "result" and "error"; expected exactly one of them. Fix the scenario file or the fixtures and run the command again.`, [fixture]);
-    await failsWith("examples/scenarios", 'Fixtures "examples/scenarios" was rejected: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory. Fix the fixtures and run the command again.');
+    await failsWith(both, `Scenario "${both}" with fixtures "${fixture}" was rejected:\n  mcp-fakes/bad-entry: ${fixture}, block (${fixture}): tools[0].calls[0]: has both "result" and "error"; expected exactly one of them.\nFix the scenario file or the fixtures and run the command again.`, [fixture]);
+    await failsWith("examples/scenarios", 'Fixtures "examples/scenarios" was rejected:\n  mcp-testkit/scenario: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory.\nFix the fixtures and run the command again.');
   });
 
   it("a directory is not a scenario: it is served as a fixtures directory", async () => {
@@ -148,7 +157,7 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     const file = scenarioFile("tool.json", { tool: { search: { returns: "x" } } });
     const result = await runCli(["mock", "--stdio", file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`mcp-testkit mock: Scenario "${file}" was rejected: mockMcp() options has unknown key "tool"; did you mean "tools"? mockMcp() takes "tools", `);
+    expect(result.stderr).toContain(`mcp-testkit mock: Scenario "${file}" was rejected:\n  mcp-testkit/scenario: mockMcp() options has unknown key "tool"; did you mean "tools"? mockMcp() takes "tools", `);
   });
 
   it("JSON that is not an object", async () => {
@@ -168,7 +177,7 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
       );
       expect(rejection).not.toBe("accepted");
       const file = scenarioFile(name, scenario);
-      await failsWith(file, `Scenario "${file}" was rejected: ${rejection} Fix the scenario file and run the command again.`);
+      await failsWith(file, `Scenario "${file}" was rejected:\n  mcp-testkit/scenario: ${rejection}\nFix the scenario file and run the command again.`);
     }
   });
 

@@ -70,6 +70,43 @@ describe("mcp-testkit mock --fixtures", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('unknown key "undeclaredTool"; did you mean "undeclaredTools"?');
   });
+
+  it("prints each problem as validate does: its rule first, ending with a full stop", async () => {
+    const bad = scenarioFile("no-scope.json", { mcpFakes: [{ tools: [{ name: "a", returns: "x" }] }] });
+    const served = await runCli(["mock", bad]);
+    const validated = await runCli(["validate", bad]);
+    expect(served.code).toBe(1);
+    const lines = [
+      `  mcp-fakes/bad-scope: ${bad}, block 0 (${bad}[0]): scope: is missing; every block needs a scope, or a fake written for one test would answer every test (expected "shared" or an object with "testId" and/or "context" (non-empty strings)).`,
+      `  mcp-fakes/bad-block: ${bad}, block 0 (${bad}[0]): tools[0].calls: expected an array of calls.`,
+      `  mcp-fakes/unknown-key: ${bad}, block 0 (${bad}[0]): tools[0]: unknown key "returns". A tool has: name, description, inputSchema, calls.`,
+    ];
+    expect(served.stderr).toBe(`mcp-testkit mock: Fixtures "${bad}" was rejected (3 problems):\n${lines.join("\n")}\nFix the fixtures and run the command again.\n`);
+    expect(validated.stdout).toBe(`FAIL  ${bad}: 3 problems\n${lines.join("\n")}\n`);
+  });
+
+  it("a scenario with four typos reports all four in one run, in mock and in validate", async () => {
+    const scenario = scenarioFile("four-typos.json", {
+      severInfo: { name: "s", version: "1" },
+      tools: { search: { retuns: "found" }, fetch: { descripton: "Fetch", responses: { returns: "page" } } },
+      resources: { "notes://today": { txt: "Ship it" } },
+    });
+    const served = await runCli(["mock", scenario]);
+    const validated = await runCli(["validate", scenario]);
+    expect(served.code).toBe(1);
+    expect(validated.code).toBe(1);
+    const found = (text: string) => text.split("\n").filter((line) => line.startsWith("  mcp-testkit/scenario: "));
+    for (const lines of [found(served.stderr), found(validated.stdout)]) {
+      expect(lines).toEqual([
+        expect.stringContaining('unknown key "severInfo"; did you mean "serverInfo"?'),
+        expect.stringContaining('Tool "search" has unknown key "retuns"; did you mean "returns"?'),
+        expect.stringContaining('Tool "fetch" has unknown key "descripton"; did you mean "description"?'),
+        expect.stringContaining('Resource "notes://today" has unknown key "txt"; did you mean "text"?'),
+      ]);
+    }
+    expect(served.stderr).toMatch(/^mcp-testkit mock: Scenario ".*four-typos\.json" was rejected \(4 problems\):\n/);
+    expect(validated.stdout).toMatch(/^FAIL {2}.*four-typos\.json: 4 problems\n/);
+  });
 });
 
 describe("mcp-testkit validate", () => {

@@ -209,7 +209,8 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
     const result = await runCli(["inspect", `http://127.0.0.1:${port}/mcp`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit inspect: cannot reach http://127\\.0\\.0\\.1:${port}/mcp: Could not send initialize \\(id 1\\): fetch failed \\(.*ECONNREFUSED`));
+    // What happened first, in plain words (not the handshake's method), then the detail.
+    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit inspect: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\), so initialize \\(id 1\\) was not sent\\. Is the server running, on this port\\? Detail: fetch failed \\(.*ECONNREFUSED`));
   });
 });
 

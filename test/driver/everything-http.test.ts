@@ -100,8 +100,12 @@ describe("server-everything over Streamable HTTP", () => {
     const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`, { versionNegotiation: "legacy" }));
     const error = (await app.initialize().catch((e: unknown) => e)) as ConnectionClosedError;
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    // The network cause behind fetch's "fetch failed" is named: what to look at.
-    expect(error.message).toContain(`Could not send initialize (id 1): fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
+    // First what happened in plain words, then the network cause behind fetch's "fetch failed".
+    expect(error.message).toBe(
+      `[mcp-testkit] Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so initialize (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+    // The same as data, for code that tells a refused connection apart.
+    expect(error).toMatchObject({ reason: "refused", url: `http://127.0.0.1:${port}/mcp`, method: "initialize" });
     await app.close();
   });
 

@@ -579,7 +579,8 @@ describe("auto against legacy servers falls back to initialize", () => {
     const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`));
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error.message).toContain(`Could not send server/discover (id 1): fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
+    expect(error.message).toContain(`Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so server/discover (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
+    expect(error).toMatchObject({ reason: "refused", url: `http://127.0.0.1:${port}/mcp` });
     await app.close();
   });
 });

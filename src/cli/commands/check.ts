@@ -94,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
   const json = values.json === true;
   const startedAt = Date.now();
   const progress = createProgress();
-  const ctx = new CheckContext(target, openDriver(target, { onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "the server" }) }));
+  const ctx = new CheckContext(target, openDriver(target, { versionNegotiation: "legacy", onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "the server" }) }));
   const color = !json && useColor();
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);

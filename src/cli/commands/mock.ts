@@ -7,7 +7,10 @@
 import { Console } from "node:console";
 import { readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { McpTestkitError } from "../../errors.js";
+import { problemsOf } from "../../mock/option-problems.js";
+import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
+import { problemLines } from "../output/problems.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
@@ -15,6 +18,7 @@ import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.
 import { loadScenario, type Scenario } from "../scenario.js";
 import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
+import { METRICS_PATH } from "../../observe/metrics/exposition.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
@@ -29,7 +33,8 @@ It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
-can be functions). Fixture files of scenario fakes (the mcpFakes format: a directory, or a
+can be functions), or an aimock config file ({ "mcp": {...}, "llm": { "fixtures": ... } }):
+its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out. Fixture files of scenario fakes (the mcpFakes format: a directory, or a
 JSON file with an "mcpFakes" key) are served beside it, or alone; their tools answer per
 test id (X-Test-Id header), and each block's "mount" is served on the same port.
 
@@ -38,6 +43,10 @@ ${SERVE_HELP}
   --fixtures <path>  A fixtures directory or file of scenario fakes (repeatable; a positional
                    directory or a JSON file with "mcpFakes" counts as one too)
   --fake-test-ids-max <n>  Test ids whose used entries each mount remembers (default 500; 0: no cap)
+  --journal-max <n>  Journal entries kept, newest first (default 1000; 0 keeps everything),
+                   at GET /__mcp-testkit/journal
+  --metrics        Collect metrics and serve them (Prometheus or OpenMetrics text) at
+                   /__mcp-testkit/metrics on the mock's port; the banner prints the URL
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
   -h, --help       Show this help
@@ -52,6 +61,8 @@ const OPTIONS = {
   record: { type: "string" },
   fixtures: { type: "string", multiple: true },
   "fake-test-ids-max": { type: "string" },
+  "journal-max": { type: "string" },
+  metrics: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -64,14 +75,25 @@ export async function run(argv: string[]): Promise<number> {
   if (scenarios.length > 1) throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
   const file = scenarios[0];
   const fakeTestIdsMax = values["fake-test-ids-max"] === undefined ? undefined : parseCount(values["fake-test-ids-max"], "--fake-test-ids-max");
+  // aimock's spelling: 0 keeps every entry (the library's journalMax takes Infinity for that).
+  const journalMax = values["journal-max"] === undefined ? undefined : parseCount(values["journal-max"], "--journal-max") || Infinity;
   const { stdio, http } = parseServeFlags(values);
+  if (stdio && values.metrics === true) throw new UsageError("--metrics serves them over HTTP on the mock's port, and --stdio has none; leave out one of them");
   if (values.record !== undefined) await checkOutputFolder(values.record, "the call record");
 
   // With --stdio, stdout belongs to the protocol: every line for people goes to stderr, and so
   // does whatever a scenario module prints with console.log (at load or inside a step).
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const scenario: Scenario = file === undefined ? {} : await loadScenario(file);
+  const what: Served = { scenario: file, fixtures };
+  const loaded: Scenario = file === undefined ? {} : await loadScenario(file);
+  let scenario: Scenario;
+  try {
+    // An aimock config file runs as it is: its "mcp" part, and the fakes in its "llm.fixtures".
+    scenario = isAimockConfig(loaded) ? (fromAimockConfig(loaded, { onIgnored: (line) => say(`mcp-testkit mock: ${line}`) }) as Scenario) : loaded;
+  } catch (error) {
+    throw error instanceof McpTestkitError ? rejected(what, error) : error;
+  }
   // Beside the scenario's own fixtures (a recording's blocks, say), not in place of them.
   if (fixtures.length > 0) scenario.fixtures = [...inlineFixtures(scenario.fixtures), ...fixtures];
   // A fake's failure is news to the person watching the command (a library is quiet unless asked).
@@ -79,7 +101,8 @@ export async function run(argv: string[]): Promise<number> {
   if (fakeTestIdsMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), testIdsMax: fakeTestIdsMax };
   // A scenario's own blocks (a saved recording's) are named by its file, as validate names them.
   if (file !== undefined && scenario.fixtures !== undefined) scenario.fakesOptions = { file, ...(scenario.fakesOptions as object | undefined) };
-  const what: Served = { scenario: file, fixtures };
+  if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
+  if (values.metrics === true) scenario.metrics = true;
   const served = servedLabel(what);
 
   // Why the server should stop: a signal, or the stdio wire ending by itself.
@@ -88,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
     const server = await serve(what, scenario, stdio, http, stopping.stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
+    if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopping.requested;
@@ -125,10 +149,7 @@ async function serve(
     for (const [key, value] of Object.entries(http)) if (value !== undefined) httpOptions[key] = value;
     return await mockMcp(httpOptions as MockMcpOptions);
   } catch (error) {
-    if (error instanceof McpTestkitError) {
-      const reason = withoutPrefix(error.message).trimEnd();
-      throw new CommandError(`${describeServed(what)} was rejected: ${/[.!?)]$/.test(reason) ? reason : `${reason}.`} Fix ${fixWhat(what)} and run the command again.`);
-    }
+    if (error instanceof McpTestkitError) throw rejected(what, error);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
       const where = listenAddress(scenario, http);
@@ -136,6 +157,13 @@ async function serve(
     }
     throw error;
   }
+}
+
+/** Every problem of what is served, one line each with its rule, as `validate` prints them. */
+function rejected(what: Served, error: McpTestkitError): CommandError {
+  const problems = problemsOf(error);
+  const head = `${describeServed(what)} was rejected${problems.length > 1 ? ` (${problems.length} problems)` : ""}:`;
+  return new CommandError([head, ...problemLines(problems), `Fix ${fixWhat(what)} and run the command again.`].join("\n"));
 }
 
 function inlineFixtures(option: unknown): unknown[] {

@@ -10,9 +10,12 @@ import { resolve } from "node:path";
 import { createFakes, FixtureLoadError, McpFakesAddError, type FakeLoadWarning, type LoadResult } from "../../fakes/index.js";
 import { checkFakeStep } from "../../mock/fakes-binding.js";
 import { mockMcp, type MockMcpOptions } from "../../mock/mock-mcp.js";
-import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { McpTestkitError } from "../../errors.js";
+import { problemsOf } from "../../mock/option-problems.js";
+import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
+import { problemLines } from "../output/problems.js";
 import { withoutByteOrderMark } from "../../util/json-syntax.js";
-import { errorText, plural } from "../../util/text.js";
+import { plural } from "../../util/text.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
 
@@ -65,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
       const what = report.kind === "scenario" ? `scenario, ${plural(report.blocks, "block")} of fakes` : plural(report.blocks, "block");
       if (report.ok) process.stdout.write(`ok    ${report.path} (${what})\n`);
       else process.stdout.write(`FAIL  ${report.path}: ${plural(report.errors.length, "problem")}\n`);
-      for (const error of report.errors) process.stdout.write(`  ${error.rule}: ${error.message}\n`);
+      for (const line of problemLines(report.errors)) process.stdout.write(`${line}\n`);
       for (const warning of report.warnings) process.stdout.write(`  warning: ${warning.message}\n`);
     }
   }
@@ -119,17 +122,25 @@ async function checkScenario(path: string): Promise<PathReport> {
     if (error instanceof CommandError) return failed(path, "scenario", "mcp-testkit/scenario", error.message);
     throw error;
   }
+  try {
+    if (isAimockConfig(scenario)) scenario = fromAimockConfig(scenario) as Scenario;
+  } catch (error) {
+    if (error instanceof McpTestkitError) return { ...failed(path, "scenario", "mcp-testkit/scenario", ""), errors: problemsOf(error).map((problem) => ({ ...problem, file: path })) };
+    throw error;
+  }
   const listed = scenario.fixtures === undefined ? [] : Array.isArray(scenario.fixtures) ? scenario.fixtures : [scenario.fixtures];
   const blocks = listed.filter((item) => typeof item !== "string");
   const fakes = loadFakes(path, "scenario", (store) => (blocks.length === 0 ? { added: 0, warnings: [] } : store.load(blocks, path)));
-  if (!fakes.ok) return fakes;
-  const { transport: _transport, http: _http, ...options } = scenario;
+  // The rest of the scenario is checked whatever its blocks held, so every problem shows in one run.
+  const { transport: _transport, http: _http, fixtures: _checkedAbove, ...options } = scenario;
+  const paths = listed.filter((item) => typeof item === "string");
   try {
-    const mock = await mockMcp({ ...(options as MockMcpOptions), transport: "memory" });
+    const mock = await mockMcp({ ...(options as MockMcpOptions), ...(paths.length > 0 && { fixtures: paths }), transport: "memory" });
     await mock.close();
   } catch (error) {
-    if (error instanceof McpTestkitError || error instanceof TypeError || error instanceof RangeError) return { ...failed(path, "scenario", "mcp-testkit/scenario", withoutPrefix(errorText(error))), warnings: fakes.warnings };
-    throw error;
+    if (!(error instanceof McpTestkitError || error instanceof TypeError || error instanceof RangeError)) throw error;
+    const errors = problemsOf(error).map(({ rule, file, blockId, entryId, message }) => ({ rule, file: file ?? path, blockId, entryId, message }));
+    return { ...fakes, ok: false, blocks: 0, errors: [...fakes.errors, ...errors] };
   }
   return fakes;
 }
@@ -148,7 +159,7 @@ function isScenarioFile(full: string): boolean {
   // A fixture file's "fixtures" is aimock's LLM array ({ match, response }); a scenario's holds blocks of fakes or paths.
   const fixtures = Array.isArray(object.fixtures) ? object.fixtures : [];
   const holdsBlocks = fixtures.some((item) => typeof item === "string" || (typeof item === "object" && item !== null && "scope" in item));
-  return holdsBlocks || ["tools", "resources", "prompts", "serverInfo", "instructions"].some((key) => key in object);
+  return holdsBlocks || isAimockConfig(object) || ["tools", "resources", "prompts", "serverInfo", "instructions"].some((key) => key in object);
 }
 
 function failed(path: string, kind: PathReport["kind"], rule: string, message: string): PathReport {

@@ -139,6 +139,8 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
   if (error instanceof ProcessFailedToStart) {
     return new CommandError(`cannot start the server "${target.value}": ${plainMessage(error)}`);
   }
+  // The driver's message says it already: nothing answered at the URL.
+  if (error instanceof ConnectionClosedError && error.reason === "refused") return new CommandError(`${plainMessage(error)}${causesText(error)}`);
   // A refusal with an HTTP status reached the server: that is no "cannot reach".
   if (target.kind === "http" && error instanceof ConnectionClosedError && httpStatusOf(error) === undefined) {
     return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${causesText(error)}`);
