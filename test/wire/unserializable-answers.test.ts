@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import type { StdioMockOptions } from "../../src/mock/mock-mcp.js";
 import { sdkClient, serve, track, trackClient, useCleanup } from "./support/http.js";
 import { useV2Cleanup, v2Http } from "../modern/support.js";
 
@@ -123,7 +124,8 @@ const WIRES: [string, Wire][] = [
     async (options) => {
       const toMock = new PassThrough();
       const fromMock = new PassThrough();
-      const server = track(await mockMcp({ ...options, transport: "stdio", stdio: { input: toMock, output: fromMock } }));
+      const stdio: StdioMockOptions = { ...options, transport: "stdio", stdio: { input: toMock, output: fromMock } };
+      const server = track(await mockMcp(stdio));
       const client = trackClient(new Client({ name: "stdio-client", version: "1.0.0" }));
       // The SDK's stdio transport reads one stream and writes the other: here it is the client's end.
       await client.connect(new StdioServerTransport(fromMock, toMock));
