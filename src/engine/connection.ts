@@ -104,7 +104,8 @@ export class Connection {
 
   send(message: JsonRpcMessage, options?: SendOptions): void {
     if (!this.reachable) return;
-    this.peer!.send(message, options);
+    // Serialized here, for every wire; a value JSON cannot carry throws to the step that sent it.
+    this.peer!.send(JSON.stringify(message), options);
     if (this.events?.has("notification:sent") && "method" in message && !("id" in message)) {
       this.events.emit("notification:sent", { method: message.method, sessionId: this.id, wire: this.wire });
     }

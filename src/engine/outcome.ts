@@ -3,7 +3,7 @@
  * no wire; each wire (memory, stdio, Streamable HTTP, simulator) enacts outcomes its own way,
  * so every fault works on every wire.
  */
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { CallEnding, CallOutcome, ToolCall } from "./call-log.js";
 import type { NoReplyCause } from "./events.js";
@@ -94,7 +94,8 @@ export interface StreamHints {
 
 /** The client side of a session, as the engine sees it: where server-initiated messages go. */
 export interface Peer {
-  send(message: JsonRpcMessage, options?: SendOptions): void;
+  /** A server-initiated message, serialized once by the connection: every wire writes this text. */
+  send(text: string, options?: SendOptions): void;
   /**
    * Called before a request is answered when its step asks for a particular stream treatment;
    * false when the answer cannot go any more (the hints cut a stream that cannot be resumed).

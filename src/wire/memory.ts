@@ -61,7 +61,7 @@ export class MemoryTransport implements Transport {
     /** The connection's identity for every message (see `memoryFacts`). */
     private readonly facts?: RequestFacts,
   ) {
-    this.connection = engine.openConnection({ send: (message) => this.deliver(JSON.stringify(message)) }, "memory");
+    this.connection = engine.openConnection({ send: (text) => this.deliver(text) }, "memory");
   }
 
   /** The engine's id for this connection's session (`call.sessionId`). */

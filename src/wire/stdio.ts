@@ -117,7 +117,7 @@ class StdioConnection implements StdioWire {
    * inside mockMcp(), so a session opened there would be told to no `session:open` listener.
    */
   private get connection(): Connection {
-    return (this.#connection ??= this.engine.openConnection({ send: (message) => this.writeLine(JSON.stringify(message)) }, "stdio"));
+    return (this.#connection ??= this.engine.openConnection({ send: (text) => this.writeLine(text) }, "stdio"));
   }
 
   async close(): Promise<void> {
