@@ -101,6 +101,7 @@ export { AssertionError, type CalledOptions } from "./engine/assertions.js";
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";
+export { ListenError, type ListenErrorCode } from "./wire/http/listen-error.js";
 
 // ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
 export * from "./observe/index.js";
