@@ -110,6 +110,7 @@ export { McpTestkitError } from "./errors.js";
 export { fromAimockConfig, isAimockConfig, type AimockConfigOptions } from "./mock/aimock-config.js";
 /** What `mockMcp()` throws for options with several problems: `problems` lists each, with its rule. */
 export { MockOptionsError, type MockOptionProblem } from "./mock/option-problems.js";
+export { ListenError, type ListenErrorCode } from "./wire/http/listen-error.js";
 
 // ---- Observe: observers, metrics, OpenTelemetry (also at mcp-testkit/observe)
 export * from "./observe/index.js";

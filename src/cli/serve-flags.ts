@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { CommandError, UsageError } from "./command.js";
+import type { ChoiceNames } from "../wire/http/listen-error.js";
 
 export const SERVE_OPTIONS = {
   port: { type: "string" },
@@ -18,6 +19,9 @@ export const SERVE_HELP = `  --port <number>  Port to listen on (default: a free
   --host <host>    Host to listen on (default: 127.0.0.1)
   --path <path>    Path of the MCP endpoint (default: /mcp)
   --stdio          Serve over stdin/stdout instead of HTTP`;
+
+/** How a listen failure names the choices on the command line (the library says "port" and "host"). */
+export const FLAG_NAMES: ChoiceNames = Object.freeze({ port: "--port", host: "--host" });
 
 export interface ServeFlags {
   stdio: boolean;

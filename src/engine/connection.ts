@@ -104,7 +104,8 @@ export class Connection {
 
   send(message: JsonRpcMessage, options?: SendOptions): void {
     if (!this.reachable) return;
-    this.peer!.send(message, options);
+    // Serialized here, for every wire; a value JSON cannot carry throws to the step that sent it.
+    this.peer!.send(JSON.stringify(message), options);
     if (this.events?.has("message")) {
       this.events.emit("message", { direction: "out", message, sessionId: this.id, wire: this.wire, relatedRequestId: options?.relatedRequestId, at: Date.now() });
     }

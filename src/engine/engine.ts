@@ -6,7 +6,7 @@
 import type { PromptGetSource, PromptListSource, ResourceListSource, ResourceReadSource } from "./request-sources.js";
 import { randomUUID } from "node:crypto";
 import { ErrorCode } from "../protocol/errors.js";
-import { isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { errorResponse, isObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
 import { featuresOfMethod } from "../protocol/methods.js";
 import { readEnvelope } from "../protocol/read-envelope.js";
@@ -30,7 +30,8 @@ import { BUILTIN_FEATURES } from "./features/builtin.js";
 import { MethodTable } from "./features/method-table.js";
 import { bindUserFeature, type BoundFeature, type McpFeature } from "./features/user-features.js";
 import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
-import { NO_REPLY, replyError, RpcError, type Outcome, type Peer } from "./outcome.js";
+import { NO_REPLY, replyError, RpcError, type Outcome, type Peer, type WireOutcome } from "./outcome.js";
+import { serializeOutcome } from "./reply-text.js";
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { Connection } from "./connection.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
@@ -221,7 +222,7 @@ export class Engine implements EngineState {
   }
 
   /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
-  receiveText(connection: Connection, text: string, context: RequestContext): Outcome | Promise<Outcome> {
+  receiveText(connection: Connection, text: string, context: RequestContext): WireOutcome | Promise<WireOutcome> {
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -238,9 +239,9 @@ export class Engine implements EngineState {
    * Handles one message. The outcome comes back as it is when the handler answers at once (the
    * common case: no promise, no microtask hop per message) and as a promise when it waits
    * (a delay, a hang, a step function); `await` takes both. Never throws: a bug of ours comes
-   * back as a rejected promise, as it always did.
+   * back as a rejected promise, as it always did. A reply comes serialized: wires write its text.
    */
-  receive(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
+  receive(connection: Connection, message: unknown, context: RequestContext): WireOutcome | Promise<WireOutcome> {
     try {
       if (!this.events.has("message")) return this.dispatch(connection, message, context);
       this.tapIn(connection, context, { message: message as JsonRpcMessage });
@@ -257,14 +258,14 @@ export class Engine implements EngineState {
   }
 
   /** Tells `message` listeners what the mock answers (a reply, or a raw step's bytes), and passes the outcome on. */
-  private tapOut(connection: Connection, context: RequestContext, outcome: Outcome): Outcome {
+  private tapOut(connection: Connection, context: RequestContext, outcome: WireOutcome): WireOutcome {
     if (outcome.type !== "reply" && outcome.type !== "raw") return outcome;
     const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId: outcome.message.id ?? undefined } : { raw: outcome.text };
     this.events.emit("message", { direction: "out", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: Date.now() });
     return outcome;
   }
 
-  private dispatch(connection: Connection, message: unknown, context: RequestContext): Outcome | Promise<Outcome> {
+  private dispatch(connection: Connection, message: unknown, context: RequestContext): WireOutcome | Promise<WireOutcome> {
     const envelope = readEnvelope(message);
     if (isObject(message)) this.received.push({ message: message as unknown as JsonRpcMessage, sessionId: connection.id, receivedAt: context.receivedAt });
     switch (envelope.kind) {
@@ -293,12 +294,20 @@ export class Engine implements EngineState {
   }
 
   /** A message refused before it became a request: answered with `error`, and told to `message:rejected` listeners. */
-  private refuse(connection: Connection, context: RequestContext, id: JsonRpcId | null, error: JsonRpcErrorObject): Outcome {
+  private refuse(connection: Connection, context: RequestContext, id: JsonRpcId | null, error: JsonRpcErrorObject): WireOutcome {
     if (this.events.has("message:rejected")) this.events.emit("message:rejected", { code: error.code, sessionId: connection.id, wire: context.transport.wire });
-    return replyError(id, error);
+    const message = errorResponse(id, error);
+    return { type: "reply", message, text: JSON.stringify(message) };
   }
 
-  private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
+  /** A request's outcome, its reply serialized (the one place replies are: see reply-text.ts). */
+  private request(connection: Connection, request: JsonRpcRequest, context: RequestContext): WireOutcome | Promise<WireOutcome> {
+    const answer = this.answer(connection, request, context);
+    if (answer instanceof Promise) return answer.then((outcome) => serializeOutcome(outcome, request, this.calls, context.caught));
+    return serializeOutcome(answer, request, this.calls, context.caught);
+  }
+
+  private answer(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
     const entry = this.table.methods.get(request.method);
     const overrides = this.overrides.size === 0 ? undefined : this.overrides.get(request.method);
     let handler: RequestHandler;
@@ -341,7 +350,7 @@ export class Engine implements EngineState {
    * `request` with `request:start` and `request:end` around it (only when someone listens). The
    * end comes exactly once: with the outcome, or earlier, when the client cancels or leaves.
    */
-  private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): Outcome | Promise<Outcome> {
+  private observedRequest(connection: Connection, request: JsonRpcRequest, context: RequestContext): WireOutcome | Promise<WireOutcome> {
     const watch = new RequestWatch(this.events, this.observed, connection, request, context);
     // Spelled out, not spread: this runs for every request while anyone observes.
     const observed: RequestContext = {

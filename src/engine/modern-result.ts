@@ -31,7 +31,8 @@ export function stampModernOutcome(outcome: Outcome, stamp: ModernStamp): Outcom
   if (typeof result !== "object" || result === null || Array.isArray(result)) return outcome;
   // Built without object spreads: spreading an object and overriding one of its keys costs
   // V8 about a microsecond, on every 2026-07-28 result.
-  return { type: "reply", message: { jsonrpc: "2.0", id: outcome.message.id, result: stampResult(result as Json, stamp) } as JsonRpcResponse };
+  // The call it ends keeps the unstamped result: its record is the same in both eras.
+  return { type: "reply", message: { jsonrpc: "2.0", id: outcome.message.id, result: stampResult(result as Json, stamp) } as JsonRpcResponse, ends: outcome.ends };
 }
 
 function stampResult(result: Json, stamp: ModernStamp): Json {

@@ -7,7 +7,7 @@
 import type { JsonRpcErrorObject, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import { idKey, type Connection } from "./connection.js";
 import type { EventHub, NoReplyCause, RequestEndEvent, RequestOutcome, RequestStartEvent } from "./events.js";
-import type { Outcome } from "./outcome.js";
+import type { WireOutcome } from "./outcome.js";
 import type { RequestContext } from "./request-context.js";
 
 /** One observed request between its `request:start` and its `request:end` (one object, no closures: it runs per request). */
@@ -42,8 +42,8 @@ export class RequestWatch {
     events.emit("request:start", this.start);
   }
 
-  /** The handler's outcome: the request ends with it (unless it ended already). */
-  end(outcome: Outcome): Outcome {
+  /** The request's outcome as sent: the request ends with it (unless it ended already). */
+  end(outcome: WireOutcome): WireOutcome {
     if (outcome.type !== "reply") this.finish(outcome.type, undefined, undefined, outcome.type === "none" ? outcome.cause : undefined);
     else if ("error" in outcome.message) this.finish("error", outcome.message.error, undefined, undefined);
     else this.finish("result", undefined, outcome.message.result, undefined);

@@ -402,14 +402,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.directConnection ??= this.engine.openConnection(undefined, "direct", "direct");
     const outcome = await this.engine.receiveText(this.directConnection, json, requestContext(this.directConnection, DIRECT));
     if (outcome.type === "raw") return outcome.text;
-    if (outcome.type !== "reply") return null;
-    try {
-      return JSON.stringify(outcome.message);
-    } catch (error) {
-      // A handler's answer JSON cannot carry (a BigInt, a cycle): the caller still gets JSON-RPC.
-      const id = "id" in outcome.message ? outcome.message.id : null;
-      return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: `Internal error: the answer cannot be serialized: ${(error as Error).message}` } });
-    }
+    return outcome.type === "reply" ? outcome.text : null;
   }
 
   /** Adds or replaces a tool (a replaced tool restarts its script) and tells clients the list changed. */

@@ -7,14 +7,12 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Engine } from "../engine/engine.js";
-import type { Outcome } from "../engine/outcome.js";
+import type { WireOutcome } from "../engine/outcome.js";
 import type { Connection } from "../engine/connection.js";
 import { requestContext, wireFacts, type RequestFacts, type RequestIdentity } from "../engine/request-context.js";
-import { errorText, typeLabel } from "../util/text.js";
+import { typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
 import { McpTestkitError } from "../errors.js";
-import { ErrorCode } from "../protocol/errors.js";
-import { errorResponse, type JsonRpcResponse } from "../protocol/jsonrpc.js";
 
 const MEMORY = wireFacts("memory");
 
@@ -63,7 +61,7 @@ export class MemoryTransport implements Transport {
     /** The connection's identity for every message (see `memoryFacts`). */
     private readonly facts?: RequestFacts,
   ) {
-    this.connection = engine.openConnection({ send: (message) => this.deliver(JSON.stringify(message)) }, "memory");
+    this.connection = engine.openConnection({ send: (text) => this.deliver(text) }, "memory");
   }
 
   /** The engine's id for this connection's session (`call.sessionId`). */
@@ -101,9 +99,9 @@ export class MemoryTransport implements Transport {
   }
 
   /** Enacts an outcome; the client hears of it asynchronously, like a real peer's answer, never inside `send`. */
-  private enact(outcome: Outcome): void {
+  private enact(outcome: WireOutcome): void {
     if (this.closed) return;
-    if (outcome.type === "reply") this.deliver(serializeReply(outcome.message));
+    if (outcome.type === "reply") this.deliver(outcome.text);
     else if (outcome.type === "raw") this.deliver(outcome.text);
     else if (outcome.type === "drop") queueMicrotask(() => this.shutDown("disconnected", "the mock dropped the connection (disconnect step)"));
   }
@@ -129,15 +127,5 @@ export class MemoryTransport implements Transport {
     this.engine.closeConnection(this.connection, outcome, reason);
     this.onClosed?.(this);
     this.onclose?.();
-  }
-}
-
-/** The reply as JSON; one JSON cannot carry (a BigInt, a cycle) becomes a -32603 error the client sees. */
-function serializeReply(message: JsonRpcResponse): string {
-  try {
-    return JSON.stringify(message);
-  } catch (error) {
-    const reason = errorText(error);
-    return JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: `Internal error: the mock's reply could not be sent as JSON: ${reason}` }));
   }
 }

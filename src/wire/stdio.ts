@@ -11,7 +11,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { Engine } from "../engine/engine.js";
-import type { Outcome } from "../engine/outcome.js";
+import type { WireOutcome } from "../engine/outcome.js";
 import type { Connection } from "../engine/connection.js";
 import { requestContext, wireFacts } from "../engine/request-context.js";
 import { McpTestkitError } from "../errors.js";
@@ -117,7 +117,7 @@ class StdioConnection implements StdioWire {
    * inside mockMcp(), so a session opened there would be told to no `session:open` listener.
    */
   private get connection(): Connection {
-    return (this.#connection ??= this.engine.openConnection({ send: (message) => this.writeLine(JSON.stringify(message)) }, "stdio"));
+    return (this.#connection ??= this.engine.openConnection({ send: (text) => this.writeLine(text) }, "stdio"));
   }
 
   async close(): Promise<void> {
@@ -154,10 +154,10 @@ class StdioConnection implements StdioWire {
     );
   }
 
-  private enact(outcome: Outcome): void {
+  private enact(outcome: WireOutcome): void {
     switch (outcome.type) {
       case "reply":
-        this.writeLine(JSON.stringify(outcome.message));
+        this.writeLine(outcome.text);
         return;
       case "raw":
         // Framed as a line so the messages after it still arrive whole.

@@ -140,6 +140,9 @@ describe("the JSON round trip", () => {
     expect((await client.callTool({ name: "t" })).structuredContent).toEqual({ when: "2025-01-02T03:04:05.000Z", n: null });
   });
 
+  const UNSERIALIZABLE_BIG =
+    'Internal error: the answer to tools/call "big" cannot be serialized: Do not know how to serialize a BigInt. JSON carries no BigInt and no cycle: send a BigInt as a number or a string, and break the cycle';
+
   it.each([
     ["returns", { returns: { count: 10n } }],
     ["a step function's returns", () => ({ returns: 10n })],
@@ -151,14 +154,12 @@ describe("the JSON round trip", () => {
     const client = await connect(server);
     const error = await rejection(client.callTool({ name: "big" }, undefined, { timeout: 2_000 }));
     expect(error.code).toBe(-32603);
-    expect(error.message).toBe('MCP error -32603: Internal error: the answer of tool "big" could not be sent: Do not know how to serialize a BigInt');
+    expect(error.message).toBe(`MCP error -32603: ${UNSERIALIZABLE_BIG}`);
     expect(server.calls[0].outcome).toBe("protocol-error");
-    expect(server.calls[0].response).toEqual({
-      error: { code: -32603, message: 'Internal error: the answer of tool "big" could not be sent: Do not know how to serialize a BigInt' },
-    });
+    expect(server.calls[0].response).toEqual({ error: { code: -32603, message: UNSERIALIZABLE_BIG } });
     // Through handle() the same.
     const reply = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"big"}}'))!);
-    expect(reply.error).toEqual({ code: -32603, message: 'Internal error: the answer of tool "big" could not be sent: Do not know how to serialize a BigInt' });
+    expect(reply.error).toEqual({ code: -32603, message: UNSERIALIZABLE_BIG });
   });
 
   it("a cycle in a step result fails visibly too", async () => {
@@ -168,7 +169,7 @@ describe("the JSON round trip", () => {
     const client = await connect(server);
     const error = await rejection(client.callTool({ name: "loop" }, undefined, { timeout: 2_000 }));
     expect(error.code).toBe(-32603);
-    expect(error.message).toMatch(/^MCP error -32603: Internal error: the answer of tool "loop" could not be sent: Converting circular structure to JSON/);
+    expect(error.message).toMatch(/^MCP error -32603: Internal error: the answer to tools\/call "loop" cannot be serialized: Converting circular structure to JSON --> starting at object/);
     expect(server.calls[0].outcome).toBe("protocol-error");
   });
 
@@ -177,7 +178,9 @@ describe("the JSON round trip", () => {
     const client = await connect(server);
     const error = await rejection(client.readResource({ uri: "x://big" }, { timeout: 2_000 }));
     expect(error.code).toBe(-32603);
-    expect(error.message).toBe("MCP error -32603: Internal error: the mock's reply could not be sent as JSON: Do not know how to serialize a BigInt");
+    expect(error.message).toBe(
+      'MCP error -32603: Internal error: the answer to resources/read "x://big" cannot be serialized: Do not know how to serialize a BigInt. JSON carries no BigInt and no cycle: send a BigInt as a number or a string, and break the cycle',
+    );
     // The connection is still good.
     expect(await client.ping()).toEqual({});
   });

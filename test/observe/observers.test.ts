@@ -37,7 +37,7 @@ describe("lifecycle", () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const observer = recordingObserver();
-      await expect(mockMcp({ port, observers: [observer] })).rejects.toThrow(/EADDRINUSE/);
+      await expect(mockMcp({ port, observers: [observer] })).rejects.toMatchObject({ code: "EADDRINUSE", port });
       expect(observer.lines).toEqual(["willStart http", "didFailToStart http"]);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));

@@ -7,7 +7,7 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { mockMcp } from "../../src/index.js";
+import { ListenError, McpTestkitError, mockMcp } from "../../src/index.js";
 import {
   ACCEPT_BOTH,
   get,
@@ -18,8 +18,10 @@ import {
   rawSession,
   readSse,
   rpcRequest,
+  sdkClient,
   serve,
   sseReader,
+  text,
   track,
   until,
   useCleanup,
@@ -52,7 +54,7 @@ describe("the endpoint's address: url, host, port, path", () => {
     await withQuery.body?.cancel();
   });
 
-  it("port and path options; a port in use makes mockMcp() reject; a path without a leading slash is refused", async () => {
+  it("port and path options; a path without a leading slash is refused", async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const port = (probe.address() as AddressInfo).port;
@@ -62,8 +64,27 @@ describe("the endpoint's address: url, host, port, path", () => {
     expect(server.url).toBe(`http://127.0.0.1:${port}/tools/mcp`);
     const { sessionId } = await rawSession(server.url);
     expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
-    await expect(mockMcp({ port })).rejects.toThrow(/EADDRINUSE/);
     await expect(mockMcp({ path: "mcp" })).rejects.toThrow('"path" must start with "/", got "mcp".');
+  });
+
+  it("a second mock on a port in use rejects saying so and what to do, with node's code; the first serves on", async () => {
+    const first = await serve({ tools: { hello: { returns: "hi" } } });
+    const port = Number(new URL(first.url).port);
+
+    const second = mockMcp({ port });
+    await expect(second).rejects.toThrow(ListenError);
+    await expect(second).rejects.toThrow(McpTestkitError);
+    await expect(second).rejects.toMatchObject({
+      name: "ListenError",
+      code: "EADDRINUSE",
+      host: "127.0.0.1",
+      port,
+      message: `[mcp-testkit] port ${port} is in use; choose another port or leave it out for a free one.`,
+      cause: expect.objectContaining({ code: "EADDRINUSE", syscall: "listen" }),
+    });
+
+    const { client } = await sdkClient(first.url);
+    expect(text(await client.callTool({ name: "hello" }))).toBe("hi");
   });
 });
 

@@ -11,12 +11,13 @@ import { McpTestkitError } from "../../errors.js";
 import { problemsOf } from "../../mock/option-problems.js";
 import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
 import { problemLines } from "../output/problems.js";
+import { ListenError } from "../../wire/http/listen-error.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
-import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
+import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
 import { METRICS_PATH } from "../../observe/metrics/exposition.js";
 
@@ -149,12 +150,8 @@ async function serve(
     for (const [key, value] of Object.entries(http)) if (value !== undefined) httpOptions[key] = value;
     return await mockMcp(httpOptions as MockMcpOptions);
   } catch (error) {
+    if (error instanceof ListenError) throw new CommandError(`Cannot serve "${servedLabel(what)}" on ${listenAddress(scenario, http)}: ${error.problem(FLAG_NAMES)}.`);
     if (error instanceof McpTestkitError) throw rejected(what, error);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      const where = listenAddress(scenario, http);
-      throw new CommandError(`Cannot serve "${servedLabel(what)}" on ${where}: ${(error as Error).message}. Choose another --port or --host.`);
-    }
     throw error;
   }
 }

@@ -9,12 +9,13 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
 import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { ListenError } from "../../wire/http/listen-error.js";
 import { recordMcp, type McpRecording, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
 import type { FakeScope } from "../../fakes/types.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { createProgress } from "../output/progress.js";
-import { checkOutputFolder, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests, type ServeFlags } from "../serve-flags.js";
+import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests, type ServeFlags } from "../serve-flags.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 import { parseTarget, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
 import { plural } from "../../util/text.js";
@@ -135,10 +136,7 @@ async function startRecording(driver: McpDriver, serving: ServeFlags, scope: Fak
   try {
     return await recordMcp(driver, { scope, closedWorld, mock });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      throw new CommandError(`Cannot serve the recording mock on ${serving.http.host ?? "127.0.0.1"}:${serving.http.port ?? 0}: ${(error as Error).message}. Choose another --port or --host.`);
-    }
+    if (error instanceof ListenError) throw new CommandError(`Cannot serve the recording mock on ${error.host}:${error.port}: ${error.problem(FLAG_NAMES)}.`);
     if (error instanceof McpTestkitError) throw new CommandError(withoutPrefix(error.message));
     throw error;
   }

@@ -5,11 +5,12 @@
  * abort signal: the common case stays as cheap as a canned reply.
  */
 import { ErrorCode } from "../../protocol/errors.js";
-import { isObject, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
+import { errorResponse, isObject, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { CANCELLED, DROP, NO_REPLY, replyError, replyWith, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyEnding, replyWith, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
+import { answerSubject, unserializable } from "../reply-text.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
 import { byName } from "../request-sources.js";
@@ -209,18 +210,21 @@ class RunningCall implements ParkedCall {
     this.live?.release();
   }
 
-  /** Answers `input_required` and parks the call until the retry, or -32021 if the client cannot answer. */
-  private suspend(live: LiveCall, round: DueRound): Outcome {
+  /** -32021 when the client cannot answer the round's input requests (it never declared the capability); undefined when it can. */
+  private refuseRound(live: LiveCall): Outcome | undefined {
     const missing = live.input!.missingCapabilities(live.clientCapabilities);
-    if (missing !== undefined) {
-      const error = {
-        code: ErrorCode.MissingRequiredClientCapability,
-        message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${capabilityNames(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
-        data: { requiredCapabilities: missing },
-      };
-      live.input!.abandon(error);
-      return this.fail(error);
-    }
+    if (missing === undefined) return undefined;
+    const error = {
+      code: ErrorCode.MissingRequiredClientCapability,
+      message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${capabilityNames(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
+      data: { requiredCapabilities: missing },
+    };
+    live.input!.abandon(error);
+    return this.fail(error);
+  }
+
+  /** Answers `input_required` and parks the call until the retry. */
+  private suspend(live: LiveCall, round: DueRound): Outcome {
     const { state } = this.states.park(this, "tools/call", this.call.tool, this.call.arguments, ++this.rounds);
     live.detach();
     return replyWith(this.replyId, { resultType: "input_required", inputRequests: round.inputRequests, requestState: state });
@@ -250,9 +254,10 @@ class RunningCall implements ParkedCall {
       }
       if (produced === ABORTED || signal.aborted) return CANCELLED;
       if ("round" in produced) {
-        const outcome = this.suspend(live, produced.round);
-        parked = this.call.outcome === "pending";
-        return outcome;
+        const refused = this.refuseRound(live);
+        if (refused !== undefined) return refused;
+        parked = true;
+        return this.suspend(live, produced.round);
       }
       const step = produced.step;
       if (step === undefined) return NO_REPLY;
@@ -294,10 +299,9 @@ class RunningCall implements ParkedCall {
     return STREAM_CUT;
   }
 
-  /** A step whose answer cannot be built (e.g. a BigInt, which JSON cannot carry) still ends its call. */
+  /** A step whose answer cannot be built (`returns` a BigInt, whose text JSON cannot give) still ends its call, as a reply that cannot be serialized does. */
   private unsendable(thrown: unknown): Outcome {
-    const message = errorText(thrown);
-    return this.fail({ code: ErrorCode.InternalError, message: `Internal error: the answer of tool "${this.call.tool}" could not be sent: ${message}` });
+    return this.fail(unserializable(answerSubject({ method: "tools/call", params: { name: this.call.tool } }), thrown));
   }
 
   /** The outcome of a step's answer, now (delays are over by the time this runs). */
@@ -308,17 +312,17 @@ class RunningCall implements ParkedCall {
       case "returns":
         return this.succeed(shapeForVersion(returnsResult(step.returns, outputSchema), TOOL_RESULT_FIELDS, version), "result");
       case "content":
-        return this.succeed(jsonOnly(shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version)), "result");
+        return this.succeed(shapeForVersion(contentResult(step), TOOL_RESULT_FIELDS, version), "result");
       case "toolError":
         return this.succeed(toolErrorResult(step.toolError!), "tool-error");
       case "throws": {
         const thrown = typeof step.throws === "string" ? { message: step.throws } : step.throws!;
         const error: JsonRpcErrorObject = { code: thrown.code ?? DEFAULT_THROW_CODE, message: thrown.message };
-        if (thrown.data !== undefined) error.data = jsonOnly(thrown.data);
+        if (thrown.data !== undefined) error.data = thrown.data;
         return this.fail(error, this.choice.recordAs ?? "protocol-error");
       }
       case "result":
-        return this.succeed(jsonOnly(step.result), this.choice.recordAs ?? "result");
+        return this.succeed(step.result, this.choice.recordAs ?? "result");
       case "hang":
         // Handled before answering (runWaiting); never reached for a checked step.
         return NO_REPLY;
@@ -338,21 +342,21 @@ class RunningCall implements ParkedCall {
         }
         const { inputRequests, requestState } = step.inputRequired!;
         if (requestState !== undefined) this.states.rememberRaw(requestState);
-        return this.succeed(jsonOnly({ resultType: "input_required", ...(inputRequests && { inputRequests }), ...(requestState !== undefined && { requestState }) }), "result");
+        return this.succeed({ resultType: "input_required", ...(inputRequests && { inputRequests }), ...(requestState !== undefined && { requestState }) }, "result");
       }
       case "empty":
         return this.succeed({ content: [] }, "result");
     }
   }
 
+  /** The reply ends the call's record once the engine serialized it (so an answer JSON cannot carry is recorded as the error sent). */
   private succeed(result: unknown, outcome: CallOutcome): Outcome {
-    this.calls.end(this.call, outcome, { result });
-    return replyWith(this.replyId, result);
+    // `result` is deliberately unchecked: a raw step may send anything, even something malformed.
+    return replyEnding({ jsonrpc: "2.0", id: this.replyId, result } as JsonRpcResponse, this.call, outcome, { result });
   }
 
   private fail(error: JsonRpcErrorObject, outcome: CallOutcome = "protocol-error"): Outcome {
-    this.calls.end(this.call, outcome, { error });
-    return replyError(this.replyId, error);
+    return replyEnding(errorResponse(this.replyId, error), this.call, outcome, { error });
   }
 }
 
@@ -376,12 +380,6 @@ function checkedProduct(produced: unknown, tool: string): StepObject {
     throw new Error('a step function returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions()) before it returns');
   }
   return produced;
-}
-
-/** `value`, after checking JSON can carry it (throws on a BigInt or a cycle, so the call fails visibly). */
-function jsonOnly<T>(value: T): T {
-  JSON.stringify(value);
-  return value;
 }
 
 /** Waits `ms`, or less if `signal` aborts first; never leaves a timer behind. */

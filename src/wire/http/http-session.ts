@@ -4,7 +4,7 @@
  * for answers, so server messages about a request go on that request's stream.
  */
 import type { Engine } from "../../engine/engine.js";
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { STREAM_CUT_REASON, type SendOptions, type StreamHints } from "../../engine/outcome.js";
 import { idKey, type Connection as EngineConnection } from "../../engine/connection.js";
@@ -72,7 +72,7 @@ export class HttpSession implements AnswerHost {
     this.preferSse = options.preferSse;
     this.engineConnection = engine.openConnection(
       {
-        send: (message, options) => this.route(message, options),
+        send: (text, options) => this.route(text, options),
         prepare: (requestId, hints) => this.prepare(requestId, hints),
       },
       "http",
@@ -168,8 +168,7 @@ export class HttpSession implements AnswerHost {
   };
 
   /** Server messages about a request go on its POST's stream; the rest on the GET stream. */
-  private route(message: JsonRpcMessage, options?: SendOptions): void {
-    const text = JSON.stringify(message);
+  private route(text: string, options?: SendOptions): void {
     if (options?.relatedRequestId !== undefined) {
       const answer = this.answerFor(idKey(options.relatedRequestId));
       if (answer && answer.sendRelated(text)) return;

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { NodeExchange } from "./node-exchange.js";
 import type { ExchangeHandler } from "./router.js";
+import { listenFailure } from "./listen-error.js";
 
 export interface ListenOptions {
   /** Default: a free port. */
@@ -21,6 +22,7 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** Listens; a port in use (or not allowed, or a host not this machine's) rejects with a ListenError saying what to do. */
 export async function listen(router: ExchangeHandler, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -31,18 +33,19 @@ export async function listen(router: ExchangeHandler, options: ListenOptions = {
       if (!res.headersSent) res.writeHead(500).end();
     }
   });
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.once("error", (error) => reject(listenFailure(error, host, port)));
+    server.listen(port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   const hostInUrl = host.includes(":") ? `[${host}]` : host;
   return {
-    origin: `http://${hostInUrl}:${port}`,
-    port,
+    origin: `http://${hostInUrl}:${bound}`,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

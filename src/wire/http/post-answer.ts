@@ -4,7 +4,7 @@
  * reply (progress, a log message, a sampling request). Each outcome the engine gives for the
  * POST's requests is enacted here.
  */
-import type { Outcome, StreamHints } from "../../engine/outcome.js";
+import type { StreamHints, WireOutcome } from "../../engine/outcome.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import type { HttpExchange } from "./exchange.js";
 import type { EventStream } from "./event-stream.js";
@@ -81,7 +81,7 @@ export class PostAnswer {
   }
 
   /** One request's outcome as `engine.receive` gave it (`key`: which, in a batch): enacted now, or when the promise settles. */
-  take(outcome: Outcome | Promise<Outcome>, key?: string): void {
+  take(outcome: WireOutcome | Promise<WireOutcome>, key?: string): void {
     if (!(outcome instanceof Promise)) return this.enact(outcome, key);
     this.wait();
     // A batch member that came after a cut of this stream can never be answered either.
@@ -118,7 +118,7 @@ export class PostAnswer {
   }
 
   /** One request's outcome. */
-  private enact(outcome: Outcome, key?: string): void {
+  private enact(outcome: WireOutcome, key?: string): void {
     if (this.done) return;
     this.enacted++;
     if (key !== undefined && this.keys.length > 1) (this.settledKeys ??= new Set()).add(key);
@@ -146,7 +146,7 @@ export class PostAnswer {
         const failedInitialize = this.shape.opensSession && "error" in outcome.message;
         // A failed initialize gets no session: its answer carries no Mcp-Session-Id.
         if (failedInitialize) this.headers = undefined;
-        this.reply(JSON.stringify(outcome.message));
+        this.reply(outcome.text);
         if (failedInitialize) this.session.end("disconnected", "initialize failed");
         return;
       }

@@ -6,7 +6,7 @@
  */
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { STREAM_CUT_REASON, type Peer, type StreamHints } from "../../engine/outcome.js";
 import type { Connection as EngineConnection } from "../../engine/connection.js";
 import type { StreamCloseReason } from "../../engine/events.js";
@@ -56,8 +56,8 @@ export class StatelessRequest implements AnswerHost, Peer {
   }
 
   /** What the server sends about the request goes on its own response (a stream from then on). */
-  send(message: JsonRpcMessage): void {
-    this.answer?.sendRelated(JSON.stringify(message));
+  send(text: string): void {
+    this.answer?.sendRelated(text);
   }
 
   prepare(_requestId: JsonRpcId, hints: StreamHints): boolean {

@@ -337,7 +337,7 @@ export class StreamableHttpEndpoint {
   private acknowledge(exchange: HttpExchange, session: HttpSession, messages: unknown[], batch: boolean, facts: RequestFacts): void {
     const connection = session.engineConnection;
     void Promise.all(messages.map((message) => this.engine.receive(connection, message, requestContext(connection, exchange, facts)))).then((outcomes) => {
-      const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [JSON.stringify(outcome.message)] : []));
+      const errors = outcomes.flatMap((outcome) => (outcome.type === "reply" ? [outcome.text] : []));
       if (errors.length === 0) exchange.respond(202, {});
       else exchange.respond(400, JSON_HEADERS, batch ? `[${errors.join(",")}]` : errors[0]);
     });
