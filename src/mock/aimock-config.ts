@@ -12,7 +12,7 @@ import { unknownKeysMessage } from "../engine/spec-checks.js";
 import { fixtureFilesIn, readFixtureFile } from "../fakes/fixture-files.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { typeLabel } from "../util/text.js";
-import type { MockMcpOptions } from "./mock-mcp.js";
+import type { MockMcpOptions } from "./mock-options.js";
 
 type Json = Record<string, unknown>;
 

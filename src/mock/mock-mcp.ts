@@ -3,7 +3,7 @@
  * (scripts, record, assertions) behind one object and serves it on the chosen wire.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { Engine, type EngineOptions } from "../engine/engine.js";
+import { Engine } from "../engine/engine.js";
 import type { McpMethodHandler } from "../engine/features/user-handlers.js";
 import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
 import type { ToolCall } from "../engine/call-log.js";
@@ -25,13 +25,15 @@ import type { HttpExchange } from "../wire/http/exchange.js";
 import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
-import { StreamableHttpEndpoint, type StreamableHttpOptions } from "../wire/http/streamable-http.js";
-import { originGuardFor, type OriginGuardOptions } from "../wire/http/origin-guard.js";
+import { StreamableHttpEndpoint } from "../wire/http/streamable-http.js";
+import { originGuardFor } from "../wire/http/origin-guard.js";
 import type { ServedWire } from "../wire/served-wire.js";
+import type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
+
+export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
 import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, type Fakes, type LoadResult } from "../fakes/index.js";
 import type { McpFakeBlock } from "../fakes/types.js";
-import { FakesBinding, type FakesBindingOptions, type FixturesOption } from "./fakes-binding.js";
-import type { StdioWireOptions } from "../wire/stdio.js";
+import { FakesBinding } from "./fakes-binding.js";
 import type { ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver } from "../observe/observer.js";
 import { observeEvents } from "../observe/observe-events.js";
@@ -61,53 +63,6 @@ function mcpPath(options: MockMcpOptions): string {
 }
 
 const DIRECT = wireFacts("direct");
-
-export type MockTransportKind = "http" | "memory" | "stdio";
-
-export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions, OriginGuardOptions {
-  /**
-   * Where the mock is served: `"http"` (default) listens on a Streamable HTTP URL (`server.url`);
-   * `"stdio"` on this process's stdin/stdout; `"memory"` only through `connectInMemory()`,
-   * `handle()`, `handler` and `fetch`.
-   */
-  transport?: MockTransportKind;
-  /** HTTP: the port to listen on (default: a free one). */
-  port?: number;
-  /** HTTP: the host to listen on (default 127.0.0.1; one that is not loopback, such as "0.0.0.0", is reached by other names, so no Host check by default). */
-  host?: string;
-  /** HTTP: the path of the MCP endpoint (default "/mcp"). */
-  path?: string;
-  /** mcp-stub's spelling of `transport: "memory"`: `http: false`. */
-  http?: false;
-  /**
-   * Scenario fakes (the `mcpFakes` fixture format): a fixtures directory or file (relative to
-   * the working directory), several, or `mcpFakes` blocks inline. Fakes answer `tools/call`
-   * before the tools' own scripts.
-   */
-  fixtures?: FixturesOption;
-  /** How the fakes keep state, and whether and where their `MCP-FAKE:` lines go (default: only shadowed-entry warnings, to the mock's `logger`). */
-  fakesOptions?: FakesBindingOptions;
-  /** Observers from the start (they hear `serverWillStart` too); more with `server.observe()`. */
-  observers?: readonly McpObserver[];
-  /** Delivery of `observers`: queue size and where diagnostics go. */
-  observe?: ObserveOptions;
-  /**
-   * Collect metrics (default false): `server.metrics()`, `server.metricsText()`, and
-   * Prometheus / OpenMetrics text at `/__mcp-testkit/metrics` on the mock's port.
-   */
-  metrics?: boolean;
-}
-
-/** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */
-export interface StdioMockOptions extends MockMcpOptions {
-  stdio?: StdioWireOptions;
-}
-
-export interface RecordStats {
-  /** Calls dropped from the front of the record because of `recordLimit`. */
-  droppedCalls: number;
-  droppedMessages: number;
-}
 
 /** `Url` is `string` for a mock served over HTTP and `undefined` for memory or stdio (see `mockMcp()`'s overloads). */
 export class MockMcpServer<Url extends string | undefined = string | undefined> implements AsyncDisposable {

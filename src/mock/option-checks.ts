@@ -8,7 +8,7 @@
 import { McpTestkitError } from "../errors.js";
 import { typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds, type ValueKind } from "../engine/spec-checks.js";
-import type { StdioMockOptions } from "./mock-mcp.js";
+import type { StdioMockOptions } from "./mock-options.js";
 
 /** Each option's kind of value; `undefined` where the part that reads it checks it more closely. */
 export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undefined> = {
