@@ -123,6 +123,11 @@ export class DiscoverNegotiation implements Negotiation {
     return this.era === "legacy" ? this.legacy.started : this.declared !== undefined;
   }
 
+  /** The version requests go out in: the one negotiated, else (until a fallback to `initialize`) the one the probe asks for. */
+  get speaking(): string | undefined {
+    return this.result?.protocolVersion ?? (this.era === "legacy" ? undefined : this.version);
+  }
+
   /** The version spoken: the modern one chosen, or the one `initialize` negotiated. */
   get protocolVersion(): string | undefined {
     return this.result?.protocolVersion;

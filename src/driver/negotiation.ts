@@ -26,6 +26,11 @@ export interface Negotiation {
   ready(): InitializeResult | Promise<InitializeResult>;
   /** What every request adds to its `_meta` in this era (none for `initialize` eras). */
   requestMeta(): JsonObject | undefined;
+  /**
+   * The version requests go out in now: the negotiated one, else the revision spoken per request
+   * that the handshake is asking for (undefined while `initialize` is pending).
+   */
+  readonly speaking: string | undefined;
 }
 
 /** The legacy-era handshake: `initialize`, a version check, `notifications/initialized`. */
@@ -50,6 +55,10 @@ export class InitializeNegotiation implements Negotiation {
 
   get started(): boolean {
     return this.declared !== undefined;
+  }
+
+  get speaking(): string | undefined {
+    return this.result?.protocolVersion;
   }
 
   /** `timeoutNote`: what went unanswered before (auto's server/discover), for a timeout's message. */
@@ -114,6 +123,7 @@ export class InitializeNegotiation implements Negotiation {
 export class ResumedNegotiation implements Negotiation {
   readonly result: InitializeResult;
   readonly started = true;
+  readonly speaking: string;
   private transportReady: Promise<void> | undefined;
 
   constructor(
@@ -122,6 +132,7 @@ export class ResumedNegotiation implements Negotiation {
     readonly clientCapabilities: ClientCapabilities,
   ) {
     this.result = { protocolVersion: version, capabilities: {} } as unknown as InitializeResult;
+    this.speaking = version;
     this.session.recorder.setProtocolVersion(version);
   }
 
