@@ -59,11 +59,20 @@ function asksUrlMode(required: unknown): boolean {
 }
 
 
+/** What to use instead of each legacy-era method that 2026-07-28 removed, and the feature that is its. */
+const REMOVED_METHODS = {
+  "logging/setLevel": { feature: "loggingSetLevel", instead: 'in 2026-07-28 a log level goes in each request\'s _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel' },
+  "resources/subscribe": { feature: "resourcesSubscribe", instead: 'use listen({ resourceSubscriptions: [uri] }) (subscriptions/listen) instead, or versionNegotiation "legacy"' },
+  "resources/unsubscribe": { feature: "resourcesSubscribe", instead: 'end the subscriptions/listen stream (close what listen() gave) instead, or use versionNegotiation "legacy"' },
+  ping: { feature: "ping", instead: 'use versionNegotiation "legacy" to test ping against a server that also speaks the legacy era' },
+} as const satisfies Record<string, { feature: Feature; instead: string }>;
+
 /**
  * A legacy-era request a 2026-07-28 server refused as unknown (-32601): the error says the
  * revision the driver speaks removed it, and what to use instead.
  */
-export function legacyOnly(spoken: { readonly version: string | undefined; has(feature: Feature): boolean }, feature: Feature, instead: string, errorFor: ErrorFor = defaultErrorFor): ErrorFor {
+export function legacyOnly(spoken: { readonly version: string | undefined; has(feature: Feature): boolean }, method: keyof typeof REMOVED_METHODS, errorFor: ErrorFor = defaultErrorFor): ErrorFor {
+  const { feature, instead } = REMOVED_METHODS[method];
   return (error, context) => {
     const failure = errorFor(error, context);
     const version = spoken.version;

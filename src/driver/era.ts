@@ -6,6 +6,7 @@
  * by the version it settles on, and what that version has comes from the version table.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { McpTestkitError } from "../errors.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { versionHas, type Feature } from "../protocol/versions.js";
 import type { Negotiation } from "./negotiation.js";
@@ -37,6 +38,15 @@ export class SpokenVersion {
   has(feature: Feature): boolean {
     const version = this.negotiation.result?.protocolVersion;
     return version !== undefined && versionHas(version, feature);
+  }
+
+  /** Fails `what()` unless the negotiated version has `feature` (a 2026-07-28 method); `fallbackReason`: why auto chose initialize. */
+  require(what: string, feature: Feature, fallbackReason: string | undefined): void {
+    if (this.has(feature)) return;
+    throw new McpTestkitError(
+      `${what}() is part of protocol revision 2026-07-28, but this driver speaks ${this.version} (legacy era${fallbackReason ? `: ${fallbackReason}` : ""}). ` +
+        `Against a 2026-07-28 server use versionNegotiation "auto" (the default) or { pin: "2026-07-28" }.`,
+    );
   }
 }
 

@@ -7,8 +7,8 @@ import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import type { MessageProblem } from "../inspect/types.js";
-import { McpDriverError, RequestFailedError, type ProcessContext } from "./errors.js";
-import type { FailedRequest } from "./request-types.js";
+import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import type { FailedRequest, JsonObject } from "./request-types.js";
 import { describeCause } from "../util/error-causes.js";
 import { clipCounted, errorText } from "../util/text.js";
 
@@ -95,4 +95,45 @@ export function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** The server sent something that breaks JSON-RPC (`what` says what, in words). */
+export function invalidMessageError(what: string, message: unknown, problems: readonly MessageProblem[], process: ProcessContext | undefined): ProtocolError {
+  const details = problems.length > 0 ? `:\n${formatProblems(problems)}` : "";
+  return new ProtocolError(`The server sent ${what}${details}\n  message: ${clipCounted(safeJson(message), 500)}`, { problems, process });
+}
+
+/** A response that matches no request in flight (`inFlight`: those that were, in words). */
+export function unmatchedResponseError(message: JsonObject, problems: readonly MessageProblem[], inFlight: string, process: ProcessContext | undefined): ProtocolError {
+  const id = message.id;
+  if (id === null && "error" in message && !("result" in message)) {
+    const error = isObject(message.error) ? message.error : {};
+    return new ProtocolError(
+      `The server answered with an error that has a null id (it could not read a request we sent): ` + `${String(error.code)} ${JSON.stringify(error.message)}. Requests in flight: ${inFlight}.`,
+      { problems, process },
+    );
+  }
+  return new ProtocolError(
+    `The server sent a response with id ${JSON.stringify(id)}${typeof id === "string" ? " (a string)" : ""}, which matches no request in flight. ` +
+      `Requests in flight: ${inFlight}. A response must carry the id of its request, unchanged.`,
+    { problems, process },
+  );
+}
+
+/** What a request that timed out is told (`how` it was cancelled, unless it never is). */
+export function timeoutError(request: { label: string; id: JsonRpcId; method: string; timeoutMs: number; cancellable: boolean; timeoutNote: string | undefined }, how: CancelledHow, process: ProcessContext | undefined): RequestTimeoutError {
+  const cancelled = request.cancellable;
+  const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
+  return new RequestTimeoutError(
+    `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}${request.timeoutNote ?? ""}. ` + `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
+    { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process },
+  );
+}
+
+/** 2026-07-28 over HTTP: the request's own response stream ended without its answer (there is no resumption). */
+export function answerLostError(request: { label: string; id: JsonRpcId; method: string }, why: string, process: ProcessContext | undefined): ConnectionClosedError {
+  return new ConnectionClosedError(
+    `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
+    { method: request.method, id: request.id, process },
+  );
 }

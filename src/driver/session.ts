@@ -18,7 +18,7 @@ import { RecordingTransport } from "../inspect/recording-transport.js";
 import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
-import { ConnectionClosedError, McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { ConnectionClosedError, McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
 import { withoutPrefix } from "../errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
@@ -28,7 +28,7 @@ import { classifyInbound, isEnvelopeProblem, type InboundMessage } from "./inbou
 import { IncomingRequests, type ServerRequestHandler } from "./incoming-requests.js";
 import { progressToken, type OutgoingRequest, type RequestInterceptor } from "./interceptors.js";
 import { noop, PendingRequests, type PendingRequest } from "./pending-requests.js";
-import { abortedBeforeSending, abortedInFlight, cancelledHow, defaultErrorFor, describeSendFailure, formatProblems, safeJson, type CancelledHow } from "./request-errors.js";
+import { abortedBeforeSending, abortedInFlight, defaultErrorFor, describeSendFailure, answerLostError, formatProblems, invalidMessageError, safeJson, timeoutError, unmatchedResponseError, type CancelledHow } from "./request-errors.js";
 import type { JsonObject, ProgressParams, ReceivedNotification, RequestSpec } from "./request-types.js";
 
 export type { CallOptions, CallServerRequestHandler, ErrorFor, FailedRequest, JsonObject, ProgressParams, ReceivedNotification, RequestSpec, ServerRequestContext } from "./request-types.js";
@@ -137,10 +137,6 @@ export class RpcSession {
   /** The transport's session id (Streamable HTTP), once it has one. */
   get sessionId(): string | undefined {
     return this.transport?.sessionId;
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
   }
 
   /** Once the transport has started, or failed to: undefined, or why it could not start. */
@@ -255,10 +251,7 @@ export class RpcSession {
   answerLost(id: JsonRpcId, why: string): void {
     const request = this.pending.get(id);
     if (request === undefined) return;
-    const failure = new ConnectionClosedError(
-      `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
-      { method: request.method, id: request.id, process: this.options.processContext() },
-    );
+    const failure = answerLostError(request, why, this.options.processContext());
     this.settle(request, "write_failed", failure);
     request.reject(failure);
   }
@@ -311,11 +304,6 @@ export class RpcSession {
       `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${withoutPrefix(failure.message)}`,
       { problems: failure.problems, cause: failure, process: this.options.processContext() },
     );
-  }
-
-  /** The number of requests waiting for a response. */
-  get inFlight(): number {
-    return this.pending.size;
   }
 
   /** The requests waiting for a response whose method `which` picks: their ids and labels. */
@@ -380,15 +368,7 @@ export class RpcSession {
 
   /** A request whose deadline passed with no response (`PendingRequests` calls it). */
   private timedOut(request: PendingRequest): void {
-    const cancelled = request.cancellable;
-    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", (how) => {
-      const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
-      return new RequestTimeoutError(
-        `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}${request.timeoutNote ?? ""}. ` +
-          `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
-        { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process: this.options.processContext() },
-      );
-    });
+    this.giveUp(request, `timed out after ${request.timeoutMs} ms`, "deadline_exceeded", (how) => timeoutError(request, how, this.options.processContext()));
   }
 
   /** Stops waiting for a request: tells the server (unless it is initialize) and rejects it. */
@@ -458,7 +438,7 @@ export class RpcSession {
       case "response":
         return this.receiveResponse(inbound.message, inbound.problems);
       case "invalid":
-        return this.fail(() => this.invalidMessage(inbound.what, inbound.message, inbound.problems));
+        return this.fail(() => invalidMessageError(inbound.what, inbound.message, inbound.problems, this.options.processContext()));
     }
   };
 
@@ -489,27 +469,8 @@ export class RpcSession {
 
   /** A response to no request in flight: late (one given up on), or a protocol failure. */
   private unmatchedResponse(message: JsonObject, problems: readonly MessageProblem[]): void {
-    const id = message.id;
-    if (this.pending.wasGivenUp(id)) return;
-    if (id === null && "error" in message && !("result" in message)) {
-      const error = isObject(message.error) ? message.error : {};
-      return this.fail(
-        () =>
-          new ProtocolError(
-            `The server answered with an error that has a null id (it could not read a request we sent): ` +
-              `${String(error.code)} ${JSON.stringify(error.message)}. Requests in flight: ${this.pending.describe()}.`,
-            { problems, process: this.options.processContext() },
-          ),
-      );
-    }
-    return this.fail(
-      () =>
-        new ProtocolError(
-          `The server sent a response with id ${JSON.stringify(id)}${typeof id === "string" ? " (a string)" : ""}, which matches no request in flight. ` +
-            `Requests in flight: ${this.pending.describe()}. A response must carry the id of its request, unchanged.`,
-          { problems, process: this.options.processContext() },
-        ),
-    );
+    if (this.pending.wasGivenUp(message.id)) return;
+    this.fail(() => unmatchedResponseError(message, problems, this.pending.describe(), this.options.processContext()));
   }
 
   private receiveNotification(method: string, params: JsonObject | undefined, problems: readonly MessageProblem[]): void {
@@ -528,13 +489,5 @@ export class RpcSession {
     }
     const notification: ReceivedNotification = { method, params, timestamp: Date.now(), problems };
     for (const listener of this.notificationListeners) listener(notification);
-  }
-
-  private invalidMessage(what: string, message: unknown, problems: readonly MessageProblem[]): ProtocolError {
-    const details = problems.length > 0 ? `:\n${formatProblems(problems)}` : "";
-    return new ProtocolError(`The server sent ${what}${details}\n  message: ${clipCounted(safeJson(message), 500)}`, {
-      problems,
-      process: this.options.processContext(),
-    });
   }
 }
