@@ -7,7 +7,7 @@
 import { ErrorCode } from "../protocol/errors.js";
 import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import { FEATURES, type Feature } from "../protocol/versions.js";
-import { PromptCallError, ResourceCallError, ToolCallError, type ProcessContext } from "./errors.js";
+import { PromptCallError, ResourceCallError, ToolCallError, type DeclarableCapability, type DriverHint, type ProcessContext } from "./errors.js";
 import type { RejectedTool } from "./modern-http.js";
 import { defaultErrorFor, describeErrorObject } from "./request-errors.js";
 import type { ErrorFor, FailedRequest } from "./request-types.js";
@@ -16,11 +16,11 @@ import type { ErrorFor, FailedRequest } from "./request-types.js";
 export function callFailures(processContext: () => ProcessContext | undefined) {
   const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
   const tool = (error: JsonRpcErrorObject, { method, subject }: FailedRequest, hint = "") =>
-    new ToolCallError(`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}${hint}`, { ...fields(error, method), toolName: subject! });
+    new ToolCallError([`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error), hint], { ...fields(error, method), toolName: subject! });
   const prompt: ErrorFor = (error, { method, subject }) =>
-    new PromptCallError(`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), promptName: subject! });
+    new PromptCallError([`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], { ...fields(error, method), promptName: subject! });
   const resource: ErrorFor = (error, { method, subject }) =>
-    new ResourceCallError(`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}${capabilityHint(error)}`, { ...fields(error, method), uri: subject! });
+    new ResourceCallError([`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], { ...fields(error, method), uri: subject! });
   return { tool, prompt, resource };
 }
 
@@ -33,31 +33,21 @@ export function rejectionHint(error: JsonRpcErrorObject, rejected: RejectedTool 
   return `. The driver left tool "${rejected.name}" out of getTools() and sends no Mcp-Param headers for it: ${rejected.reason}`;
 }
 
-/** The option that makes the driver declare each client capability (2026-07-28 asks for them in every request's `_meta`). */
-const CAPABILITY_OPTIONS: Readonly<Record<string, string>> = {
-  elicitation: `onElicitation: (params) => ({ action: "accept", content: { ... } })`,
-  sampling: "onSampling: (params) => ({ role, content, model })",
-  roots: 'roots: [{ uri: "file:///…" }]',
-};
-
-/** For -32021 (a client capability the server requires): which driver option declares it. */
-function capabilityHint(error: JsonRpcErrorObject): string {
-  if (error.code !== ErrorCode.MissingRequiredClientCapability) return "";
+/** For -32021 (a client capability the server requires): the capabilities, as a hint that names what declares each. */
+function capabilityHint(error: JsonRpcErrorObject): DriverHint[] {
+  if (error.code !== ErrorCode.MissingRequiredClientCapability) return [];
   const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
   const names = required !== null && typeof required === "object" ? Object.keys(required) : [];
-  const options = names.map((name) => (name === "elicitation" && asksUrlMode(required) ? URL_MODE_OPTION : CAPABILITY_OPTIONS[name])).filter((option) => option !== undefined);
-  if (options.length === 0) return "";
-  return `. The driver declares a capability when it can answer for it: pass ${options.join(" and ")} to mcpShell / mcpConnect / mcpAttach`;
+  const capabilities = names.map((name) => (name === "elicitation" && asksUrlMode(required) ? "elicitationUrlMode" : name)).filter((name): name is DeclarableCapability => DECLARABLE.has(name));
+  return capabilities.length === 0 ? [] : [{ kind: "declareCapabilities", capabilities }];
 }
 
-/** URL-mode elicitation is declared by name: `onElicitation` alone declares `elicitation: {}`, which means forms only. */
-const URL_MODE_OPTION = `capabilities: { elicitation: { form: {}, url: {} } } beside onElicitation (which alone declares elicitation: {}, forms only; it answers URL-mode asks too)`;
+const DECLARABLE: ReadonlySet<string> = new Set<DeclarableCapability>(["elicitation", "elicitationUrlMode", "sampling", "roots"]);
 
 function asksUrlMode(required: unknown): boolean {
   const elicitation = (required as { elicitation?: unknown }).elicitation;
   return elicitation !== null && typeof elicitation === "object" && "url" in elicitation;
 }
-
 
 /** What to use instead of each legacy-era method that 2026-07-28 removed, and the feature that is its. */
 const REMOVED_METHODS = {
@@ -77,7 +67,7 @@ export function legacyOnly(spoken: { readonly version: string | undefined; has(f
     const failure = errorFor(error, context);
     const version = spoken.version;
     if (error.code === ErrorCode.MethodNotFound && version !== undefined && !spoken.has(feature)) {
-      failure.message += `. ${version}, which this driver speaks, has no ${FEATURES[feature].what}: ${instead}`;
+      failure.extend(`. ${version}, which this driver speaks, has no ${FEATURES[feature].what}: ${instead}`);
     }
     return failure;
   };

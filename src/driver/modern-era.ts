@@ -149,7 +149,7 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
     // Past what a timer can hold (Node would fire it at once), the wait is as good as unbounded.
     if (timeoutMs <= MAX_TIMEOUT_MS) {
       timer = setTimeout(
-        () => reject(new RequestTimeoutError(`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet). Pass { timeoutMs } to this call or raise requestTimeout if the server is slow to list its tools.`, { timeoutMs, cancelled: false, process: call.processContext() })),
+        () => reject(new RequestTimeoutError([`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet).`, { kind: "raiseTimeout", timeoutMs, slowAt: "listing its tools" }], { timeoutMs, cancelled: false, process: call.processContext() })),
         timeoutMs,
       );
     }

@@ -125,7 +125,7 @@ export function timeoutError(request: { label: string; id: JsonRpcId; method: st
   const cancelled = request.cancellable;
   const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
   return new RequestTimeoutError(
-    `${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}${request.timeoutNote ?? ""}. ` + `If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`,
+    [`${request.label} (id ${request.id}) got no response within ${request.timeoutMs} ms${what}${request.timeoutNote ?? ""}.`, { kind: "raiseTimeout", timeoutMs: request.timeoutMs }],
     { method: request.method, id: request.id, timeoutMs: request.timeoutMs, cancelled, process },
   );
 }
