@@ -182,9 +182,23 @@ export class RequestTimeoutError extends McpDriverError {
   }
 }
 
+/**
+ * How a request could not be sent: `notSent` (nothing answered: no server there, or the connection
+ * could not be made), `refused` (an HTTP error status), `closedMidRequest` (the connection was cut
+ * before the answer), `notMcpEndpoint` (an answer that is neither JSON nor an event stream).
+ */
+export type SendFailure = "notSent" | "refused" | "closedMidRequest" | "notMcpEndpoint";
+
 /** The connection closed (HTTP, in memory) or the driver was closed while a request waited. */
 export class ConnectionClosedError extends McpDriverError {
   override name = "ConnectionClosedError";
+  /** How the request could not be sent, when that is why it failed (see `SendFailure`). */
+  readonly sendFailure: SendFailure | undefined;
+
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { sendFailure?: SendFailure } = {}) {
+    super(message, details);
+    this.sendFailure = details.sendFailure;
+  }
 }
 
 /** The process could not be spawned, or exited before `initialize` was answered. */

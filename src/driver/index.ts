@@ -81,6 +81,7 @@ export {
   type DeclarableCapability,
   type MessagePart,
   type NegotiationModeAsked,
+  type SendFailure,
 } from "./errors.js";
 /** `driver.process` (the spawned server) and `driver.traffic` (what was recorded). */
 export { ServerProcess } from "./server-process.js";

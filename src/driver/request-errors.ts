@@ -7,7 +7,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import type { MessageProblem } from "../inspect/types.js";
-import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext, type SendFailure } from "./errors.js";
 import type { FailedRequest, JsonObject } from "./request-types.js";
 import { describeCause } from "../util/error-causes.js";
 import { clipCounted, errorText } from "../util/text.js";
@@ -69,14 +69,14 @@ export function formatProblems(problems: readonly MessageProblem[]): string {
  * What a failed send means. Over HTTP the transport's send is the whole round trip, so a refusal
  * (an HTTP status) or a connection cut before the answer came is no failure to send.
  */
-export function describeSendFailure(label: string, id: number, error: unknown): string {
+export function describeSendFailure(label: string, id: number, error: unknown): { failure: SendFailure; text: string } {
   const status = (error as { code?: unknown } | undefined)?.code;
-  if (typeof status === "number" && status >= 400 && status < 600) return `The server refused ${label} (id ${id}) with HTTP ${status}`;
-  if (closedMidRequest(error)) return `The server closed the connection before answering ${label} (id ${id})`;
+  if (typeof status === "number" && status >= 400 && status < 600) return { failure: "refused", text: `The server refused ${label} (id ${id}) with HTTP ${status}` };
+  if (closedMidRequest(error)) return { failure: "closedMidRequest", text: `The server closed the connection before answering ${label} (id ${id})` };
   // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
   const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
-  if (contentType !== undefined) return `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?`;
-  return `Could not send ${label} (id ${id})`;
+  if (contentType !== undefined) return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
+  return { failure: "notSent", text: `Could not send ${label} (id ${id})` };
 }
 
 /** undici's "other side closed" (`UND_ERR_SOCKET`) under fetch's "fetch failed": the request went out, the answer never came. */
@@ -136,4 +136,9 @@ export function answerLostError(request: { label: string; id: JsonRpcId; method:
     `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
     { method: request.method, id: request.id, process },
   );
+}
+
+/** The error of a request that could not be sent, saying (as `sendFailure`) how it failed. */
+export function sendFailureError(described: { failure: SendFailure; text: string }, details: { method: string; id: number; cause: unknown; process: ProcessContext | undefined }): ConnectionClosedError {
+  return new ConnectionClosedError(`${described.text}: ${describeCause(details.cause)}`, { ...details, sendFailure: described.failure });
 }

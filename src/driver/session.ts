@@ -28,7 +28,7 @@ import { classifyInbound, isEnvelopeProblem, type InboundMessage } from "./inbou
 import { IncomingRequests, type ServerRequestHandler } from "./incoming-requests.js";
 import { progressToken, type OutgoingRequest, type RequestInterceptor } from "./interceptors.js";
 import { noop, PendingRequests, type PendingRequest } from "./pending-requests.js";
-import { abortedBeforeSending, abortedInFlight, defaultErrorFor, describeSendFailure, answerLostError, formatProblems, invalidMessageError, safeJson, timeoutError, unmatchedResponseError, type CancelledHow } from "./request-errors.js";
+import { abortedBeforeSending, abortedInFlight, defaultErrorFor, describeSendFailure, sendFailureError, answerLostError, formatProblems, invalidMessageError, safeJson, timeoutError, unmatchedResponseError, type CancelledHow } from "./request-errors.js";
 import type { JsonObject, ProgressParams, ReceivedNotification, RequestSpec } from "./request-types.js";
 
 export type { CallOptions, CallServerRequestHandler, ErrorFor, FailedRequest, JsonObject, ProgressParams, ReceivedNotification, RequestSpec, ServerRequestContext } from "./request-types.js";
@@ -263,12 +263,7 @@ export class RpcSession {
     const { method, label } = request;
     const failure = this.closed
       ? this.closedError(method, id, label)
-      : new ConnectionClosedError(`${describeSendFailure(label, id, error)}: ${describeCause(error)}`, {
-          method,
-          id,
-          cause: error,
-          process: this.options.processContext(),
-        });
+      : sendFailureError(describeSendFailure(label, id, error), { method, id, cause: error, process: this.options.processContext() });
     this.settle(request, "write_failed", failure);
     request.reject(failure);
   }
