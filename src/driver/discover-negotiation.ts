@@ -17,7 +17,8 @@ import { META } from "../protocol/meta-keys.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
-import { ConnectionClosedError, ProtocolError, RequestFailedError, RequestTimeoutError, type ProcessContext } from "./errors.js";
+import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type DriverHint, type NegotiationModeAsked, type ProcessContext } from "./errors.js";
+import { FULL_STOP, partsOf, renderParts, type MessagePart } from "./error-rendering.js";
 import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
 import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
@@ -123,6 +124,11 @@ export class DiscoverNegotiation implements Negotiation {
     return this.era === "legacy" ? this.legacy.started : this.declared !== undefined;
   }
 
+  /** The version requests go out in: the one negotiated, else (until a fallback to `initialize`) the one the probe asks for. */
+  get speaking(): string | undefined {
+    return this.result?.protocolVersion ?? (this.era === "legacy" ? undefined : this.version);
+  }
+
   /** The version spoken: the modern one chosen, or the one `initialize` negotiated. */
   get protocolVersion(): string | undefined {
     return this.result?.protocolVersion;
@@ -208,7 +214,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   /** One `server/discover`: a modern answer, a version to retry with, or why the server looks legacy. */
   private async probe(): Promise<
-    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string; legacy: string[]; cause: RequestFailedError } | { kind: "legacy"; why: string; cause?: unknown }
+    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string; legacy: string[]; cause: RequestFailedError } | { kind: "legacy"; why: string | readonly MessagePart[]; cause?: unknown }
   > {
     let result: JsonObject;
     try {
@@ -239,7 +245,7 @@ export class DiscoverNegotiation implements Negotiation {
       }
       if (!saysLegacy(error)) throw error;
       if (error instanceof RequestTimeoutError) this.probeTimedOutMs = error.timeoutMs;
-      return { kind: "legacy", why: `server/discover failed: ${errorText(error)}`, cause: error };
+      return { kind: "legacy", why: ["server/discover failed: ", ...partsOf(error, errorText(error))], cause: error };
     }
     if (isDiscoverResult(result)) return { kind: "modern", result };
     // Without strict validation a malformed answer arrives as a result: judged the same way.
@@ -260,9 +266,9 @@ export class DiscoverNegotiation implements Negotiation {
   }
 
   /** The legacy era for the rest of the connection: `initialize`, with the version the options ask for. */
-  private async fallBack(params: Partial<InitializeParams>, why: string): Promise<InitializeResult> {
+  private async fallBack(params: Partial<InitializeParams>, why: string | readonly MessagePart[]): Promise<InitializeResult> {
     this.era = "legacy";
-    this.fallbackReason = why;
+    this.fallbackReason = typeof why === "string" ? why : renderParts(why, "library");
     const requested = params.protocolVersion ?? (isSupportedVersion(this.options.protocolVersion) ? this.options.protocolVersion : LATEST_PROTOCOL_VERSION);
     this.session.recorder.setProtocolVersion(requested);
     const { protocolVersion: _ignored, ...rest } = params;
@@ -292,22 +298,17 @@ export class DiscoverNegotiation implements Negotiation {
   /** The timeout of a server/discover that got no answer, if one did not. */
   private probeTimedOutMs: number | undefined;
 
-  /** The mode as the options spell it, for messages. */
-  private get modeText(): string {
-    return this.mode === "auto" ? 'versionNegotiation "auto"' : `versionNegotiation { pin: ${JSON.stringify(this.mode.pin)} }`;
+  /** The mode as the options asked for it, for messages. */
+  private get modeAsked(): DriverHint {
+    return this.mode === "auto" ? { kind: "negotiationMode", asked: "auto" } : { kind: "negotiationMode", asked: "pin", version: this.mode.pin };
   }
 
-  private notModern(why: string, cause: unknown): ProtocolError {
+  private notModern(why: string | readonly MessagePart[], cause: unknown): ProtocolError {
     // A pin implied by protocolVersion alone: the way out is to change that option, not to add "legacy" beside it (refused).
     const pinnedByVersion = this.options.versionNegotiation === undefined && this.options.protocolVersion !== undefined;
-    const advice =
-      this.mode === "auto"
-        ? `Ask for another revision with protocolVersion, or use versionNegotiation "legacy" if the server also serves initialize.`
-        : pinnedByVersion
-          ? `protocolVersion ${JSON.stringify(this.options.protocolVersion)} alone pins that revision; for a legacy server set a legacy protocolVersion (or leave it out), or use versionNegotiation "auto".`
-          : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
-    const mode = pinnedByVersion ? `protocolVersion ${JSON.stringify(this.options.protocolVersion)}, which pins it` : this.modeText;
-    return new ProtocolError(`The server does not speak MCP ${this.version} (${mode}): ${why}. ${advice}`, {
+    const asked: NegotiationModeAsked = this.mode === "auto" ? { asked: "auto" } : pinnedByVersion ? { asked: "protocolVersion", version: this.options.protocolVersion! } : { asked: "pin", version: this.mode.pin };
+    const whyParts = typeof why === "string" ? [why] : why;
+    return new ProtocolError([`The server does not speak MCP ${this.version}`, { kind: "negotiationMode", ...asked }, ": ", ...whyParts, FULL_STOP, { kind: "reachOtherRevision", ...asked }], {
       method: "server/discover",
       process: this.processContext(),
       ...(cause === undefined ? {} : { cause }),
@@ -317,8 +318,11 @@ export class DiscoverNegotiation implements Negotiation {
   /** -32022 listing only versions mcp-testkit does not speak: no way in. */
   private unsupported(error: RequestFailedError, supported: readonly unknown[]): ProtocolError {
     return new ProtocolError(
-      `The server refused protocol version ${this.version} (${this.modeText}) with -32022 ${JSON.stringify(error.serverMessage)} and lists ${clip(JSON.stringify(supported), 200)}, ` +
-        `none of which mcp-testkit speaks (it knows ${KNOWN_PROTOCOL_VERSIONS.join(", ")}). A newer mcp-testkit may know them.`,
+      [
+        `The server refused protocol version ${this.version}`,
+        this.modeAsked,
+        ` with -32022 ${JSON.stringify(error.serverMessage)} and lists ${clip(JSON.stringify(supported), 200)}, none of which mcp-testkit speaks (it knows ${KNOWN_PROTOCOL_VERSIONS.join(", ")}). A newer mcp-testkit may know them.`,
+      ],
       { method: "server/discover", process: this.processContext(), cause: error },
     );
   }
@@ -343,8 +347,11 @@ export class DiscoverNegotiation implements Negotiation {
   /** A -32022 without the list a client retries with: the server is at fault, and there is no way on. */
   private noSupportedList(error: RequestFailedError): ProtocolError {
     return new ProtocolError(
-      `The server refused protocol version ${this.version} (${this.modeText}) with -32022 ${JSON.stringify(error.serverMessage)} but its error lists no versions in data.supported ` +
-        `(got data ${clip(JSON.stringify(error.data) ?? "none", 200)}): a -32022 must list the versions the server speaks, so a client can retry with one. Fix the server's error data.`,
+      [
+        `The server refused protocol version ${this.version}`,
+        this.modeAsked,
+        ` with -32022 ${JSON.stringify(error.serverMessage)} but its error lists no versions in data.supported (got data ${clip(JSON.stringify(error.data) ?? "none", 200)}): a -32022 must list the versions the server speaks, so a client can retry with one. Fix the server's error data.`,
+      ],
       { method: "server/discover", process: this.processContext(), cause: error },
     );
   }
@@ -364,9 +371,11 @@ export class DiscoverNegotiation implements Negotiation {
 
   private refused(error: RequestFailedError): ProtocolError {
     return new ProtocolError(
-      `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
-        `${error.data === undefined ? "" : ` (data: ${JSON.stringify(error.data).slice(0, 300)})`}; it asked for ${this.version}. ` +
-        `Check versionNegotiation / protocolVersion and the capabilities the driver declares (roots, onSampling, onElicitation, capabilities).`,
+      [
+        `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
+          `${error.data === undefined ? "" : ` (data: ${JSON.stringify(error.data).slice(0, 300)})`}; it asked for ${this.version}.`,
+        { kind: "checkVersionAndCapabilities" },
+      ],
       { method: "server/discover", process: this.processContext(), cause: error },
     );
   }
@@ -429,11 +438,9 @@ function refusesForModern(error: unknown): boolean {
 
 /** The same error, saying why auto ended up asking initialize of a modern server. */
 function withSlowModernNote(error: unknown, timedOutMs: number): unknown {
-  if (!(error instanceof Error)) return error;
-  const [first = "", ...rest] = error.message.split("\n");
-  error.message = [
-    `${first.replace(/\.?$/, ".")} server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start. Raise requestTimeout.`,
-    ...rest,
-  ].join("\n");
-  return error;
+  if (!(error instanceof McpDriverError)) return error;
+  return error.extend(
+    FULL_STOP,
+    ` server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start. Raise requestTimeout.`,
+  );
 }

@@ -4,7 +4,11 @@
  * problems and, for a spawned server, the command, exit code, signal and the last lines it wrote.
  * All are `McpTestkitError`s, so they share its `[mcp-testkit]` prefix.
  */
-import { McpTestkitError } from "../errors.js";
+import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
+import { errorText } from "../util/text.js";
+import { isHint, renderParts, type Audience, type DriverHint, type MessagePart, type RenderOptions } from "./error-rendering.js";
+
+export type { Audience, DeclarableCapability, DriverHint, MessagePart, NegotiationModeAsked } from "./error-rendering.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import type { MessageProblem } from "../inspect/types.js";
 
@@ -46,12 +50,31 @@ export class McpDriverError extends McpTestkitError {
   readonly id: JsonRpcId | undefined;
   /** The spawned process, for servers started with `mcpShell`. */
   readonly process: ProcessContext | undefined;
+  /** What the error says, as text and typed hints (see `renderDriverError`); `message` is it in the library's words. */
+  readonly parts: MessagePart[];
+  /** Whether the message shows the process's stdout (see `describeProcess`). */
+  readonly showStdout: boolean | undefined;
 
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(message + describeProcess(details.process, details.showStdout), details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails = {}) {
+    const parts = typeof message === "string" ? [message] : [...message];
+    super(renderParts(parts, "library") + describeProcess(details.process, details.showStdout), details.cause === undefined ? undefined : { cause: details.cause });
+    this.parts = parts;
+    this.showStdout = details.showStdout;
     this.method = details.method;
     this.id = details.id;
     this.process = details.process;
+  }
+
+  /** The advice and terms this error carries as data (each audience says them in its own words). */
+  get hints(): DriverHint[] {
+    return this.parts.filter(isHint);
+  }
+
+  /** Adds to what the error says, after what it says already (its message follows). */
+  extend(...more: MessagePart[]): this {
+    this.parts.push(...more);
+    this.message = `${MESSAGE_PREFIX} ${renderDriverError(this, "library")}`;
+    return this;
   }
 
   // The seed's field names, flattened from `process`.
@@ -85,7 +108,7 @@ export class ProtocolError extends McpDriverError {
   /** The JSON-RPC response refused, for a response that breaks the schema (so a caller can still tell what it was). */
   readonly response: unknown;
 
-  constructor(message: string, details: ErrorDetails & { problems?: readonly MessageProblem[]; line?: string; response?: unknown } = {}) {
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { problems?: readonly MessageProblem[]; line?: string; response?: unknown } = {}) {
     super(message, { showStdout: true, ...details });
     this.problems = details.problems ?? [];
     this.line = details.line;
@@ -102,7 +125,7 @@ export class RequestFailedError extends McpDriverError {
   readonly serverMessage: string | undefined;
   readonly data: unknown;
 
-  constructor(message: string, details: ErrorDetails & { code?: number; serverMessage?: string; data?: unknown } = {}) {
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { code?: number; serverMessage?: string; data?: unknown } = {}) {
     super(message, details);
     this.code = details.code;
     this.serverMessage = details.serverMessage;
@@ -117,7 +140,7 @@ export class ToolCallError extends RequestFailedError {
   /** The tool result, when the tool reported the error in its result (`isError: true`). */
   readonly result: unknown;
 
-  constructor(message: string, details: ConstructorParameters<typeof RequestFailedError>[1] & { toolName: string; result?: unknown }) {
+  constructor(message: string | readonly MessagePart[], details: ConstructorParameters<typeof RequestFailedError>[1] & { toolName: string; result?: unknown }) {
     super(message, details);
     this.toolName = details.toolName;
     this.result = details.result;
@@ -129,7 +152,7 @@ export class ResourceCallError extends RequestFailedError {
   override name = "ResourceCallError";
   readonly uri: string;
 
-  constructor(message: string, details: ConstructorParameters<typeof RequestFailedError>[1] & { uri: string }) {
+  constructor(message: string | readonly MessagePart[], details: ConstructorParameters<typeof RequestFailedError>[1] & { uri: string }) {
     super(message, details);
     this.uri = details.uri;
   }
@@ -140,7 +163,7 @@ export class PromptCallError extends RequestFailedError {
   override name = "PromptCallError";
   readonly promptName: string;
 
-  constructor(message: string, details: ConstructorParameters<typeof RequestFailedError>[1] & { promptName: string }) {
+  constructor(message: string | readonly MessagePart[], details: ConstructorParameters<typeof RequestFailedError>[1] & { promptName: string }) {
     super(message, details);
     this.promptName = details.promptName;
   }
@@ -152,25 +175,33 @@ export class RequestTimeoutError extends McpDriverError {
   readonly timeoutMs: number;
   readonly cancelled: boolean;
 
-  constructor(message: string, details: ErrorDetails & { timeoutMs: number; cancelled: boolean }) {
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { timeoutMs: number; cancelled: boolean }) {
     super(message, details);
     this.timeoutMs = details.timeoutMs;
     this.cancelled = details.cancelled;
   }
 }
 
+/**
+ * How a request could not be sent: `notSent` (nothing answered: no server there, or the connection
+ * could not be made), `nothingListening` (the connection was refused: nothing listens at `url`),
+ * `refused` (an HTTP error status), `closedMidRequest` (the connection was cut
+ * before the answer), `notMcpEndpoint` (an answer that is neither JSON nor an event stream).
+ */
+export type SendFailure = "notSent" | "nothingListening" | "refused" | "closedMidRequest" | "notMcpEndpoint";
+
 /** The connection closed (HTTP, in memory) or the driver was closed while a request waited. */
 export class ConnectionClosedError extends McpDriverError {
   override name = "ConnectionClosedError";
-  /** `"refused"`: nothing answered at `url` (the connection was refused), so nothing was sent. */
-  readonly reason: "refused" | undefined;
-  /** The URL that refused the connection. */
+  /** How the request could not be sent, when that is why it failed (see `SendFailure`). */
+  readonly sendFailure: SendFailure | undefined;
+  /** Where nothing answered, when `sendFailure` is `nothingListening`. */
   readonly url: string | undefined;
 
-  constructor(message: string, details: ErrorDetails & { refusedAt?: string | undefined } = {}) {
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { sendFailure?: SendFailure; url?: string | undefined } = {}) {
     super(message, details);
-    this.reason = details.refusedAt === undefined ? undefined : "refused";
-    this.url = details.refusedAt;
+    this.sendFailure = details.sendFailure;
+    this.url = details.url;
   }
 }
 
@@ -189,7 +220,7 @@ export class ProcessDidNotExit extends McpDriverError {
   override name = "ProcessDidNotExit";
   readonly timeoutMs: number;
 
-  constructor(message: string, details: ErrorDetails & { timeoutMs: number }) {
+  constructor(message: string | readonly MessagePart[], details: ErrorDetails & { timeoutMs: number }) {
     super(message, details);
     this.timeoutMs = details.timeoutMs;
   }
@@ -198,6 +229,21 @@ export class ProcessDidNotExit extends McpDriverError {
 /** `close()`: the process exited with a non-zero code, or was ended by a signal it was not sent by us. */
 export class ProcessExitedWithError extends McpDriverError {
   override name = "ProcessExitedWithError";
+}
+
+/**
+ * A driver error in `audience`'s words, without the `[mcp-testkit]` prefix: what it says, then the
+ * spawned process's context (unless `summary`, one line for a report).
+ */
+export function renderDriverError(error: McpDriverError, audience: Audience, options: RenderOptions = {}): string {
+  const said = renderParts(error.parts, audience, options);
+  return audience === "summary" ? said : said + describeProcess(error.process, error.showStdout);
+}
+
+/** What `error` says in the library's words, without the prefix and the process's context (for a reason kept as text). */
+export function statementOf(error: unknown): string {
+  if (error instanceof McpDriverError) return renderParts(error.parts, "library");
+  return errorText(error);
 }
 
 function describeProcess(process: ProcessContext | undefined, showStdout: boolean | undefined): string {

@@ -75,7 +75,17 @@ export {
   ProcessDidNotExit,
   ProcessExitedWithError,
   type ProcessContext,
+  renderDriverError,
+  type Audience,
+  type DriverHint,
+  type DeclarableCapability,
+  type MessagePart,
+  type NegotiationModeAsked,
+  type SendFailure,
 } from "./errors.js";
+/** `driver.process` (the spawned server) and `driver.traffic` (what was recorded). */
+export { ServerProcess } from "./server-process.js";
+export { DriverTraffic } from "./traffic.js";
 /** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
 export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
 /** Per-call options (timeout, abort signal, progress), a progress notification's params, a received notification, and what a server-request handler (`onSampling`, ...) is given. */

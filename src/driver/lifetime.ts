@@ -8,9 +8,6 @@
  * prints one line.
  */
 import { MESSAGE_PREFIX } from "../errors.js";
-
-/** The library's advice for a server slow to exit; the CLI, which has no such option, leaves it out. */
-export const CLOSE_TIMEOUT_HINT = "; or pass a longer timeout to close()";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import {
   ConnectionClosedError,
@@ -195,8 +192,12 @@ export class ConnectionLifetime {
     const context = process.context();
     if (!outcome.graceful) {
       return new ProcessDidNotExit(
-        `The server was still running ${timeoutMs} ms after its stdin was closed, so mcp-testkit killed its whole process tree. ` +
-          `A stdio server should exit when its stdin closes (MCP lifecycle, shutdown)${CLOSE_TIMEOUT_HINT}.`,
+        [
+          `The server was still running ${timeoutMs} ms after its stdin was closed, so mcp-testkit killed its whole process tree. ` +
+            `A stdio server should exit when its stdin closes (MCP lifecycle, shutdown)`,
+          { kind: "longerCloseTimeout" },
+          ".",
+        ],
         { timeoutMs, process: context },
       );
     }

@@ -24,13 +24,19 @@ export class ListCache {
     /** Sends one page's request (once the session is ready). */
     private readonly request: PageRequest,
     private readonly processContext: () => ProcessContext | undefined,
-    /**
-     * Called as each list fetch starts, before its first request: may start following list
-     * changes (2026-07-28), and gives what the fetch waits for too before it hands its list back.
-     */
-    private readonly beforeFetch: () => Promise<void> | undefined = () => undefined,
   ) {
     for (const { kind, listChanged } of LIST_KINDS) this.changedBy.set(listChanged, [...(this.changedBy.get(listChanged) ?? []), kind]);
+  }
+
+  /**
+   * Called as each list fetch starts, before its first request: may start following list
+   * changes (2026-07-28), and gives what the fetch waits for too before it hands its list back.
+   */
+  private beforeFetch: () => Promise<void> | undefined = () => undefined;
+
+  /** Sets what runs as each list fetch starts (the era's way of following list changes). */
+  followChangesWith(beforeFetch: () => Promise<void> | undefined): void {
+    this.beforeFetch = beforeFetch;
   }
 
   get<T>(kind: ListKind, refresh: boolean): Promise<T[]> {

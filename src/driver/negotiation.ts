@@ -7,9 +7,11 @@
  */
 import type { ClientCapabilities, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { isObject } from "../protocol/jsonrpc.js";
-import { isSupportedVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { ErrorCode } from "../protocol/errors.js";
-import { McpDriverError, ProtocolError, RequestFailedError, type ProcessContext } from "./errors.js";
+import { McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
+import { MODERN_ONLY } from "./error-rendering.js";
+import { refusalOf } from "./http-refusal.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams } from "./options.js";
 import type { JsonObject, RpcSession } from "./session.js";
 
@@ -26,6 +28,11 @@ export interface Negotiation {
   ready(): InitializeResult | Promise<InitializeResult>;
   /** What every request adds to its `_meta` in this era (none for `initialize` eras). */
   requestMeta(): JsonObject | undefined;
+  /**
+   * The version requests go out in now: the negotiated one, else the revision spoken per request
+   * that the handshake is asking for (undefined while `initialize` is pending).
+   */
+  readonly speaking: string | undefined;
 }
 
 /** The legacy-era handshake: `initialize`, a version check, `notifications/initialized`. */
@@ -50,6 +57,10 @@ export class InitializeNegotiation implements Negotiation {
 
   get started(): boolean {
     return this.declared !== undefined;
+  }
+
+  get speaking(): string | undefined {
+    return this.result?.protocolVersion;
   }
 
   /** `timeoutNote`: what went unanswered before (auto's server/discover), for a timeout's message. */
@@ -114,6 +125,7 @@ export class InitializeNegotiation implements Negotiation {
 export class ResumedNegotiation implements Negotiation {
   readonly result: InitializeResult;
   readonly started = true;
+  readonly speaking: string;
   private transportReady: Promise<void> | undefined;
 
   constructor(
@@ -122,6 +134,7 @@ export class ResumedNegotiation implements Negotiation {
     readonly clientCapabilities: ClientCapabilities,
   ) {
     this.result = { protocolVersion: version, capabilities: {} } as unknown as InitializeResult;
+    this.speaking = version;
     this.session.recorder.setProtocolVersion(version);
   }
 
@@ -151,18 +164,9 @@ export function mergeCapabilities(base: ClientCapabilities, extra: ClientCapabil
   return merged as ClientCapabilities;
 }
 
-/** What a server that speaks only 2026-07-28 is told apart by: it refuses `initialize` with -32022 (over HTTP inside a 400). */
-const REFUSED_VERSION = /"code":\s*-32022\b/;
-
-/** The advice for a refusal of `initialize` by a server that speaks only 2026-07-28, on the error's first line. */
-export const MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: connect with versionNegotiation "auto" or { pin: "${LATEST_KNOWN_VERSION}" }.`;
-
-/** The same error (its class is how callers tell refusals apart), its first line ending with MODERN_ONLY_HINT when the refusal was -32022. */
+/** The same error (its class is how callers tell refusals apart), saying the server speaks only 2026-07-28 when the refusal was -32022 (over HTTP inside a 400). */
 function withModernOnlyHint(error: unknown): unknown {
   if (!(error instanceof McpDriverError)) return error;
-  const refused = (error instanceof RequestFailedError && error.code === ErrorCode.UnsupportedProtocolVersion) || REFUSED_VERSION.test(error.message);
-  if (!refused) return error;
-  const [first = "", ...rest] = error.message.split("\n");
-  error.message = [`${first.replace(/\.?$/, ".")} ${MODERN_ONLY_HINT}`, ...rest].join("\n");
+  if (refusalOf(error)?.code === ErrorCode.UnsupportedProtocolVersion) error.extend(MODERN_ONLY);
   return error;
 }

@@ -12,7 +12,8 @@ import { ObserverDelivery, type ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver, ObservedServer, ServerStopResult } from "../observe/observer.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import type { JsonObject, RequestWatcher } from "./session.js";
+import type { RequestInterceptor } from "./interceptors.js";
+import type { JsonObject } from "./request-types.js";
 import type { ServerEnd } from "./lifetime.js";
 
 /** What the observation needs to know of the driver when a request goes out. */
@@ -25,7 +26,7 @@ export interface DriverFacts {
   protocolVersion(): string | undefined;
 }
 
-export class DriverObservation implements RequestWatcher {
+export class DriverObservation implements RequestInterceptor {
   private readonly delivery: ObserverDelivery;
   private readonly view: ClientView;
   private readonly server: ObservedServer;

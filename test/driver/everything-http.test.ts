@@ -105,7 +105,7 @@ describe("server-everything over Streamable HTTP", () => {
       `[mcp-testkit] Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so initialize (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
     );
     // The same as data, for code that tells a refused connection apart.
-    expect(error).toMatchObject({ reason: "refused", url: `http://127.0.0.1:${port}/mcp`, method: "initialize" });
+    expect(error).toMatchObject({ sendFailure: "nothingListening", url: `http://127.0.0.1:${port}/mcp`, method: "initialize" });
     await app.close();
   });
 

@@ -580,7 +580,7 @@ describe("auto against legacy servers falls back to initialize", () => {
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error.message).toContain(`Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so server/discover (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
-    expect(error).toMatchObject({ reason: "refused", url: `http://127.0.0.1:${port}/mcp` });
+    expect(error).toMatchObject({ sendFailure: "nothingListening", url: `http://127.0.0.1:${port}/mcp` });
     await app.close();
   });
 });

@@ -39,7 +39,8 @@ const sqlCall = (args: Record<string, unknown> = { region: "us-west1", query: "S
 
 /** The headers a conforming client sends for `message` (as the driver builds them), changed by `change` (null drops one). */
 function headersFor(message: unknown, change: Record<string, string | null> = {}, tools = [sql]): Record<string, string> {
-  const headers = modernRequestHeaders(message, (name) => tools.find((tool) => tool.name === name)?.inputSchema) ?? {};
+  const { method, params } = message as { method: string; params?: Record<string, unknown> };
+  const headers = modernRequestHeaders(method, params, (name) => tools.find((tool) => tool.name === name)?.inputSchema) ?? {};
   for (const [name, value] of Object.entries(change)) {
     if (value === null) delete headers[name];
     else headers[name] = value;

@@ -5,12 +5,11 @@
  * and one line of detail. Exit 1 on any FAIL. `--json` prints the structured report.
  */
 import { writeFile } from "node:fs/promises";
-import { ProtocolError, RequestFailedError } from "../../driver/index.js";
-import { MESSAGE_PREFIX } from "../../errors.js";
+import { McpDriverError, ProtocolError, RequestFailedError } from "../../driver/index.js";
+import { renderDriverError } from "../../driver/errors.js";
 import { clip } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
 import { isObject } from "../../protocol/jsonrpc.js";
-import { CLI_MODERN_ONLY_HINT } from "../target/era.js";
 import { httpStatusOf, refusalOf } from "../../driver/http-refusal.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { CHECKS, STDIN_CLOSE_GRACE_MS } from "../check/catalogue.js";
@@ -102,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
       ctx.init = await ctx.driver.initialize();
       ctx.initResult = ctx.init as unknown as Record<string, unknown>;
     } catch (error) {
-      ctx.initFailure = legacyNotSpokenWhy(error, plainMessage(error).split("\n")[0]!);
+      ctx.initFailure = legacyNotSpokenWhy(error);
       const cannot = unreachable(error, target);
       // A server that refuses initialize may still speak 2026-07-28 (a modern-only server does).
       if (cannot) {
@@ -167,7 +166,7 @@ async function probeModern(ctx: CheckContext): Promise<void> {
     // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").
     if (error instanceof ProtocolError && error.method === "server/discover" && error.problems.length > 0) {
       ctx.brokenDiscover = { version: MODERN, problems: error.problems.map((problem) => `${problem.path}: ${problem.message}`), summary };
-    } else ctx.modernFailure = notSpokenWhy(error, summary);
+    } else ctx.modernFailure = notSpokenWhy(error);
     await driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
   }
 }
@@ -176,15 +175,15 @@ async function probeModern(ctx: CheckContext): Promise<void> {
  * Why a server does not speak the legacy era, in a few words: what initialize got (its JSON-RPC
  * error, read out of an HTTP refusal's body too), with no advice about flags `check` does not have.
  */
-function legacyNotSpokenWhy(error: unknown, summary: string): string {
+function legacyNotSpokenWhy(error: unknown): string {
   const refusal = refusalOf(error);
-  if (refusal === undefined) return summary.replaceAll(`${MESSAGE_PREFIX} `, "").replace(` ${CLI_MODERN_ONLY_HINT}`, "").replace(/ It speaks only \S+, per request with no initialize: .*$/, "");
+  if (refusal === undefined) return plainMessage(error, { omit: ["speaksOnlyModern"] }).split("\n")[0]!;
   const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? ` (supported: ${refusal.data.supported.join(", ")})` : "";
   return `initialize got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}${supported}`;
 }
 
 /** Why a server does not speak 2026-07-28, in a few words: what server/discover got, without the driver's option names. */
-function notSpokenWhy(error: unknown, summary: string): string {
+function notSpokenWhy(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof RequestFailedError && cause.code !== undefined) return `server/discover got ${cause.code} ${JSON.stringify(clip(cause.serverMessage ?? "", 80))}`;
   // An HTTP refusal: its status and the JSON-RPC error in its body, not the transport's whole text.
@@ -192,12 +191,13 @@ function notSpokenWhy(error: unknown, summary: string): string {
   if (refusal !== undefined) return `server/discover got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}`;
   const status = cause instanceof Error ? httpStatusOf(cause) : undefined;
   if (status !== undefined) return `server/discover got HTTP ${status}`;
-  // The driver's advice names its own options; the report reads without it.
-  return summary
-    .replaceAll(`${MESSAGE_PREFIX} `, "")
-    .replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, "")
-    .replace(/ A legacy server needs versionNegotiation .*$/, "")
-    .replace(/ If the server is just slow, raise requestTimeout[^.]*\./, "");
+  return summaryOf(error);
+}
+
+/** An error's first line with no advice (the report reads without the driver's option names). */
+function summaryOf(error: unknown): string {
+  const text = error instanceof McpDriverError ? renderDriverError(error, "summary") : plainMessage(error);
+  return text.split("\n")[0]!;
 }
 
 function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {

@@ -8,7 +8,7 @@ import { httpStatusOf } from "../../driver/http-refusal.js";
 import { ConnectionClosedError, ProtocolError, RequestFailedError, type McpDriver } from "../../driver/index.js";
 import type { VersionNegotiation } from "../../driver/options.js";
 import { isKnownVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, versionHas } from "../../protocol/versions.js";
-import { MESSAGE_PREFIX } from "../../errors.js";
+import type { RenderOptions } from "../../driver/error-rendering.js";
 import { CommandError, UsageError } from "../command.js";
 
 export const ERA_OPTIONS = {
@@ -66,8 +66,8 @@ export function parseEra(flags: { "version-negotiation"?: string | undefined; "p
 export function describeEra(driver: McpDriver): string {
   const version = driver.protocolVersion ?? "unknown";
   if (driver.era === "modern") return `${version} (modern era: server/discover, no session)`;
-  // The reason can be a driver error's whole text: its first line, without the library's prefix, says it.
-  const fallback = driver.fallbackReason?.split("\n")[0]!.replace(`${MESSAGE_PREFIX} `, "");
+  // The reason can carry a driver error's details on more lines: its first line says it.
+  const fallback = driver.fallbackReason?.split("\n")[0];
   return `${version} (legacy era: initialize${fallback === undefined ? "" : `, since ${fallback}`})`;
 }
 
@@ -77,24 +77,12 @@ export function describeEra(driver: McpDriver): string {
  * options, here the flags), and the legacy default refused by a server that may speak only
  * 2026-07-28 (a hint at the flag).
  */
-export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknown) => string): CommandError | undefined {
-  if (error instanceof ProtocolError && error.method === "server/discover") {
-    const message = plain(error)
-      .replaceAll(`${MESSAGE_PREFIX} `, "")
-      .replace(/ \(versionNegotiation \{ pin: "[^"]*" \}\)/, " (--version-negotiation pin)")
-      .replace('A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".', "A legacy server needs --version-negotiation auto (probe, then initialize) or legacy.")
-      .replace(/raise requestTimeout \(or pass \{ timeoutMs \} to this call\)\.+/, "raise --timeout.")
-      // A server that refused the probe: the driver's advice names library options. The CLI has a
-      // flag for the version asked, none for capabilities (it declares none).
-      .replace(
-        /Check versionNegotiation \/ protocolVersion and the capabilities the driver declares \([^)]*\)\./,
-        "Check --protocol-version (the version asked for). The CLI declares no client capabilities (roots, sampling, elicitation): a server that requires one is reached from a test, with mcpShell or mcpConnect declaring it.",
-      );
-    return new CommandError(message);
-  }
+export function eraFailure(error: unknown, era: EraChoice, plain: (error: unknown, options?: RenderOptions) => string): CommandError | undefined {
+  // The driver's error carries its advice as data; `plain` says it with the flags.
+  if (error instanceof ProtocolError && error.method === "server/discover") return new CommandError(plain(error));
   if (!era.asked && refusedInitialize(error)) {
     // The driver's own advice (when it saw -32022) is said by the line below, for every refusal.
-    const message = plain(error).replace(` ${CLI_MODERN_ONLY_HINT}`, "");
+    const message = plain(error, { omit: ["speaksOnlyModern"] });
     return new CommandError(`${message}\nIf the server speaks only ${LATEST_KNOWN_VERSION}, add --version-negotiation auto (or pin).`);
   }
   return undefined;
@@ -107,8 +95,5 @@ function refusedInitialize(error: unknown): boolean {
   const status = httpStatusOf(error);
   return status !== undefined && status < 500;
 }
-
-/** The CLI's words for the driver's MODERN_ONLY_HINT. */
-export const CLI_MODERN_ONLY_HINT = `It speaks only ${LATEST_KNOWN_VERSION}, per request with no initialize: add --version-negotiation auto (or pin).`;
 
 export { httpStatusOf };

@@ -7,14 +7,14 @@
 import type { VersionNegotiation } from "../../driver/options.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
-import { MESSAGE_PREFIX } from "../../errors.js";
-import { MODERN_ONLY_HINT } from "../../driver/negotiation.js";
-import { CLOSE_TIMEOUT_HINT } from "../../driver/lifetime.js";
+import { MESSAGE_PREFIX, withoutPrefix } from "../../errors.js";
+import { renderDriverError } from "../../driver/errors.js";
+import type { RenderOptions } from "../../driver/error-rendering.js";
 import { isHttpToken } from "../../protocol/http-token.js";
 import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
-import { CLI_MODERN_ONLY_HINT, eraFailure, httpStatusOf, type EraChoice } from "./era.js";
+import { eraFailure, httpStatusOf, type EraChoice } from "./era.js";
 import { errorText } from "../../util/text.js";
 import { causesText } from "../../util/error-causes.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -140,7 +140,7 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
     return new CommandError(`cannot start the server "${target.value}": ${plainMessage(error)}`);
   }
   // The driver's message says it already: nothing answered at the URL.
-  if (error instanceof ConnectionClosedError && error.reason === "refused") return new CommandError(`${plainMessage(error)}${causesText(error)}`);
+  if (error instanceof ConnectionClosedError && error.sendFailure === "nothingListening") return new CommandError(`${plainMessage(error)}${causesText(error)}`);
   // A refusal with an HTTP status reached the server: that is no "cannot reach".
   if (target.kind === "http" && error instanceof ConnectionClosedError && httpStatusOf(error) === undefined) {
     return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${causesText(error)}`);
@@ -154,26 +154,16 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
 }
 
 /**
- * A driver error's message without the `[mcp-testkit]` prefix (the CLI names itself already);
- * a timeout's advice names the `--timeout` flag instead of the library's options.
+ * An error's message in the CLI's words, without the `[mcp-testkit]` prefix (the CLI names itself
+ * already): a driver error's advice names the flags (`--timeout`, `--version-negotiation`)
+ * instead of the library's options, and says what the CLI cannot do (declare capabilities).
+ * `options.omit` leaves out hints the caller says in its own way.
  */
-/** The driver's -32021 advice (its options for client capabilities), which no CLI flag can follow. */
-const CAPABILITY_ADVICE = /\. The driver declares a capability when it can answer for it: pass .* to mcpShell \/ mcpConnect \/ mcpAttach/;
-const CLI_CAPABILITY_ADVICE =
-  ". The CLI declares no client capabilities (roots, sampling, elicitation), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots";
-
-export function plainMessage(error: unknown): string {
-  let message = errorText(error);
-  if (message.startsWith(`${MESSAGE_PREFIX} `)) message = message.slice(MESSAGE_PREFIX.length + 1);
-  // The driver's advice names its options; here they are flags.
-  message = message.replace(MODERN_ONLY_HINT, CLI_MODERN_ONLY_HINT).replace(CLOSE_TIMEOUT_HINT, "").replace(CAPABILITY_ADVICE, CLI_CAPABILITY_ADVICE);
-  if (error instanceof RequestTimeoutError) {
-    const [first = "", ...rest] = message.split("\n");
-    const advice = `If the server is just slow, raise --timeout (it was ${error.timeoutMs} ms).`;
-    const head = first.replace(/ ?If the server is just slow, raise requestTimeout[^.]*\./, "").trimEnd();
-    message = [`${head} ${advice}`, ...rest].join("\n");
-  }
-  return message;
+export function plainMessage(error: unknown, options: RenderOptions = {}): string {
+  if (!(error instanceof McpDriverError)) return withoutPrefix(errorText(error));
+  // Every timeout says how to give the server longer, even one whose library message has no such advice.
+  const timeoutAdvice = error instanceof RequestTimeoutError && !error.hints.some((hint) => hint.kind === "raiseTimeout");
+  return renderDriverError(error, "cli", timeoutAdvice ? { ...options, add: [{ kind: "raiseTimeout", timeoutMs: error.timeoutMs }] } : options);
 }
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * `driver.traffic`: what the driver recorded of the conversation, both ways: every message, the
+ * schema problems found in what the server sent, and the protocol failures (output that is not
+ * JSON-RPC, responses to no request).
+ */
+import type { TrafficRecorder } from "../inspect/recorder.js";
+import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
+import { ProtocolError, type ProcessContext } from "./errors.js";
+import type { RpcSession } from "./session.js";
+
+export class DriverTraffic {
+  constructor(
+    private readonly session: RpcSession,
+    private readonly processContext: () => ProcessContext | undefined,
+  ) {}
+
+  /** The recorder that saw every message both ways, with methods, latencies and problems. */
+  get recorder(): TrafficRecorder {
+    return this.session.recorder;
+  }
+
+  /** Every message recorded, both ways, oldest first. */
+  get messages(): TrafficRecord[] {
+    return this.session.recorder.messages;
+  }
+
+  /** Schema problems found in messages from the server (in results, notifications and requests). */
+  get problems(): TrafficProblem[] {
+    return this.session.recorder.problems.filter((problem) => problem.direction === "incoming");
+  }
+
+  /**
+   * Protocol failures seen (output that is not JSON-RPC, responses to no request), oldest first.
+   * The first ones are kept (a server writing garbage in a loop must not fill the memory);
+   * `protocolErrorCount` counts them all.
+   */
+  get protocolErrors(): ProtocolError[] {
+    return [...this.session.protocolErrors];
+  }
+
+  /** How many protocol failures were seen, kept or not. */
+  get protocolErrorCount(): number {
+    return this.session.protocolErrorCount;
+  }
+
+  /** Throws the first protocol failure, or a `ProtocolError` listing every schema problem in what the server sent. */
+  assertNoProtocolError(): void {
+    this.session.throwIfBroken();
+    const problems = this.problems;
+    if (problems.length > 0) {
+      throw new ProtocolError(
+        `The server sent ${problems.length} message problem${problems.length === 1 ? "" : "s"}:\n` +
+          problems.map((problem) => `  - ${problem.method ?? "(no method)"}${problem.id === undefined ? "" : ` (id ${JSON.stringify(problem.id)})`} ${problem.path}: ${problem.message} [${problem.rule}]`).join("\n"),
+        { problems, process: this.processContext() },
+      );
+    }
+  }
+}
