@@ -10,6 +10,7 @@ import { errorResponse, isObject, type JsonRpcMessage, type JsonRpcNotification,
 import { META } from "../protocol/meta-keys.js";
 import { featuresOfMethod } from "../protocol/methods.js";
 import { readEnvelope } from "../protocol/read-envelope.js";
+import { parseMessageText } from "../protocol/message-text.js";
 import { FEATURES, KNOWN_PROTOCOL_VERSIONS, versionHas, type Feature } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { RingBuffer } from "../util/ring-buffer.js";
@@ -221,18 +222,14 @@ export class Engine implements EngineState {
     this.observed.abandon(connection, requestKey, cause ?? (outcome === "disconnected" ? "client_disconnected" : "cancelled"));
   }
 
-  /** Parses a JSON-RPC text and handles it; not JSON → -32700. Outcome or promise, as `receive`. */
+  /** Parses a JSON-RPC text and handles it; not JSON → -32700, nested too deep → -32600. Outcome or promise, as `receive`. */
   receiveText(connection: Connection, text: string, context: RequestContext): WireOutcome | Promise<WireOutcome> {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch (error) {
-      const refusal = this.refuse(connection, context, null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` });
-      if (!this.events.has("message")) return refusal;
-      this.tapIn(connection, context, { raw: text });
-      return this.tapOut(connection, context, refusal);
-    }
-    return this.receive(connection, message, context);
+    const read = parseMessageText(text);
+    if ("value" in read) return this.receive(connection, read.value, context);
+    const refusal = this.refuse(connection, context, null, read.error);
+    if (!this.events.has("message")) return refusal;
+    this.tapIn(connection, context, { raw: text });
+    return this.tapOut(connection, context, refusal);
   }
 
   /**

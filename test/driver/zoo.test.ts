@@ -130,10 +130,11 @@ describe("zoo: batches", () => {
 
 describe("zoo: timeouts", () => {
   it("no response: times out, sends notifications/cancelled, and the server receives it", async () => {
-    const app = track(mcpShell(zoo("no-response"), { requestTimeout: 300 }));
+    // The session starts with room to spare (a child process under load is slow to answer); the call is given 300 ms.
+    const app = track(mcpShell(zoo("no-response"), { requestTimeout: 10_000 }));
     await app.initialize();
     const started = Date.now();
-    const error = (await app.callTool("echo").catch((e: unknown) => e)) as RequestTimeoutError;
+    const error = (await app.callTool("echo", {}, { timeoutMs: 300 }).catch((e: unknown) => e)) as RequestTimeoutError;
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(error).toMatchObject({ method: "tools/call", timeoutMs: 300, cancelled: true });

@@ -4,7 +4,8 @@
  * body that says what was wrong, 400 (never 200) for input the server cannot accept, one batch
  * entry per member that needs one, and the official SDK client is still served afterwards. And
  * the router's guard, on every path the mock's port serves: a foreign Host, a foreign Origin or
- * an absolute-form target naming a foreign authority is 403, a target with a fragment is 400,
+ * an absolute-form target naming a foreign authority is 403, a target with a fragment or an
+ * authority that is not host[:port] is 400,
  * and nothing the mock holds changes.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
@@ -191,8 +192,15 @@ describe("fuzz: the router's guard, in front of every route", () => {
   const foreignHost = fc.oneof(
     fc.domain(),
     fc.ipV4().filter((ip) => ip !== "127.0.0.1"),
-    fc.constantFrom("evil.example", "localhost.evil.example", "127.0.0.1.nip.io", "127.0.0.2", "0.0.0.0", "[::2]", "[::ffff:127.0.0.1]", "LOCALHOST.example", "127.0.0.1@evil.example"),
+    fc.constantFrom("evil.example", "localhost.evil.example", "127.0.0.1.nip.io", "127.0.0.2", "0.0.0.0", "[::2]", "[::ffff:127.0.0.1]", "LOCALHOST.example"),
   );
+  /** Hosts that are not host[:port] at all: user info, a port past 65535, a path or query. */
+  const malformedAuthority = fc.oneof(
+    fc.tuple(fc.constantFrom("127.0.0.1", "localhost", "[::1]"), fc.constantFrom("@evil.example", ":1@evil.example")).map(([host, tail]) => `${host}${tail}`),
+    fc.integer({ min: 65536, max: 999_999 }).map((p) => `localhost:${p}`),
+  );
+  /** In a Host header a path, a query or a backslash is malformed too (in a target node refuses a backslash itself, or it starts the path). */
+  const malformedHost = fc.oneof(malformedAuthority, fc.constantFrom("127.0.0.1/mcp", "localhost?x=1", "127.0.0.1\\evil"));
   const withPort = fc.tuple(foreignHost, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined })).map(([host, p]) => (p === undefined ? host : `${host}:${p}`));
 
   /** One attack: the request's target and headers, and the status the guard owes it. */
@@ -201,6 +209,8 @@ describe("fuzz: the router's guard, in front of every route", () => {
     fc.tuple(fc.constantFrom("http", "https"), withPort).map(([scheme, host]) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin: `${scheme}://${host.replace(/^.*@/, "")}`, status: 403 })),
     fc.constantFrom("null", "not an origin").map((origin) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin, status: 403 })),
     fc.tuple(fc.constantFrom("http", "HTTP", "https"), withPort).map(([scheme, host]) => ({ kind: "absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 403 })),
+    malformedHost.map((host) => ({ kind: "malformed Host", absolute: undefined, fragment: undefined, host, origin: undefined, status: 400 })),
+    fc.tuple(fc.constantFrom("http", "https"), malformedAuthority).map(([scheme, host]) => ({ kind: "malformed absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 400 })),
     fc.tuple(fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/), fc.option(withPort, { nil: undefined })).map(([fragment, host]) => ({ kind: "fragment", absolute: undefined, fragment, host, origin: undefined, status: 400 })),
   );
 
@@ -212,7 +222,7 @@ describe("fuzz: the router's guard, in front of every route", () => {
   );
 
   it.prop([fc.nat(), underPrefix, query, attack, fc.constantFrom("GET", "POST", "POST", "DELETE", "PUT"), stateChanging], budget(150, 6))(
-    "a foreign Host, a foreign Origin or a foreign absolute-form authority is 403 on every route, a fragment 400, and nothing changes",
+    "a foreign Host, a foreign Origin or a foreign absolute-form authority is 403 on every route, a fragment or a malformed authority 400, and nothing changes",
     async (pick, under, search, attempt, method, body) => {
       const path = `${pathOf(routes[pick % routes.length]!, under)}${search}`;
       const target = `${attempt.absolute ?? ""}${path}${attempt.fragment === undefined ? "" : `#${attempt.fragment}`}`;

@@ -173,9 +173,10 @@ describe("request targets: absolute-form and fragments", () => {
         `Forbidden: the request target's authority "evil.example.com" (it stands for Host) is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example.com" there to serve it`,
       );
     }
-    // Authorities that only look local are foreign too.
-    for (const target of [`http://127.0.0.1@evil.example:${port}/mcp`, "http:///mcp", `HTTP://EVIL.example:${port}/__mcp-testkit/journal?limit=1`]) {
-      expect((await socketRequest(port, { method: "GET", target, headers: { host: `127.0.0.1:${port}` } }, HANG_GUARD_MS)).status, target).toBe(403);
+    // Authorities that only look local are refused too: a foreign one 403, one that is not host[:port] 400.
+    const looksLocal = { [`HTTP://EVIL.example:${port}/__mcp-testkit/journal?limit=1`]: 403, [`http://127.0.0.1@evil.example:${port}/mcp`]: 400, "http:///mcp": 400 };
+    for (const [target, status] of Object.entries(looksLocal)) {
+      expect((await socketRequest(port, { method: "GET", target, headers: { host: `127.0.0.1:${port}` } }, HANG_GUARD_MS)).status, target).toBe(status);
     }
     expect(stateOf(server, hits)).toBe(before);
   });
@@ -190,6 +191,10 @@ describe("request targets: absolute-form and fragments", () => {
     // The mounted handler's Request has the target's URL, not the Host glued to it.
     expect([hook.status, hook.body]).toEqual([200, `hook saw http://localhost:${port}/hook?x=1`]);
     expect(hits).toEqual([`http://localhost:${port}/hook?x=1`]);
+    // The authority ends at "?": what follows is the query of the path "/", not a path to /hook.
+    const queryOnly = await socketRequest(port, { method: "GET", target: `http://localhost:${port}?x=/hook`, headers: { host: `localhost:${port}` } }, HANG_GUARD_MS);
+    expect(queryOnly.status).toBe(404);
+    expect(hits).toHaveLength(1);
   });
 
   it("a target with a fragment is a malformed request: 400 on every route, the guard on or off", async () => {
@@ -207,6 +212,39 @@ describe("request targets: absolute-form and fragments", () => {
         });
       }
       expect(stateOf(server, hits)).toBe(before);
+    }
+  });
+});
+
+describe("an authority that is not host[:port] is a bad request", () => {
+  it("a Host with user info, a port past 65535, a path, or two Host headers: 400 on every route, the guard on or off, and nothing changes", async () => {
+    for (const dnsRebindingProtection of [true, false]) {
+      const { server, hits, port } = await guardedMock({ dnsRebindingProtection });
+      const before = stateOf(server, hits);
+      const malformed: ReadonlyArray<{ label: string; headers: Record<string, string>; said: string }> = [
+        { label: "user info", headers: { host: `localhost:${port}@evil.example` }, said: `the Host header "localhost:${port}@evil.example"` },
+        { label: "port past 65535", headers: { host: "localhost:99999" }, said: 'the Host header "localhost:99999"' },
+        { label: "a path", headers: { host: `127.0.0.1:${port}/x` }, said: `the Host header "127.0.0.1:${port}/x"` },
+        { label: "two Host headers", headers: { host: `127.0.0.1:${port}`, Host: "evil.example" }, said: `the Host header "127.0.0.1:${port},evil.example"` },
+      ];
+      for (const route of ROUTES) {
+        for (const { label, headers, said } of malformed) {
+          const answer = await socketRequest(port, { method: route.method, target: route.path, headers: headersFor(route, headers), body: route.body }, HANG_GUARD_MS);
+          expect(answer.status, `${route.method} ${route.path} with ${label}`).toBe(400);
+          expect(JSON.parse(answer.body).error.message).toBe(
+            `Bad Request: ${said} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`,
+          );
+        }
+      }
+      // An absolute-form target's authority is read the same way.
+      const target = `http://localhost:${port}@evil.example.com/mcp`;
+      const answer = await socketRequest(port, { method: "POST", target, headers: headersFor({ body: mcpBody }, { host: `127.0.0.1:${port}` }), body: mcpBody }, HANG_GUARD_MS);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).error.message).toContain("the request target's authority");
+      expect(stateOf(server, hits)).toBe(before);
+      // Well-formed names still pass: an IPv6 literal, a name with a port.
+      const health = await socketRequest(port, { method: "GET", target: "/__mcp-testkit/health", headers: { host: `[::1]:${port}` } }, HANG_GUARD_MS);
+      expect(health.status).toBe(200);
     }
   });
 });

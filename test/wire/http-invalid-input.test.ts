@@ -5,7 +5,7 @@
  * each invalid member gets its own error entry beside the answers of the valid ones.
  */
 import { describe, expect, it } from "vitest";
-import { post, rawSession, rpcRequest, serve, useCleanup } from "./support/http.js";
+import { jsonOrSse, post, rawSession, rpcRequest, serve, useCleanup } from "./support/http.js";
 
 useCleanup();
 
@@ -76,5 +76,42 @@ describe("a 2025-03-26 batch with invalid members", () => {
     const response = await post(server.url, [5, "x"], { sessionId, version: "2025-03-26" });
     expect(response.status).toBe(400);
     expect(((await response.json()) as unknown[]).length).toBe(2);
+  });
+});
+
+describe("a message nested deeper than any MCP message", () => {
+  /** A tools/call whose arguments nest `depth` arrays: JSON.parse takes it, JSON.stringify of it would not. */
+  const deepCall = (depth: number) => `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
+
+  it("is 400 with -32600 over HTTP; the journal, the records and the session stay readable", async () => {
+    // Each fixture entry answers one call: one for each message served below.
+    const calls = Array.from({ length: 2 }, () => ({ anyArgs: true as const, result: "ok" }));
+    const server = await serve({ fixtures: { scope: "shared", tools: [{ name: "echo", calls }] } });
+    const { sessionId } = await rawSession(server.url);
+    const response = await post(server.url, deepCall(20_000), { sessionId });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: the message nests arrays and objects more than 512 levels deep; no MCP message does, so it is refused" },
+    });
+    // Brackets inside strings are text, not nesting; a message at the bound is served.
+    const inString = await post(server.url, rpcRequest("tools/call", { name: "echo", arguments: { x: "[".repeat(20_000) } }), { sessionId });
+    expect((await jsonOrSse(inString)).result).toMatchObject({ content: [{ type: "text", text: "ok" }] });
+    const atBound = await post(server.url, deepCall(508), { sessionId });
+    expect((await jsonOrSse(atBound)).result).toMatchObject({ content: [{ type: "text", text: "ok" }] });
+    expect(() => JSON.stringify(server.messages)).not.toThrow();
+    const journal = await fetch(new URL("/__mcp-testkit/journal", server.url));
+    expect(journal.status).toBe(200);
+    // initialize and the two calls served; the refused message reached no fake.
+    expect(((await journal.json()) as Array<{ method: string }>).map((entry) => entry.method)).toEqual(["initialize", "tools/call", "tools/call"]);
+  });
+
+  it("is refused by the control API with a problem naming the bound", async () => {
+    const server = await serve();
+    const body = `{"mcpFakes":${"[".repeat(5_000)}${"]".repeat(5_000)}}`;
+    const response = await fetch(new URL("/__mcp-testkit/fixtures", server.url), { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: "MCP_CONTROL_TOO_DEEP", error: expect.stringContaining("more than 512 levels deep") });
   });
 });

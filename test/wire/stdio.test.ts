@@ -164,6 +164,17 @@ describe("the stdio wire in process", () => {
     expect((await peer.reply(2)).result.content[0].text).toBe("pong");
   });
 
+  it("answers a line nested deeper than any MCP message with -32600 and carries on; the records stay writable", async () => {
+    const { server, peer } = await serveOnStreams({ tools: { ping_me: { returns: "pong" } } });
+    await peer.initialize();
+    peer.input.write(`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}}\n`);
+    const error = await peer.next((message) => "error" in message);
+    expect(error).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("more than 512 levels deep") } });
+    peer.send(call(4, "ping_me"));
+    expect((await peer.reply(4)).result.content[0].text).toBe("pong");
+    expect(() => JSON.stringify(server.messages)).not.toThrow();
+  });
+
   it("reassembles lines split across chunks, several lines per chunk, and UTF-8 split mid-character", async () => {
     const { peer, server } = await serveOnStreams({ tools: { echo: (c) => ({ returns: String(c.arguments.text) }) } });
     await peer.initialize();

@@ -86,10 +86,9 @@ export interface HttpExchange extends TransportFacts {
 export function splitTarget(target: string): { path: string; search: string } {
   let start = 0;
   if (!target.startsWith("/")) {
-    // An absolute URL (fetch's Request.url): skip "scheme://authority".
+    // An absolute URL (fetch's Request.url, an absolute-form target): skip "scheme://authority".
     const scheme = target.indexOf("://");
-    start = scheme === -1 ? 0 : target.indexOf("/", scheme + 3);
-    if (start === -1) return { path: "/", search: target.includes("?") ? target.slice(target.indexOf("?")) : "" };
+    if (scheme !== -1) start = authorityEnd(target, scheme + 3);
   }
   const query = target.indexOf("?", start);
   const hash = target.indexOf("#", start);
@@ -106,10 +105,14 @@ export function absoluteFormAuthority(target: string): string | undefined {
   if (target.startsWith("/")) return undefined;
   const scheme = target.indexOf("://");
   if (scheme === -1) return undefined;
-  const start = scheme + 3;
+  return target.slice(scheme + 3, authorityEnd(target, scheme + 3));
+}
+
+/** Where the authority that starts at `start` ends: at the first "/", "?" or "#" (RFC 3986 §3.2), or the end. */
+function authorityEnd(target: string, start: number): number {
   let end = start;
   while (end < target.length && target[end] !== "/" && target[end] !== "?" && target[end] !== "#") end++;
-  return target.slice(start, end);
+  return end;
 }
 
 /** A body that failed after its head went out: the client saw only a cut connection. */

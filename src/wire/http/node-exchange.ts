@@ -31,7 +31,13 @@ export class NodeExchange implements HttpExchange {
   get authority(): string | undefined {
     const url = this.req.url ?? "/";
     // The common target ("/mcp") names no authority: one character tells.
-    return url.startsWith("/") ? this.req.headers.host : (absoluteFormAuthority(url) ?? this.req.headers.host);
+    return url.startsWith("/") ? this.hostHeader() : (absoluteFormAuthority(url) ?? this.hostHeader());
+  }
+
+  /** The `Host` header; two of them name no one authority, so they come back joined, which no check passes (RFC 9112 §3.2: 400). */
+  private hostHeader(): string | undefined {
+    const hosts = this.req.headersDistinct.host;
+    return hosts !== undefined && hosts.length > 1 ? hosts.join(",") : this.req.headers.host;
   }
 
   get authorityFromTarget(): boolean {

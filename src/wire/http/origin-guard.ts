@@ -29,6 +29,19 @@ export interface GuardRefusal {
   readonly reason: "foreign" | "invalid" | "opaque";
 }
 
+/** `host[:port]`: a name or an IPv4 address, or an IPv6 literal in brackets; no user info, path or query. */
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]+)(?::(\d{1,5}))?$/;
+
+/**
+ * Whether `authority` (a `Host` header, or an absolute-form target's authority) is well formed.
+ * One that is not is a bad request whatever the guard says (RFC 9110 §7.2): it would otherwise
+ * reach a route as a URL nobody can build, or as a host the guard reads differently than a URL does.
+ */
+export function isWellFormedAuthority(authority: string): boolean {
+  const match = AUTHORITY.exec(authority);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
 function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
   const colon = hostHeader.lastIndexOf(":");

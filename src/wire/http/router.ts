@@ -11,7 +11,7 @@ import { McpTestkitError } from "../../errors.js";
 import { logToStderr, type LogSink } from "../../util/log.js";
 import { describeValue, errorText } from "../../util/text.js";
 import type { HttpExchange } from "./exchange.js";
-import { refusalMessage, type OriginGuard } from "./origin-guard.js";
+import { isWellFormedAuthority, refusalMessage, type OriginGuard } from "./origin-guard.js";
 import { JSON_HEADERS } from "./post-answer.js";
 
 /** A handler that answers an exchange itself (it never throws; errors are answered). */
@@ -62,6 +62,8 @@ const WEB_BODY_LIMIT = 16 * 1024 * 1024;
 export class Router implements ExchangeHandler {
   private readonly exact = new Map<string, Route>();
   private prefixes: Route[] = [];
+  /** The last authority found well formed: a client sends the same one every time, so it is checked once. */
+  private lastWellFormed?: string;
 
   /** `log`: where a web handler's body that failed after its head went out is told (the client only sees a cut). */
   constructor(
@@ -135,6 +137,14 @@ export class Router implements ExchangeHandler {
     if (exchange.hasFragment) {
       this.refuse(exchange, 400, "Bad Request: the request target has a fragment (#...); a client never sends one (RFC 9112 §3.2), so send the target without it");
       return false;
+    }
+    const authority = exchange.authority;
+    if (authority !== undefined && authority !== this.lastWellFormed) {
+      if (!isWellFormedAuthority(authority)) {
+        this.refuse(exchange, 400, `Bad Request: ${exchange.authorityFromTarget ? "the request target's authority" : "the Host header"} ${JSON.stringify(authority)} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`);
+        return false;
+      }
+      this.lastWellFormed = authority;
     }
     const guard = this.edge.guard;
     if (guard === undefined || route?.allowForeignHosts === true) return true;

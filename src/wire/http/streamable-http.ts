@@ -7,6 +7,7 @@
  * in front of it, at the router, as it does in front of every route.) Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
  */
 import { randomBytes } from "node:crypto";
+import { parseMessageText } from "../../protocol/message-text.js";
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
@@ -228,12 +229,9 @@ export class StreamableHttpEndpoint {
 
   private postBody(exchange: HttpExchange, body: string | typeof BODY_TOO_LARGE): void {
     if (body === BODY_TOO_LARGE) return this.reject(exchange, 413, -32000, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch (error) {
-      return this.reject(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
-    }
+    const read = parseMessageText(body);
+    if ("error" in read) return this.reject(exchange, 400, read.error.code, read.error.message);
+    const parsed = read.value;
     // A request that names its version per request (2026-07-28) takes the stateless path.
     if (isObject(parsed) && this.speaksPerRequest(exchange, parsed)) return this.statelessPost(exchange, parsed);
     if (Array.isArray(parsed)) {
