@@ -73,7 +73,7 @@ function renderHint(text: string, hint: DriverHint, audience: Audience): string 
   if (audience === "summary") return text;
   switch (hint.kind) {
     case "speaksOnlyModern":
-      return `${sentence(text)} It speaks only ${hint.version}, per request with no initialize: ${cli ? "add --version-negotiation auto (or pin)." : `connect with versionNegotiation "auto" or { pin: "${hint.version}" }.`}`;
+      return `${sentence(text)} It speaks only ${hint.version}, per request with no initialize: ${cli ? "use --version-negotiation auto (the default) or pin." : `connect with versionNegotiation "auto" or { pin: "${hint.version}" }.`}`;
     case "declareCapabilities":
       if (cli) return `${text}. The CLI declares no client capabilities (roots, sampling, elicitation), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots`;
       return `${text}. The driver declares a capability when it can answer for it: pass ${hint.capabilities.map((name) => CAPABILITY_OPTIONS[name]).join(" and ")} to mcpShell / mcpConnect / mcpAttach`;
@@ -119,7 +119,7 @@ function reachText(mode: NegotiationModeAsked, cli: boolean): string {
         ? `--protocol-version ${mode.version} alone pins that revision; for a legacy server give a legacy --protocol-version (or leave it out), or use --version-negotiation auto.`
         : `protocolVersion ${JSON.stringify(mode.version)} alone pins that revision; for a legacy server set a legacy protocolVersion (or leave it out), or use versionNegotiation "auto".`;
     case "pin":
-      return cli ? "A legacy server needs --version-negotiation auto (probe, then initialize) or legacy." : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
+      return cli ? "A legacy server needs --version-negotiation auto (the default: probe, then initialize) or legacy." : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
   }
 }
 

@@ -110,7 +110,13 @@ describe("mcp-testkit call over Streamable HTTP (our mock)", () => {
   it("a tool error in --json mode prints the result and exits 1", async () => {
     const result = await runCli(["call", server.url!, "fail", "--json"]);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "disk full" }], isError: true });
+    // The result as the default era (auto, as in the library) gets it from our mock: 2026-07-28's.
+    expect(JSON.parse(result.stdout)).toEqual({
+      content: [{ type: "text", text: "disk full" }],
+      isError: true,
+      resultType: "complete",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } },
+    });
     expect(result.stderr).toBe('mcp-testkit call: tool "fail" returned an error (isError: true)\n');
   });
 

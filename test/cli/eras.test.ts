@@ -3,7 +3,8 @@
  * legacy|auto|pin` and `--protocol-version`, read into the driver's own `versionNegotiation`.
  * Against our dual-era mock (over HTTP and over stdio), a server built with the official SDK v2
  * (over stdio, and over HTTP both dual-era and modern-only) and a legacy-only server
- * (server-everything); each run says which era it spoke; bad combinations exit 2.
+ * (server-everything); each run says which era it spoke; bad combinations exit 2. Without a flag
+ * the CLI negotiates as the driver does by default (auto).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -49,11 +50,11 @@ describe("call and inspect against our mock over Streamable HTTP (both eras)", (
     expect(server.calls.slice(-2).map((call) => call.protocolVersion)).toEqual(["2026-07-28", "2026-07-28"]);
   });
 
-  it("legacy, a legacy --protocol-version, and no flag at all (as before: no line on stderr) speak initialize", async () => {
+  it("legacy and a legacy --protocol-version speak initialize; no flag at all speaks 2026-07-28, as the library's default does, with no line on stderr", async () => {
     expect(await runCli(["call", server.url!, "echo", '{"text":"a"}', "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "a\n", stderr: legacyLine() });
     expect(await runCli(["call", server.url!, "echo", '{"text":"b"}', "--protocol-version", "2025-06-18"])).toMatchObject({ code: 0, stdout: "b\n", stderr: legacyLine("2025-06-18") });
     expect(await runCli(["call", server.url!, "echo", '{"text":"c"}'])).toMatchObject({ code: 0, stdout: "c\n", stderr: "" });
-    expect(server.calls.slice(-3).map((call) => call.protocolVersion)).toEqual(["2025-11-25", "2025-06-18", "2025-11-25"]);
+    expect(server.calls.slice(-3).map((call) => call.protocolVersion)).toEqual(["2025-11-25", "2025-06-18", "2026-07-28"]);
   });
 
   it("inspect shows the era in its Protocol line and in --json", async () => {
@@ -64,8 +65,13 @@ describe("call and inspect against our mock over Streamable HTTP (both eras)", (
     const report = JSON.parse((await runCli(["inspect", server.url!, "--json", "--version-negotiation", "pin"])).stdout) as Json;
     expect(report).toMatchObject({ protocolVersion: "2026-07-28", era: "modern", tools: [{ name: "echo" }] });
     expect(report).not.toHaveProperty("fallbackReason");
-    const legacy = JSON.parse((await runCli(["inspect", server.url!, "--json"])).stdout) as Json;
+    const legacy = JSON.parse((await runCli(["inspect", server.url!, "--json", "--version-negotiation", "legacy"])).stdout) as Json;
     expect(legacy).toMatchObject({ protocolVersion: "2025-11-25", era: "legacy" });
+    expect(legacy).not.toHaveProperty("fallbackReason");
+    // No flag: the driver's default, auto, which finds 2026-07-28 on our mock.
+    const unflagged = await runCli(["inspect", server.url!]);
+    expect(unflagged).toMatchObject({ code: 0, stderr: "" });
+    expect(unflagged.stdout.split("\n")[1]).toBe("Protocol:     2026-07-28 (modern era: server/discover, no session)");
   });
 });
 
@@ -78,21 +84,22 @@ describe("call against our mock over stdio (mcp-testkit mock --stdio)", () => {
   });
 });
 
-describe("our mock serving only 2026-07-28: the legacy default is refused, and the CLI points at the flag", () => {
-  const HINT = "\nIf the server speaks only 2026-07-28, add --version-negotiation auto (or pin).\n";
+describe("our mock serving only 2026-07-28: the default reaches it; legacy asked for is refused, and the CLI points at the flag", () => {
+  const HINT = "It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto (the default) or pin.";
   const modernOnly = { protocolVersions: ["2026-07-28"], tools: { echo: { returns: "modern only" } } };
 
-  it("over stdio: the -32022 that names what it speaks, then the hint; no stack trace", async () => {
+  it("over stdio: no flag works; legacy gets the -32022 that names what it speaks, then the hint; no stack trace", async () => {
     const command = `"${process.execPath}" "${CLI}" mock --stdio "${scenarioFile("modern-only.json", modernOnly)}"`;
-    const refused = await runCli(["call", command, "echo"]);
+    expect(await runCli(["call", command, "echo"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: "" });
+    const refused = await runCli(["call", command, "echo", "--version-negotiation", "legacy"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32022 .*this server speaks 2026-07-28 per request/);
-    expect(refused.stderr.endsWith(HINT)).toBe(true);
-    expect(refused.stderr).not.toMatch(/    at |unexpected error/);
+    expect(refused.stderr.split("\n")[0]!.endsWith(HINT)).toBe(true);
+    expect(refused.stderr).not.toMatch(/    at |unexpected error|versionNegotiation/);
     expect(await runCli(["call", command, "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: MODERN_LINE });
   });
 
-  it("a server that refuses initialize with an era asked gets its error in plain words, no hint and no stack trace", async () => {
+  it("a server that refuses initialize gets its error in plain words, no hint and no stack trace, with legacy asked and by default", async () => {
     // A raw stdio server: every request is answered with -32603, as a broken server would.
     const script = scratchFile("refuses.mjs", `import { createInterface } from "node:readline";
 createInterface({ input: process.stdin }).on("line", (line) => {
@@ -102,22 +109,23 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     const refused = await runCli(["call", `"${process.execPath}" "${script}"`, "echo", "--version-negotiation", "legacy"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32603 \(InternalError\): "database is down"/);
-    expect(refused.stderr).not.toMatch(/    at |unexpected error|add --version-negotiation auto/);
+    expect(refused.stderr).not.toMatch(/    at |unexpected error|--version-negotiation/);
+    // The default asks server/discover first: refused with -32603 (no modern answer), it falls back to initialize, refused too.
+    const unflagged = await runCli(["call", `"${process.execPath}" "${script}"`, "echo"]);
+    expect(unflagged).toMatchObject({ code: 1, stdout: "" });
+    expect(unflagged.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32603 \(InternalError\): "database is down"/);
+    expect(unflagged.stderr).not.toMatch(/    at |unexpected error|--version-negotiation/);
   });
 
-  it("over HTTP: the 400 -32022, then the hint", async () => {
+  it("over HTTP: no flag works; legacy gets the 400 -32022, then the hint", async () => {
     const server = await mockMcp(modernOnly);
     try {
-      const refused = await runCli(["call", server.url!, "echo"]);
-      expect(refused).toMatchObject({ code: 1, stdout: "" });
-      expect(refused.stderr).toMatch(/-32022/);
-      expect(refused.stderr.endsWith(HINT)).toBe(true);
-      expect(refused.stderr).not.toMatch(/    at |unexpected error/);
+      expect(await runCli(["call", server.url!, "echo"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: "" });
       expect(await runCli(["call", server.url!, "echo", "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "modern only\n", stderr: MODERN_LINE });
       // Legacy asked for: the refusal in the CLI's words (no "cannot reach": the server answered), with the flag to use.
       const legacy = await runCli(["call", server.url!, "echo", "--version-negotiation", "legacy"]);
       expect(legacy).toMatchObject({ code: 1, stdout: "" });
-      expect(legacy.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*-32022.* It speaks only 2026-07-28, per request with no initialize: add --version-negotiation auto \(or pin\)\.\n/);
+      expect(legacy.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*-32022.* It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n/);
       expect(legacy.stderr).not.toMatch(/cannot reach|versionNegotiation|    at /);
     } finally {
       await server.close();
@@ -145,12 +153,14 @@ describe("against a server built with the official SDK v2", () => {
     expect(await runCli(["call", url, "add", '{"a":1,"b":1}', "--version-negotiation", "legacy"])).toMatchObject({ code: 0, stdout: "2\n", stderr: legacyLine() });
   });
 
-  it("a modern-only endpoint: auto works; the legacy default fails, showing the -32022 and pointing at the flag", async () => {
+  it("a modern-only endpoint: auto and no flag work; legacy asked for fails, showing the -32022 and pointing at the flag", async () => {
     const url = await serveSdkV2({ legacy: "reject" });
     expect(await runCli(["call", url, "add", '{"a":1,"b":2}', "--version-negotiation", "auto"])).toMatchObject({ code: 0, stdout: "3\n", stderr: MODERN_LINE });
-    const refused = await runCli(["call", url, "add", '{"a":1,"b":2}']);
+    expect(await runCli(["call", url, "add", '{"a":1,"b":2}'])).toMatchObject({ code: 0, stdout: "3\n", stderr: "" });
+    const refused = await runCli(["call", url, "add", '{"a":1,"b":2}', "--version-negotiation", "legacy"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*\nIf the server speaks only 2026-07-28, add --version-negotiation auto \(or pin\)\.\n$/s);
+    expect(refused.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*\. It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n$/s);
+    expect(refused.stderr).not.toMatch(/versionNegotiation|    at /);
   });
 });
 
@@ -199,12 +209,20 @@ describe("against a legacy-only server (server-everything over stdio)", () => {
     expect(auto.stderr).toBe('mcp-testkit call: protocol 2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")\n');
     const pin = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "pin"]);
     expect(pin).toMatchObject({ code: 1, stdout: "" });
-    expect(pin.stderr).toMatch(/^mcp-testkit call: The server does not speak MCP 2026-07-28 \(--version-negotiation pin\): server\/discover failed: .*-32601.*\. A legacy server needs --version-negotiation auto \(probe, then initialize\) or legacy\.\n  command: /);
+    expect(pin.stderr).toMatch(/^mcp-testkit call: The server does not speak MCP 2026-07-28 \(--version-negotiation pin\): server\/discover failed: .*-32601.*\. A legacy server needs --version-negotiation auto \(the default: probe, then initialize\) or legacy\.\n  command: /);
     expect(pin.stderr).not.toMatch(/versionNegotiation|\[mcp-testkit\]|    at /);
     const report = JSON.parse((await runCli(["inspect", everything, "--json", "--version-negotiation", "auto"])).stdout) as Json;
     expect(report).toMatchObject({ protocolVersion: "2025-11-25", era: "legacy", fallbackReason: expect.stringMatching(/-32601/) });
     // Three starts of server-everything through npx: room for a loaded machine.
   }, 60_000);
+
+  it("with no flag the fallback is the normal way to meet a legacy server: the protocol is shown plainly; auto asked for says why", async () => {
+    const unflagged = await runCli(["inspect", everything]);
+    expect(unflagged).toMatchObject({ code: 0, stderr: "" });
+    expect(unflagged.stdout.split("\n")[1]).toBe("Protocol:     2025-11-25 (legacy era: initialize)");
+    const asked = await runCli(["inspect", everything, "--version-negotiation", "auto"]);
+    expect(asked.stdout.split("\n")[1]).toBe('Protocol:     2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")');
+  });
 });
 
 describe("era flags: bad usage exits 2", () => {

@@ -28,6 +28,7 @@ describe("mcp-testkit inspect over stdio", () => {
       "transport",
       "protocolVersion",
       "era",
+      "fallbackReason",
       "serverInfo",
       "capabilities",
       "instructions",
@@ -42,6 +43,8 @@ describe("mcp-testkit inspect over stdio", () => {
       transport: "stdio",
       protocolVersion: "2025-11-25",
       era: "legacy",
+      // The default (auto) asked server/discover first; a legacy server refuses it, as it should.
+      fallbackReason: expect.stringMatching(/^server\/discover failed: .*-32601/),
       serverInfo: { name: "mcp-servers/everything" },
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {} },
       problems: [],
@@ -58,7 +61,7 @@ describe("mcp-testkit inspect over stdio", () => {
     expect((report.prompts as Json[]).map((prompt) => prompt.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));
   });
 
-  it("prints a readable summary by default", async () => {
+  it("prints a readable summary by default; a legacy server met by the default era is shown plainly, with no fallback reason", async () => {
     const result = await runCli(["inspect", everything]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
@@ -101,7 +104,7 @@ describe("mcp-testkit inspect over stdio", () => {
     const result = await runCli(["inspect", command]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(`mcp-testkit inspect: cannot start the server "${command}": The server process exited before answering initialize`);
+    expect(result.stderr).toContain(`mcp-testkit inspect: cannot start the server "${command}": The server process exited before answering server/discover: it failed to start (or exited at once).`);
     expect(result.stderr).toContain(`  command: ${command} (pid `);
     expect(result.stderr).toContain("  process: exit code 3\n");
     expect(result.stderr).toContain("  stderr (1 line):\n    | config.json not found\n");
@@ -177,7 +180,9 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
     expect(report).toMatchObject({
       target: url,
       transport: "http",
-      protocolVersion: "2025-11-25",
+      // The default era is the library's (auto): our mock speaks 2026-07-28.
+      protocolVersion: "2026-07-28",
+      era: "modern",
       serverInfo: { name: "mcp-testkit" },
       capabilities: { tools: {}, resources: {} },
       tools: [{ name: "search", description: "Search issues", inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }],
@@ -186,9 +191,10 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
       prompts: null,
       problems: [],
     });
-    expect(seen.length).toBeGreaterThanOrEqual(3); // initialize, initialized, lists, DELETE
+    // 2026-07-28: one request per method, no session to open or end.
+    expect(seen.map((headers) => headers["mcp-method"])).toEqual(["server/discover", "tools/list", "resources/list", "resources/templates/list"]);
     for (const headers of seen) expect(headers).toMatchObject({ authorization: "Bearer t0ken", "x-team": "qa" });
-    expect(seen.at(-1)).toHaveProperty("mcp-session-id"); // the session was ended
+    for (const headers of seen) expect(headers).not.toHaveProperty("mcp-session-id");
   });
 
   it("prints lists the server does not advertise as such", async () => {
@@ -210,7 +216,7 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     // What happened first, in plain words (not the handshake's method), then the detail.
-    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit inspect: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\), so initialize \\(id 1\\) was not sent\\. Is the server running, on this port\\? Detail: fetch failed \\(.*ECONNREFUSED`));
+    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit inspect: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\), so server\\/discover \\(id 1\\) was not sent\\. Is the server running, on this port\\? Detail: fetch failed \\(.*ECONNREFUSED`));
   });
 });
 

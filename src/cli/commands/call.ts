@@ -39,7 +39,7 @@ server could not be started or reached; 2 bad usage.
 
 Examples:
   mcp-testkit call "node server.js" echo --args '{"message":"hi"}'
-  mcp-testkit call http://127.0.0.1:3000/mcp echo '{"text":"hi"}' --version-negotiation auto
+  mcp-testkit call http://127.0.0.1:3000/mcp echo '{"text":"hi"}' --version-negotiation pin
   mcp-testkit call http://127.0.0.1:3000/mcp --read file:///README.md
   mcp-testkit call "node server.js" --prompt review --args '{"code":"x = 1"}' --json`;
 
@@ -88,7 +88,7 @@ export async function run(argv: string[]): Promise<number> {
 function tellEra(driver: McpDriver, era: EraChoice, progress: Progress): void {
   if (!era.asked || driver.protocolVersion === undefined) return;
   progress.stop();
-  process.stderr.write(`mcp-testkit call: protocol ${describeEra(driver)}\n`);
+  process.stderr.write(`mcp-testkit call: protocol ${describeEra(driver, era)}\n`);
 }
 
 async function callOnce(driver: McpDriver, action: Action, json: boolean, targetText: string, progress: Progress): Promise<number> {

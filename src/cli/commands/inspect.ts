@@ -30,7 +30,7 @@ Exit codes: 0 shown; 1 the server could not be started or reached, or a list fai
 Examples:
   mcp-testkit inspect "npx -y @modelcontextprotocol/server-everything stdio"
   mcp-testkit inspect "node build/server.js" --json
-  mcp-testkit inspect http://127.0.0.1:3000/mcp --version-negotiation auto
+  mcp-testkit inspect http://127.0.0.1:3000/mcp --version-negotiation legacy
   mcp-testkit inspect http://127.0.0.1:3000/mcp --header "Authorization: Bearer $TOKEN"`;
 
 const OPTIONS = { ...TARGET_OPTIONS, ...ERA_OPTIONS } as const;
@@ -92,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      process.stdout.write(`${describe(target, init as unknown as Json, describeEra(driver), lists, errors, problems.length).join("\n")}\n`);
+      process.stdout.write(`${describe(target, init as unknown as Json, describeEra(driver, era), lists, errors, problems.length).join("\n")}\n`);
     }
     return Object.keys(errors).length === 0 ? EXIT_OK : EXIT_FAILURE;
   }, era);

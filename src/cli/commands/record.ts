@@ -114,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
         const recording = await startRecording(driver, serving, scope, values["closed-world"] === true, stopping.stop);
         printLiveLines(recording.server, say, wantsColour(stdio ? process.stderr : process.stdout));
         const where = stdio ? "over stdio" : `at ${recording.server.url}`;
-        say(`mcp-testkit record: recording ${target.value} (${describeServer(driver)}, ${describeEra(driver)}) ${where}`);
+        say(`mcp-testkit record: recording ${target.value} (${describeServer(driver)}, ${describeEra(driver, era)}) ${where}`);
         say(`  ${describeSurface(recording)}. Point your agent at it; ${stdio ? "close stdin or press Ctrl-C" : "press Ctrl-C"} to stop and write ${out}.`);
         const why = await stopping.requested;
         await recording.close();

@@ -94,8 +94,9 @@ export interface OpenOptions {
   /** Run requests strictly (a result breaking the schema throws); default false, so a flawed server can still be looked at. */
   strict?: boolean;
   /**
-   * The era to speak (the driver's option). Default `"legacy"`: `inspect` and `call` choose with
-   * their era flags (see era.ts); `check` asks for each era it tests.
+   * The era to speak (the driver's option). Default `"auto"`, the driver's own default, so the CLI
+   * shows what a test's driver gets: `inspect`, `call` and `record` choose with their era flags
+   * (see era.ts); `check` asks for each era it tests.
    */
   versionNegotiation?: VersionNegotiation;
   /** The revision to speak (the driver's option); alone, it implies the negotiation mode. */
@@ -108,9 +109,9 @@ export interface OpenOptions {
  * recorded (`driver.problems`) rather than thrown, unless `strict`.
  */
 export function openDriver(target: Target, options: OpenOptions = {}): McpDriver {
-  // A version alone lets the driver imply the mode (a pin for 2026-07-28); nothing at all is legacy.
+  // A version alone lets the driver imply the mode (a pin for 2026-07-28); nothing at all is auto.
   const impliedByVersion = options.versionNegotiation === undefined && options.protocolVersion !== undefined;
-  const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "legacy", protocolVersion: options.protocolVersion };
+  const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "auto", protocolVersion: options.protocolVersion };
   const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era, ...(options.capabilities && { capabilities: options.capabilities }) };
   if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
   const process = new StdioProcessTransport({
@@ -126,11 +127,11 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
  * into a `CommandError` (exit 1) whose message shows the process context: what the server did is
  * no bug of ours, so no stack trace. Other failures are rethrown as they are.
  */
-export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}, era?: EraChoice) {
+export async function connect(driver: McpDriver, target: Target, params: Parameters<McpDriver["initialize"]>[0] = {}) {
   try {
     return await driver.initialize(params);
   } catch (error) {
-    throw (era && eraFailure(error, era, plainMessage)) ?? unreachable(error, target) ?? (error instanceof McpDriverError ? new CommandError(plainMessage(error)) : error);
+    throw eraFailure(error, plainMessage) ?? unreachable(error, target) ?? (error instanceof McpDriverError ? new CommandError(plainMessage(error)) : error);
   }
 }
 
@@ -195,7 +196,7 @@ export async function withConnectedDriver<T>(
   let succeeded = false;
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
-    const init = await connect(driver, target, {}, era);
+    const init = await connect(driver, target);
     succeeded = true;
     return await use(driver, init);
   } finally {
