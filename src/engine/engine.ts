@@ -27,9 +27,10 @@ import { checkCacheOptions, type CacheOptions } from "./cache-hints.js";
 import { serverMeta, stampModernOutcome } from "./modern-result.js";
 import { RequestStateKeeper } from "./mrtr/request-state.js";
 import { abortInFlight } from "./methods/tools.js";
-import { BUILTIN_FEATURES } from "./features/builtin.js";
+import { builtinFeatures } from "./features/builtin.js";
 import { MethodTable } from "./features/method-table.js";
-import { bindUserFeature, type BoundFeature, type McpFeature } from "./features/user-features.js";
+import type { EngineFeature } from "./features/feature.js";
+import { bindUserFeature, type McpFeature } from "./features/user-features.js";
 import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer, type WireOutcome } from "./outcome.js";
 import { serializeOutcome } from "./reply-text.js";
@@ -130,7 +131,10 @@ export class Engine implements EngineState {
   private readonly observed = new ObservedRequests();
   /** Which handler serves each method and notification, built from the built-in and the user's features. */
   private readonly table: MethodTable;
-  private readonly userFeatures: BoundFeature[];
+  /** Every feature, built-in and the user's: told when to forget (reset) and when a connection ends. */
+  private readonly features: readonly EngineFeature[];
+  /** The features that keep something per connection (most keep nothing, and closing stays a no-op for them). */
+  private readonly perConnection: readonly EngineFeature[];
   /** `use()` handlers by method, the newest first; asked before the method's own handler. */
   private readonly overrides = new Map<string, McpMethodHandler[]>();
   private readonly onUnhandledMethod: UnhandledMethodPolicy;
@@ -155,8 +159,9 @@ export class Engine implements EngineState {
     checkUnknownToolPolicy(options.onUnknownTool);
     checkUnhandledMethodPolicy(options.onUnhandledMethod);
     this.onUnhandledMethod = options.onUnhandledMethod ?? "error";
-    this.userFeatures = checkFeatureList(options.features).map(bindUserFeature);
-    this.table = new MethodTable([...BUILTIN_FEATURES, ...this.userFeatures]);
+    this.features = [...builtinFeatures(), ...checkFeatureList(options.features).map(bindUserFeature)];
+    this.perConnection = this.features.filter((feature) => feature.connectionClosed !== undefined);
+    this.table = new MethodTable(this.features);
     this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line), this.unknownToolHints)];
   }
 
@@ -210,6 +215,7 @@ export class Engine implements EngineState {
     this.observed.abandonAll(connection, outcome === "disconnected" ? "client_disconnected" : "session_closed");
     connection.close();
     this.sessions.delete(connection);
+    for (const feature of this.perConnection) feature.connectionClosed!(connection);
     if (connection.session) this.events.emit("session:close", { sessionId: connection.id, wire: connection.wire, outcome, reason });
   }
 
@@ -418,7 +424,7 @@ export class Engine implements EngineState {
 
   /** Clears the record and restarts every script. */
   reset(): void {
-    for (const feature of this.userFeatures) feature.reset();
+    for (const feature of this.features) feature.reset?.();
     this.requestStates.clear();
     this.calls.clear();
     this.received.clear();

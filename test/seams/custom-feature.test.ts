@@ -105,6 +105,32 @@ describe("a feature in the 2026-07-28 era", () => {
     first.reset();
     expect(await a.request({ method: "x/count", params: { by: 1 } }, COUNT_RESULT)).toMatchObject({ count: 1 });
   });
+
+  it("keeps state per session, and drops a session's when it ends (the client closes it, or the mock closes)", async () => {
+    // A tally per session: what a feature with work in flight per client (tasks, say) keeps.
+    const tally = defineFeature({
+      name: "x-tally",
+      state: () => new Map<string, number>(),
+      methods: { "x/tally": (request, perSession) => ({ total: perSession.set(request.sessionId, (perSession.get(request.sessionId) ?? 0) + 1).get(request.sessionId)!, sessions: perSession.size }) },
+      sessionClosed: (sessionId, perSession) => void perSession.delete(sessionId),
+    });
+    const TALLY = z.object({ total: z.number(), sessions: z.number() });
+    const server = await served({ features: [tally] });
+    const first = new StreamableHTTPClientTransport(new URL(server.url!));
+    const { client: a } = await client(first);
+    const { client: b } = await client(new StreamableHTTPClientTransport(new URL(server.url!)));
+    await a.request({ method: "x/tally" }, TALLY);
+    expect(await a.request({ method: "x/tally" }, TALLY)).toEqual({ total: 2, sessions: 1 });
+    expect(await b.request({ method: "x/tally" }, TALLY)).toEqual({ total: 1, sessions: 2 });
+    // DELETE ends the first session: its tally goes.
+    await first.terminateSession();
+    expect(await b.request({ method: "x/tally" }, TALLY)).toEqual({ total: 2, sessions: 1 });
+  });
+
+  it("refuses a sessionClosed that is not a function", async () => {
+    const feature = { name: "x-bad", sessionClosed: "later" } as never;
+    await expect(mockMcp({ transport: "memory", features: [feature] })).rejects.toThrow('Feature "x-bad"\'s sessionClosed must be a function (sessionId, state) => void; got "later".');
+  });
 });
 
 describe("server.use(): a handler in front of any method", () => {

@@ -34,6 +34,10 @@ export interface NotificationSpec {
   readonly handle: (input: NotificationInput) => void;
 }
 
+/**
+ * A feature's state lives in the feature (a closure made by its factory, one per engine), so the
+ * engine's own state does not grow with each feature; the engine tells it when to forget.
+ */
 export interface EngineFeature {
   /** Names the feature in errors (two features serving one method). */
   readonly name: string;
@@ -41,4 +45,11 @@ export interface EngineFeature {
   readonly notifications?: readonly NotificationSpec[];
   /** What the feature adds to the capabilities declared at `version` (initialize and server/discover). */
   readonly capabilities?: (version: string) => Record<string, unknown> | undefined;
+  /** Forgets what the feature holds (`server.reset()`). */
+  reset?(): void;
+  /** A connection ended (a session closed, or a 2026-07-28 request's connection): drop what the feature held for it. */
+  connectionClosed?(connection: Connection): void;
 }
+
+/** A feature with state of its own is made once per engine; a stateless one can be shared. */
+export type FeatureSource = EngineFeature | (() => EngineFeature);

@@ -46,6 +46,8 @@ export interface McpFeature<State = undefined> {
   notifications?: Record<string, (notification: McpNotification, state: State) => void>;
   /** What it adds to the declared capabilities (initialize and server/discover), fixed or per revision. */
   capabilities?: Record<string, unknown> | ((protocolVersion: string) => Record<string, unknown> | undefined);
+  /** A session ended (the client left, closed it, or the mock closed): drop what the state keeps for it. */
+  sessionClosed?: (sessionId: string, state: State) => void;
 }
 
 /** Declares a feature with its state's type inferred (an identity function, for the types). */
@@ -53,12 +55,8 @@ export function defineFeature<State = undefined>(feature: McpFeature<State>): Mc
   return feature;
 }
 
-/** A user feature as an engine feature, with `state()` to read its current state and `reset()` to make it anew. */
-export interface BoundFeature extends EngineFeature {
-  reset(): void;
-}
-
-export function bindUserFeature(feature: McpFeature<unknown>): BoundFeature {
+/** A user feature as an engine feature: its state made anew on `reset()`, and told when a session ends. */
+export function bindUserFeature(feature: McpFeature<unknown>): EngineFeature {
   checkFeature(feature);
   let state = feature.state?.();
   const methods: MethodSpec[] = Object.entries(feature.methods ?? {}).map(([method, spec]) => {
@@ -82,6 +80,7 @@ export function bindUserFeature(feature: McpFeature<unknown>): BoundFeature {
     handle: ({ connection, params }) => handle({ method, params, sessionId: connection.id }, state),
   }));
   const capabilities = feature.capabilities;
+  const sessionClosed = feature.sessionClosed;
   return {
     name: feature.name,
     methods,
@@ -90,6 +89,8 @@ export function bindUserFeature(feature: McpFeature<unknown>): BoundFeature {
     reset() {
       state = feature.state?.();
     },
+    // A 2026-07-28 request's own connection is no session: nothing was kept for it.
+    ...(sessionClosed !== undefined && { connectionClosed: (connection) => void (connection.session && sessionClosed(connection.id, state)) }),
   };
 }
 
@@ -109,8 +110,8 @@ function checkFeature(feature: unknown): asserts feature is McpFeature<unknown> 
     throw new McpTestkitError(`A feature must be an object with a "name", such as defineFeature({ name: "x-echo", methods: { "x/echo": (request) => ({ echoed: request.params }) } }); got ${typeLabel(feature)}.`);
   }
   for (const key of Object.keys(candidate)) {
-    if (!["name", "state", "methods", "notifications", "capabilities"].includes(key)) {
-      throw new McpTestkitError(`Feature "${candidate.name}" has an unknown key "${key}"; a feature has name, state, methods, notifications and capabilities.`);
+    if (!["name", "state", "methods", "notifications", "capabilities", "sessionClosed"].includes(key)) {
+      throw new McpTestkitError(`Feature "${candidate.name}" has an unknown key "${key}"; a feature has name, state, methods, notifications, capabilities and sessionClosed.`);
     }
   }
   for (const [method, spec] of Object.entries(candidate.methods ?? {})) {
@@ -120,6 +121,9 @@ function checkFeature(feature: unknown): asserts feature is McpFeature<unknown> 
   }
   for (const [method, handle] of Object.entries(candidate.notifications ?? {})) {
     if (typeof handle !== "function") throw new McpTestkitError(`Feature "${candidate.name}"'s notification ${method} must be a function (notification, state) => void; got ${typeLabel(handle)}.`);
+  }
+  if (candidate.sessionClosed !== undefined && typeof candidate.sessionClosed !== "function") {
+    throw new McpTestkitError(`Feature "${candidate.name}"'s sessionClosed must be a function (sessionId, state) => void; got ${typeLabel(candidate.sessionClosed)}.`);
   }
   const capabilities = candidate.capabilities;
   if (capabilities !== undefined && typeof capabilities !== "function" && (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities))) {
