@@ -1,6 +1,5 @@
 /** The three ways to get a driver: spawn a stdio server, connect to a URL, or attach to a transport. */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
 import { isModernVersion } from "./discover-negotiation.js";
@@ -51,16 +50,22 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   checkResumedSession(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
   const modernHttp = new ModernHttpFetch(options.fetch ?? ((input, init) => fetch(input, init)));
-  const transport = new StreamableHTTPClientTransport(endpoint, {
-    ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
-    fetch: modernHttp.fetch,
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-  });
+  // The SDK's HTTP transport (and the schemas it brings) is loaded when a driver first connects
+  // over HTTP, not when mcp-testkit is imported; the driver takes a promise of a transport.
+  const transport = import("@modelcontextprotocol/sdk/client/streamableHttp.js").then(
+    ({ StreamableHTTPClientTransport }) =>
+      new StreamableHTTPClientTransport(endpoint, {
+        ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
+        fetch: modernHttp.fetch,
+        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      }),
+  );
   const closeWire = async () => {
+    const wire = await transport;
     // End the session (DELETE) so the server can free it; a server that is gone, or one that
     // does not allow DELETE (405, handled by the SDK), must not make close() fail.
-    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
-    await transport.close();
+    if (wire.sessionId !== undefined) await wire.terminateSession().catch(() => undefined);
+    await wire.close();
   };
   return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, resumesSession: options.sessionId !== undefined }, options);
 }
