@@ -29,6 +29,7 @@ import { RpcSession } from "./session.js";
 import { Subscription, type ListenFilter } from "./subscription.js";
 import { TraceMeta } from "./trace-meta.js";
 import { DriverTraffic } from "./traffic.js";
+import { MessageTap } from "./message-tap.js";
 import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 import type { StdioProcessTransport } from "./stdio-process.js";
 
@@ -48,6 +49,8 @@ export interface DriverConnection {
   modernHttp?: ModernHttpFetch;
   /** Streamable HTTP: the connection goes on a session begun elsewhere (its initialize is done). */
   resumesSession?: boolean;
+  /** The message tap, when the wire's own parts feed it too (mcpConnect's fetch); else one is made. */
+  tap?: MessageTap;
 }
 
 export interface DriverParts {
@@ -86,7 +89,9 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
   const classifyError = connection.classifyError ?? sdkTransportErrors;
   // A refused connection over HTTP means nothing listens at the URL: said first, in plain words.
   const refusedAt = (error: unknown) => (connection.kind === "http" && connectionRefusal(error) !== undefined ? connection.target : undefined);
-  const session = new RpcSession(transport, { requestTimeout, strict: options.strict ?? true, processContext, classifyError, refusedAt, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) });
+  const tap = connection.tap ?? new MessageTap(connection.kind);
+  const session = new RpcSession(transport, { requestTimeout, strict: options.strict ?? true, processContext, classifyError, refusedAt, tap, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) });
+  tap.bind({ sessionId: () => session.sessionId, protocolVersion: () => session.protocolVersion });
 
   const implied = (version: string) => answers.impliedCapabilities(version);
   const mode = negotiationMode(options);
@@ -164,7 +169,7 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
     lifetime,
     failures: callFailures(processContext),
     process: new ServerProcess(spawned, connection),
-    traffic: new DriverTraffic(session, processContext),
+    traffic: new DriverTraffic(session, processContext, tap),
     subscribe,
   };
 }

@@ -1,10 +1,10 @@
 /** The three ways to get a driver: spawn a stdio server, connect to a URL, or attach to a transport. */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
 import { isModernVersion } from "./discover-negotiation.js";
 import { ModernHttpFetch } from "./modern-http.js";
+import { MessageTap } from "./message-tap.js";
 import { OPTION_NAMES, type DriverOptions, type McpConnectOptions, type McpShellOptions } from "./options.js";
 import { checkKeys } from "../engine/spec-checks.js";
 import { StdioProcessTransport } from "./stdio-process.js";
@@ -50,19 +50,26 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   checkOptions(options);
   checkResumedSession(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
-  const modernHttp = new ModernHttpFetch(options.fetch ?? ((input, init) => fetch(input, init)));
-  const transport = new StreamableHTTPClientTransport(endpoint, {
-    ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
-    fetch: modernHttp.fetch,
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-  });
+  const tap = new MessageTap("http", testIdOf(options.headers));
+  const modernHttp = new ModernHttpFetch(tap.watch(options.fetch ?? ((input, init) => fetch(input, init))));
+  // The SDK's HTTP transport (and the schemas it brings) is loaded when a driver first connects
+  // over HTTP, not when mcp-testkit is imported; the driver takes a promise of a transport.
+  const transport = import("@modelcontextprotocol/sdk/client/streamableHttp.js").then(
+    ({ StreamableHTTPClientTransport }) =>
+      new StreamableHTTPClientTransport(endpoint, {
+        ...(options.headers === undefined ? {} : { requestInit: { headers: options.headers } }),
+        fetch: modernHttp.fetch,
+        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      }),
+  );
   const closeWire = async () => {
+    const wire = await transport;
     // End the session (DELETE) so the server can free it; a server that is gone, or one that
     // does not allow DELETE (405, handled by the SDK), must not make close() fail.
-    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
-    await transport.close();
+    if (wire.sessionId !== undefined) await wire.terminateSession().catch(() => undefined);
+    await wire.close();
   };
-  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, resumesSession: options.sessionId !== undefined }, options);
+  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, tap, resumesSession: options.sessionId !== undefined }, options);
 }
 
 /**
@@ -131,4 +138,11 @@ function processOptions(options: McpShellOptions) {
 function checkOptionNames(options: object, entry: keyof typeof OPTION_NAMES): void {
   if (typeof options !== "object" || options === null) throw new McpTestkitError(`${entry}() takes an options object, got ${options === null ? "null" : typeof options}.`);
   checkKeys(options, OPTION_NAMES[entry], `${entry}() options`);
+}
+
+/** The test id the driver's headers send (`X-Test-Id`, any case), for its message events. */
+function testIdOf(headers: Record<string, string> | undefined): string | undefined {
+  if (headers === undefined) return undefined;
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === "x-test-id");
+  return name === undefined ? undefined : headers[name];
 }

@@ -86,6 +86,9 @@ export {
 /** `driver.process` (the spawned server) and `driver.traffic` (what was recorded). */
 export { ServerProcess } from "./server-process.js";
 export { DriverTraffic } from "./traffic.js";
+/** What `driver.traffic.on("message")` hears: each message sent or received, with its HTTP facts (credentials redacted). */
+export type { DriverMessageEvent } from "./message-tap.js";
+export type { HttpFacts } from "../protocol/http-facts.js";
 /** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
 export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
 /** Per-call options (timeout, abort signal, progress), a progress notification's params, a received notification, and what a server-request handler (`onSampling`, ...) is given. */

@@ -15,6 +15,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { SENT } from "../inspect/json-text.js";
 import { RecordingTransport } from "../inspect/recording-transport.js";
+import type { MessageTap } from "./message-tap.js";
 import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
@@ -48,6 +49,7 @@ export interface SessionOptions {
   classifyError: ErrorClassifier;
   /** The URL that refused the connection, when a failed send's `error` is that (HTTP); else undefined. */
   refusedAt?: (error: unknown) => string | undefined;
+  tap?: MessageTap; // told every message sent and received (driver.traffic.on("message"))
 }
 
 /**
@@ -69,7 +71,7 @@ export class RpcSession {
   private startError: unknown;
   private nextId = 1;
   private readonly pending = new PendingRequests((request) => this.timedOut(request));
-  private readonly incoming = new IncomingRequests((reply) => (this.closed ? undefined : this.transport?.send(reply as JSONRPCMessage)));
+  private readonly incoming = new IncomingRequests((reply) => (this.closed || this.transport === undefined ? undefined : this.sendOut(this.transport, reply as JSONRPCMessage)));
   /** In order; the progress token is always there, and its `_meta` wins over the caller's. */
   private readonly interceptors: RequestInterceptor[] = [progressToken];
   private readonly notificationListeners: ((notification: ReceivedNotification) => void)[] = [];
@@ -211,7 +213,7 @@ export class RpcSession {
     });
     spec.onId?.(id);
     for (const interceptor of this.interceptors) interceptor.sent?.(id, method, sentParams);
-    const sending = transport.send(message as JSONRPCMessage);
+    const sending = this.sendOut(transport, message as JSONRPCMessage);
     // A line written at once cannot fail later: no catch (and no promise) for it.
     if (sending !== SENT) sending.catch((error: unknown) => this.sendFailed(id, error));
     return result;
@@ -278,7 +280,7 @@ export class RpcSession {
     if (transport === undefined || this.closed) throw this.closedError(method, 0, method);
     const message = { jsonrpc: "2.0" as const, method, ...(params === undefined ? {} : { params }) };
     try {
-      await transport.send(message as JSONRPCMessage);
+      await this.sendOut(transport, message as JSONRPCMessage);
     } catch (error) {
       throw new ConnectionClosedError(`Could not send the ${method} notification: ${describeCause(error)}`, {
         method,
@@ -419,7 +421,14 @@ export class RpcSession {
     }
   }
 
+  /** Sends on the wire; the tap is told first, as a peer in the same process may answer within send. */
+  private sendOut(transport: RecordingTransport, message: JSONRPCMessage): ReturnType<RecordingTransport["send"]> {
+    this.options.tap?.sent(message);
+    return transport.send(message);
+  }
+
   private receive(message: unknown): void {
+    this.options.tap?.received(message);
     const problems = this.incomingProblems ?? NO_PROBLEMS;
     this.incomingProblems = undefined;
     classifyInbound(message, problems, this.act);

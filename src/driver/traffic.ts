@@ -7,12 +7,32 @@ import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { RpcSession } from "./session.js";
+import type { DriverMessageEvent, MessageTap } from "./message-tap.js";
+import { McpTestkitError } from "../errors.js";
 
 export class DriverTraffic {
   constructor(
     private readonly session: RpcSession,
     private readonly processContext: () => ProcessContext | undefined,
+    private readonly tap: MessageTap,
   ) {}
+
+  /**
+   * Listens to every message sent or received, as it goes (`message`); returns a function that
+   * stops listening. A listener runs synchronously and must not block; one that throws is
+   * contained. An async listener is not awaited: one with 1,000 promises unsettled misses events
+   * until it catches up (`droppedEvents` counts them). Nothing is built while nobody listens.
+   */
+  on(event: "message", listener: (event: DriverMessageEvent) => void): () => void {
+    if (event !== "message") throw new McpTestkitError(`driver.traffic.on(${JSON.stringify(event)}): the one event is "message".`);
+    if (typeof listener !== "function") throw new McpTestkitError('driver.traffic.on("message", listener): the listener must be a function.');
+    return this.tap.events.on("message", listener);
+  }
+
+  /** Events an async `message` listener missed because it was too far behind. */
+  get droppedEvents(): number {
+    return this.tap.events.dropped;
+  }
 
   /** The recorder that saw every message both ways, with methods, latencies and problems. */
   get recorder(): TrafficRecorder {

@@ -36,6 +36,7 @@ import { NO_REPLY, replyError, RpcError, type Outcome, type Peer, type WireOutco
 import { serializeOutcome } from "./reply-text.js";
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { Connection } from "./connection.js";
+import { tapFacts } from "./message-tap.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolHint, type UnknownToolPolicy } from "./step-sources.js";
 
@@ -257,14 +258,14 @@ export class Engine implements EngineState {
 
   /** Tells `message` listeners what a client sent. */
   private tapIn(connection: Connection, context: RequestContext, sent: { message?: JsonRpcMessage; raw?: string }): void {
-    this.events.emit("message", { direction: "in", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: context.receivedAt });
+    this.events.emit("message", { direction: "in", ...sent, ...tapFacts(connection, context), at: context.receivedAt });
   }
 
   /** Tells `message` listeners what the mock answers (a reply, or a raw step's bytes), and passes the outcome on. */
   private tapOut(connection: Connection, context: RequestContext, outcome: WireOutcome): WireOutcome {
     if (outcome.type !== "reply" && outcome.type !== "raw") return outcome;
     const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId: outcome.message.id ?? undefined } : { raw: outcome.text };
-    this.events.emit("message", { direction: "out", ...sent, sessionId: connection.id, wire: context.transport.wire, identity: context.identity, at: Date.now() });
+    this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context), at: Date.now() });
     return outcome;
   }
 

@@ -2,8 +2,11 @@
  * One typed emitter for everything the mock can tell: calls, requests, sessions and (over HTTP)
  * streams. The CLI's live lines, observers and metrics are all listeners of it. A listener runs
  * synchronously; one that throws (or, when async, rejects) is contained and reported once, so it
- * never changes what the client under test receives.
+ * never changes what the client under test receives. An async listener is not awaited; one that
+ * falls behind (1,000 of its promises unsettled) misses events until it catches up, and each
+ * event it missed is counted (`dropped`), so a slow listener costs bounded memory.
  */
+import type { HttpFacts } from "../protocol/http-facts.js";
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ToolCall } from "./call-log.js";
 import type { RequestIdentity, TransportFacts } from "./request-context.js";
@@ -184,6 +187,16 @@ export interface MessageEvent {
   readonly relatedRequestId?: JsonRpcId;
   /** `Date.now()` when the wire received it, or when the mock sent it. */
   readonly at: number;
+  /** The protocol revision the message was handled in (the request's, or the session's). */
+  readonly protocolVersion: string;
+  /** The test id of the request it came with or answers, where the wire knew one. */
+  readonly testId?: string;
+  /**
+   * Over HTTP: the request that carried it (or that it answers): method, path and headers, with
+   * credentials (`Authorization`, cookies, API keys, anything named like a token, secret or key)
+   * replaced by "[redacted]". The response's status is the wire's to choose after this event.
+   */
+  readonly http?: HttpFacts;
 }
 
 /** Every event a mock emits, by name. */
@@ -260,9 +273,15 @@ export function listenerThrewLine(event: string, error: unknown): string {
 
 const reportToStderr: ListenerErrorReporter = (event, error) => logToStderr("warn", listenerThrewLine(event, error));
 
+/** How many unsettled promises an async listener may have before it misses events. */
+export const MAX_PENDING_PER_LISTENER = 1000;
+
 export class EventHub<Events extends object = MockEvents> {
   private readonly sets: ListenerSets<Events> = {};
   private readonly failed = new WeakSet<object>();
+  /** Unsettled promises per async listener (only listeners that returned one are here). */
+  private readonly pending = new WeakMap<object, number>();
+  private droppedEvents = 0;
 
   constructor(private readonly report: ListenerErrorReporter = reportToStderr) {}
 
@@ -285,15 +304,34 @@ export class EventHub<Events extends object = MockEvents> {
     const set = this.sets[event];
     if (set === undefined || set.size === 0) return;
     for (const listener of set) {
+      const behind = this.pending.get(listener);
+      if (behind !== undefined && behind >= MAX_PENDING_PER_LISTENER) {
+        this.droppedEvents++;
+        continue;
+      }
       try {
         // `void` accepts an async listener: its rejection is contained like a throw, or it
         // would be an unhandled rejection (which ends a Node process by default).
         const returned: unknown = listener(payload);
-        if (isThenable(returned)) returned.then(undefined, (error: unknown) => this.fail(String(event), listener, error));
+        if (isThenable(returned)) this.track(String(event), listener, returned);
       } catch (error) {
         this.fail(String(event), listener, error);
       }
     }
+  }
+
+  /** Events async listeners missed because they were too far behind (see MAX_PENDING_PER_LISTENER). */
+  get dropped(): number {
+    return this.droppedEvents;
+  }
+
+  private track(event: string, listener: object, returned: PromiseLike<unknown>): void {
+    this.pending.set(listener, (this.pending.get(listener) ?? 0) + 1);
+    const settled = () => this.pending.set(listener, this.pending.get(listener)! - 1);
+    returned.then(settled, (error: unknown) => {
+      settled();
+      this.fail(event, listener, error);
+    });
   }
 
   /** Reports a listener's first throw or rejection; later ones from the same listener stay quiet. */

@@ -28,6 +28,10 @@ export interface TransportFacts {
   header?(name: string): string | undefined;
   /** HTTP: the request's query parameters. */
   readonly query?: URLSearchParams;
+  /** HTTP: the request's method and path, and every header with all its values (for message listeners). */
+  readonly method?: string;
+  readonly path?: string;
+  readonly distinctHeaders?: Readonly<Record<string, readonly string[] | undefined>> | Headers;
 }
 
 export interface RequestContext {

@@ -5,7 +5,8 @@
  * validates a value against a JSON Schema (2020-12, with Ajv), and any other value is compared
  * exactly, with no type conversion. Patterns are compiled once, at load.
  */
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest } from "../util/closest.js";
 import { errorText } from "../util/text.js";
@@ -37,8 +38,17 @@ const OPERATORS = ["$regex", "$flags", "$schema"];
 const ALLOWED_FLAGS = /^[dimsuv]*$/;
 
 // strictSchema refuses unknown keywords (a typo such as "typ" would otherwise match anything);
-// the type checks are left off so loose but valid schemas load. One instance: compiled at load.
-const ajv = new Ajv2020({ strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, addUsedSchema: false, logger: false });
+// the type checks are left off so loose but valid schemas load. One instance, made when the first
+// "$schema" pattern is compiled: Ajv costs about 9 MB, and most fixtures have no such pattern.
+// Ajv is CommonJS, so `require` loads it synchronously while the fixture loads.
+let ajvInstance: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
+  if (ajvInstance === undefined) {
+    const { Ajv2020: AjvClass } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    ajvInstance = new AjvClass({ strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, addUsedSchema: false, logger: false });
+  }
+  return ajvInstance;
+}
 
 const SHOWN = 200;
 function show(value: unknown): string {
@@ -59,7 +69,7 @@ function compileOperator(value: Record<string, unknown>, path: Array<string | nu
     const schema = value.$schema;
     if (!isObject(schema) && typeof schema !== "boolean") return bad("mcp-fakes/bad-schema", `"$schema" must be a JSON Schema (an object, or true/false), received ${show(schema)}`);
     try {
-      return { kind: "schema", validate: ajv.compile(schema), schema };
+      return { kind: "schema", validate: ajv().compile(schema), schema };
     } catch (error) {
       return bad("mcp-fakes/bad-schema", `"$schema" is not a valid JSON Schema (2020-12): ${errorText(error)}`);
     }

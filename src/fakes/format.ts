@@ -3,7 +3,8 @@
  * zod issue into a problem that names the file, the block, the path, what was expected and,
  * for an unknown key, the key that was probably meant.
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../util/zod-on-demand.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
@@ -32,182 +33,190 @@ const LISTS = {
 } as const;
 type ListKey = keyof typeof LISTS;
 
-const plainObject = (what: string) =>
-  z.custom<Record<string, unknown>>(isObject, {
-    error: `expected ${what}`,
-  });
+/** The schema of one block, built when the first fixture is loaded (see zod-on-demand.ts). */
+function buildBlockSchema() {
+  const z = zod();
+  const plainObject = (what: string) =>
+    z.custom<Record<string, unknown>>(isObject, {
+      error: `expected ${what}`,
+    });
 
-const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, not an empty string` });
+  const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, not an empty string` });
 
-function checkContentItems(items: unknown[], ctx: z.RefinementCtx, path: (string | number)[]): void {
-  items.forEach((item, i) => {
-    const ok = isObject(item) && typeof item.type === "string";
-    if (!ok) ctx.addIssue({ code: "custom", path: [...path, i], message: 'expected a content block, an object with a string "type" (for example { "type": "text", "text": "..." })' });
-  });
-}
-
-function checkResult(result: unknown, ctx: z.RefinementCtx): void {
-  if (typeof result === "string") return;
-  if (Array.isArray(result)) return checkContentItems(result, ctx, ["result"]);
-  if (typeof result !== "object" || result === null) {
-    ctx.addIssue({ code: "custom", path: ["result"], message: `expected a string, an array of content blocks or an object, received ${result === null ? "null" : typeof result}` });
-    return;
+  function checkContentItems(items: unknown[], ctx: z.RefinementCtx, path: (string | number)[]): void {
+    items.forEach((item, i) => {
+      const ok = isObject(item) && typeof item.type === "string";
+      if (!ok) ctx.addIssue({ code: "custom", path: [...path, i], message: 'expected a content block, an object with a string "type" (for example { "type": "text", "text": "..." })' });
+    });
   }
-  const object = result as Record<string, unknown>;
-  if (!isFullResult(object)) return;
-  // A full result: a content array and only the keys of a CallToolResult.
-  const extra = Object.keys(object).filter((key) => !fullResultKeys().includes(key));
-  if (extra.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["result"], message: `a full result (an object with ${fullResultKeys().join(", ")}) may have no other keys, found ${extra.map((k) => `"${k}"`).join(", ")}; to send an object as structuredContent, leave out those four keys` });
-  }
-  if (!Array.isArray(object.content)) ctx.addIssue({ code: "custom", path: ["result", "content"], message: "a full result needs a content array" });
-  else checkContentItems(object.content, ctx, ["result", "content"]);
-  if (object.isError !== undefined && typeof object.isError !== "boolean") ctx.addIssue({ code: "custom", path: ["result", "isError"], message: "expected true or false" });
-  // structuredContent may be any JSON value (2026-07-28; a legacy client gets a non-object left out).
-  const meta = object._meta;
-  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) ctx.addIssue({ code: "custom", path: ["result", "_meta"], message: "expected an object" });
-}
 
-/** A value a fake sends must survive JSON (a fixture file's always does; one given in code may hold a BigInt or a cycle). */
-function checkJson(value: unknown, key: string, ctx: z.RefinementCtx): void {
-  if (value === undefined) return;
-  try {
-    JSON.stringify(value);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
-  }
-}
-
-const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
-const CALL_ANSWER_KEYS = ["result", "error", "step"] as const;
-
-function checkOneMatcher(call: Partial<Record<(typeof MATCHER_KEYS)[number], unknown>>, ctx: z.RefinementCtx): void {
-  const given = MATCHER_KEYS.filter((key) => call[key] !== undefined).map((key) => `"${key}"`);
-  if (given.length === 1) return;
-  const found = given.length === 0 ? 'has neither "args" nor "anyArgs" nor "argsMatch"' : given.length === 2 ? `has both ${given.join(" and ")}` : `has all of ${given.join(", ")}`;
-  ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them ("args" matches exactly, "anyArgs": true any arguments, "argsMatch" a subset with patterns)` });
-}
-
-function checkPattern(written: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  for (const problem of compilePattern(written).problems) ctx.addIssue({ code: "custom", path: ["argsMatch", ...problem.path], params: { rule: problem.rule }, message: problem.message });
-}
-
-/** Exactly one of the answer keys (result and error; a tool call also step); true when the entry has a result to check. */
-function checkOneAnswer(entry: { result?: unknown; error?: unknown; step?: unknown }, ctx: z.RefinementCtx, keys: readonly string[] = ["result", "error"]): boolean {
-  const given = keys.filter((key) => entry[key as keyof typeof entry] !== undefined).map((key) => `"${key}"`);
-  if (given.length !== 1) {
-    const names = keys.map((key) => `"${key}"`);
-    const found = given.length === 0 ? `has neither ${names.join(" nor ")}` : `has ${given.length === 2 ? "both " : ""}${given.join(" and ")}`;
-    ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them` });
-  }
-  return given.length === 1 && entry.result !== undefined;
-}
-
-function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
-  for (const issue of issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-}
-
-const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
-  error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
-});
-
-/** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
-const matchedEntryFields = (of: string) => ({
-  id: nonEmptyString("a string naming the entry").optional(),
-  args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
-  anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-  argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
-  result: z.unknown().optional(),
-});
-
-function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
-  checkOneMatcher(entry, ctx);
-  if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
-}
-
-const callSchema = z
-  .strictObject({
-    ...matchedEntryFields("the tool's"),
-    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
-    step: plainObject('a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })').optional(),
-  })
-  .superRefine((call, ctx) => {
-    checkMatcher(call, ctx);
-    // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
-    for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
-    if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
-    for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
-  });
-
-const toolSchema = z.strictObject({
-  name: nonEmptyString("the tool's name, a string"),
-  description: z.string({ error: "expected a string" }).optional(),
-  inputSchema: plainObject("a JSON Schema object").optional(),
-  calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
-});
-
-const readSchema = z
-  .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional() })
-  .superRefine((read, ctx) => {
-    if (checkOneAnswer(read, ctx)) addIssues(checkReadResult(read.result), ctx);
-  });
-
-const resourceSchema = z.strictObject({
-  uri: nonEmptyString("the resource's URI, a string"),
-  name: z.string({ error: "expected a string" }).optional(),
-  description: z.string({ error: "expected a string" }).optional(),
-  mimeType: z.string({ error: "expected a string" }).optional(),
-  reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
-});
-
-const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
-  checkMatcher(get, ctx);
-  if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
-});
-
-const promptSchema = z.strictObject({
-  name: nonEmptyString("the prompt's name, a string"),
-  description: z.string({ error: "expected a string" }).optional(),
-  arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
-  gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
-});
-
-const scopeSchema = z.unknown().superRefine((scope, ctx) => {
-  const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
-  if (scope === undefined) return ctx.addIssue({ code: "custom", message: `is missing; every block needs a scope, or a fake written for one test would answer every test (${expected})` });
-  if (scope === "shared") return;
-  if (typeof scope !== "object" || scope === null || Array.isArray(scope)) return ctx.addIssue({ code: "custom", message: `${expected}, received ${JSON.stringify(scope)}` });
-  const fields = scope as Record<string, unknown>;
-  const unknown = Object.keys(fields).filter((key) => !SCOPE_KEYS.includes(key));
-  if (unknown.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: unknown, input: fields, message: "" });
-  if (fields.testId === undefined && fields.context === undefined) return ctx.addIssue({ code: "custom", message: `${expected}; this scope has neither` });
-  for (const key of SCOPE_KEYS) {
-    const value = fields[key];
-    if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
-  }
-});
-
-const blockSchema = z
-  .strictObject({
-    scope: scopeSchema,
-    mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
-    undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
-    tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
-    resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
-    prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
-  })
-  .superRefine((block, ctx) => {
-    if (block.tools === undefined && block.resources === undefined && block.prompts === undefined) {
-      ctx.addIssue({ code: "custom", path: [], message: 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them' });
+  function checkResult(result: unknown, ctx: z.RefinementCtx): void {
+    if (typeof result === "string") return;
+    if (Array.isArray(result)) return checkContentItems(result, ctx, ["result"]);
+    if (typeof result !== "object" || result === null) {
+      ctx.addIssue({ code: "custom", path: ["result"], message: `expected a string, an array of content blocks or an object, received ${result === null ? "null" : typeof result}` });
+      return;
     }
-    if (block.scope === "shared" && block.undeclaredTools === "deny") {
-      ctx.addIssue({ code: "custom", path: ["undeclaredTools"], params: { rule: "mcp-fakes/shared-deny" }, message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context' });
+    const object = result as Record<string, unknown>;
+    if (!isFullResult(object)) return;
+    // A full result: a content array and only the keys of a CallToolResult.
+    const extra = Object.keys(object).filter((key) => !fullResultKeys().includes(key));
+    if (extra.length > 0) {
+      ctx.addIssue({ code: "custom", path: ["result"], message: `a full result (an object with ${fullResultKeys().join(", ")}) may have no other keys, found ${extra.map((k) => `"${k}"`).join(", ")}; to send an object as structuredContent, leave out those four keys` });
     }
-    checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
-    checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
-    checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
+    if (!Array.isArray(object.content)) ctx.addIssue({ code: "custom", path: ["result", "content"], message: "a full result needs a content array" });
+    else checkContentItems(object.content, ctx, ["result", "content"]);
+    if (object.isError !== undefined && typeof object.isError !== "boolean") ctx.addIssue({ code: "custom", path: ["result", "isError"], message: "expected true or false" });
+    // structuredContent may be any JSON value (2026-07-28; a legacy client gets a non-object left out).
+    const meta = object._meta;
+    if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) ctx.addIssue({ code: "custom", path: ["result", "_meta"], message: "expected an object" });
+  }
+
+  /** A value a fake sends must survive JSON (a fixture file's always does; one given in code may hold a BigInt or a cycle). */
+  function checkJson(value: unknown, key: string, ctx: z.RefinementCtx): void {
+    if (value === undefined) return;
+    try {
+      JSON.stringify(value);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
+    }
+  }
+
+  const MATCHER_KEYS = ["args", "anyArgs", "argsMatch"] as const;
+  const CALL_ANSWER_KEYS = ["result", "error", "step"] as const;
+
+  function checkOneMatcher(call: Partial<Record<(typeof MATCHER_KEYS)[number], unknown>>, ctx: z.RefinementCtx): void {
+    const given = MATCHER_KEYS.filter((key) => call[key] !== undefined).map((key) => `"${key}"`);
+    if (given.length === 1) return;
+    const found = given.length === 0 ? 'has neither "args" nor "anyArgs" nor "argsMatch"' : given.length === 2 ? `has both ${given.join(" and ")}` : `has all of ${given.join(", ")}`;
+    ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them ("args" matches exactly, "anyArgs": true any arguments, "argsMatch" a subset with patterns)` });
+  }
+
+  function checkPattern(written: Record<string, unknown>, ctx: z.RefinementCtx): void {
+    for (const problem of compilePattern(written).problems) ctx.addIssue({ code: "custom", path: ["argsMatch", ...problem.path], params: { rule: problem.rule }, message: problem.message });
+  }
+
+  /** Exactly one of the answer keys (result and error; a tool call also step); true when the entry has a result to check. */
+  function checkOneAnswer(entry: { result?: unknown; error?: unknown; step?: unknown }, ctx: z.RefinementCtx, keys: readonly string[] = ["result", "error"]): boolean {
+    const given = keys.filter((key) => entry[key as keyof typeof entry] !== undefined).map((key) => `"${key}"`);
+    if (given.length !== 1) {
+      const names = keys.map((key) => `"${key}"`);
+      const found = given.length === 0 ? `has neither ${names.join(" nor ")}` : `has ${given.length === 2 ? "both " : ""}${given.join(" and ")}`;
+      ctx.addIssue({ code: "custom", path: [], message: `${found}; expected exactly one of them` });
+    }
+    return given.length === 1 && entry.result !== undefined;
+  }
+
+  function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
+    for (const issue of issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  }
+
+  const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
+    error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
   });
+
+  /** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
+  const matchedEntryFields = (of: string) => ({
+    id: nonEmptyString("a string naming the entry").optional(),
+    args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
+    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
+    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
+    result: z.unknown().optional(),
+  });
+
+  function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+    checkOneMatcher(entry, ctx);
+    if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
+  }
+
+  const callSchema = z
+    .strictObject({
+      ...matchedEntryFields("the tool's"),
+      error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
+      step: plainObject('a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })').optional(),
+    })
+    .superRefine((call, ctx) => {
+      checkMatcher(call, ctx);
+      // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
+      for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
+      if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
+      for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
+    });
+
+  const toolSchema = z.strictObject({
+    name: nonEmptyString("the tool's name, a string"),
+    description: z.string({ error: "expected a string" }).optional(),
+    inputSchema: plainObject("a JSON Schema object").optional(),
+    calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
+  });
+
+  const readSchema = z
+    .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional() })
+    .superRefine((read, ctx) => {
+      if (checkOneAnswer(read, ctx)) addIssues(checkReadResult(read.result), ctx);
+    });
+
+  const resourceSchema = z.strictObject({
+    uri: nonEmptyString("the resource's URI, a string"),
+    name: z.string({ error: "expected a string" }).optional(),
+    description: z.string({ error: "expected a string" }).optional(),
+    mimeType: z.string({ error: "expected a string" }).optional(),
+    reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
+  });
+
+  const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
+    checkMatcher(get, ctx);
+    if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+  });
+
+  const promptSchema = z.strictObject({
+    name: nonEmptyString("the prompt's name, a string"),
+    description: z.string({ error: "expected a string" }).optional(),
+    arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
+    gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
+  });
+
+  const scopeSchema = z.unknown().superRefine((scope, ctx) => {
+    const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
+    if (scope === undefined) return ctx.addIssue({ code: "custom", message: `is missing; every block needs a scope, or a fake written for one test would answer every test (${expected})` });
+    if (scope === "shared") return;
+    if (typeof scope !== "object" || scope === null || Array.isArray(scope)) return ctx.addIssue({ code: "custom", message: `${expected}, received ${JSON.stringify(scope)}` });
+    const fields = scope as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((key) => !SCOPE_KEYS.includes(key));
+    if (unknown.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: unknown, input: fields, message: "" });
+    if (fields.testId === undefined && fields.context === undefined) return ctx.addIssue({ code: "custom", message: `${expected}; this scope has neither` });
+    for (const key of SCOPE_KEYS) {
+      const value = fields[key];
+      if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
+    }
+  });
+
+  const blockSchema = z
+    .strictObject({
+      scope: scopeSchema,
+      mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
+      undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
+      tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
+      resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
+      prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
+    })
+    .superRefine((block, ctx) => {
+      if (block.tools === undefined && block.resources === undefined && block.prompts === undefined) {
+        ctx.addIssue({ code: "custom", path: [], message: 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them' });
+      }
+      if (block.scope === "shared" && block.undeclaredTools === "deny") {
+        ctx.addIssue({ code: "custom", path: ["undeclaredTools"], params: { rule: "mcp-fakes/shared-deny" }, message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context' });
+      }
+      checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
+      checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
+      checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
+    });
+  return blockSchema;
+}
+
+type BlockSchema = ReturnType<typeof buildBlockSchema>;
+let blockSchemaBuilt: BlockSchema | undefined;
 
 function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> | undefined, list: ListKey, key: K, rule: FakeLoadRule, entries: string, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
@@ -324,7 +333,7 @@ function entryBase(blockId: string, list: ListKey, name: string, index: number, 
   return { id: entryId(blockId, list, name, index, entry.id), index, args: entry.args ?? null, argsMatch: compiled(entry.argsMatch) };
 }
 
-function normalize(block: z.infer<typeof blockSchema>, position: number | null, blockId: string, mount: string): ParsedBlock {
+function normalize(block: z.infer<BlockSchema>, position: number | null, blockId: string, mount: string): ParsedBlock {
   return {
     position,
     blockId,
@@ -447,7 +456,7 @@ export function parseFakes(input: FormatInput): FormatOutput {
       out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId, entryId: null, message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}` });
       return;
     }
-    const parsed = blockSchema.safeParse(raw);
+    const parsed = (blockSchemaBuilt ??= buildBlockSchema()).safeParse(raw);
     const stepProblems = checkSteps(raw as Record<string, unknown>, input.checkStep);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

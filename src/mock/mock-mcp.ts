@@ -304,9 +304,12 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return { droppedCalls: this.engine.calls.dropped, droppedMessages: this.engine.received.dropped };
   }
 
+  /** Events an async listener missed: one with 1,000 promises unsettled is skipped until it catches up. */
+  get droppedEvents(): number { return this.engine.events.dropped; }
+
   /**
    * Listens to an event; returns a function that stops listening. Listeners run synchronously
-   * while the mock handles the call, so keep them quick; an exception in one is not the mock's.
+   * while the mock handles the call: one must not block. An exception in one is not the mock's.
    */
   on<E extends keyof MockEvents>(event: E, listener: (payload: MockEvents[E]) => void): () => void {
     if (!MOCK_EVENT_NAMES.includes(event)) {

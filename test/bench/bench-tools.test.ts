@@ -167,3 +167,15 @@ describe("bench/handler-cost.js on the built package", () => {
     expect(quickAnswerOk(ok.replace('"ok"', '"no"'), 12, false)).toBe(false);
   });
 });
+
+describe("bench/import-cost.js on the built package", () => {
+  it("measures every entry in fresh processes and prints its row, the aim's status and the ratio to aimock", async () => {
+    const { stdout } = await run(process.execPath, ["bench/import-cost.js", "--rounds=1", "--no-json"], { cwd: root, timeout: 120_000 });
+    for (const entry of ["bare node (nothing imported)", "mcp-testkit (dist/index.js)", "aimock (@copilotkit/aimock)", "mcp-testkit/protocol", "mcp-testkit/driver", "mcp-testkit --version"]) {
+      expect(stdout).toContain(`| ${entry}`);
+    }
+    // Every entry imported in its one round: a number of ms and MB, not "n/a".
+    expect(stdout).toMatch(/\| mcp-testkit \(dist\/index\.js\) +\| [\d.]+ ms +\| [\d.]+ ms +\| [\d.]+ MB .*\| (met|NOT met) +\|/);
+    expect(stdout).toMatch(/mcp-testkit \/ aimock, import wall time: [\d.]+×/);
+  });
+});

@@ -87,3 +87,70 @@ describe("what is not JSON-RPC", () => {
     expect(events.map((event) => `${event.direction} ${event.raw ?? (event.message as { method?: string }).method}`)).toEqual(["in tools/call", "out garbage\n"]);
   });
 });
+
+const TOKEN = "s3cret-bearer-token-7f2c";
+
+describe("the HTTP facts of a message", () => {
+  it("over HTTP, each message carries its request's method, path and headers, credentials redacted", async () => {
+    const server = await mockMcp({ tools: { echo: { returns: "hi" } } });
+    servers.add(server);
+    const events: MessageEvent[] = [];
+    server.on("message", (event) => events.push(event));
+    const transport = new StreamableHTTPClientTransport(new URL(server.url!), {
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, "X-Api-Key": TOKEN, "X-Session-Token": TOKEN, "X-Test-Id": "tap > http", Cookie: `sid=${TOKEN}` } },
+    });
+    const client = new Client({ name: "tap-test", version: "1.0.0" });
+    clients.add(client);
+    await client.connect(transport);
+    await client.callTool({ name: "echo", arguments: {} });
+
+    const call = events.find((event) => event.direction === "in" && (event.message as { method?: string }).method === "tools/call")!;
+    expect(call.http).toMatchObject({ method: "POST", path: "/mcp" });
+    expect(call.http!.headers).toMatchObject({
+      authorization: "[redacted]",
+      "x-api-key": "[redacted]",
+      "x-session-token": "[redacted]",
+      cookie: "[redacted]",
+      "x-test-id": "tap > http",
+      "content-type": "application/json",
+    });
+    expect(call.testId).toBe("tap > http");
+    // The answer goes on the same request: it carries that request's facts.
+    const answer = events.find((event) => event.direction === "out" && (event.message as { id?: unknown }).id === (call.message as { id: unknown }).id)!;
+    expect(answer.http?.path).toBe("/mcp");
+    expect(events.every((event) => event.protocolVersion === "2025-11-25")).toBe(true);
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+  });
+
+  it("in memory there are no HTTP facts, and the revision is still on every event", async () => {
+    const server = await mockMcp({ transport: "memory", tools: { echo: { returns: "hi" } } });
+    servers.add(server);
+    const events: MessageEvent[] = [];
+    server.on("message", (event) => events.push(event));
+    const client = new Client({ name: "tap-test", version: "1.0.0" });
+    clients.add(client);
+    await client.connect(await server.connectInMemory());
+    await client.callTool({ name: "echo", arguments: {} });
+    expect(events.length).toBeGreaterThan(3);
+    expect(events.some((event) => event.http !== undefined)).toBe(false);
+    expect(events.every((event) => typeof event.protocolVersion === "string" && event.protocolVersion.length > 0)).toBe(true);
+  });
+});
+
+describe("a listener that falls behind", () => {
+  it("an async listener that never settles misses events past 1,000, counted, and the client is answered all the same", async () => {
+    const server = await mockMcp({ transport: "memory" });
+    servers.add(server);
+    let heard = 0;
+    server.on("message", () => {
+      heard++;
+      return new Promise<void>(() => undefined);
+    });
+    const answers: Array<string | null> = [];
+    // 600 pings: 1,200 events, in and out.
+    for (let id = 1; id <= 600; id++) answers.push(await server.handle(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`));
+    expect(answers.every((answer) => answer !== null && JSON.parse(answer).result !== undefined)).toBe(true);
+    expect(heard).toBe(1000);
+    expect(server.droppedEvents).toBe(200);
+  });
+});

@@ -1,7 +1,7 @@
 /** What servers list and clients and servers introduce themselves with: tools, resources, prompts, implementations, capabilities. */
-import { z } from "zod";
-import { jsonObject, mcpObject, role } from "./base.js";
-import { uriString, type Schema } from "./combinators.js";
+import { zod } from "../../../util/zod-on-demand.js";
+import { mcpObject, sharedShapes } from "./base.js";
+import { stringFormats, type Schema } from "./combinators.js";
 import type { ContentSchemas } from "./content.js";
 import { displayFields } from "./display.js";
 import type { SchemaKit } from "./kit.js";
@@ -17,21 +17,24 @@ export interface CatalogSchemas {
   serverCapabilities: Schema;
 }
 
-/** Capability flags are objects whose keys mean "supported" (`{}` is the usual value). */
-const capability = z.looseObject({});
-
-/** inputSchema (and outputSchema before 2026-07-28): a JSON Schema whose root is an object type, as MCP requires. */
-const objectTypeSchema = z.looseObject({
-  type: z.literal("object"),
-  properties: z.record(z.string(), jsonObject).optional(),
-  required: z.array(z.string()).optional(),
-  $schema: z.string().optional(),
-});
-
-/** outputSchema from 2026-07-28: any JSON Schema object (structured content may be any JSON value). */
-const anyRootSchema = z.looseObject({ $schema: z.string().optional() });
-
 export function catalogSchemas(kit: SchemaKit, content: ContentSchemas): CatalogSchemas {
+  const z = zod();
+  const { jsonObject, role } = sharedShapes();
+  const { uriString } = stringFormats();
+
+  /** Capability flags are objects whose keys mean "supported" (`{}` is the usual value). */
+  const capability = z.looseObject({});
+
+  /** inputSchema (and outputSchema before 2026-07-28): a JSON Schema whose root is an object type, as MCP requires. */
+  const objectTypeSchema = z.looseObject({
+    type: z.literal("object"),
+    properties: z.record(z.string(), jsonObject).optional(),
+    required: z.array(z.string()).optional(),
+    $schema: z.string().optional(),
+  });
+
+  /** outputSchema from 2026-07-28: any JSON Schema object (structured content may be any JSON value). */
+  const anyRootSchema = z.looseObject({ $schema: z.string().optional() });
   const { since } = kit;
   const { title, icons } = displayFields(kit);
 

@@ -3,7 +3,8 @@
  * problem names the branch the value meant, not every branch), required "any" values, and the
  * string formats MCP uses (base64, URIs).
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import { isObject } from "../../jsonrpc.js";
 import { hasUriScheme } from "../../uri-scheme.js";
 import { describeValue } from "../../../util/text.js";
@@ -51,7 +52,7 @@ const unavailableSchemas = new WeakSet<Schema>();
  * problem. Tagged unions leave such branches out of the tags they list as expected.
  */
 export function unavailable(message: string): Schema {
-  const schema = z.unknown().superRefine((_value, ctx) => ctx.addIssue(problemIssue(message, "version.feature")));
+  const schema = zod().unknown().superRefine((_value, ctx) => ctx.addIssue(problemIssue(message, "version.feature")));
   unavailableSchemas.add(schema);
   return schema;
 }
@@ -77,7 +78,7 @@ export function tagged(tagKey: string, variants: Record<string, Schema>, options
   const available = Object.keys(variants).filter((tag) => !unavailableSchemas.has(variants[tag]!));
   const tagOf = (value: Record<string, unknown>) => (tagKey in value ? value[tagKey] : options.defaultTag);
   const variantOf = (tag: unknown) => (typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined);
-  const schema = z.unknown().superRefine((value, ctx) => {
+  const schema = zod().unknown().superRefine((value, ctx) => {
     if (!isObject(value)) {
       ctx.addIssue({ code: "invalid_type", expected: "object", input: value === undefined ? MISSING : value });
       return;
@@ -99,7 +100,7 @@ export function tagged(tagKey: string, variants: Record<string, Schema>, options
 
 /** A union decided by looking at the value (`pick`), e.g. text vs blob resource contents. */
 export function choose(expectation: string, pick: (value: unknown) => Schema | undefined): Schema {
-  const schema = z.unknown().superRefine((value, ctx) => {
+  const schema = zod().unknown().superRefine((value, ctx) => {
     if (value === undefined) return ctx.addIssue(missingIssue(expectation));
     const picked = pick(value);
     if (picked === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
@@ -114,7 +115,7 @@ export function choose(expectation: string, pick: (value: unknown) => Schema | u
 
 /** Any JSON value, but present (e.g. `data` in a log message). */
 export function requiredValue(expectation: string): Schema {
-  const schema = z.unknown().superRefine((value, ctx) => {
+  const schema = zod().unknown().superRefine((value, ctx) => {
     if (value === undefined) ctx.addIssue(missingIssue(expectation));
   });
   defineAcceptor(schema, (value) => value !== undefined);
@@ -123,7 +124,7 @@ export function requiredValue(expectation: string): Schema {
 
 /** A string checked by `test`, with our own "expected …" wording. */
 function checkedString(expectation: string, test: (value: string) => boolean): Schema {
-  const schema = z.string().superRefine((value, ctx) => {
+  const schema = zod().string().superRefine((value, ctx) => {
     if (!test(value)) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
   });
   defineAcceptor(schema, (value) => typeof value === "string" && test(value));
@@ -132,7 +133,7 @@ function checkedString(expectation: string, test: (value: string) => boolean): S
 
 /** A string that must be `expected` exactly; `mismatch` says why another string is wrong. */
 export function exactString(expected: string, mismatch: (got: string) => string): Schema {
-  const schema = z.string().superRefine((value, ctx) => {
+  const schema = zod().string().superRefine((value, ctx) => {
     if (value !== expected) ctx.addIssue(problemIssue(mismatch(value)));
   });
   defineAcceptor(schema, (value) => value === expected);
@@ -148,10 +149,22 @@ export function isBase64(value: string): boolean {
   return padded ? value.length % 4 === 0 : value.length % 4 !== 1;
 }
 
-export const base64String = checkedString("base64-encoded data", isBase64);
+export interface StringFormats {
+  base64String: Schema;
+  /** A URI needs a scheme; MCP allows any scheme ("file:", "https:", custom ones). */
+  uriString: Schema;
+  /** Roots "must start with file:// for now", in every revision so far. */
+  fileUriString: Schema;
+}
 
-/** A URI needs a scheme; MCP allows any scheme ("file:", "https:", custom ones). */
-export const uriString = checkedString('a URI with a scheme (such as "file:///notes.txt")', hasUriScheme);
+let formats: StringFormats | undefined;
 
-/** Roots "must start with file:// for now", in every revision so far. */
-export const fileUriString = checkedString("a file:// URI", (value) => value.startsWith("file://"));
+/** The string formats, built once, when the first schema set is. */
+export function stringFormats(): StringFormats {
+  formats ??= {
+    base64String: checkedString("base64-encoded data", isBase64),
+    uriString: checkedString('a URI with a scheme (such as "file:///notes.txt")', hasUriScheme),
+    fileUriString: checkedString("a file:// URI", (value) => value.startsWith("file://")),
+  };
+  return formats;
+}

@@ -1,8 +1,8 @@
 /** Content blocks, resource contents and annotations, per revision (audio, resource_link, tool use). */
-import { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import { isObject } from "../../jsonrpc.js";
-import { jsonObject, mcpObject, role, unitInterval } from "./base.js";
-import { base64String, choose, tagged, uriString, type Schema } from "./combinators.js";
+import { mcpObject, sharedShapes } from "./base.js";
+import { choose, tagged, stringFormats, type Schema } from "./combinators.js";
 import { displayFields } from "./display.js";
 import type { SchemaKit } from "./kit.js";
 
@@ -18,6 +18,9 @@ export interface ContentSchemas {
 }
 
 export function contentSchemas(kit: SchemaKit): ContentSchemas {
+  const z = zod();
+  const { jsonObject, role, unitInterval } = sharedShapes();
+  const { base64String, uriString } = stringFormats();
   const { since } = kit;
   const annotations = z.looseObject({
     audience: z.array(role).optional(),

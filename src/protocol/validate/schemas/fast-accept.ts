@@ -7,7 +7,8 @@
  * wrong. It never finds a value invalid by itself, and it mirrors zod's own rules where it says
  * yes (test/protocol/fast-accept.test.ts holds it to that on every schema).
  */
-import { z } from "zod";
+import type { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import type { Schema } from "./combinators.js";
 
 /** True: the schema accepts the value. False: not known; ask zod. */
@@ -188,7 +189,7 @@ function compileRecord(keyType: Schema, valueType: Schema): Accept | undefined {
   if (key.def.type !== "string" || (key.def.checks ?? []).length > 0 || key.traits.has("$ZodCheck")) return undefined;
   const accept = acceptorOf(valueType);
   return (value) => {
-    if (!z.core.util.isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
+    if (!zod().core.util.isPlainObject(value) || Object.getOwnPropertySymbols(value).length > 0) return false;
     for (const name in value) {
       if (Object.hasOwn(value, name) && name !== "__proto__" && !accept(value[name])) return false;
     }

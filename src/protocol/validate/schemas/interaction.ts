@@ -1,8 +1,8 @@
 /** Server-initiated exchanges and their helpers: sampling, elicitation (form and URL), tasks, roots. */
-import { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import { isObject } from "../../jsonrpc.js";
-import { jsonObject, mcpObject, requestParams, resultObject, role, unitInterval } from "./base.js";
-import { choose, fileUriString, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
+import { mcpObject, requestParams, resultObject, sharedShapes } from "./base.js";
+import { choose, problemIssue, tagged, stringFormats, type Schema } from "./combinators.js";
 import type { CatalogSchemas } from "./catalog.js";
 import type { ContentSchemas } from "./content.js";
 import type { SchemaKit } from "./kit.js";
@@ -21,6 +21,9 @@ export interface InteractionSchemas {
 }
 
 export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, catalog: CatalogSchemas): InteractionSchemas {
+  const z = zod();
+  const { jsonObject, role, unitInterval } = sharedShapes();
+  const { fileUriString, uriString } = stringFormats();
   const { since, has } = kit;
   const taskMetadata = since("tasks", z.looseObject({ ttl: z.number().optional() })).optional();
 
@@ -114,6 +117,9 @@ export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, cata
 
 /** The flat field schemas a form may ask for: strings, numbers, booleans and enums. */
 function primitiveSchemaDefinition(kit: SchemaKit): Schema {
+  const z = zod();
+  const { jsonObject, role, unitInterval } = sharedShapes();
+  const { fileUriString, uriString } = stringFormats();
   const { since } = kit;
   const described = { title: z.string().optional(), description: z.string().optional() };
   const titledOptions = z.array(z.looseObject({ const: z.string(), title: z.string() }));

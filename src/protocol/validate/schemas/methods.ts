@@ -1,23 +1,10 @@
 /** Params and results of every MCP method, for one protocol version. */
-import { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import { isObject } from "../../jsonrpc.js";
 import { ErrorCode } from "../../errors.js";
-import {
-  emptyNotificationParams,
-  emptyParams,
-  emptyResult,
-  jsonObject,
-  loggingLevel,
-  notificationParams,
-  paginatedParams,
-  paginatedResult,
-  progressToken,
-  requestId,
-  requestParams,
-  resultObject,
-} from "./base.js";
+import { notificationParams, paginatedResult, requestParams, resultObject, sharedShapes } from "./base.js";
 import { catalogSchemas } from "./catalog.js";
-import { choose, requiredValue, tagged, uriString, type Schema } from "./combinators.js";
+import { choose, requiredValue, tagged, stringFormats, type Schema } from "./combinators.js";
 import { contentSchemas } from "./content.js";
 import { displayFields } from "./display.js";
 import { interactionSchemas } from "./interaction.js";
@@ -36,6 +23,9 @@ export interface MethodSchemaSet {
 }
 
 export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
+  const z = zod();
+  const { emptyNotificationParams, emptyParams, emptyResult, jsonObject, loggingLevel, paginatedParams, progressToken, requestId } = sharedShapes();
+  const { uriString } = stringFormats();
   const { since } = kit;
   const content = contentSchemas(kit);
   const catalog = catalogSchemas(kit, content);

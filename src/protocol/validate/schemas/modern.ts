@@ -5,13 +5,13 @@
  * input), `ttlMs` and `cacheScope` on cacheable results, and the shapes of `server/discover` and
  * `subscriptions/listen`. Each piece exists only where the version has its feature (the kit).
  */
-import { z } from "zod";
+import { zod } from "../../../util/zod-on-demand.js";
 import { isObject } from "../../jsonrpc.js";
 import { META } from "../../meta-keys.js";
 import { isCacheableMethod, isInputMethod } from "../../methods.js";
-import { jsonObject, loggingLevel, notificationParams, progressToken, requestParams, resultObject } from "./base.js";
+import { notificationParams, requestParams, resultObject, sharedShapes } from "./base.js";
 import type { CatalogSchemas } from "./catalog.js";
-import { choose, exactString, problemIssue, tagged, uriString, type Schema } from "./combinators.js";
+import { choose, exactString, problemIssue, tagged, stringFormats, type Schema } from "./combinators.js";
 import type { InteractionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
 
@@ -31,6 +31,9 @@ export interface ModernSchemas {
 }
 
 export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interaction: InteractionSchemas): ModernSchemas {
+  const z = zod();
+  const { jsonObject, loggingLevel, progressToken } = sharedShapes();
+  const { uriString } = stringFormats();
   const { since, has } = kit;
 
   // A request names the revision it is sent in, so it must be the one it is validated as.
