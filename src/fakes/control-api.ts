@@ -4,7 +4,7 @@
  * inspect and reset fakes and read the journal from another process or language. It checks no
  * Host or Origin itself: the mock's router guards every route on its port, this one included.
  */
-import { MAX_MESSAGE_DEPTH, parseMessageText } from "../protocol/message-text.js";
+import { MAX_MESSAGE_DEPTH, parseJsonText } from "../protocol/message-text.js";
 import type { FakesListing, InspectQuery } from "./inspect.js";
 import type { JournalEntry, JournalQuery, McpFakeOutcome } from "./journal.js";
 import type { FakeLoadProblem, FakeLoadWarning } from "./load-errors.js";
@@ -60,7 +60,7 @@ async function readJsonBody(request: Request, limit: number): Promise<{ value: u
   const text = await request.text();
   if (text.length > limit) return problem(413, "MCP_CONTROL_BODY_TOO_LARGE", `The body has ${text.length} characters; the control API reads at most ${limit}.`);
   if (text.trim() === "") return { value: undefined };
-  const read = parseMessageText(text);
+  const read = parseJsonText(text);
   if ("value" in read) return read;
   if (read.unreadable.reason === "notJson") return problem(400, "MCP_CONTROL_BAD_JSON", `The body is not valid JSON (${read.unreadable.detail}).`);
   return problem(400, "MCP_CONTROL_TOO_DEEP", `The body nests arrays and objects more than ${MAX_MESSAGE_DEPTH} levels deep; no fixture does, so it is refused.`);
