@@ -79,6 +79,28 @@ describe("a 2025-03-26 batch with invalid members", () => {
   });
 });
 
+describe("an empty array, a batch of no messages", () => {
+  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a 2025-03-26 session, a batch of one or more" } };
+
+  it("is 400 with one -32600 error, id null, that says what to send: with no session, whatever version the header names", async () => {
+    const server = await serve();
+    for (const version of [null, "2025-03-26", "2025-11-25", "2026-07-28"]) {
+      const response = await post(server.url, [], { version });
+      expect(response.status, String(version)).toBe(400);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      expect(await response.json(), String(version)).toEqual(refusal);
+    }
+  });
+
+  it("is the same in a session, which carries on", async () => {
+    const server = await serve();
+    const { sessionId } = await rawSession(server.url, "2025-03-26");
+    const response = await post(server.url, [], { sessionId, version: "2025-03-26" });
+    expect([response.status, await response.json()]).toEqual([400, refusal]);
+    expect(await jsonOrSse(await post(server.url, [rpcRequest("ping")], { sessionId, version: "2025-03-26" }))).toMatchObject([{ result: {} }]);
+  });
+});
+
 describe("an integer id beyond 2^53, which a JSON number cannot carry exactly", () => {
   const bigIdPing = '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}';
   const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id" } };
