@@ -13,6 +13,7 @@ import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
 import { problemLines } from "../output/problems.js";
 import { ListenError } from "../../wire/http/listen-error.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
+import { listedToolNames } from "../../mock/listed-tools.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
@@ -232,7 +233,7 @@ function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
   const query = { mount: server.url === undefined ? undefined : new URL(server.url).pathname };
   const unique = (list: string[]) => [...new Set(list)];
-  const tools = unique([...names("tools"), ...server.fakes.listTools(query).map((tool) => tool.name)]);
+  const tools = listedToolNames(names("tools"), server.fakes, query.mount);
   const resources = unique([...names("resources"), ...server.fakes.listResources(query).map((resource) => resource.uri)]);
   const prompts = unique([...names("prompts"), ...server.fakes.listPrompts(query).map((prompt) => prompt.name)]);
   const parts = [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(resources.length, "resource"), plural(prompts.length, "prompt")];
