@@ -78,6 +78,16 @@ describe("mcp-testkit", () => {
   });
 });
 
+describe("--help fits a terminal of 100 columns", () => {
+  it.each([[[] as string[]], ...Object.keys(COMMANDS).map((command) => [[command]])])("mcp-testkit %j --help: no line is longer than 100 columns", async (command) => {
+    const result = await runCli([...command, "--help"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines.length).toBeGreaterThan(5);
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+  });
+});
+
 describe("a misspelt option gets the closest option's name, in every command", () => {
   it.each([
     ["mock", "--stdoi", "--stdio"],

@@ -191,7 +191,7 @@ describe("examples/fixtures", () => {
       const listed = (await client.listTools()).tools.map((tool) => tool.name);
       expect(listed).toContain("get_weather");
       expect(printed!.split(", ").sort()).toEqual(listed.sort());
-      const health = (await (await fetch(new URL("/__mcp-testkit/health", url)).json())) as { tools: number };
+      const health = (await (await fetch(new URL("/__mcp-testkit/health", url))).json()) as { tools: number };
       expect(health.tools).toBe(listed.length);
     } finally {
       await client.close();

@@ -28,17 +28,18 @@ export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [<fixtu
 
 Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
 then a line per tool call, resource read and prompt get as each ends, and per session opened
-or closed. With --stdio it speaks MCP on stdin/stdout
-(newline-delimited JSON) and prints everything else on stderr, so an agent can spawn it.
-It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
+or closed. With --stdio it speaks MCP on stdin/stdout (newline-delimited JSON) and prints
+everything else on stderr, so an agent can spawn it. It stops on Ctrl-C or SIGTERM, and with
+--stdio also when stdin closes.
 
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
 can be functions), or an aimock config file ({ "mcp": {...}, "llm": { "fixtures": ... } }):
-its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out. Fixture files of scenario fakes (the mcpFakes format: a directory, or a
-JSON file with an "mcpFakes" key) are served beside it, or alone; their tools answer per
-test id (X-Test-Id header), and each block's "mount" is served on the same port.
+its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out.
+Fixture files of scenario fakes (the mcpFakes format: a directory, or a JSON file with an
+"mcpFakes" key) are served beside it, or alone; their tools answer per test id (X-Test-Id
+header), and each block's "mount" is served on the same port.
 
 Options:
 ${SERVE_HELP}
