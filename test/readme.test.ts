@@ -89,6 +89,12 @@ it("finds the README and a guide per capability", () => {
   expect(blocksByDocument.get("README.md")!.filter((block) => block.runs).length).toBeGreaterThanOrEqual(8);
 });
 
+it("a README block whose test starts a server with npx gives the test a time-out of its own: npx may download the server first", () => {
+  const npxTests = blocksByDocument.get("README.md")!.filter((block) => block.runs && /\bnpx\b/.test(block.code) && declaredTests(block.code) > 0);
+  expect(npxTests.some((block) => block.code.includes("server-everything"))).toBe(true);
+  for (const block of npxTests) expect(block.code, block.file).toMatch(/\},\s*\d[\d_]*\s*\);/);
+});
+
 for (const [document, blocks] of [...blocksByDocument].filter(([, list]) => list.length > 0)) {
   describe(`${document} examples`, () => {
     it("type-check under tsc --strict", async () => {
@@ -114,8 +120,9 @@ for (const [document, blocks] of [...blocksByDocument].filter(([, list]) => list
         });
         // A block that declares tests must have them run: one each.
         expect(ran, "tests the block registered and ran").toBe(declaredTests(block.code));
-        // Only a guard against a hang: the first block pays for loading the sources, and some spawn a server.
-      }, 60_000);
+        // Only a guard against a hang: the first block pays for loading the sources, and some spawn a
+        // server; it leaves room above a block's own time-out (60 s for a server started by npx).
+      }, 90_000);
     }
   });
 }

@@ -6,6 +6,7 @@
  * listed in `src/cli/commands.ts`.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { closest } from "../util/closest.js";
 import { errorText } from "../util/text.js";
 
 export interface CliCommand {
@@ -41,7 +42,7 @@ export function parseCommandLine<O extends Options>(argv: string[], options: O):
   try {
     return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(describeParseError(error));
+    throw new UsageError(describeParseError(error, options));
   }
 }
 
@@ -79,17 +80,27 @@ function looksLikeNegativeNumber(text: string): boolean {
   return /^-\.?\d/.test(text);
 }
 
-function describeParseError(error: unknown): string {
+function describeParseError(error: unknown, options: Options): string {
   const message = errorText(error);
   const code = (error as { code?: string }).code;
   // Node names the option in its message, in quotes: "Unknown option '--prot'. To specify ...".
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   if (option === undefined) return message;
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}`;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}${optionSuggestion(option, Object.keys(options))}`;
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     return message.includes("does not take") ? `option ${option} does not take a value` : `option ${option} needs a value`;
   }
   return message;
+}
+
+/**
+ * "; did you mean --port?" for a long option that is a likely typo of one of `names` (long names,
+ * without dashes), or "". A short option is one letter: any other letter is as near, so none is named.
+ */
+export function optionSuggestion(option: string, names: readonly string[]): string {
+  if (!option.startsWith("--")) return "";
+  const near = closest(option.slice(2).split("=")[0]!, names);
+  return near === undefined ? "" : `; did you mean --${near}?`;
 }
 
 /** Writes a line to stderr (every human-readable line of a stdio server must go there). */

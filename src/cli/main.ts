@@ -5,8 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { COMMANDS } from "./commands.js";
-import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, printError, UsageError, type CliCommand } from "./command.js";
+import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, optionSuggestion, printError, UsageError, type CliCommand } from "./command.js";
 import { suggestion } from "../util/closest.js";
+
+/** The options taken before a command, by their long names. */
+const MAIN_OPTIONS = ["help", "version"];
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -25,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (load === undefined) {
-    const what = first.startsWith("-") ? `unknown option ${first}` : `unknown command "${first}"${suggestion(first, Object.keys(COMMANDS))}`;
+    const what = first.startsWith("-") ? `unknown option ${first}${optionSuggestion(first, MAIN_OPTIONS)}` : `unknown command "${first}"${suggestion(first, Object.keys(COMMANDS))}`;
     printError(`mcp-testkit: ${what}${what.endsWith("?") ? "" : "."} Commands: ${Object.keys(COMMANDS).join(", ")}.\nRun "mcp-testkit --help" for usage.`);
     return EXIT_USAGE;
   }

@@ -4,7 +4,7 @@
  * inspect and reset fakes and read the journal from another process or language. It checks no
  * Host or Origin itself: the mock's router guards every route on its port, this one included.
  */
-import { MAX_MESSAGE_DEPTH, parseMessageText } from "../protocol/message-text.js";
+import { MAX_MESSAGE_DEPTH, parseJsonText } from "../protocol/message-text.js";
 import type { FakesListing, InspectQuery } from "./inspect.js";
 import type { JournalEntry, JournalQuery, McpFakeOutcome } from "./journal.js";
 import type { FakeLoadProblem, FakeLoadWarning } from "./load-errors.js";
@@ -60,13 +60,31 @@ async function readJsonBody(request: Request, limit: number): Promise<{ value: u
   const text = await request.text();
   if (text.length > limit) return problem(413, "MCP_CONTROL_BODY_TOO_LARGE", `The body has ${text.length} characters; the control API reads at most ${limit}.`);
   if (text.trim() === "") return { value: undefined };
-  const read = parseMessageText(text);
+  const read = parseJsonText(text);
   if ("value" in read) return read;
   if (read.unreadable.reason === "notJson") return problem(400, "MCP_CONTROL_BAD_JSON", `The body is not valid JSON (${read.unreadable.detail}).`);
   return problem(400, "MCP_CONTROL_TOO_DEEP", `The body nests arrays and objects more than ${MAX_MESSAGE_DEPTH} levels deep; no fixture does, so it is refused.`);
 }
 
 type Route = (request: Request, url: URL) => Promise<Response> | Response;
+
+/** Each route's methods, under either prefix; the handler's table is checked against it. */
+const ROUTE_METHODS = {
+  "/health": ["GET"],
+  "/journal": ["GET"],
+  "/fakes": ["GET"],
+  "/mcp/fakes": ["GET"],
+  "/fixtures": ["POST", "DELETE"],
+  "/reset": ["POST"],
+} as const satisfies Record<string, readonly string[]>;
+
+type RouteTable = { [P in keyof typeof ROUTE_METHODS]: Record<(typeof ROUTE_METHODS)[P][number], Route> };
+
+/** The methods the control route at `pathname` takes; undefined where there is no such route. */
+export function controlMethodsAt(pathname: string): readonly string[] | undefined {
+  const prefix = [CONTROL_PREFIX, CONTROL_PREFIX_ALIAS].find((p) => pathname.startsWith(`${p}/`));
+  return prefix === undefined ? undefined : (ROUTE_METHODS as Record<string, readonly string[] | undefined>)[pathname.slice(prefix.length)];
+}
 
 export function createControlHandler(target: ControlTarget, options: ControlOptions = {}): (request: Request) => Promise<Response> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -108,7 +126,7 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
     return json(200, target.journal({ ...filters, ...(outcome !== undefined && { outcome: outcome as JournalQuery["outcome"] }), limit: count(rawLimit, "limit"), offset: count(rawOffset, "offset") }));
   };
 
-  const routes: Record<string, Partial<Record<string, Route>>> = {
+  const table: RouteTable = {
     "/health": { GET: () => json(200, { status: "ok", ...target.health() }) },
     "/journal": { GET: getJournal },
     "/fakes": { GET: getFakes },
@@ -116,6 +134,7 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
     "/fixtures": { POST: postFixtures, DELETE: () => json(200, { removed: target.clear() }) },
     "/reset": { POST: postReset },
   };
+  const routes: Record<string, Partial<Record<string, Route>>> = table;
 
   return async (request) => {
     const url = new URL(request.url);

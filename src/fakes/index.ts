@@ -42,7 +42,7 @@ export { MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR } from "./fake-errors.js"
 export type { DeclaredEntry, FakeJsonRpcError, McpFakeErrorCode } from "./fake-errors.js";
 export { FixtureLoadError, McpFakesAddError } from "./load-errors.js";
 export type { FakeLoadProblem, FakeLoadRule, FakeLoadWarning } from "./load-errors.js";
-export { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, isControlPath } from "./control-api.js";
+export { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, controlMethodsAt, isControlPath } from "./control-api.js";
 export { FakesJournal } from "./journal.js";
 export type { JournalEntry, JournalQuery, McpFakeOutcome, NewJournalEntry } from "./journal.js";
 export type { BlockSnapshot, EntrySnapshot, FakePromptDefinition, FakeResourceDefinition, FakesListing, FakeToolDefinition, InspectQuery } from "./inspect.js";

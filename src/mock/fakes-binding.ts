@@ -17,6 +17,7 @@ import { shapeForVersion, TOOL_RESULT_FIELDS } from "../engine/version-shape.js"
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
 import type { FakeIdentity, FakeScope, McpFakeBlock } from "../fakes/types.js";
+import { listedToolNames } from "./listed-tools.js";
 
 /** Where fakes come from in `mockMcp({ fixtures })`: paths (files or directories) or blocks. */
 export type FixturesOption = string | McpFakeBlock | ReadonlyArray<string | McpFakeBlock>;
@@ -92,7 +93,8 @@ export class FakesBinding {
       fakeTestIdsMax: options.testIdsMax,
       journalMax: options.journalMax,
       logger: fakesSink(engine, options),
-      health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
+      // What tools/list shows a client with no test id here, as the CLI's banner counts them.
+      health: () => ({ tools: listedToolNames(engine.catalog.tools.keys(), this.fakes, defaultMount).length, sessions: engine.sessions.size }),
       checkStep: checkFakeStep,
     });
     engine.toolSources.unshift(this.stepSource);

@@ -31,7 +31,7 @@ import type { ServedWire } from "../wire/served-wire.js";
 import type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
 
 export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
-import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, type Fakes, type LoadResult } from "../fakes/index.js";
+import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, controlMethodsAt, type Fakes, type LoadResult } from "../fakes/index.js";
 import type { McpFakeBlock } from "../fakes/types.js";
 import { FakesBinding } from "./fakes-binding.js";
 import type { ObserveOptions } from "../observe/delivery.js";
@@ -93,8 +93,8 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
       this.router.mount(METRICS_PATH, metricsHandler(() => this.collector!.snapshot()));
     } else this.router.mount(METRICS_PATH, metricsOffHandler, { unlisted: true });
     const control = (request: Request) => this.handleControl(request);
-    this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true });
-    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true });
+    this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true, methodsAt: controlMethodsAt });
+    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true, methodsAt: controlMethodsAt });
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 

@@ -78,10 +78,41 @@ describe("mcp-testkit", () => {
   });
 });
 
+describe("--help fits a terminal of 100 columns", () => {
+  it.each([[[] as string[]], ...Object.keys(COMMANDS).map((command) => [[command]])])("mcp-testkit %j --help: no line is longer than 100 columns", async (command) => {
+    const result = await runCli([...command, "--help"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines.length).toBeGreaterThan(5);
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+  });
+});
+
+describe("a misspelt option gets the closest option's name, in every command", () => {
+  it.each([
+    ["mock", "--stdoi", "--stdio"],
+    ["inspect", "--timout", "--timeout"],
+    ["call", "--agrs", "--args"],
+    ["check", "--junti", "--junit"],
+    ["record", "--test-di", "--test-id"],
+    ["validate", "--jsno", "--json"],
+  ])("%s %s: did you mean %s?", async (command, typo, meant) => {
+    const result = await runCli([command, typo, "x"]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: usageError(command, `unknown option ${typo}; did you mean ${meant}?`) });
+  });
+
+  it("before a command too", async () => {
+    const result = await runCli(["--verison"]);
+    expect(result).toMatchObject({ code: 2, stderr: `mcp-testkit: unknown option --verison; did you mean --version? Commands: ${COMMAND_LIST}.\nRun "mcp-testkit --help" for usage.\n` });
+  });
+});
+
 describe("mcp-testkit mock: bad usage exits 2 with one clear message", () => {
   const json = join(EXAMPLES, "issue-tracker.json");
   it.each([
-    [["--prot", "3000", json], "unknown option --prot"],
+    [["--prot", "3000", json], "unknown option --prot; did you mean --port?"],
+    [["--prot=3000", json], "unknown option --prot; did you mean --port?"],
+    [["--frobnicate", json], "unknown option --frobnicate"],
     [["-x", json], "unknown option -x"],
     [[json, "--port"], "option --port needs a value"],
     [["--record", "--stdio", json], "option --record needs a value"],

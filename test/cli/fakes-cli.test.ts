@@ -178,7 +178,7 @@ describe("examples/fixtures", () => {
     expect(result.code).toBe(0);
   });
 
-  it("are named in the start line as tools/list lists them for a client with no test id", async () => {
+  it("are named in the start line, and counted by the health route, as tools/list lists them for a client with no test id", async () => {
     const scenario = fileURLToPath(new URL("../../examples/scenarios/issue-tracker.json", import.meta.url));
     const child = startCli(["mock", scenario, EXAMPLE_FIXTURES]);
     const servedLine = waitForLine(child, "stdout", /^mcp-testkit mock: serving (.+) at (http:\/\/\S+)$/);
@@ -191,6 +191,8 @@ describe("examples/fixtures", () => {
       const listed = (await client.listTools()).tools.map((tool) => tool.name);
       expect(listed).toContain("get_weather");
       expect(printed!.split(", ").sort()).toEqual(listed.sort());
+      const health = (await (await fetch(new URL("/__mcp-testkit/health", url))).json()) as { tools: number };
+      expect(health.tools).toBe(listed.length);
     } finally {
       await client.close();
     }

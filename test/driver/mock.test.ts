@@ -29,6 +29,19 @@ describe("driving a mock in memory", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("a step function that returns an invalid step fails the call with a message that names the prefix once", async () => {
+    await using mock = await mockMcp({ tools: { typo: (() => ({ retruns: "x" })) as never } });
+    await using app = mcpAttach(mock.connectInMemory());
+    const error = await app.callTool("typo").then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message).toBe(
+      '[mcp-testkit] Tool "typo" failed: the server answered tools/call with JSON-RPC error -32603 (InternalError): "Step function for tool \\"typo\\" returned an invalid step: The step function of tool \\"typo\\" has unknown key \\"retruns\\"; did you mean \\"returns\\"? A step takes \\"returns\\", \\"content\\", \\"toolError\\", \\"throws\\", \\"hang\\", \\"result\\", \\"disconnect\\", \\"raw\\", \\"inputRequired\\", \\"structuredContent\\", \\"delayMs\\", \\"repeat\\", \\"stream\\", \\"asks\\", \\"broadcast\\", \\"endSubscriptions\\"."',
+    );
+    expect(error?.message.split("[mcp-testkit]")).toHaveLength(2);
+  });
+
   it("scripted failures: tool error result, JSON-RPC error, malformed result", async () => {
     await using mock = await mockMcp({
       tools: {

@@ -110,3 +110,24 @@ describe("a fake's answer is the fixture's, and the fixture cannot be changed th
     expect((await client.callTool({ name: "ask", arguments: {} })).structuredContent).toEqual({ answer: 42 });
   });
 });
+
+describe("the health route's tool count", () => {
+  it("counts what tools/list lists a client with no test id: the registered tools and the shared fakes' (a name in both once), not other tests' fakes", async () => {
+    const server = await serveFakes({
+      transport: "http",
+      tools: { search: { returns: "registered" }, ping: { returns: "pong" } },
+      fixtures: [
+        { scope: "shared", tools: [{ name: "search", calls: [{ anyArgs: true, result: "faked" }] }, { name: "get_weather", calls: [{ anyArgs: true, result: "rain" }] }] },
+        { scope: { testId: "other test" }, tools: [{ name: "create_ticket", calls: [{ anyArgs: true, result: "T-1" }] }] },
+      ],
+    });
+    const { client } = await sdkClient(server.url);
+    const listed = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(listed.sort()).toEqual(["get_weather", "ping", "search"]);
+    const health = await (await fetch(new URL("/__mcp-testkit/health", server.url))).json();
+    expect(health).toMatchObject({ status: "ok", tools: 3 });
+    // A fake loaded later counts once loaded, as tools/list shows it.
+    server.loadFakes({ scope: "shared", tools: [{ name: "translate", calls: [{ anyArgs: true, result: "hei" }] }] });
+    expect(await (await fetch(new URL("/__aimock/health", server.url))).json()).toMatchObject({ tools: 4 });
+  });
+});

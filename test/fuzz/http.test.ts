@@ -5,8 +5,8 @@
  * entry per member that needs one, and the official SDK client is still served afterwards. And
  * the router's guard, on every path the mock's port serves: a foreign Host, a foreign Origin or
  * an absolute-form target naming a foreign authority is 403, a target with a fragment or an
- * authority that is not host[:port] is 400,
- * and nothing the mock holds changes.
+ * authority that is not host[:port] is 400, and nothing the mock holds changes; any method from
+ * loopback, CONNECT and TRACE included, is answered and never with a 500.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { fc, it } from "@fast-check/vitest";
@@ -122,7 +122,7 @@ const hostileBody = fc.oneof(
 );
 
 describe("fuzz: the Streamable HTTP endpoint", () => {
-  it.prop([hostileHeaders, hostileBody, fc.constantFrom("POST", "POST", "POST", "POST", "PUT", "PATCH", "OPTIONS")], budget(200, 8))(
+  it.prop([hostileHeaders, hostileBody, fc.constantFrom("POST", "POST", "POST", "POST", "PUT", "PATCH", "OPTIONS", "TRACE", "PROPFIND")], budget(200, 8))(
     "a hostile request gets, in bounded time, a status the transport allows and a JSON-RPC body; input the server cannot accept is never 200",
     async (choice, body, method) => {
       const { headers } = headersFrom(choice);
@@ -244,4 +244,25 @@ describe("fuzz: the router's guard, in front of every route", () => {
       expect((await socketRequest(port, { method: "GET", target, headers: { host: `127.0.0.1:${port}` } }, ANSWER_BOUND_MS * 2)).status, target).toBe(200);
     }
   });
+
+  /** Methods node's parser passes on, the ones no web `Request` can carry (CONNECT, TRACE) among them. */
+  const anyMethod = fc.constantFrom("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "MKCOL", "QUERY");
+
+  it.prop([fc.nat(), underPrefix, query, anyMethod, stateChanging], budget(150, 6))(
+    "any method on any route from loopback is answered, in bounded time, and never with a 500; CONNECT and TRACE are 501 or 405 and change nothing",
+    async (pick, under, search, method, body) => {
+      const target = `${pathOf(routes[pick % routes.length]!, under)}${search}`;
+      const headers = { host: `127.0.0.1:${port}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
+      const before = state();
+      const answer = await socketRequest(port, { method, target, headers, ...(method === "GET" ? {} : { body }) }, ANSWER_BOUND_MS * 2);
+      const seen = `${method} ${target} → ${answer.status} ${answer.body.slice(0, 200)}`;
+      expect(answer.status, seen).not.toBe(500);
+      if (method === "CONNECT" || method === "TRACE") {
+        expect([405, 501], seen).toContain(answer.status);
+        expect(answer.contentType, seen).toBe("application/json");
+        expect(state(), seen).toBe(before);
+      }
+    },
+    testTimeout(6),
+  );
 });

@@ -88,6 +88,12 @@ describe("error codes", () => {
     expect(await rpc(server, message)).toEqual({ jsonrpc: "2.0", id, error: { code: -32600, message: text } });
   });
 
+  it("an integer id beyond 2^53 → -32600 naming it as sent, with id null: the rounded id would match nothing", async () => {
+    const server = await mock();
+    expect(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"}'))!)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id -9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes -9007199254740992, which the client never sent); use a smaller number or a string id" } });
+    expect(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}'))!)).toEqual({ jsonrpc: "2.0", id: 9007199254740992, result: {} });
+  });
+
   it.each([
     ["null", "got null"],
     ["42", "got 42"],
@@ -261,8 +267,8 @@ describe("hostile inputs", () => {
       "an empty array": -32600,
       "a batch of junk": -32600,
       "deep nesting": expect.any(Number),
-      "deeply nested params": "result",
-      "deeply nested arguments": "result",
+      "deeply nested params": -32600,
+      "deeply nested arguments": -32600,
       "a huge method name": -32601,
       "an infinite id": -32600,
       "a fractional id": "result",

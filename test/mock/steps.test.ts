@@ -434,16 +434,16 @@ describe("function steps", () => {
     });
     const client = await connect(server);
     const message = async (name: string) => (await rejection(client.callTool({ name }))).message as string;
-    expect(await message("number")).toBe('MCP error -32603: Step function for tool "number" returned an invalid step: [mcp-testkit] The step function of tool "number" must be a step object or a function (call) => step, got number 42.');
-    expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" returned an invalid step: [mcp-testkit] The step function of tool "nothing" must be a step object or a function (call) => step, got nothing.');
+    expect(await message("number")).toBe('MCP error -32603: Step function for tool "number" returned an invalid step: The step function of tool "number" must be a step object or a function (call) => step, got number 42.');
+    expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" returned an invalid step: The step function of tool "nothing" must be a step object or a function (call) => step, got nothing.');
     expect(await message("typo")).toBe(
-      `MCP error -32603: Step function for tool "typo" returned an invalid step: [mcp-testkit] The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
+      `MCP error -32603: Step function for tool "typo" returned an invalid step: The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
     );
-    expect(await message("two")).toBe('MCP error -32603: Step function for tool "two" returned an invalid step: [mcp-testkit] The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.');
+    expect(await message("two")).toBe('MCP error -32603: Step function for tool "two" returned an invalid step: The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.');
     expect(await message("extra")).toBe(
-      `MCP error -32603: Step function for tool "extra" returned an invalid step: [mcp-testkit] The step function of tool "extra" has unknown key "dleayMs"; did you mean "delayMs"? A step takes ${STEP_KEYS}.`,
+      `MCP error -32603: Step function for tool "extra" returned an invalid step: The step function of tool "extra" has unknown key "dleayMs"; did you mean "delayMs"? A step takes ${STEP_KEYS}.`,
     );
-    expect(await message("forever")).toBe('MCP error -32603: Step function for tool "forever" returned an invalid step: [mcp-testkit] The step function of tool "forever": "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.');
+    expect(await message("forever")).toBe('MCP error -32603: Step function for tool "forever" returned an invalid step: The step function of tool "forever": "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.');
     expect(await message("fn")).toBe('MCP error -32603: Step function for tool "fn" returned an invalid step: a step function must return a step object, not another function');
     expect(server.calls.every((call) => call.outcome === "protocol-error")).toBe(true);
   });
@@ -464,7 +464,7 @@ describe("function steps", () => {
     const client = await connect(server);
     const message = async (name: string) => (await rejection(client.callTool({ name }))).message as string;
     const unknownKey = (tool: string, key: string, near: string) =>
-      `MCP error -32603: Step function for tool "${tool}" returned an invalid step: [mcp-testkit] The step function of tool "${tool}" has unknown key "${key}"; did you mean "${near}"? A step takes ${STEP_KEYS}.`;
+      `MCP error -32603: Step function for tool "${tool}" returned an invalid step: The step function of tool "${tool}" has unknown key "${key}"; did you mean "${near}"? A step takes ${STEP_KEYS}.`;
     expect(await message("sync")).toBe(unknownKey("sync", "dleayMs", "delayMs"));
     expect(await message("async")).toBe(unknownKey("async", "hnag", "hang"));
     expect(texts(await client.callTool({ name: "listed" }))).toEqual(["first"]);

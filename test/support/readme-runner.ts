@@ -8,7 +8,7 @@ export { expect } from "vitest";
 
 type Fn = () => unknown;
 
-let tests: Array<{ name: string; fn: Fn }> = [];
+let tests: Array<{ name: string; fn: Fn; timeoutMs?: number }> = [];
 let before: Fn[] = [];
 let after: Fn[] = [];
 
@@ -22,8 +22,9 @@ export function describe(_name: string, body: () => void): void {
   body();
 }
 
-export function it(name: string, fn: Fn): void {
-  tests.push({ name, fn });
+/** As vitest's: a test, with its own time-out when one is given. */
+export function it(name: string, fn: Fn, timeoutMs?: number): void {
+  tests.push({ name, fn, ...(timeoutMs !== undefined && { timeoutMs }) });
 }
 
 export const test = it;
@@ -38,15 +39,28 @@ export function afterEach(fn: Fn): void {
 
 /** Runs the collected tests in order, each between its hooks; resolves with how many ran. */
 export async function runCollected(): Promise<number> {
-  for (const { fn } of tests) {
+  for (const { name, fn, timeoutMs } of tests) {
     for (const hook of before) await hook();
     try {
-      await fn();
+      await (timeoutMs === undefined ? fn() : withinTimeout(name, fn, timeoutMs));
     } finally {
       for (const hook of after) await hook();
     }
   }
   return tests.length;
+}
+
+/** Runs `fn`, failing as vitest does if it takes longer than `timeoutMs`. */
+async function withinTimeout(name: string, fn: Fn, timeoutMs: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Test "${name}" timed out in ${timeoutMs}ms.`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([fn(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const;

@@ -79,6 +79,56 @@ describe("a 2025-03-26 batch with invalid members", () => {
   });
 });
 
+describe("an empty array, a batch of no messages", () => {
+  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a 2025-03-26 session, a batch of one or more" } };
+
+  it("is 400 with one -32600 error, id null, that says what to send: with no session, whatever version the header names", async () => {
+    const server = await serve();
+    for (const version of [null, "2025-03-26", "2025-11-25", "2026-07-28"]) {
+      const response = await post(server.url, [], { version });
+      expect(response.status, String(version)).toBe(400);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      expect(await response.json(), String(version)).toEqual(refusal);
+    }
+  });
+
+  it("is the same in a session, which carries on", async () => {
+    const server = await serve();
+    const { sessionId } = await rawSession(server.url, "2025-03-26");
+    const response = await post(server.url, [], { sessionId, version: "2025-03-26" });
+    expect([response.status, await response.json()]).toEqual([400, refusal]);
+    expect(await jsonOrSse(await post(server.url, [rpcRequest("ping")], { sessionId, version: "2025-03-26" }))).toMatchObject([{ result: {} }]);
+  });
+});
+
+describe("an integer id beyond 2^53, which a JSON number cannot carry exactly", () => {
+  const bigIdPing = '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}';
+  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id" } };
+
+  it("is 400 with -32600 naming the id as sent, with id null (an answer with the rounded id would match nothing)", async () => {
+    const server = await serve();
+    const { sessionId } = await rawSession(server.url);
+    const response = await post(server.url, bigIdPing, { sessionId });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(refusal);
+    // In a batch too, and the session carries on; an id that fits, a string id and 2^53 itself (exact) are served.
+    const batchSession = await rawSession(server.url, "2025-03-26");
+    const batch = await post(server.url, `[{"jsonrpc":"2.0","id":1,"method":"ping"},${bigIdPing}]`, { sessionId: batchSession.sessionId, version: "2025-03-26" });
+    expect([batch.status, await batch.json()]).toEqual([400, refusal]);
+    for (const [sent, echoed] of [["9007199254740991", 9007199254740991], ['"9007199254740993"', "9007199254740993"], ["9007199254740992", 9007199254740992]] as const) {
+      const answer = await post(server.url, `{"jsonrpc":"2.0","id":${sent},"method":"ping"}`, { sessionId });
+      expect(await jsonOrSse(answer)).toEqual({ jsonrpc: "2.0", id: echoed, result: {} });
+    }
+  });
+
+  it("a big number elsewhere in the message (a tool's argument) is no id: the call is served", async () => {
+    const server = await serve({ tools: { echo: { returns: "ok" } } });
+    const { sessionId } = await rawSession(server.url);
+    const response = await post(server.url, '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"id":9007199254740993}}}', { sessionId });
+    expect((await jsonOrSse(response)).result).toMatchObject({ content: [{ type: "text", text: "ok" }] });
+  });
+});
+
 describe("a message nested deeper than any MCP message", () => {
   /** A tools/call whose arguments nest `depth` arrays: JSON.parse takes it, JSON.stringify of it would not. */
   const deepCall = (depth: number) => `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;

@@ -335,7 +335,7 @@ describe("notifications, responses and batches", () => {
     const notes = await post(server.url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], { sessionId, version: "2025-03-26" });
     expect(notes.status).toBe(202);
     expect(await notes.text()).toBe("");
-    await expectRuleError(await post(server.url, [], { sessionId, version: "2025-03-26" }), 400, -32600, /^Invalid Request: an empty batch$/);
+    await expectRuleError(await post(server.url, [], { sessionId, version: "2025-03-26" }), 400, -32600, /^Invalid Request: the body is an empty array \(a batch of no messages\)/);
   });
 
   it("initialize inside a batch gets 400 and mints no session", async () => {

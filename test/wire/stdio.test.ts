@@ -175,6 +175,16 @@ describe("the stdio wire in process", () => {
     expect(() => JSON.stringify(server.messages)).not.toThrow();
   });
 
+  it("answers a request whose id is an integer beyond 2^53 with -32600 naming it, id null, and carries on", async () => {
+    const { peer } = await serveOnStreams({ tools: { ping_me: { returns: "pong" } } });
+    await peer.initialize();
+    peer.input.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n');
+    const error = await peer.next((message) => "error" in message);
+    expect(error).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id" } });
+    peer.send(call(4, "ping_me"));
+    expect((await peer.reply(4)).result.content[0].text).toBe("pong");
+  });
+
   it("reassembles lines split across chunks, several lines per chunk, and UTF-8 split mid-character", async () => {
     const { peer, server } = await serveOnStreams({ tools: { echo: (c) => ({ returns: String(c.arguments.text) }) } });
     await peer.initialize();

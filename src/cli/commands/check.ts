@@ -22,14 +22,12 @@ import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
 import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
 import type { CheckReport, CheckResult } from "../check/types.js";
+import { helpTable } from "../output/help-table.js";
 
-export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, error codes and transport rules";
+export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, errors, transport rules";
 
-const listed = (only: "stdio" | "http" | undefined) =>
-  CHECKS.filter((check) => check.only === only)
-    .map((check) => `  ${check.id.padEnd(24)} ${check.title}`)
-    .join("\n");
-const listedModern = () => MODERN_CHECKS.map((check) => `  ${check.id.padEnd(27)} ${check.title.replace(/^2026-07-28: /, "")}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`).join("\n");
+const listed = (only: "stdio" | "http" | undefined) => helpTable(CHECKS.filter((check) => check.only === only).map((check) => [check.id, check.title]));
+const listedModern = () => helpTable(MODERN_CHECKS.map((check) => [check.id, `${check.title.replace(/^2026-07-28: /, "")}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`]));
 
 export const help = `Usage: mcp-testkit check [options] <command | url>
 

@@ -17,8 +17,9 @@ export const summary = "Show what an MCP server offers: info, version, capabilit
 export const help = `Usage: mcp-testkit inspect [options] <command | url>
 
 Connects to an MCP server and shows its name and version, the protocol version and era it
-spoke (legacy: initialize; modern: 2026-07-28's server/discover), its capabilities, and every tool (with its input and output schema), resource, resource
-template and prompt (all pages). Lists the server does not advertise are not asked for.
+spoke (legacy: initialize; modern: 2026-07-28's server/discover), its capabilities, and every
+tool (with its input and output schema), resource, resource template and prompt (all pages).
+Lists the server does not advertise are not asked for.
 ${TARGET_EXPLAINED}
 
 Options:

@@ -13,6 +13,7 @@ import { fromAimockConfig, isAimockConfig } from "../../mock/aimock-config.js";
 import { problemLines } from "../output/problems.js";
 import { ListenError } from "../../wire/http/listen-error.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../mock/mock-mcp.js";
+import { listedToolNames } from "../../mock/listed-tools.js";
 import type { StdioMockOptions } from "../../mock/mock-mcp.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
@@ -27,17 +28,18 @@ export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [<fixtu
 
 Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
 then a line per tool call, resource read and prompt get as each ends, and per session opened
-or closed. With --stdio it speaks MCP on stdin/stdout
-(newline-delimited JSON) and prints everything else on stderr, so an agent can spawn it.
-It stops on Ctrl-C or SIGTERM, and with --stdio also when stdin closes.
+or closed. With --stdio it speaks MCP on stdin/stdout (newline-delimited JSON) and prints
+everything else on stderr, so an agent can spawn it. It stops on Ctrl-C or SIGTERM, and with
+--stdio also when stdin closes.
 
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
 or a .js/.mjs/.cjs/.ts/.mts/.cts module whose default export is those options (then steps
 can be functions), or an aimock config file ({ "mcp": {...}, "llm": { "fixtures": ... } }):
-its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out. Fixture files of scenario fakes (the mcpFakes format: a directory, or a
-JSON file with an "mcpFakes" key) are served beside it, or alone; their tools answer per
-test id (X-Test-Id header), and each block's "mount" is served on the same port.
+its "mcp" part and the mcpFakes in "llm.fixtures" are served, its LLM-only parts left out.
+Fixture files of scenario fakes (the mcpFakes format: a directory, or a JSON file with an
+"mcpFakes" key) are served beside it, or alone; their tools answer per test id (X-Test-Id
+header), and each block's "mount" is served on the same port.
 
 Options:
 ${SERVE_HELP}
@@ -232,7 +234,7 @@ function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   const names = (key: string) => (typeof scenario[key] === "object" && scenario[key] !== null ? Object.keys(scenario[key]) : []);
   const query = { mount: server.url === undefined ? undefined : new URL(server.url).pathname };
   const unique = (list: string[]) => [...new Set(list)];
-  const tools = unique([...names("tools"), ...server.fakes.listTools(query).map((tool) => tool.name)]);
+  const tools = listedToolNames(names("tools"), server.fakes, query.mount);
   const resources = unique([...names("resources"), ...server.fakes.listResources(query).map((resource) => resource.uri)]);
   const prompts = unique([...names("prompts"), ...server.fakes.listPrompts(query).map((prompt) => prompt.name)]);
   const parts = [tools.length === 0 ? "no tools" : `tools: ${tools.join(", ")}`, plural(resources.length, "resource"), plural(prompts.length, "prompt")];

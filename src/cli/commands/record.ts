@@ -58,8 +58,10 @@ Exit codes: 0 written; 1 the server could not be started or reached, or nothing 
 written; 2 bad usage.
 
 Examples:
-  mcp-testkit record "npx -y @modelcontextprotocol/server-everything stdio" --out recordings/everything.json --port 3000
-  mcp-testkit record http://127.0.0.1:8080/mcp --out fixtures/github.json --format fixture --test-id "triage > labels"
+  mcp-testkit record "npx -y @modelcontextprotocol/server-everything stdio" \\
+    --out recordings/everything.json --port 3000
+  mcp-testkit record http://127.0.0.1:8080/mcp --out fixtures/github.json \\
+    --format fixture --test-id "triage > labels"
   mcp-testkit record "node build/server.js" --out server.json --stdio`;
 
 const OPTIONS = {

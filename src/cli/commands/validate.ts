@@ -19,7 +19,7 @@ import { plural } from "../../util/text.js";
 import { CommandError, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { loadScenario, type Scenario } from "../scenario.js";
 
-export const summary = "Check fixture files of scenario fakes (mcpFakes), or a scenario file, without serving them";
+export const summary = "Check fixture files of scenario fakes (mcpFakes) or a scenario file, not serving them";
 
 export const help = `Usage: mcp-testkit validate [options] <fixtures directory or file | scenario file>...
 

@@ -1,4 +1,5 @@
 /** `prompts/list` and `prompts/get`. */
+import { withoutPrefix } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { PromptAnswer, PromptMessage } from "../catalog.js";
 import { asksForInput, inputRequiredOutcome } from "./input-required.js";
@@ -40,7 +41,7 @@ export const getPrompt: RequestHandler = async (input) => {
     } else answer = source;
   } catch (thrown) {
     if (thrown instanceof RpcError) throw thrown;
-    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${errorText(thrown)}`);
+    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${withoutPrefix(errorText(thrown))}`);
   }
   if (!Array.isArray(answer)) {
     if (!asksForInput(answer)) throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);

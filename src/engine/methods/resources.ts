@@ -1,4 +1,5 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
+import { withoutPrefix } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
 import { asksForInput, inputRequiredOutcome } from "./input-required.js";
@@ -63,7 +64,7 @@ async function readContents(input: HandlerInput, uri: string, definition: Resour
       value = run.value;
     } catch (thrown) {
       if (thrown instanceof RpcError) throw thrown;
-      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorText(thrown)}`);
+      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${withoutPrefix(errorText(thrown))}`);
     }
   } else if (definition.blob !== undefined) value = { blob: definition.blob };
   else value = { text: substitute(definition.text ?? "", variables) };

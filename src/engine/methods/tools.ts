@@ -4,6 +4,7 @@
  * static or returned by a step function without a promise, is answered synchronously with no
  * abort signal: the common case stays as cheap as a canned reply.
  */
+import { withoutPrefix } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { errorResponse, isObject, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
@@ -233,7 +234,8 @@ class RunningCall implements ParkedCall {
   stepFunctionThrew(thrown: unknown): Outcome {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
     this.context.caught?.push(cause);
-    const message = errorText(cause);
+    // Embedded in our own message: the inner error's "[mcp-testkit]" prefix would say it twice.
+    const message = withoutPrefix(errorText(cause));
     if (cause instanceof AskUnanswered) return this.fail({ code: ErrorCode.InternalError, message: `The step of tool "${this.call.tool}" could not go on: ${message}` });
     const what = thrown instanceof StepFunctionError && thrown.returned ? "returned an invalid step" : "threw";
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" ${what}: ${message}` });

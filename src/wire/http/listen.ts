@@ -4,7 +4,7 @@
  * default; `close()` ends every connection so no handle is left open.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { NodeExchange } from "./node-exchange.js";
 import type { ExchangeHandler } from "./router.js";
 import { listenFailure } from "./listen-error.js";
@@ -33,6 +33,8 @@ export async function listen(router: ExchangeHandler, options: ListenOptions = {
       if (!res.headersSent) res.writeHead(500).end();
     }
   });
+  // Node hands CONNECT to this event, not to the router, and drops the connection unheard when nobody listens.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => refuseConnect(socket));
   const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) => reject(listenFailure(error, host, port)));
@@ -52,4 +54,14 @@ export async function listen(router: ExchangeHandler, options: ListenOptions = {
         server.closeAllConnections();
       }),
   };
+}
+
+/** 501 (RFC 9110 §9.1): this server tunnels nothing, at any target. */
+function refuseConnect(socket: Socket): void {
+  const body = JSON.stringify({
+    error: "CONNECT is not implemented here: this is an MCP server, not a proxy, so it opens no tunnels; send GET, POST or DELETE to its MCP endpoint.",
+    code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
+  });
+  socket.on("error", () => socket.destroy());
+  socket.end(`HTTP/1.1 501 Not Implemented\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -161,8 +161,17 @@ export class NodeExchange implements HttpExchange {
     const left = new AbortController();
     this.onAbort(() => left.abort(new Error("the client closed the connection")));
     const init = { method: this.method, headers, signal: left.signal };
-    if (this.method === "GET" || this.method === "HEAD") return Promise.resolve(new Request(url, init));
-    return new Promise((resolve) => this.readBody(limitBytes, (body) => resolve(body === BODY_TOO_LARGE ? undefined : new Request(url, { ...init, body }))));
+    if (this.method === "GET" || this.method === "HEAD") return Promise.resolve().then(() => new Request(url, init));
+    // A Request that cannot be made rejects the promise, so the caller answers; it never hangs.
+    return new Promise((resolve, reject) =>
+      this.readBody(limitBytes, (body) => {
+        try {
+          resolve(body === BODY_TOO_LARGE ? undefined : new Request(url, { ...init, body }));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
   }
 }
 

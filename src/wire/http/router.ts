@@ -9,18 +9,13 @@
  */
 import { McpTestkitError } from "../../errors.js";
 import { logToStderr, type LogSink } from "../../util/log.js";
-import { describeValue, errorText } from "../../util/text.js";
+import { describeValue } from "../../util/text.js";
 import type { HttpExchange } from "./exchange.js";
 import { isWellFormedAuthority, refusalMessage, type OriginGuard } from "./origin-guard.js";
 import { JSON_HEADERS } from "./post-answer.js";
+import { webExchangeHandler, type ExchangeHandler, type MethodsAt, type WebHandler } from "./web-handler.js";
 
-/** A handler that answers an exchange itself (it never throws; errors are answered). */
-export interface ExchangeHandler {
-  handle(exchange: HttpExchange): void;
-}
-
-/** A web-standard handler: a `Request` in, a `Response` out. */
-export type WebHandler = (request: Request) => Response | Promise<Response>;
+export type { ExchangeHandler, WebHandler } from "./web-handler.js";
 
 export type RouteHandler = ExchangeHandler | WebHandler;
 
@@ -40,6 +35,12 @@ export interface MountOptions {
   allowForeignHosts?: boolean;
 }
 
+/** Mount options the mock itself uses beside the public ones. */
+export interface RouteOptions extends MountOptions {
+  /** The methods a web handler takes at a path, named when a method no `Request` can carry is refused. */
+  methodsAt?: MethodsAt;
+}
+
 /** The edge of a router: the guard in front of its routes, and who hears of a refusal. */
 export interface RouterEdge {
   /** DNS-rebinding protection; none (off) when undefined. */
@@ -55,9 +56,6 @@ interface Route {
   readonly allowForeignHosts: boolean;
   readonly handler: ExchangeHandler;
 }
-
-/** The largest body a web handler is given (the control API takes fixture files). */
-const WEB_BODY_LIMIT = 16 * 1024 * 1024;
 
 export class Router implements ExchangeHandler {
   private readonly exact = new Map<string, Route>();
@@ -75,14 +73,14 @@ export class Router implements ExchangeHandler {
    * Mounts `handler` at `path` (exact, or a prefix); returns a function that unmounts it.
    * A path that is taken already is refused.
    */
-  mount(path: string, handler: RouteHandler, options: MountOptions = {}): () => void {
+  mount(path: string, handler: RouteHandler, options: RouteOptions = {}): () => void {
     if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`A mount path must start with "/", got ${JSON.stringify(path)}.`);
     const prefix = options.prefix ?? false;
     const unlisted = options.unlisted ?? false;
     const allowForeignHosts = options.allowForeignHosts ?? false;
     // Opting out of the guard is a security decision: only `true` itself does it.
     if (typeof allowForeignHosts !== "boolean") throw new McpTestkitError(`"allowForeignHosts" must be true or false, got ${describeValue(allowForeignHosts)}.`);
-    const exchangeHandler = typeof handler === "function" ? webExchangeHandler(handler, this.log) : handler;
+    const exchangeHandler = typeof handler === "function" ? webExchangeHandler(handler, this.log, options.methodsAt) : handler;
     const route: Route = { path, prefix, unlisted, allowForeignHosts, handler: exchangeHandler };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
@@ -159,40 +157,4 @@ export class Router implements ExchangeHandler {
     exchange.respond(status, JSON_HEADERS, JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
     this.edge.onRefused?.(status, exchange.path);
   }
-
-}
-
-/** A web handler answering exchanges: the exchange becomes a `Request`, the `Response` is written back. */
-export function webExchangeHandler(handler: WebHandler, log: LogSink = logToStderr): ExchangeHandler {
-  return {
-    handle(exchange) {
-      void answerWithWebHandler(exchange, handler, log);
-    },
-  };
-}
-
-async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler, log: LogSink): Promise<void> {
-  try {
-    const request = await exchange.toRequest(WEB_BODY_LIMIT);
-    if (request === undefined) {
-      exchange.respond(413, JSON_HEADERS, JSON.stringify({ error: `the body exceeds ${WEB_BODY_LIMIT} bytes` }));
-      return;
-    }
-    const response = await handler(request);
-    if (!isResponse(response)) throw new Error(`it returned ${describeValue(response)}, not a Response`);
-    // `Response.error()` (status 0) is a network error: the client gets a dropped connection, as from a fetch server.
-    if (response.status === 0 || response.type === "error") return exchange.destroy();
-    const cut = await exchange.respondWith(response);
-    if (cut !== undefined) log("warn", `mcp-testkit: the response body of the handler mounted at ${exchange.path} failed after its head was sent (${errorText(cut.error)}); the connection was cut.`);
-  } catch (error) {
-    const message = errorText(error);
-    exchange.respond(500, JSON_HEADERS, JSON.stringify({ error: `the handler mounted at ${exchange.path} failed: ${message}` }));
-  }
-}
-
-/** Shape, not `instanceof`: a `Response` from another copy of undici is one too. */
-function isResponse(value: unknown): value is Response {
-  const candidate = value as Partial<Response> | null;
-  if (typeof candidate !== "object" || candidate === null || typeof candidate.status !== "number" || typeof candidate.headers?.forEach !== "function") return false;
-  return candidate.body === null || typeof candidate.body?.getReader === "function";
 }

@@ -235,6 +235,8 @@ export class StreamableHttpEndpoint {
     // A request that names its version per request (2026-07-28) takes the stateless path.
     if (isObject(parsed) && this.speaksPerRequest(exchange, parsed)) return this.statelessPost(exchange, parsed);
     if (Array.isArray(parsed)) {
+      // Refused before any session or version is asked for: no header makes `[]` a request.
+      if (parsed.length === 0) return this.refuseEmptyBatch(exchange);
       const perRequest = this.perRequestBatchVersion(exchange, parsed);
       if (perRequest !== undefined) return this.refuseBatch(exchange, perRequest, parsed.length);
       return this.postMessages(exchange, parsed, true);
@@ -276,6 +278,12 @@ export class StreamableHttpEndpoint {
     );
   }
 
+  /** `[]`: JSON-RPC 2.0 answers an empty batch with one Invalid Request error, id null. */
+  private refuseEmptyBatch(exchange: HttpExchange): void {
+    const batches = versionsWith("jsonRpcBatches").join(", ");
+    this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a ${batches} session, a batch of one or more`);
+  }
+
   /** The request facts (identity, mount) of a POST, or undefined when its identity earned a 400 (answered). */
   private factsFor(exchange: HttpExchange, stored: RequestIdentity | undefined, onSent?: (sent: FakeIdentity) => void): RequestFacts | undefined {
     const reading = readRequestIdentity(exchange, stored);
@@ -315,7 +323,6 @@ export class StreamableHttpEndpoint {
       facts = this.factsFor(exchange, session.identity);
       if (!facts) return;
     }
-    if (batch && messages.length === 0) return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: an empty batch");
 
     const envelopes = messages.map(readEnvelope);
     if (!envelopes.some((envelope) => envelope.kind === "request")) return this.acknowledge(exchange, session, messages, batch, facts);
