@@ -78,6 +78,7 @@ export function describeSendFailure(label: string, id: number, error: unknown, r
   if (typeof status === "number" && status >= 400 && status < 600) return { failure: "refused", text: `The server refused ${label} (id ${id}) with HTTP ${status}` };
   if (closedMidRequest(error)) return { failure: "closedMidRequest", text: `The server closed the connection before answering ${label} (id ${id})` };
   // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
+  // Its StreamableHTTPError carries only code -1, so the content type is read from the SDK's own text.
   const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
   if (contentType !== undefined) return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
   return { failure: "notSent", text: `Could not send ${label} (id ${id})` };

@@ -19,7 +19,6 @@ import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
-import { withoutPrefix } from "../errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { clipCounted } from "../util/text.js";
@@ -298,7 +297,7 @@ export class RpcSession {
     if (!failure) return;
     if (what === undefined) throw failure;
     throw new ProtocolError(
-      `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${withoutPrefix(failure.message)}`,
+      `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${failure.detail}`,
       { problems: failure.problems, cause: failure, process: this.options.processContext() },
     );
   }

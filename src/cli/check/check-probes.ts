@@ -5,7 +5,7 @@
 import { validateMessage, validateToolDefinition } from "../../protocol/validate/index.js";
 import { isSupportedVersion, LATEST_KNOWN_VERSION, versionHas } from "../../protocol/versions.js";
 import { META } from "../../protocol/meta-keys.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { clip, describeExit, describeReply, INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawDelete, rawPost, type RawHttpAnswer } from "./raw-http.js";
 import { RawStdioServer } from "./raw-stdio.js";
@@ -255,7 +255,7 @@ export async function stdinClose(ctx: CheckContext): Promise<CheckOutcome> {
   } catch (error) {
     const name = (error as Error).name;
     if (name === "ProcessDidNotExit") return fail(`still running ${STDIN_CLOSE_GRACE_MS} ms after its stdin was closed; mcp-testkit ended its process tree`);
-    return fail(`${plainMessage(error).split("\n")[0]!}`);
+    return fail(`${plainLine(error)}`);
   }
   return pass(`exited with code 0, ${Date.now() - started} ms after its stdin was closed`);
 }

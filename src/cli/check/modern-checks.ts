@@ -14,7 +14,7 @@ import { validateMessage } from "../../protocol/validate/index.js";
 import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
 import { listFirst } from "../../util/text.js";
 import { isKnownVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawPost, rawRequest, type RawHttpAnswer } from "./raw-http.js";
 import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
@@ -105,7 +105,7 @@ async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
     const result = await ctx.driver.request("server/discover", { _meta: ctx.meta(UNSUPPORTED) });
     return fail(`${asked} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32022`);
   } catch (error) {
-    if (!(error instanceof RequestFailedError) || error.code !== UNSUPPORTED_VERSION) return fail(`${asked}: ${plainMessage(error).split("\n")[0]}; expected error -32022`);
+    if (!(error instanceof RequestFailedError) || error.code !== UNSUPPORTED_VERSION) return fail(`${asked}: ${plainLine(error)}; expected error -32022`);
     return supportedList(error.data).outcome(asked, "-32022");
   }
 }
@@ -139,7 +139,7 @@ async function unknownMethod(ctx: ModernContext): Promise<CheckOutcome> {
     return fail(`${UNKNOWN_METHOD} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32601`);
   } catch (error) {
     if (error instanceof RequestFailedError && error.code === METHOD_NOT_FOUND) return pass(`${UNKNOWN_METHOD} got -32601 ${JSON.stringify(clip(error.serverMessage ?? "", 60))}`);
-    return fail(`${UNKNOWN_METHOD}: ${plainMessage(error).split("\n")[0]}; expected error -32601`);
+    return fail(`${UNKNOWN_METHOD}: ${plainLine(error)}; expected error -32601`);
   }
 }
 
@@ -155,7 +155,7 @@ async function resultTypes(ctx: ModernContext): Promise<CheckOutcome> {
       if (found.length > 0) problems.push(`${method}: ${describeProblems(found)}`);
       return result;
     } catch (error) {
-      problems.push(`${method}: ${plainMessage(error).split("\n")[0]}`);
+      problems.push(`${method}: ${plainLine(error)}`);
       return undefined;
     }
   };

@@ -3,7 +3,7 @@
  * handed to `onResult` as soon as it is known, so the list can be printed as it grows.
  */
 import { ProtocolError } from "../../driver/index.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { CHECKS, type CheckDefinition } from "./catalogue.js";
 import type { CheckContext } from "./context.js";
 import { MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
@@ -89,7 +89,7 @@ function eraNotSpoken(ctx: CheckContext, needs: Feature | "any"): CheckOutcome {
 
 async function runLegacy(check: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
   if (check.needsSession && ctx.init === undefined) return skip("initialize failed (check 1)");
-  if (check.needsSession && ctx.driver.protocolErrors.length > 0) return skip(`the session broke earlier: ${firstLine(ctx.driver.protocolErrors[0])}`);
+  if (check.needsSession && ctx.driver.protocolErrors.length > 0) return skip(`the session broke earlier: ${plainLine(ctx.driver.protocolErrors[0])}`);
   return await guarded(() => check.run(ctx));
 }
 
@@ -101,7 +101,7 @@ async function runModern(check: ModernCheckDefinition, ctx: CheckContext): Promi
     if (check.id === "modern-discover") return fail(`the DiscoverResult breaks the 2026-07-28 schema: ${broken.problems.join("; ")}`);
     return skip("server/discover's answer breaks the schema (see the discover check): the other 2026-07-28 checks need a usable DiscoverResult");
   }
-  if (modern.driver.protocolErrors.length > 0) return skip(`the 2026-07-28 connection broke earlier: ${firstLine(modern.driver.protocolErrors[0])}`);
+  if (modern.driver.protocolErrors.length > 0) return skip(`the 2026-07-28 connection broke earlier: ${plainLine(modern.driver.protocolErrors[0])}`);
   return await guarded(() => check.run(modern));
 }
 
@@ -110,10 +110,6 @@ async function guarded(run: () => Promise<CheckOutcome>): Promise<CheckOutcome> 
     return await run();
   } catch (error) {
     // A check that could not finish is a failure of the server only when the server broke the protocol.
-    return error instanceof ProtocolError ? fail(firstLine(error)) : fail(`the check could not run: ${firstLine(error)}`);
+    return error instanceof ProtocolError ? fail(plainLine(error)) : fail(`the check could not run: ${plainLine(error)}`);
   }
-}
-
-function firstLine(error: unknown): string {
-  return plainMessage(error).split("\n")[0]!;
 }

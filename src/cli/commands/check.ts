@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { McpDriverError, ProtocolError, RequestFailedError } from "../../driver/index.js";
 import { renderDriverError } from "../../driver/errors.js";
-import { clip } from "../../util/text.js";
+import { clip, firstLineOf } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
 import { isObject } from "../../protocol/jsonrpc.js";
 import { httpStatusOf, refusalOf } from "../../driver/http-refusal.js";
@@ -20,7 +20,7 @@ import { formatJunit, formatUnreachableJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
 import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
-import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
+import { openDriver, parseTarget, plainLine, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
 import type { CheckReport, CheckResult } from "../check/types.js";
 
 export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, error codes and transport rules";
@@ -162,7 +162,7 @@ async function probeModern(ctx: CheckContext): Promise<void> {
     const discover = driver.discoverResult!;
     ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs);
   } catch (error) {
-    const summary = plainMessage(error).split("\n")[0]!;
+    const summary = plainLine(error);
     // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").
     if (error instanceof ProtocolError && error.method === "server/discover" && error.problems.length > 0) {
       ctx.brokenDiscover = { version: MODERN, problems: error.problems.map((problem) => `${problem.path}: ${problem.message}`), summary };
@@ -177,7 +177,7 @@ async function probeModern(ctx: CheckContext): Promise<void> {
  */
 function legacyNotSpokenWhy(error: unknown): string {
   const refusal = refusalOf(error);
-  if (refusal === undefined) return plainMessage(error, { omit: ["speaksOnlyModern"] }).split("\n")[0]!;
+  if (refusal === undefined) return plainLine(error, { omit: ["speaksOnlyModern"] });
   const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? ` (supported: ${refusal.data.supported.join(", ")})` : "";
   return `initialize got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}${supported}`;
 }
@@ -196,8 +196,7 @@ function notSpokenWhy(error: unknown): string {
 
 /** An error's first line with no advice (the report reads without the driver's option names). */
 function summaryOf(error: unknown): string {
-  const text = error instanceof McpDriverError ? renderDriverError(error, "summary") : plainMessage(error);
-  return text.split("\n")[0]!;
+  return firstLineOf(error instanceof McpDriverError ? renderDriverError(error, "summary") : plainMessage(error));
 }
 
 function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {
@@ -223,9 +222,8 @@ async function writeJunit(file: string, xml: string): Promise<void> {
  */
 function withStrayStdout(failure: CommandError, stray: ReadonlyArray<{ line: string }>): CommandError {
   if (stray.length === 0) return failure;
-  const [head, ...rest] = failure.message.split("\n");
   const lines = `${stray.length} line${stray.length === 1 ? "" : "s"}`;
-  return new CommandError([`${head}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, ...rest].join("\n"));
+  return new CommandError(`${failure.statement}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, failure.context);
 }
 
 /** The `--json` report of a server that could not be started or reached: one failed check, 0, as in the JUnit file. */

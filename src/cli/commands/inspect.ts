@@ -8,7 +8,7 @@ import type { McpDriver } from "../../driver/index.js";
 import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress } from "../output/progress.js";
 import { clip, describeProperties, oneLine } from "../output/schema.js";
-import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
+import { parseTarget, plainLine, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
 import { LIST_KINDS, type ListKind } from "../../protocol/list-kinds.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 
@@ -70,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       try {
         lists[key] = await list(driver);
       } catch (error) {
-        errors[key] = plainMessage(error).split("\n")[0]!;
+        errors[key] = plainLine(error);
         lists[key] = null;
       }
     }

@@ -8,7 +8,7 @@ import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
-import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { McpTestkitError } from "../../errors.js";
 import { ListenError } from "../../wire/http/listen-error.js";
 import { recordMcp, type McpRecording, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
 import type { FakeScope } from "../../fakes/types.js";
@@ -137,7 +137,7 @@ async function startRecording(driver: McpDriver, serving: ServeFlags, scope: Fak
     return await recordMcp(driver, { scope, closedWorld, mock });
   } catch (error) {
     if (error instanceof ListenError) throw new CommandError(`Cannot serve the recording mock on ${error.host}:${error.port}: ${error.problem(FLAG_NAMES)}.`);
-    if (error instanceof McpTestkitError) throw new CommandError(withoutPrefix(error.message));
+    if (error instanceof McpTestkitError) throw new CommandError(error.detail);
     throw error;
   }
 }
@@ -148,7 +148,7 @@ async function save(recording: McpRecording, out: string, format: RecordingForma
     await recording.save(out, { format });
   } catch (error) {
     if (error instanceof McpTestkitError) {
-      say(`mcp-testkit record: ${withoutPrefix(error.message)}`);
+      say(`mcp-testkit record: ${error.detail}`);
       return EXIT_FAILURE;
     }
     throw new CommandError(`Cannot write the recording to "${out}": ${(error as Error).message}`);
