@@ -16,7 +16,7 @@ import { McpTestkitError } from "../errors.js";
 import { META } from "../protocol/meta-keys.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
-import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
+import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, revisionsWith, versionHas } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type DriverHint, type NegotiationModeAsked, type ProcessContext } from "./errors.js";
 import { FULL_STOP, partsOf, renderParts, type MessagePart } from "./error-rendering.js";
 import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
@@ -58,11 +58,11 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
   const known = KNOWN_PROTOCOL_VERSIONS.join(", ");
   if (mode !== undefined && mode !== "legacy" && mode !== "auto") {
     if (!isObject(mode) || typeof mode.pin !== "string") {
-      throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: "2026-07-28" }, got ${JSON.stringify(mode)}.`);
+      throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: ${JSON.stringify(LATEST_KNOWN_VERSION)} }, got ${JSON.stringify(mode)}.`);
     }
     if (!isModernVersion(mode.pin)) {
       throw new McpTestkitError(
-        `versionNegotiation: { pin: ${JSON.stringify(mode.pin)} }: a pin names a revision spoken per request (2026-07-28); ` +
+        `versionNegotiation: { pin: ${JSON.stringify(mode.pin)} }: a pin names a revision spoken per request (${revisionsWith("perRequestMeta")}); ` +
           `for a legacy revision use { versionNegotiation: "legacy", protocolVersion: ${JSON.stringify(mode.pin)} }. mcp-testkit knows ${known}.`,
       );
     }
@@ -334,7 +334,7 @@ export class DiscoverNegotiation implements Negotiation {
     const more = problems.length > 1 ? ` and ${problems.length - 1} more` : "";
     // The first line stands alone (a report that keeps one line still says what is wrong); the details follow.
     return new ProtocolError(
-      `The server speaks MCP 2026-07-28 (its server/discover answer is a DiscoverResult${versions}), but that answer breaks the MCP ${this.version} schema` +
+      `The server speaks MCP ${revisionsWith("serverDiscover")} (its server/discover answer is a DiscoverResult${versions}), but that answer breaks the MCP ${this.version} schema` +
         `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
         `${formatProblems(problems)}\n  result: ${clipCounted(JSON.stringify(result), 300)}\n` +
         `Fix the server's DiscoverResult (resultType, supportedVersions, capabilities, ttlMs and cacheScope are required)` +
@@ -361,7 +361,7 @@ export class DiscoverNegotiation implements Negotiation {
     const first = cause.problems[0];
     const more = cause.problems.length > 1 ? ` and ${cause.problems.length - 1} more` : "";
     return new ProtocolError(
-      `The server speaks MCP 2026-07-28 (it answered server/discover with error ${String(rpcError.code)}, which only that revision has), but the error breaks the MCP ${this.version} schema` +
+      `The server speaks MCP ${revisionsWith("serverDiscover")} (it answered server/discover with error ${String(rpcError.code)}, which only that revision has), but the error breaks the MCP ${this.version} schema` +
         `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
         `${formatProblems(cause.problems)}\n  error: ${clipCounted(JSON.stringify(rpcError), 300)}\n` +
         `Fix the server's error, or pass strict: false to record schema problems instead of failing on them.`,
@@ -372,7 +372,7 @@ export class DiscoverNegotiation implements Negotiation {
   private refused(error: RequestFailedError): ProtocolError {
     return new ProtocolError(
       [
-        `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
+        `The server speaks the modern era (${revisionsWith("serverDiscover")}) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
           `${error.data === undefined ? "" : ` (data: ${JSON.stringify(error.data).slice(0, 300)})`}; it asked for ${this.version}.`,
         { kind: "checkVersionAndCapabilities" },
       ],
@@ -441,6 +441,6 @@ function withSlowModernNote(error: unknown, timedOutMs: number): unknown {
   if (!(error instanceof McpDriverError)) return error;
   return error.extend(
     FULL_STOP,
-    ` server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start. Raise requestTimeout.`,
+    ` server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this ${revisionsWith("serverDiscover")} server refuses: it is likely slow to start. Raise requestTimeout.`,
   );
 }

@@ -3,6 +3,7 @@
  * error answer, an abort (before or after the request went out), a failed send, a schema problem
  * list. One module makes them, so the session and the eras say a thing the same way.
  */
+import { revisionsWith } from "../protocol/versions.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
@@ -43,7 +44,7 @@ export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
 
 /** How a request given up was cancelled at the server, in words. */
 export function cancelledHow(how: CancelledHow): string {
-  return how === "stream-closed" ? "closed its response stream (how 2026-07-28 cancels over HTTP)" : "sent notifications/cancelled";
+  return how === "stream-closed" ? `closed its response stream (how ${revisionsWith("perRequestMeta")} cancels over HTTP)` : "sent notifications/cancelled";
 }
 
 /** The signal had aborted before the request was written: nothing went to the server. */
@@ -138,7 +139,7 @@ export function timeoutError(request: { label: string; id: JsonRpcId; method: st
 /** 2026-07-28 over HTTP: the request's own response stream ended without its answer (there is no resumption). */
 export function answerLostError(request: { label: string; id: JsonRpcId; method: string }, why: string, process: ProcessContext | undefined): ConnectionClosedError {
   return new ConnectionClosedError(
-    `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
+    `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In ${revisionsWith("perRequestMeta")} a lost request is not resumed; send it again (a new request).`,
     { method: request.method, id: request.id, process },
   );
 }

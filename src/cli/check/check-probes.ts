@@ -270,7 +270,7 @@ export function originProbe(ctx: CheckContext): { method: string; headers: Recor
 export function modernOriginProbe(ctx: CheckContext): { method: string; headers: Record<string, string>; body: unknown } {
   const meta = { [META.protocolVersion]: LATEST_KNOWN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: { name: "mcp-testkit-check", version: "1" } };
   const headers = { ...httpHeaders(ctx, { session: false, version: false }), "mcp-protocol-version": LATEST_KNOWN_VERSION, "mcp-method": "server/discover", origin: FOREIGN_ORIGIN };
-  return { method: "server/discover (2026-07-28)", headers, body: { jsonrpc: "2.0", id: "mcp-testkit-origin", method: "server/discover", params: { _meta: meta } } };
+  return { method: `server/discover (${LATEST_KNOWN_VERSION})`, headers, body: { jsonrpc: "2.0", id: "mcp-testkit-origin", method: "server/discover", params: { _meta: meta } } };
 }
 
 export function describeProblems(problems: ReadonlyArray<{ path: string; message: string }>): string {

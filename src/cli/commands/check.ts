@@ -29,7 +29,7 @@ const listed = (only: "stdio" | "http" | undefined) =>
   CHECKS.filter((check) => check.only === only)
     .map((check) => `  ${check.id.padEnd(24)} ${check.title}`)
     .join("\n");
-const listedModern = () => MODERN_CHECKS.map((check) => `  ${check.id.padEnd(27)} ${check.title.replace(/^2026-07-28: /, "")}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`).join("\n");
+const listedModern = () => MODERN_CHECKS.map((check) => `  ${check.id.padEnd(27)} ${check.what}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`).join("\n");
 
 export const help = `Usage: mcp-testkit check [options] <command | url>
 
@@ -44,9 +44,9 @@ session (an unknown protocol version, a line that is not JSON); at the end its s
 closed and it must exit (code 0) within ${STDIN_CLOSE_GRACE_MS / 1000} s.
 
 Eras: the server is asked in both. The legacy era (initialize, a session) gets the checks below
-it passes or fails; a second connection pinned to 2026-07-28 asks server/discover, and a server
-that answers it also gets the 2026-07-28 checks. The report lists the checks of each era the
-server speaks (a legacy-only server: the legacy ones; a 2026-07-28-only server: the modern ones).
+it passes or fails; a second connection pinned to ${MODERN} asks server/discover, and a server
+that answers it also gets the ${MODERN} checks. The report lists the checks of each era the
+server speaks (a legacy-only server: the legacy ones; a ${MODERN}-only server: the modern ones).
 
 Checks for every server:
 ${listed(undefined)}
@@ -54,7 +54,7 @@ Only stdio:
 ${listed("stdio")}
 Only URLs (Streamable HTTP):
 ${listed("http")}
-2026-07-28 (when the server answers server/discover):
+${MODERN} (when the server answers server/discover):
 ${listedModern()}
 
 Options:
@@ -156,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
  * legacy-only, and the reason is kept for the report.
  */
 async function probeModern(ctx: CheckContext): Promise<void> {
-  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "its 2026-07-28 copy" }) });
+  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: `its ${MODERN} copy` }) });
   try {
     await driver.initialize();
     const discover = driver.discoverResult!;

@@ -4,6 +4,7 @@
  * recorded; on Ctrl-C or SIGTERM (with --stdio also when stdin closes) the recording is written
  * as a scenario (`mcp-testkit mock <file>` replays it) or a fixture file.
  */
+import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
 import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -37,7 +38,7 @@ stdin closes) the recording is written to --out:
     (mcp-testkit mock --fixtures <dir>, or mockMcp({ fixtures })).
 A failure that is not the server's answer (it exited, timed out) reaches the agent as an error
 and is not recorded. The recording declares the elicitation and sampling capabilities to the
-server; what the server asks during a tools/call (elicitation, sampling, roots; in 2026-07-28
+server; what the server asks during a tools/call (elicitation, sampling, roots; in ${LATEST_KNOWN_VERSION}
 its input requests) is passed on to the agent in that call, the agent's answer goes back, and
 the replay asks the agent the same before it gives the recorded answer (the step's "asks").
 ${TARGET_EXPLAINED}

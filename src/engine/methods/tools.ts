@@ -20,7 +20,7 @@ import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-sha
 import { type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
-import { versionHas } from "../../protocol/versions.js";
+import { revisionsWith, versionHas } from "../../protocol/versions.js";
 import { capabilityNames, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
@@ -337,7 +337,7 @@ class RunningCall implements ParkedCall {
         if (!versionHas(version, "mrtr")) {
           return this.fail({
             code: ErrorCode.InternalError,
-            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version 2026-07-28 can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for 2026-07-28 clients only.`,
+            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version ${revisionsWith("mrtr")} can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for ${revisionsWith("mrtr")} clients only.`,
           });
         }
         const { inputRequests, requestState } = step.inputRequired!;
