@@ -21,7 +21,7 @@ import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedErro
 import { FULL_STOP, partsOf, renderParts, type MessagePart } from "./error-rendering.js";
 import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
-import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
+import { formatProblems, type JsonObject, type RpcChannel } from "./rpc-channel.js";
 import type { MessageProblem } from "../inspect/types.js";
 import { clip, clipCounted, errorText, typeLabel } from "../util/text.js";
 
@@ -99,7 +99,7 @@ export class DiscoverNegotiation implements Negotiation {
   private pending: Promise<InitializeResult> | undefined;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly options: Pick<DriverOptions, "protocolVersion" | "versionNegotiation" | "clientInfo" | "requestTimeout">,
     private readonly mode: "auto" | { pin: string },
     private readonly implied: (version: string) => ClientCapabilities,
@@ -160,7 +160,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   /** Sends `server/discover` once more (the modern era's own request), returning its result as is. */
   async discover(): Promise<DiscoverResult> {
-    return (await this.session.request("server/discover", undefined, { label: "server/discover" })) as DiscoverResult;
+    return (await this.channel.request("server/discover", undefined, { label: "server/discover" })) as DiscoverResult;
   }
 
   private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
@@ -173,7 +173,7 @@ export class DiscoverNegotiation implements Negotiation {
     if (clientInfo !== undefined) this.clientInfo = clientInfo;
     this.meta = undefined;
     // The probe's answer is judged by the modern schema, whatever the recorder assumed before.
-    this.session.recorder.setProtocolVersion(this.version);
+    this.channel.recorder.setProtocolVersion(this.version);
     let answer: DiscoverResult | undefined;
     let refusal: { legacy: string[]; cause: RequestFailedError } | undefined;
     for (let attempt = 0; attempt < 2 && answer === undefined; attempt++) {
@@ -198,7 +198,7 @@ export class DiscoverNegotiation implements Negotiation {
       throw this.notModern(why, undefined);
     }
     this.useVersion(chosen);
-    const transport = await this.session.connectedTransport();
+    const transport = await this.channel.connectedTransport();
     transport?.setProtocolVersion(chosen);
     this.discoverResult = answer;
     this.era = "modern";
@@ -218,7 +218,7 @@ export class DiscoverNegotiation implements Negotiation {
   > {
     let result: JsonObject;
     try {
-      result = await this.session.request("server/discover", undefined, { label: "server/discover", cancellable: false });
+      result = await this.channel.request("server/discover", undefined, { label: "server/discover", cancellable: false });
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
@@ -233,7 +233,7 @@ export class DiscoverNegotiation implements Negotiation {
         if (legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize`, cause: error };
         throw this.unsupported(error, supported);
       }
-      this.session.throwIfBroken();
+      this.channel.throwIfBroken();
       // A DiscoverResult that breaks the schema still says "modern": falling back would send
       // initialize to a server that has none, and hide the real fault (spec, backward compatibility).
       if (error instanceof ProtocolError && isObject(error.response) && looksLikeDiscoverResult(error.response.result)) {
@@ -256,7 +256,7 @@ export class DiscoverNegotiation implements Negotiation {
   private useVersion(version: string): void {
     this.version = version;
     this.meta = undefined;
-    this.session.recorder.setProtocolVersion(version);
+    this.channel.recorder.setProtocolVersion(version);
   }
 
   /** The version to speak: ours if listed, else the newest modern one both know. */
@@ -270,7 +270,7 @@ export class DiscoverNegotiation implements Negotiation {
     this.era = "legacy";
     this.fallbackReason = typeof why === "string" ? why : renderParts(why, "library");
     const requested = params.protocolVersion ?? (isSupportedVersion(this.options.protocolVersion) ? this.options.protocolVersion : LATEST_PROTOCOL_VERSION);
-    this.session.recorder.setProtocolVersion(requested);
+    this.channel.recorder.setProtocolVersion(requested);
     const { protocolVersion: _ignored, ...rest } = params;
     // A probe that went unanswered makes the whole wait twice the timeout: a timeout then says so.
     const note = this.probeTimedOutMs === undefined ? undefined : `, after server/discover got none within ${this.probeTimedOutMs} ms either (versionNegotiation "auto" asks it first)`;

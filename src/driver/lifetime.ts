@@ -19,7 +19,7 @@ import {
   statementOf,
   type ProcessContext,
 } from "./errors.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
 import { settlesWithin } from "../util/settle-within.js";
 import { firstLineOf } from "../util/text.js";
@@ -53,7 +53,7 @@ export class ConnectionLifetime {
   private endedOnItsOwn = false;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly target: string,
     readonly process: StdioProcessTransport | undefined,
     private readonly closeWire: (() => Promise<void>) | undefined,
@@ -168,7 +168,7 @@ export class ConnectionLifetime {
   }
 
   private async end(timeoutMs: number, beforeClose: () => void): Promise<void> {
-    this.session.close(
+    this.channel.close(
       (method, id, label) =>
         new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),
     );
@@ -182,7 +182,7 @@ export class ConnectionLifetime {
       }
       return;
     }
-    const wire = this.closeWire ?? (async () => (await this.session.connectedTransport())?.close());
+    const wire = this.closeWire ?? (async () => (await this.channel.connectedTransport())?.close());
     await settlesWithin(wire(), timeoutMs);
   }
 
