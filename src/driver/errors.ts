@@ -77,7 +77,7 @@ export class McpDriverError extends McpTestkitError {
     return this;
   }
 
-  // The seed's field names, flattened from `process`.
+  // The process's facts at the top level too (`error.exitCode`), where a test looks for them first.
   get shellCommand(): string | undefined {
     return this.process?.shellCommand;
   }

@@ -1,5 +1,5 @@
 /**
- * Scenario fakes (seed 003) plugged into a mock: the first step source of `tools/call`, the
+ * Scenario fakes (the `mcpFakes` format) plugged into a mock: the first step source of `tools/call`, the
  * first source of `resources/read` and `prompts/get` (before the catalog), a source of
  * `tools/list`, `resources/list` and `prompts/list` entries, the journal of every request, and the mount paths the
  * fakes' blocks name. The fakes themselves (src/fakes) know nothing of the engine.

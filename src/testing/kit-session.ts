@@ -34,7 +34,7 @@ export interface McpTestKitOptions extends MockMcpOptions {
   testId?: true | string;
 }
 
-/** The seed's kit names its server this way; a mock's own default is mcp-testkit's name. */
+/** The kit's server is "test-server", as tnsai's test kit names it, so tests written for that kit read the same name; a mock's own default is mcp-testkit's name. */
 export const KIT_SERVER_INFO = { name: "test-server", version: "1.0.0" };
 export const KIT_CLIENT_INFO = { name: "mcp-testkit-client", version: "1.0.0" };
 

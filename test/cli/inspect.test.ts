@@ -133,6 +133,10 @@ describe("mcp-testkit inspect over stdio", () => {
       stderr: usage('takes one target, got 2: "node" "server.js"; quote a command with arguments, e.g. mcp-testkit inspect "node server.js --port 1"'),
     });
     expect(await runCli(["inspect", everything, "--frobnicate"])).toMatchObject({ code: 2, stderr: usage("unknown option --frobnicate") });
+    // The option is named as it was written, the short form too.
+    expect(await runCli(["inspect", everything, "-H"])).toMatchObject({ code: 2, stderr: usage("option -H needs a value") });
+    expect(await runCli(["inspect", everything, "--header", "--json"])).toMatchObject({ code: 2, stderr: usage("option --header needs a value") });
+    expect(await runCli(["inspect", everything, "--json=yes"])).toMatchObject({ code: 2, stderr: usage("option --json does not take a value") });
     expect(await runCli(["inspect", everything, "--timeout", "0"])).toMatchObject({ code: 2, stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "0"') });
     // A negative number is the option's value, not a missing one: the range check answers, in both spellings.
     for (const args of [["--timeout", "-5"], ["--timeout=-5"]]) {
