@@ -126,6 +126,12 @@ describe("mcp-testkit inspect over stdio", () => {
     expect(result.stderr.split("\n")[0]).toBe(`mcp-testkit inspect: the server "${command}" did not answer initialize within 300 ms (raise --timeout if it is just slow)`);
   });
 
+  it("an option missing its value, or given one it does not take, is named as it was written (the short form too)", async () => {
+    expect(await runCli(["inspect", everything, "-H"])).toMatchObject({ code: 2, stderr: usage("option -H needs a value") });
+    expect(await runCli(["inspect", everything, "--header", "--json"])).toMatchObject({ code: 2, stderr: usage("option --header needs a value") });
+    expect(await runCli(["inspect", everything, "--json=yes"])).toMatchObject({ code: 2, stderr: usage("option --json does not take a value") });
+  });
+
   it("bad usage exits 2 with a message", async () => {
     expect(await runCli(["inspect"])).toMatchObject({ code: 2, stdout: "", stderr: usage('missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL') });
     expect(await runCli(["inspect", "node", "server.js"])).toMatchObject({
@@ -133,10 +139,6 @@ describe("mcp-testkit inspect over stdio", () => {
       stderr: usage('takes one target, got 2: "node" "server.js"; quote a command with arguments, e.g. mcp-testkit inspect "node server.js --port 1"'),
     });
     expect(await runCli(["inspect", everything, "--frobnicate"])).toMatchObject({ code: 2, stderr: usage("unknown option --frobnicate") });
-    // The option is named as it was written, the short form too.
-    expect(await runCli(["inspect", everything, "-H"])).toMatchObject({ code: 2, stderr: usage("option -H needs a value") });
-    expect(await runCli(["inspect", everything, "--header", "--json"])).toMatchObject({ code: 2, stderr: usage("option --header needs a value") });
-    expect(await runCli(["inspect", everything, "--json=yes"])).toMatchObject({ code: 2, stderr: usage("option --json does not take a value") });
     expect(await runCli(["inspect", everything, "--timeout", "0"])).toMatchObject({ code: 2, stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "0"') });
     // A negative number is the option's value, not a missing one: the range check answers, in both spellings.
     for (const args of [["--timeout", "-5"], ["--timeout=-5"]]) {
