@@ -97,7 +97,7 @@ export { ServerRequestError } from "./engine/connection.js";
 
 // ---- The record and assertions
 /** One tool call's record, its outcome, and the requests sent to the client during it. */
-export type { ToolCall, CallOutcome, Exchange } from "./engine/call-log.js";
+export type { ToolCall, CallOutcome, ServerRequestExchange, Exchange } from "./engine/call-log.js";
 /** The partial matcher behind `assertCalled(..., { with })`, and where two values first differ. */
 export { matches, firstDifference, type Difference } from "./engine/match.js";
 /** What `assertCalled` throws, and its options. */
@@ -106,6 +106,7 @@ export { AssertionError, type CalledOptions } from "./engine/assertions.js";
 export type { WaitForCallsOptions } from "./engine/wait-for-calls.js";
 /** The error mcp-testkit throws for a misuse (bad options, a call after close). */
 export { McpTestkitError } from "./errors.js";
+export type { ErrorHint } from "./errors.js";
 /** aimock's config file (`{ "mcp": {...}, "llm": { "fixtures" } }`) as `mockMcp()` options: `mockMcp(fromAimockConfig(config))`. */
 export { fromAimockConfig, isAimockConfig, type AimockConfigOptions } from "./mock/aimock-config.js";
 /** What `mockMcp()` throws for options with several problems: `problems` lists each, with its rule. */

@@ -28,9 +28,23 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** A failure the user can fix (a missing or malformed file): the message alone, exit 1. */
+/**
+ * A failure the user can fix (a missing or malformed file): the message alone, exit 1. The
+ * message is the statement, then any lines of context (a spawned server's command, status and
+ * last output), kept apart so a caller can add to the statement.
+ */
 export class CommandError extends Error {
   override name = "CommandError";
+  /** What failed, in one statement. */
+  readonly statement: string;
+  /** The lines after it, each starting with a line break; "" when there are none. */
+  readonly context: string;
+
+  constructor(statement: string, context = "") {
+    super(statement + context);
+    this.statement = statement;
+    this.context = context;
+  }
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -42,7 +56,7 @@ export function parseCommandLine<O extends Options>(argv: string[], options: O):
   try {
     return parseArgs({ args: attachNegativeNumbers(argv, options), options, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(describeParseError(error, options));
+    throw new UsageError(describeParseError(error, attachNegativeNumbers(argv, options), options));
   }
 }
 
@@ -80,17 +94,29 @@ function looksLikeNegativeNumber(text: string): boolean {
   return /^-\.?\d/.test(text);
 }
 
-function describeParseError(error: unknown, options: Options): string {
-  const message = errorText(error);
-  const code = (error as { code?: string }).code;
-  // Node names the option in its message, in quotes: "Unknown option '--prot'. To specify ...".
-  const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
-  if (option === undefined) return message;
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${option}${optionSuggestion(option, Object.keys(options))}`;
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return message.includes("does not take") ? `option ${option} does not take a value` : `option ${option} needs a value`;
-  }
-  return message;
+/**
+ * Node's parse failure in our words. Its `code` says what kind it is; which option is at fault is
+ * found again from node's own tokens (a lenient parse of the same words), not from its message.
+ */
+function describeParseError(error: unknown, args: string[], options: Options): string {
+  const code = (error as { code?: unknown }).code;
+  const offending = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true }).tokens.find(
+    (token) => token.kind === "option" && (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? !Object.hasOwn(options, token.name) : Object.hasOwn(options, token.name) && valueIsWrong(options, token)),
+  );
+  if (offending?.kind !== "option") return errorText(error);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${offending.rawName}${optionSuggestion(offending.rawName, Object.keys(options))}`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return takesValue(options, offending.name) ? `option ${offending.rawName} needs a value` : `option ${offending.rawName} does not take a value`;
+  return errorText(error);
+}
+
+function takesValue(options: Options, name: string): boolean {
+  return options[name]!.type === "string";
+}
+
+/** A value missing (none, or the next option taken for one, which strict mode refuses), or given to a flag. */
+function valueIsWrong(options: Options, token: { name: string; value?: string | undefined; inlineValue?: boolean | undefined }): boolean {
+  if (!takesValue(options, token.name)) return token.value !== undefined;
+  return token.value === undefined || (token.inlineValue !== true && token.value.startsWith("-"));
 }
 
 /**

@@ -55,7 +55,7 @@ async function readJson(file: string, path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const { reason, excerpt } = describeJsonError((error as Error).message, text);
+    const { reason, excerpt } = describeJsonError(text, error);
     throw new CommandError(
       `Scenario file "${file}" is not valid JSON: ${reason}. ` +
         `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.${excerpt}`,

@@ -25,7 +25,7 @@ import { DriverObservation } from "./observed-session.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, type DriverOptions } from "./options.js";
 import { ServerProcess } from "./server-process.js";
 import { ServerRequestAnswers } from "./server-requests.js";
-import { RpcSession } from "./session.js";
+import { RpcChannel } from "./rpc-channel.js";
 import { Subscription, type ListenFilter } from "./subscription.js";
 import { TraceMeta } from "./trace-meta.js";
 import { DriverTraffic } from "./traffic.js";
@@ -54,7 +54,7 @@ export interface DriverConnection {
 }
 
 export interface DriverParts {
-  readonly session: RpcSession;
+  readonly channel: RpcChannel;
   readonly negotiation: Negotiation;
   /** The `server/discover` handshake, unless the options ask for `legacy`. */
   readonly discovery: DiscoverNegotiation | undefined;
@@ -90,17 +90,17 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
   // A refused connection over HTTP means nothing listens at the URL: said first, in plain words.
   const refusedAt = (error: unknown) => (connection.kind === "http" && connectionRefusal(error) !== undefined ? connection.target : undefined);
   const tap = connection.tap ?? new MessageTap(connection.kind);
-  const session = new RpcSession(transport, { requestTimeout, strict: options.strict ?? true, processContext, classifyError, refusedAt, tap, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) });
-  tap.bind({ sessionId: () => session.sessionId, protocolVersion: () => session.protocolVersion });
+  const channel = new RpcChannel(transport, { requestTimeout, strict: options.strict ?? true, processContext, classifyError, refusedAt, tap, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) });
+  tap.bind({ sessionId: () => channel.sessionId, protocolVersion: () => channel.protocolVersion });
 
   const implied = (version: string) => answers.impliedCapabilities(version);
   const mode = negotiationMode(options);
-  const initialize = new InitializeNegotiation(session, options, implied, processContext, mode === "legacy");
+  const initialize = new InitializeNegotiation(channel, options, implied, processContext, mode === "legacy");
   // A session begun elsewhere (mcpConnect's sessionId) is a legacy one whose initialize is done.
   const resumedVersion = connection.resumesSession ? (options.protocolVersion ?? LATEST_PROTOCOL_VERSION) : undefined;
-  const discovery = mode === "legacy" || resumedVersion !== undefined ? undefined : new DiscoverNegotiation(session, options, mode, implied, processContext, initialize);
-  const negotiation = resumedVersion !== undefined ? new ResumedNegotiation(session, resumedVersion, implied(resumedVersion)) : (discovery ?? initialize);
-  const gate = new HandshakeGate(session, negotiation);
+  const discovery = mode === "legacy" || resumedVersion !== undefined ? undefined : new DiscoverNegotiation(channel, options, mode, implied, processContext, initialize);
+  const negotiation = resumedVersion !== undefined ? new ResumedNegotiation(channel, resumedVersion, implied(resumedVersion)) : (discovery ?? initialize);
+  const gate = new HandshakeGate(channel, negotiation);
 
   const lists = new ListCache(gate.request, processContext);
   const subscribe = (filter: ListenFilter, acknowledgeTimeoutMs: number) =>
@@ -112,32 +112,32 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
   const listChanges = options.followListChanges === false ? undefined : new ListChangeFollower((filter) => subscribe(filter, requestTimeout), () => lists.noticeAll());
   const http = connection.modernHttp;
   const spoken = new SpokenVersion(negotiation);
-  const calls = new CallHandlers(session);
-  const legacy = new LegacyEra(session, answers, calls);
+  const calls = new CallHandlers(channel);
+  const legacy = new LegacyEra(channel, answers, calls);
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-  const modern = discovery === undefined ? undefined : new ModernEra({ session, discovery, spoken, answers, lists, listChanges, http, maxInputRounds, requestTimeout, closing, processContext });
+  const modern = discovery === undefined ? undefined : new ModernEra({ channel, discovery, spoken, answers, lists, listChanges, http, maxInputRounds, requestTimeout, closing, processContext });
   const eras = new EraChoice(negotiation, legacy, modern);
   lists.followChangesWith(() => eras.current().beforeListFetch());
 
-  const observation = observationOf(connection, options, session);
+  const observation = observationOf(connection, options, channel);
   // The order of `_meta`: the era's fields, then trace context (the caller's own win over both).
-  session.use(metaFrom(() => eras.current().requestMeta()));
-  if (traceMeta !== undefined) session.use(metaFrom(() => traceMeta.current()));
-  session.use({ cancel: (id, reason) => eras.current().cancel(id, reason) });
-  if (observation !== undefined) session.use(observation);
+  channel.use(metaFrom(() => eras.current().requestMeta()));
+  if (traceMeta !== undefined) channel.use(metaFrom(() => traceMeta.current()));
+  channel.use({ cancel: (id, reason) => eras.current().cancel(id, reason) });
+  if (observation !== undefined) channel.use(observation);
   if (http !== undefined) {
-    session.use(http);
-    http.onStreamEnd = (id, why) => session.answerLost(id, why);
+    channel.use(http);
+    http.onStreamEnd = (id, why) => channel.answerLost(id, why);
   }
-  session.answerServerRequestsWith((method, params, context) => eras.current().answerServerRequest(method, params, context));
-  session.onNotification((notification) => {
+  channel.answerServerRequestsWith((method, params, context) => eras.current().answerServerRequest(method, params, context));
+  channel.onNotification((notification) => {
     lists.notice(notification.method);
     inbox.receive(notification);
   });
 
-  const lifetime = new ConnectionLifetime(session, connection.target, spawned, connection.closeWire, () => negotiation.result !== undefined, observation);
-  session.explainWireLoss((method, id, label) => lifetime.closedError(method, id, label));
-  session.onWireEnd((error) => {
+  const lifetime = new ConnectionLifetime(channel, connection.target, spawned, connection.closeWire, () => negotiation.result !== undefined, observation);
+  channel.explainWireLoss((method, id, label) => lifetime.closedError(method, id, label));
+  channel.onWireEnd((error) => {
     if (error === undefined) {
       lifetime.serverEnded();
       inbox.serverGone(connection.kind === "stdio" ? "its process exited or closed its stdout" : "its connection closed");
@@ -151,10 +151,10 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
   });
   if (observation !== undefined) {
     observation.willStart();
-    void session.startFailure().then((failure) => observation.started(failure));
+    void channel.startFailure().then((failure) => observation.started(failure));
   }
   return {
-    session,
+    channel,
     negotiation,
     discovery,
     gate,
@@ -169,18 +169,18 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
     lifetime,
     failures: callFailures(processContext),
     process: new ServerProcess(spawned, connection),
-    traffic: new DriverTraffic(session, processContext, tap),
+    traffic: new DriverTraffic(channel, processContext, tap),
     subscribe,
   };
 }
 
 /** The driver's observers, when it has any. */
-function observationOf(connection: DriverConnection, options: DriverOptions, session: RpcSession): DriverObservation | undefined {
+function observationOf(connection: DriverConnection, options: DriverOptions, channel: RpcChannel): DriverObservation | undefined {
   if (options.observers === undefined || options.observers.length === 0) return undefined;
   return new DriverObservation(options.observers, options.observe, {
     wire: connection.kind,
     target: connection.target,
-    sessionId: () => session.sessionId,
-    protocolVersion: () => session.protocolVersion,
+    sessionId: () => channel.sessionId,
+    protocolVersion: () => channel.protocolVersion,
   });
 }

@@ -51,7 +51,7 @@ function asksUrlMode(required: unknown): boolean {
 
 /** What to use instead of each legacy-era method that 2026-07-28 removed, and the feature that is its. */
 const REMOVED_METHODS = {
-  "logging/setLevel": { feature: "loggingSetLevel", instead: 'in 2026-07-28 a log level goes in each request\'s _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel' },
+  "logging/setLevel": { feature: "loggingSetLevel", instead: `in ${FEATURES.loggingSetLevel.until} a log level goes in each request's _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel` },
   "resources/subscribe": { feature: "resourcesSubscribe", instead: 'use listen({ resourceSubscriptions: [uri] }) (subscriptions/listen) instead, or versionNegotiation "legacy"' },
   "resources/unsubscribe": { feature: "resourcesSubscribe", instead: 'end the subscriptions/listen stream (close what listen() gave) instead, or use versionNegotiation "legacy"' },
   ping: { feature: "ping", instead: 'use versionNegotiation "legacy" to test ping against a server that also speaks the legacy era' },

@@ -8,7 +8,7 @@ import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { isInputMethod } from "../protocol/methods.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import type { CallServerRequestHandler, JsonObject, RequestSpec } from "./request-types.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 
 /** A request in flight with its own `onServerRequest`, and its id once it was written. */
 export interface CallHandlerEntry {
@@ -20,7 +20,7 @@ export interface CallHandlerEntry {
 export class CallHandlers {
   private readonly entries = new Set<CallHandlerEntry>();
 
-  constructor(private readonly session: RpcSession) {}
+  constructor(private readonly channel: RpcChannel) {}
 
   /** Sends a request; one with its own `onServerRequest` is in flight as the call the server's requests may belong to. */
   during(spec: RequestSpec, send: (spec: RequestSpec) => Promise<JsonObject>): Promise<JsonObject> {
@@ -42,7 +42,7 @@ export class CallHandlers {
    */
   owner(method: string): CallHandlerEntry | undefined {
     if (this.entries.size === 0) return undefined;
-    const inFlight = this.session.pendingWhere(isInputMethod);
+    const inFlight = this.channel.pendingWhere(isInputMethod);
     const [only] = this.entries;
     if (this.entries.size === 1 && inFlight.length === 1 && inFlight[0]!.id === only!.id) return only;
     const labels = inFlight.map((request) => request.label).join(", ");

@@ -1,4 +1,5 @@
 /** The three ways to get a driver: spawn a stdio server, connect to a URL, or attach to a transport. */
+import { revisionsWith, LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpTestkitError } from "../errors.js";
 import { checkOptions, McpDriver } from "./driver.js";
@@ -112,7 +113,7 @@ function checkResumedSession(options: McpConnectOptions): void {
   if (typeof sessionId !== "string" || sessionId === "") throw new McpTestkitError(`sessionId must be the Mcp-Session-Id of a session the server gave, a non-empty string, got ${typeLabel(sessionId)}.`);
   const pinned = typeof versionNegotiation === "object" && versionNegotiation !== null;
   if (pinned || (protocolVersion !== undefined && isModernVersion(protocolVersion))) {
-    throw new McpTestkitError(`sessionId resumes a session, and ${pinned ? "a pinned " : ""}2026-07-28 has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as "2025-11-25".`);
+    throw new McpTestkitError(`sessionId resumes a session, and ${pinned ? "a pinned " : ""}${revisionsWith("perRequestMeta")} has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as ${JSON.stringify(LATEST_PROTOCOL_VERSION)}.`);
   }
 }
 

@@ -16,12 +16,12 @@ import { McpTestkitError } from "../errors.js";
 import { META } from "../protocol/meta-keys.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject } from "../protocol/jsonrpc.js";
-import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../protocol/versions.js";
+import { compareVersions, isKnownVersion, isSupportedVersion, KNOWN_PROTOCOL_VERSIONS, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, revisionsWith, versionHas } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, RequestFailedError, RequestTimeoutError, type DriverHint, type NegotiationModeAsked, type ProcessContext } from "./errors.js";
 import { FULL_STOP, partsOf, renderParts, type MessagePart } from "./error-rendering.js";
 import { mergeCapabilities, type InitializeNegotiation, type Negotiation } from "./negotiation.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams, type VersionNegotiation } from "./options.js";
-import { formatProblems, type JsonObject, type RpcSession } from "./session.js";
+import { formatProblems, type JsonObject, type RpcChannel } from "./rpc-channel.js";
 import type { MessageProblem } from "../inspect/types.js";
 import { clip, clipCounted, errorText, typeLabel } from "../util/text.js";
 
@@ -58,11 +58,11 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
   const known = KNOWN_PROTOCOL_VERSIONS.join(", ");
   if (mode !== undefined && mode !== "legacy" && mode !== "auto") {
     if (!isObject(mode) || typeof mode.pin !== "string") {
-      throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: "2026-07-28" }, got ${JSON.stringify(mode)}.`);
+      throw new McpTestkitError(`versionNegotiation must be "legacy", "auto" or { pin: ${JSON.stringify(LATEST_KNOWN_VERSION)} }, got ${JSON.stringify(mode)}.`);
     }
     if (!isModernVersion(mode.pin)) {
       throw new McpTestkitError(
-        `versionNegotiation: { pin: ${JSON.stringify(mode.pin)} }: a pin names a revision spoken per request (2026-07-28); ` +
+        `versionNegotiation: { pin: ${JSON.stringify(mode.pin)} }: a pin names a revision spoken per request (${revisionsWith("perRequestMeta")}); ` +
           `for a legacy revision use { versionNegotiation: "legacy", protocolVersion: ${JSON.stringify(mode.pin)} }. mcp-testkit knows ${known}.`,
       );
     }
@@ -99,7 +99,7 @@ export class DiscoverNegotiation implements Negotiation {
   private pending: Promise<InitializeResult> | undefined;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly options: Pick<DriverOptions, "protocolVersion" | "versionNegotiation" | "clientInfo" | "requestTimeout">,
     private readonly mode: "auto" | { pin: string },
     private readonly implied: (version: string) => ClientCapabilities,
@@ -160,7 +160,7 @@ export class DiscoverNegotiation implements Negotiation {
 
   /** Sends `server/discover` once more (the modern era's own request), returning its result as is. */
   async discover(): Promise<DiscoverResult> {
-    return (await this.session.request("server/discover", undefined, { label: "server/discover" })) as DiscoverResult;
+    return (await this.channel.request("server/discover", undefined, { label: "server/discover" })) as DiscoverResult;
   }
 
   private async handshake(params: Partial<InitializeParams>): Promise<InitializeResult> {
@@ -173,7 +173,7 @@ export class DiscoverNegotiation implements Negotiation {
     if (clientInfo !== undefined) this.clientInfo = clientInfo;
     this.meta = undefined;
     // The probe's answer is judged by the modern schema, whatever the recorder assumed before.
-    this.session.recorder.setProtocolVersion(this.version);
+    this.channel.recorder.setProtocolVersion(this.version);
     let answer: DiscoverResult | undefined;
     let refusal: { legacy: string[]; cause: RequestFailedError } | undefined;
     for (let attempt = 0; attempt < 2 && answer === undefined; attempt++) {
@@ -198,7 +198,7 @@ export class DiscoverNegotiation implements Negotiation {
       throw this.notModern(why, undefined);
     }
     this.useVersion(chosen);
-    const transport = await this.session.connectedTransport();
+    const transport = await this.channel.connectedTransport();
     transport?.setProtocolVersion(chosen);
     this.discoverResult = answer;
     this.era = "modern";
@@ -218,7 +218,7 @@ export class DiscoverNegotiation implements Negotiation {
   > {
     let result: JsonObject;
     try {
-      result = await this.session.request("server/discover", undefined, { label: "server/discover", cancellable: false });
+      result = await this.channel.request("server/discover", undefined, { label: "server/discover", cancellable: false });
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined && MODERN_ERRORS.has(error.code)) {
         if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw this.refused(error);
@@ -233,7 +233,7 @@ export class DiscoverNegotiation implements Negotiation {
         if (legacy.length > 0) return { kind: "legacy", why: `it refused ${this.version} and serves ${legacy.join(", ")} through initialize`, cause: error };
         throw this.unsupported(error, supported);
       }
-      this.session.throwIfBroken();
+      this.channel.throwIfBroken();
       // A DiscoverResult that breaks the schema still says "modern": falling back would send
       // initialize to a server that has none, and hide the real fault (spec, backward compatibility).
       if (error instanceof ProtocolError && isObject(error.response) && looksLikeDiscoverResult(error.response.result)) {
@@ -256,7 +256,7 @@ export class DiscoverNegotiation implements Negotiation {
   private useVersion(version: string): void {
     this.version = version;
     this.meta = undefined;
-    this.session.recorder.setProtocolVersion(version);
+    this.channel.recorder.setProtocolVersion(version);
   }
 
   /** The version to speak: ours if listed, else the newest modern one both know. */
@@ -270,7 +270,7 @@ export class DiscoverNegotiation implements Negotiation {
     this.era = "legacy";
     this.fallbackReason = typeof why === "string" ? why : renderParts(why, "library");
     const requested = params.protocolVersion ?? (isSupportedVersion(this.options.protocolVersion) ? this.options.protocolVersion : LATEST_PROTOCOL_VERSION);
-    this.session.recorder.setProtocolVersion(requested);
+    this.channel.recorder.setProtocolVersion(requested);
     const { protocolVersion: _ignored, ...rest } = params;
     // A probe that went unanswered makes the whole wait twice the timeout: a timeout then says so.
     const note = this.probeTimedOutMs === undefined ? undefined : `, after server/discover got none within ${this.probeTimedOutMs} ms either (versionNegotiation "auto" asks it first)`;
@@ -334,7 +334,7 @@ export class DiscoverNegotiation implements Negotiation {
     const more = problems.length > 1 ? ` and ${problems.length - 1} more` : "";
     // The first line stands alone (a report that keeps one line still says what is wrong); the details follow.
     return new ProtocolError(
-      `The server speaks MCP 2026-07-28 (its server/discover answer is a DiscoverResult${versions}), but that answer breaks the MCP ${this.version} schema` +
+      `The server speaks MCP ${revisionsWith("serverDiscover")} (its server/discover answer is a DiscoverResult${versions}), but that answer breaks the MCP ${this.version} schema` +
         `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
         `${formatProblems(problems)}\n  result: ${clipCounted(JSON.stringify(result), 300)}\n` +
         `Fix the server's DiscoverResult (resultType, supportedVersions, capabilities, ttlMs and cacheScope are required)` +
@@ -361,7 +361,7 @@ export class DiscoverNegotiation implements Negotiation {
     const first = cause.problems[0];
     const more = cause.problems.length > 1 ? ` and ${cause.problems.length - 1} more` : "";
     return new ProtocolError(
-      `The server speaks MCP 2026-07-28 (it answered server/discover with error ${String(rpcError.code)}, which only that revision has), but the error breaks the MCP ${this.version} schema` +
+      `The server speaks MCP ${revisionsWith("serverDiscover")} (it answered server/discover with error ${String(rpcError.code)}, which only that revision has), but the error breaks the MCP ${this.version} schema` +
         `${first === undefined ? "" : ` at ${first.path} (${first.message})${more}`}, so the driver did not fall back to initialize.\n` +
         `${formatProblems(cause.problems)}\n  error: ${clipCounted(JSON.stringify(rpcError), 300)}\n` +
         `Fix the server's error, or pass strict: false to record schema problems instead of failing on them.`,
@@ -372,7 +372,7 @@ export class DiscoverNegotiation implements Negotiation {
   private refused(error: RequestFailedError): ProtocolError {
     return new ProtocolError(
       [
-        `The server speaks the modern era (2026-07-28) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
+        `The server speaks the modern era (${revisionsWith("serverDiscover")}) but refused this client's server/discover with ${error.code} ${JSON.stringify(error.serverMessage)}` +
           `${error.data === undefined ? "" : ` (data: ${JSON.stringify(error.data).slice(0, 300)})`}; it asked for ${this.version}.`,
         { kind: "checkVersionAndCapabilities" },
       ],
@@ -441,6 +441,6 @@ function withSlowModernNote(error: unknown, timedOutMs: number): unknown {
   if (!(error instanceof McpDriverError)) return error;
   return error.extend(
     FULL_STOP,
-    ` server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start. Raise requestTimeout.`,
+    ` server/discover got no answer within ${timedOutMs} ms, twice, so versionNegotiation "auto" fell back to initialize, which this ${revisionsWith("serverDiscover")} server refuses: it is likely slow to start. Raise requestTimeout.`,
   );
 }

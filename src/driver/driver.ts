@@ -5,7 +5,7 @@
  * that names the method, the JSON path and what was expected.
  *
  * `McpDriver` is a facade; each job is a part of its own (assembled in assemble.ts):
- * - `RpcSession` (session.ts): JSON-RPC requests, responses, timeouts, the traffic record;
+ * - `RpcChannel` (rpc-channel.ts): JSON-RPC requests, responses, timeouts, the traffic record;
  * - `Negotiation` (negotiation.ts, discover-negotiation.ts): the handshake every call waits for;
  * - `LegacyEra` / `ModernEra` (legacy-era.ts, modern-era.ts), chosen by the version negotiated:
  *   how a call goes out, how the server's requests are answered, the `_meta` and the cancel;
@@ -146,7 +146,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
 
   /** The Streamable HTTP session id (`Mcp-Session-Id`), once the server has given one. */
   get sessionId(): string | undefined {
-    return this.parts.session.sessionId;
+    return this.parts.channel.sessionId;
   }
 
   /** The capabilities this client declared (or will declare) in `initialize`. */
@@ -333,13 +333,13 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
    */
   async request(method: string, params?: JsonObject, options: CallOptions = {}): Promise<JsonObject> {
     this.assertOpen("request", options);
-    return await this.parts.calls.during({ ...options, label: method }, () => this.parts.session.request(method, params, options));
+    return await this.parts.calls.during({ ...options, label: method }, () => this.parts.channel.request(method, params, options));
   }
 
   /** Sends any notification, as is. */
   async notify(method: string, params?: JsonObject): Promise<void> {
     this.assertOpen("notify");
-    await this.parts.session.notify(method, params);
+    await this.parts.channel.notify(method, params);
   }
 
   /** Replaces the roots and tells the server (`notifications/roots/list_changed`) if initialized. */
@@ -347,7 +347,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     this.assertOpen("setRoots");
     this.parts.answers.setRoots(roots, this.parts.negotiation.started);
     // Only once a version is spoken, and only one that has it (2026-07-28 asks for roots in each request's input).
-    if (this.parts.spoken.has("rootsListChanged")) await this.parts.session.notify("notifications/roots/list_changed");
+    if (this.parts.spoken.has("rootsListChanged")) await this.parts.channel.notify("notifications/roots/list_changed");
   }
 
   // ── Notifications ─────────────────────────────────────────────────────────────────────────
@@ -392,7 +392,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
   /** The handshake's answer, after the checks every call makes (open, not broken). */
   private ready(what: string): InitializeResult | Promise<InitializeResult> {
     this.assertOpen(what);
-    this.parts.session.throwIfBroken();
+    this.parts.channel.throwIfBroken();
     return this.parts.negotiation.ready();
   }
 

@@ -8,7 +8,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import { versionHas, type Feature } from "../protocol/versions.js";
+import { type Feature, LATEST_KNOWN_VERSION, revisionsWith, versionHas } from "../protocol/versions.js";
 import type { Negotiation } from "./negotiation.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 
@@ -40,12 +40,12 @@ export class SpokenVersion {
     return version !== undefined && versionHas(version, feature);
   }
 
-  /** Fails `what()` unless the negotiated version has `feature` (a 2026-07-28 method); `fallbackReason`: why auto chose initialize. */
+  /** Fails `what()` unless the negotiated version has `feature` (a method of the modern era); `fallbackReason`: why auto chose initialize. */
   require(what: string, feature: Feature, fallbackReason: string | undefined): void {
     if (this.has(feature)) return;
     throw new McpTestkitError(
-      `${what}() is part of protocol revision 2026-07-28, but this driver speaks ${this.version} (legacy era${fallbackReason ? `: ${fallbackReason}` : ""}). ` +
-        `Against a 2026-07-28 server use versionNegotiation "auto" (the default) or { pin: "2026-07-28" }.`,
+      `${what}() is part of protocol revision ${revisionsWith(feature)}, but this driver speaks ${this.version} (legacy era${fallbackReason ? `: ${fallbackReason}` : ""}). ` +
+        `Against a ${revisionsWith(feature)} server use versionNegotiation "auto" (the default) or { pin: ${JSON.stringify(LATEST_KNOWN_VERSION)} }.`,
     );
   }
 }

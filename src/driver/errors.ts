@@ -4,8 +4,7 @@
  * problems and, for a spawned server, the command, exit code, signal and the last lines it wrote.
  * All are `McpTestkitError`s, so they share its `[mcp-testkit]` prefix.
  */
-import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
-import { errorText } from "../util/text.js";
+import { errorDetail, McpTestkitError } from "../errors.js";
 import { isHint, renderParts, type Audience, type DriverHint, type MessagePart, type RenderOptions } from "./error-rendering.js";
 
 export type { Audience, DeclarableCapability, DriverHint, MessagePart, NegotiationModeAsked } from "./error-rendering.js";
@@ -58,6 +57,7 @@ export class McpDriverError extends McpTestkitError {
   constructor(message: string | readonly MessagePart[], details: ErrorDetails = {}) {
     const parts = typeof message === "string" ? [message] : [...message];
     super(renderParts(parts, "library") + describeProcess(details.process, details.showStdout), details.cause === undefined ? undefined : { cause: details.cause });
+    // The hints live in `parts`, in the order they are said; the getter below reads them there.
     this.parts = parts;
     this.showStdout = details.showStdout;
     this.method = details.method;
@@ -66,18 +66,18 @@ export class McpDriverError extends McpTestkitError {
   }
 
   /** The advice and terms this error carries as data (each audience says them in its own words). */
-  get hints(): DriverHint[] {
+  override get hints(): DriverHint[] {
     return this.parts.filter(isHint);
   }
 
   /** Adds to what the error says, after what it says already (its message follows). */
   extend(...more: MessagePart[]): this {
     this.parts.push(...more);
-    this.message = `${MESSAGE_PREFIX} ${renderDriverError(this, "library")}`;
+    this.restate(renderDriverError(this, "library"));
     return this;
   }
 
-  // The seed's field names, flattened from `process`.
+  // The process's facts at the top level too (`error.exitCode`), where a test looks for them first.
   get shellCommand(): string | undefined {
     return this.process?.shellCommand;
   }
@@ -120,7 +120,7 @@ export class ProtocolError extends McpDriverError {
 export class RequestFailedError extends McpDriverError {
   override name = "RequestFailedError";
   /** The JSON-RPC error code (`-32601`…); undefined for a tool result with `isError: true`. */
-  readonly code: number | undefined;
+  override readonly code: number | undefined;
   /** The server's own error message. */
   readonly serverMessage: string | undefined;
   readonly data: unknown;
@@ -243,7 +243,12 @@ export function renderDriverError(error: McpDriverError, audience: Audience, opt
 /** What `error` says in the library's words, without the prefix and the process's context (for a reason kept as text). */
 export function statementOf(error: unknown): string {
   if (error instanceof McpDriverError) return renderParts(error.parts, "library");
-  return errorText(error);
+  return errorDetail(error);
+}
+
+/** The spawned process's lines a driver error shows after its statement (command, status, last output), or "" without a process. */
+export function processContextOf(error: McpDriverError): string {
+  return describeProcess(error.process, error.showStdout);
 }
 
 function describeProcess(process: ProcessContext | undefined, showStdout: boolean | undefined): string {

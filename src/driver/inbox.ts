@@ -9,7 +9,7 @@ import { waitArgumentsProblem } from "../engine/wait-checks.js";
 import { typeLabel } from "../util/text.js";
 import { McpTestkitError } from "../errors.js";
 import { ConnectionClosedError, McpDriverError, type ProcessContext } from "./errors.js";
-import type { JsonObject, ReceivedNotification } from "./session.js";
+import type { JsonObject, ReceivedNotification } from "./rpc-channel.js";
 
 export interface WaitForNotificationOptions {
   /** How long to wait, in ms (default: the driver's `requestTimeout`; at most 2147483647, a longer one is refused). */

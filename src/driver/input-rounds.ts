@@ -8,7 +8,7 @@
  */
 import { isObject } from "../protocol/jsonrpc.js";
 import { McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
-import type { JsonObject, ServerRequestContext } from "./session.js";
+import type { JsonObject, ServerRequestContext } from "./rpc-channel.js";
 import { errorText } from "../util/text.js";
 
 /** Answers one input request as if the server had sent it as a request (`ServerRequestAnswers.answer`). */

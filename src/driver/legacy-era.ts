@@ -9,24 +9,24 @@ import type { CallHandlers } from "./call-handlers.js";
 import type { Era } from "./era.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 import type { ServerRequestAnswers } from "./server-requests.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 
 export class LegacyEra implements Era {
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly answers: ServerRequestAnswers,
     private readonly calls: CallHandlers,
   ) {}
 
   send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    return this.calls.during(spec, (sent) => this.session.request(method, params, sent));
+    return this.calls.during(spec, (sent) => this.channel.request(method, params, sent));
   }
 
   answerServerRequest(method: string, params: JsonObject | undefined, context: ServerRequestContext): Promise<JsonObject> {
     const call = this.calls.owner(method);
     if (call === undefined) return this.answers.answer(method, params, context);
     // The server waits on the call's handler now, not the other way round: its timeout waits too.
-    const release = call.id === undefined ? undefined : this.session.holdDeadline(call.id);
+    const release = call.id === undefined ? undefined : this.channel.holdDeadline(call.id);
     return this.answers.answerFor(call.handler, method, params, context).finally(release);
   }
 

@@ -16,12 +16,13 @@ import {
   ProcessExitedWithError,
   ProcessExitWhileWaitingForResponse,
   ProcessFailedToStart,
+  statementOf,
   type ProcessContext,
 } from "./errors.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 import type { ProcessExit, StdioProcessTransport } from "./stdio-process.js";
 import { settlesWithin } from "../util/settle-within.js";
-import { errorText } from "../util/text.js";
+import { firstLineOf } from "../util/text.js";
 
 /** How the server's side ended, as the driver's observers hear it (observed-session.ts). */
 export interface ServerEnd {
@@ -52,7 +53,7 @@ export class ConnectionLifetime {
   private endedOnItsOwn = false;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly target: string,
     readonly process: StdioProcessTransport | undefined,
     private readonly closeWire: (() => Promise<void>) | undefined,
@@ -167,7 +168,7 @@ export class ConnectionLifetime {
   }
 
   private async end(timeoutMs: number, beforeClose: () => void): Promise<void> {
-    this.session.close(
+    this.channel.close(
       (method, id, label) =>
         new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),
     );
@@ -181,7 +182,7 @@ export class ConnectionLifetime {
       }
       return;
     }
-    const wire = this.closeWire ?? (async () => (await this.session.connectedTransport())?.close());
+    const wire = this.closeWire ?? (async () => (await this.channel.connectedTransport())?.close());
     await settlesWithin(wire(), timeoutMs);
   }
 
@@ -217,8 +218,8 @@ function exitFailure(exit: ProcessExit, killedByUs: boolean, when: "on its own" 
   return undefined;
 }
 
+/** What a close failure says, for a one-line note: its statement without the process's lines, up to the first line break. */
 function firstLine(error: unknown): string {
-  const message = errorText(error);
-  return message.replace(`${MESSAGE_PREFIX} `, "").split("\n")[0]!;
+  return firstLineOf(statementOf(error));
 }
 

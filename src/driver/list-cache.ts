@@ -8,7 +8,7 @@
 import { LIST_KINDS, listKind, type ListKind } from "../protocol/list-kinds.js";
 import { describePagingFailure, itemsOf, walkPages } from "../protocol/pagination.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
-import type { JsonObject, RequestSpec } from "./session.js";
+import type { JsonObject, RequestSpec } from "./rpc-channel.js";
 
 /** A server that keeps answering with new cursors is stopped here rather than looping forever. */
 const maxPages = 10_000;

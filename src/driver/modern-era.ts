@@ -21,10 +21,10 @@ import type { ModernHttpFetch } from "./modern-http.js";
 import { abortedBeforeSending } from "./request-errors.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 import type { ServerRequestAnswers } from "./server-requests.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 
 export interface ModernEraParts {
-  session: RpcSession;
+  channel: RpcChannel;
   discovery: DiscoverNegotiation;
   /** What the negotiated version has (the version table). */
   spoken: SpokenVersion;
@@ -45,7 +45,7 @@ export class ModernEra implements Era {
   constructor(private readonly parts: ModernEraParts) {}
 
   send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
-    if (!isInputMethod(method) || !this.parts.spoken.has("mrtr")) return this.parts.session.request(method, params, spec);
+    if (!isInputMethod(method) || !this.parts.spoken.has("mrtr")) return this.parts.channel.request(method, params, spec);
     return this.sendWithInputRounds(method, params ?? {}, spec);
   }
 
@@ -86,7 +86,7 @@ export class ModernEra implements Era {
   }
 
   private async sendWithInputRounds(method: string, params: JsonObject, spec: RequestSpec): Promise<JsonObject> {
-    const { session, answers, http, lists, closing, processContext } = this.parts;
+    const { channel, answers, http, lists, closing, processContext } = this.parts;
     const label = spec.label ?? method;
     const timeoutMs = spec.timeoutMs ?? this.parts.requestTimeout;
     // Mcp-Param-* headers come from the tool's schema, so over HTTP the tools are listed first (again after a list_changed).
@@ -102,7 +102,7 @@ export class ModernEra implements Era {
     // Not AbortSignal.any: on Node 20 the driver's long-lived closing signal would keep every call's combined signal.
     const linked = spec.signal === undefined ? undefined : eitherAborts(spec.signal, closing);
     try {
-      return await withInputRounds((round) => session.request(method, round, spec), params, {
+      return await withInputRounds((round) => channel.request(method, round, spec), params, {
         label,
         maxRounds: this.parts.maxInputRounds,
         answer: (inputMethod, inputParams, context) => answers.answerFor(spec.onServerRequest, inputMethod, inputParams, context),

@@ -13,7 +13,7 @@ import { McpDriverError, ProtocolError, type ProcessContext } from "./errors.js"
 import { MODERN_ONLY } from "./error-rendering.js";
 import { refusalOf } from "./http-refusal.js";
 import { DEFAULT_CLIENT_INFO, type DriverOptions, type InitializeParams } from "./options.js";
-import type { JsonObject, RpcSession } from "./session.js";
+import type { JsonObject, RpcChannel } from "./rpc-channel.js";
 
 export interface Negotiation {
   /** The server's answer, once the handshake is done. */
@@ -42,7 +42,7 @@ export class InitializeNegotiation implements Negotiation {
   private pending: Promise<InitializeResult> | undefined;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly options: Pick<DriverOptions, "protocolVersion" | "clientInfo">,
     /** The capabilities the driver's options imply in a version (they may change until the handshake). */
     private readonly implied: (version: string) => ClientCapabilities,
@@ -96,7 +96,7 @@ export class InitializeNegotiation implements Negotiation {
       clientInfo: clientInfo ?? this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
     };
     this.declared = declared;
-    const result = (await this.session.request("initialize", request, { cancellable: false, ...(timeoutNote === undefined ? {} : { timeoutNote }) }).catch((error: unknown) => {
+    const result = (await this.channel.request("initialize", request, { cancellable: false, ...(timeoutNote === undefined ? {} : { timeoutNote }) }).catch((error: unknown) => {
       throw this.chosen ? withModernOnlyHint(error) : error;
     })) as InitializeResult;
     const version = result.protocolVersion;
@@ -108,10 +108,10 @@ export class InitializeNegotiation implements Negotiation {
         { method: "initialize", process: this.processContext() },
       );
     }
-    const transport = await this.session.connectedTransport();
+    const transport = await this.channel.connectedTransport();
     transport?.setProtocolVersion(version);
     this.result = result;
-    await this.session.notify("notifications/initialized");
+    await this.channel.notify("notifications/initialized");
     return result;
   }
 }
@@ -129,18 +129,18 @@ export class ResumedNegotiation implements Negotiation {
   private transportReady: Promise<void> | undefined;
 
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     version: string,
     readonly clientCapabilities: ClientCapabilities,
   ) {
     this.result = { protocolVersion: version, capabilities: {} } as unknown as InitializeResult;
     this.speaking = version;
-    this.session.recorder.setProtocolVersion(version);
+    this.channel.recorder.setProtocolVersion(version);
   }
 
   negotiate(): Promise<InitializeResult> {
     // The version header goes on every request of the session, as after an initialize.
-    this.transportReady ??= this.session.connectedTransport().then((transport) => transport?.setProtocolVersion(this.result.protocolVersion));
+    this.transportReady ??= this.channel.connectedTransport().then((transport) => transport?.setProtocolVersion(this.result.protocolVersion));
     return this.transportReady.then(() => this.result);
   }
 

@@ -18,7 +18,7 @@ import type {
   TextResourceContents,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerRequestContext } from "./session.js";
+import type { ServerRequestContext } from "./rpc-channel.js";
 import type { ObserveOptions } from "../observe/delivery.js";
 import type { McpObserver } from "../observe/observer.js";
 

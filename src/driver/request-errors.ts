@@ -3,6 +3,7 @@
  * error answer, an abort (before or after the request went out), a failed send, a schema problem
  * list. One module makes them, so the session and the eras say a thing the same way.
  */
+import { revisionsWith } from "../protocol/versions.js";
 import { ErrorCode } from "../protocol/errors.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { RpcError } from "../protocol/rpc-error.js";
@@ -43,7 +44,7 @@ export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
 
 /** How a request given up was cancelled at the server, in words. */
 export function cancelledHow(how: CancelledHow): string {
-  return how === "stream-closed" ? "closed its response stream (how 2026-07-28 cancels over HTTP)" : "sent notifications/cancelled";
+  return how === "stream-closed" ? `closed its response stream (how ${revisionsWith("perRequestMeta")} cancels over HTTP)` : "sent notifications/cancelled";
 }
 
 /** The signal had aborted before the request was written: nothing went to the server. */
@@ -78,6 +79,7 @@ export function describeSendFailure(label: string, id: number, error: unknown, r
   if (typeof status === "number" && status >= 400 && status < 600) return { failure: "refused", text: `The server refused ${label} (id ${id}) with HTTP ${status}` };
   if (closedMidRequest(error)) return { failure: "closedMidRequest", text: `The server closed the connection before answering ${label} (id ${id})` };
   // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
+  // Its StreamableHTTPError carries only code -1, so the content type is read from the SDK's own text.
   const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
   if (contentType !== undefined) return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
   return { failure: "notSent", text: `Could not send ${label} (id ${id})` };
@@ -137,7 +139,7 @@ export function timeoutError(request: { label: string; id: JsonRpcId; method: st
 /** 2026-07-28 over HTTP: the request's own response stream ended without its answer (there is no resumption). */
 export function answerLostError(request: { label: string; id: JsonRpcId; method: string }, why: string, process: ProcessContext | undefined): ConnectionClosedError {
   return new ConnectionClosedError(
-    `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In 2026-07-28 a lost request is not resumed; send it again (a new request).`,
+    `${request.label} (id ${request.id}) got no answer: ${why} before the response came. In ${revisionsWith("perRequestMeta")} a lost request is not resumed; send it again (a new request).`,
     { method: request.method, id: request.id, process },
   );
 }

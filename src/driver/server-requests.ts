@@ -12,7 +12,7 @@ import { RpcError } from "../protocol/rpc-error.js";
 import { versionHas } from "../protocol/versions.js";
 import { mergeCapabilities } from "./negotiation.js";
 import type { DriverOptions } from "./options.js";
-import type { CallServerRequestHandler, JsonObject, ServerRequestContext } from "./session.js";
+import type { CallServerRequestHandler, JsonObject, ServerRequestContext } from "./rpc-channel.js";
 
 export class ServerRequestAnswers {
   private roots: Root[] | undefined;

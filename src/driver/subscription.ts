@@ -8,7 +8,7 @@
 import { META } from "../protocol/meta-keys.js";
 import { isObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpDriverError, RequestTimeoutError } from "./errors.js";
-import type { JsonObject, ReceivedNotification } from "./session.js";
+import type { JsonObject, ReceivedNotification } from "./rpc-channel.js";
 
 /** What a subscription asks for (all optional). */
 export interface ListenFilter {

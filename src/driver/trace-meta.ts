@@ -6,7 +6,7 @@
  * nothing is added.
  */
 import { injectTraceContext, loadApi, type OtelApi } from "../observe/otel.js";
-import type { JsonObject } from "./session.js";
+import type { JsonObject } from "./rpc-channel.js";
 
 export class TraceMeta {
   private api: OtelApi | undefined;

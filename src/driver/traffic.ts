@@ -6,13 +6,13 @@
 import type { TrafficRecorder } from "../inspect/recorder.js";
 import type { TrafficProblem, TrafficRecord } from "../inspect/types.js";
 import { ProtocolError, type ProcessContext } from "./errors.js";
-import type { RpcSession } from "./session.js";
+import type { RpcChannel } from "./rpc-channel.js";
 import type { DriverMessageEvent, MessageTap } from "./message-tap.js";
 import { McpTestkitError } from "../errors.js";
 
 export class DriverTraffic {
   constructor(
-    private readonly session: RpcSession,
+    private readonly channel: RpcChannel,
     private readonly processContext: () => ProcessContext | undefined,
     private readonly tap: MessageTap,
   ) {}
@@ -36,17 +36,17 @@ export class DriverTraffic {
 
   /** The recorder that saw every message both ways, with methods, latencies and problems. */
   get recorder(): TrafficRecorder {
-    return this.session.recorder;
+    return this.channel.recorder;
   }
 
   /** Every message recorded, both ways, oldest first. */
   get messages(): TrafficRecord[] {
-    return this.session.recorder.messages;
+    return this.channel.recorder.messages;
   }
 
   /** Schema problems found in messages from the server (in results, notifications and requests). */
   get problems(): TrafficProblem[] {
-    return this.session.recorder.problems.filter((problem) => problem.direction === "incoming");
+    return this.channel.recorder.problems.filter((problem) => problem.direction === "incoming");
   }
 
   /**
@@ -55,17 +55,17 @@ export class DriverTraffic {
    * `protocolErrorCount` counts them all.
    */
   get protocolErrors(): ProtocolError[] {
-    return [...this.session.protocolErrors];
+    return [...this.channel.protocolErrors];
   }
 
   /** How many protocol failures were seen, kept or not. */
   get protocolErrorCount(): number {
-    return this.session.protocolErrorCount;
+    return this.channel.protocolErrorCount;
   }
 
   /** Throws the first protocol failure, or a `ProtocolError` listing every schema problem in what the server sent. */
   assertNoProtocolError(): void {
-    this.session.throwIfBroken();
+    this.channel.throwIfBroken();
     const problems = this.problems;
     if (problems.length > 0) {
       throw new ProtocolError(

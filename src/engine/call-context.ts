@@ -7,7 +7,7 @@ import { LoggingLevels, type LoggingLevel } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
 import type { JsonRpcId, JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { ClientFacts } from "../protocol/request-meta.js";
-import type { Exchange, ToolCall } from "./call-log.js";
+import type { ServerRequestExchange, ToolCall } from "./call-log.js";
 import { askClient } from "./ask-client.js";
 import { GIVEN_UP_BY_STEP, idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
@@ -263,7 +263,7 @@ export class LiveCall implements ToolCallContext {
   async request(method: string, params?: Json, options?: AskOptions): Promise<Json> {
     if (this.input !== undefined) return this.askInput(method, params, options);
     this.spoke = true;
-    const exchange: Exchange = { method, params, sentAt: Date.now() };
+    const exchange: ServerRequestExchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
     try {
       // Given up when the call is cancelled or ends first (release), and when the step says so.
@@ -292,7 +292,7 @@ export class LiveCall implements ToolCallContext {
       this.record.exchanges.push({ method, params, sentAt: Date.now(), error, answeredAt: Date.now() });
       return Promise.reject(new ServerRequestError(error, method, "", true));
     }
-    const exchange: Exchange = { method, params, sentAt: Date.now() };
+    const exchange: ServerRequestExchange = { method, params, sentAt: Date.now() };
     this.record.exchanges.push(exchange);
     return this.input!.ask(method, params, exchange, options);
   }

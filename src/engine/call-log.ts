@@ -20,7 +20,7 @@ export type CallOutcome =
   | "pending";
 
 /** A request the mock sent to the client during a call (sampling, elicitation, roots, ping), and its answer. */
-export interface Exchange {
+export interface ServerRequestExchange {
   method: string;
   params?: Record<string, unknown>;
   result?: Record<string, unknown>;
@@ -28,6 +28,9 @@ export interface Exchange {
   sentAt: number;
   answeredAt?: number;
 }
+
+/** @deprecated Renamed `ServerRequestExchange` (an HTTP request and its response is an `HttpExchange`); this name goes in the next major release. */
+export type Exchange = ServerRequestExchange;
 
 export interface ToolCall {
   tool: string;
@@ -58,7 +61,7 @@ export interface ToolCall {
   /** Why a call ended with no answer (`cancelled` or `disconnected`). */
   reason?: string;
   /** Requests sent to the client during the call, with the answers. */
-  exchanges: Exchange[];
+  exchanges: ServerRequestExchange[];
 }
 
 /**

@@ -10,7 +10,7 @@ import type { JsonRpcErrorObject } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/meta-keys.js";
 import { LoggingLevels } from "../protocol/methods.js";
 import { clientFactsOf, declaredVersion, requestMeta, type ClientFacts } from "../protocol/request-meta.js";
-import { compareVersions, versionHas } from "../protocol/versions.js";
+import { compareVersions, revisionsWith, versionHas } from "../protocol/versions.js";
 import type { Connection } from "./connection.js";
 
 /** Who is asking, for scenario fakes: filled from headers, query or the session (empty until then). */
@@ -125,7 +125,7 @@ function badLogLevel(level: unknown): JsonRpcErrorObject {
 export function missingMeta(field: string): JsonRpcErrorObject {
   return {
     code: ErrorCode.InvalidParams,
-    message: `Invalid params: a 2026-07-28 request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}" (an object, {} for none); "${field}" is missing or not ${field === META.protocolVersion ? "a string" : "an object"}`,
+    message: `Invalid params: a ${revisionsWith("perRequestMeta")} request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}" (an object, {} for none); "${field}" is missing or not ${field === META.protocolVersion ? "a string" : "an object"}`,
     data: { missing: field },
   };
 }

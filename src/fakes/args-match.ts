@@ -1,5 +1,5 @@
 /**
- * Argument matching as the document (and Mastra's tool mocks) define it: object key order is
+ * Exact argument matching, as Mastra's tool mocks match (so their users meet no surprise): object key order is
  * ignored, array order matters, values are never converted (1 is not "1"), and keys must be
  * the same on both sides. An `argsMatch` entry is matched by its compiled pattern instead
  * (arg-patterns.ts); both kinds share the closest-entry and first-difference reporting here.

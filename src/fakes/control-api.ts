@@ -1,6 +1,6 @@
 /**
  * The control API: a web-standard handler `(Request) => Promise<Response>` for the routes under
- * `/__mcp-testkit/` (and the document's `/__aimock/`, so clients written for it work), to load,
+ * `/__mcp-testkit/` (and aimock's `/__aimock/`, so clients written for aimock work), to load,
  * inspect and reset fakes and read the journal from another process or language. It checks no
  * Host or Origin itself: the mock's router guards every route on its port, this one included.
  */

@@ -18,7 +18,7 @@ const INTERNAL_ERROR_JSON_RPC_CODE = -32603;
 
 export type McpFakeErrorCode = keyof typeof MCP_FAKE_ERROR_CODES | typeof MCP_FAKE_INTERNAL_ERROR;
 
-/** The key under `error.data` (the document's `aimock`). */
+/** The key under `error.data` that carries a fake failure's code and details (aimock puts them under `aimock`). */
 export const DATA_KEY = "mcpTestkit";
 
 /** Where every fake failure message starts. */

@@ -45,7 +45,7 @@ export function readFixtureFile(path: string, name = fileName(path)): FixtureFak
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const { reason, excerpt } = describeJsonError((error as Error).message, text);
+    const { reason, excerpt } = describeJsonError(text, error);
     return fileProblem(name, "mcp-fakes/bad-json", `is not valid JSON: ${reason}${excerpt}`);
   }
   return fakesOfFixture(name, parsed);

@@ -15,6 +15,8 @@ import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoad
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
 import { frozenJsonCopy } from "../util/frozen-copy.js";
+import { fakesIssueWords } from "./issue-words.js";
+import { jsonObstacle } from "../util/json-obstacle.js";
 
 const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
 const SCOPE_KEYS = ["testId", "context"];
@@ -77,8 +79,8 @@ function buildBlockSchema() {
     if (value === undefined) return;
     try {
       JSON.stringify(value);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    } catch {
+      const reason = jsonObstacle(value) ?? "a toJSON() method failed";
       ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
     }
   }
@@ -284,7 +286,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       })
       .join("; ");
   }
-  return issue.message.replace(/^Invalid input: /, "");
+  return issue.message;
 }
 
 function ruleOf(issue: z.core.$ZodIssue): FakeLoadRule {
@@ -456,7 +458,7 @@ export function parseFakes(input: FormatInput): FormatOutput {
       out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId, entryId: null, message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}` });
       return;
     }
-    const parsed = (blockSchemaBuilt ??= buildBlockSchema()).safeParse(raw);
+    const parsed = (blockSchemaBuilt ??= buildBlockSchema()).safeParse(raw, { error: fakesIssueWords });
     const stepProblems = checkSteps(raw as Record<string, unknown>, input.checkStep);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

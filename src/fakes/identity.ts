@@ -36,7 +36,7 @@ export type IdentityResult =
 
 type Field = "testId" | "context" | "undeclared";
 
-/** Our header names first; the document's names (`X-AIMock-…`) are accepted so clients configured for it work. */
+/** Our header names first; aimock's names (`X-AIMock-…`) are accepted so clients configured for aimock work. */
 const HEADERS: Record<Field, readonly string[]> = {
   testId: ["X-Test-Id"],
   context: ["X-Test-Context", "X-AIMock-Context"],

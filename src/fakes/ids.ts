@@ -1,5 +1,5 @@
 /**
- * Block and entry ids, exactly as the product document writes them:
+ * Block and entry ids, in the one stable form errors, the journal and the control API all show:
  * `file:tool#n`, `file:id`, `file[i]:tool#n` for the array form, `file@2` for a reload,
  * `code#n` and `control-api#n` for blocks added from code and through the control API.
  */

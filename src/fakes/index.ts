@@ -1,5 +1,5 @@
 /**
- * Scenario fakes (product document seed 003): the `mcpFakes` fixture format, its loading, the
+ * Scenario fakes: the `mcpFakes` fixture format, its loading, the
  * per-request identity, argument matching, fake errors, the journal and the control API.
  *
  * Integration contract (for the engine's tools/call step source and the HTTP wire):

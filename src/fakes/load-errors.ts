@@ -47,16 +47,15 @@ export class FixtureLoadError extends McpTestkitError {
   readonly file: string | null;
   readonly blockId: string | null;
   readonly entryId: string | null;
-  /** The message without the mcp-testkit prefix, as `toJSON()` gives it. */
-  readonly detail: string;
+  /** The rule the input breaks (the same as `rule`), so every mcp-testkit error has its `code`. */
+  declare readonly code: FakeLoadRule;
 
   constructor(problem: FakeLoadProblem) {
-    super(problem.message);
+    super(problem.message, { code: problem.rule });
     this.rule = problem.rule;
     this.file = problem.file;
     this.blockId = problem.blockId;
     this.entryId = problem.entryId;
-    this.detail = problem.message;
   }
 
   toJSON(): FakeLoadProblem & { name: string } {

@@ -5,6 +5,7 @@
  * capability, the connection is gone) rejects the assertion as it is, rather than being turned
  * into a failed match that `.not` would wave through.
  */
+import { revisionsWith } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { firstDifference } from "../engine/match.js";
 import {
@@ -105,7 +106,7 @@ function rejectedNote(received: unknown, kind: CatalogKind<unknown>, names: read
   if (!Array.isArray(rejected)) return "";
   const notes = names.flatMap((name) => {
     const entry = rejected.find((item) => (item as { name?: unknown }).name === name) as { name: string; reason: string } | undefined;
-    return entry === undefined ? [] : [`the server does list ${quote(name)}, but the driver left it out of getTools() (over HTTP, 2026-07-28 requires a client to): ${entry.reason}`];
+    return entry === undefined ? [] : [`the server does list ${quote(name)}, but the driver left it out of getTools() (over HTTP, ${revisionsWith("requestHeaders")} requires a client to): ${entry.reason}`];
   });
   return notes.length === 0 ? "" : `; ${notes.join("; ")}`;
 }

@@ -5,6 +5,7 @@
  * "Text content" is the first text block, as in expect-mcp; an error's text is every text
  * block, joined by newlines, because servers often split a message and its details.
  */
+import { revisionsWith } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { firstDifference } from "../engine/match.js";
 import { asResourceResult, asToolResult, describeReceived, type ResourceResultLike, type ToolResultLike } from "./received.js";
@@ -138,7 +139,7 @@ function toMatchTextContent(this: McpMatcherContext, received: unknown, expected
 function toHaveStructuredContent(this: McpMatcherContext, received: unknown, expected: unknown): McpMatcherResult {
   if (expected === undefined || typeof expected === "function" || typeof expected === "symbol" || typeof expected === "bigint") {
     throw new McpTestkitError(
-      `toHaveStructuredContent() takes the expected structuredContent (an object or an array, matched partially; from a 2026-07-28 server any JSON value, a string or number matched exactly); got ${show(expected)}.`,
+      `toHaveStructuredContent() takes the expected structuredContent (an object or an array, matched partially; from a ${revisionsWith("structuredContentAnyValue")} server any JSON value, a string or number matched exactly); got ${show(expected)}.`,
     );
   }
   const checked = toolResult(this, received, "toHaveStructuredContent");

@@ -1,5 +1,5 @@
 /**
- * Scenario fakes (seed 003) plugged into a mock: the first step source of `tools/call`, the
+ * Scenario fakes (the `mcpFakes` format) plugged into a mock: the first step source of `tools/call`, the
  * first source of `resources/read` and `prompts/get` (before the catalog), a source of
  * `tools/list`, `resources/list` and `prompts/list` entries, the journal of every request, and the mount paths the
  * fakes' blocks name. The fakes themselves (src/fakes) know nothing of the engine.
@@ -11,7 +11,7 @@ import type { RequestContext, RequestIdentity } from "../engine/request-context.
 import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-sources.js";
 import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
+import { McpTestkitError } from "../errors.js";
 import { checkStep, type StepObject } from "../engine/steps.js";
 import { shapeForVersion, TOOL_RESULT_FIELDS } from "../engine/version-shape.js";
 import { containedLog } from "../util/log.js";
@@ -243,7 +243,7 @@ export function checkFakeStep(step: Record<string, unknown>): string | undefined
     return undefined;
   } catch (error) {
     if (!(error instanceof McpTestkitError)) throw error;
-    return error.message.slice(MESSAGE_PREFIX.length + 1);
+    return error.detail;
   }
 }
 

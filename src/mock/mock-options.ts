@@ -22,7 +22,7 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions, Or
   host?: string;
   /** HTTP: the path of the MCP endpoint (default "/mcp"). */
   path?: string;
-  /** mcp-stub's spelling of `transport: "memory"`: `http: false`. */
+  /** Another way to say `transport: "memory"`: `http: false`, as mcp-stub's options say it, so code written for mcp-stub runs unchanged. */
   http?: false;
   /**
    * Scenario fakes (the `mcpFakes` fixture format): a fixtures directory or file (relative to

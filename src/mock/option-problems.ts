@@ -7,7 +7,7 @@
  */
 import { Catalog } from "../engine/catalog.js";
 import { Engine } from "../engine/engine.js";
-import { McpTestkitError, withoutPrefix } from "../errors.js";
+import { McpTestkitError, errorDetail } from "../errors.js";
 import { FixtureLoadError, McpFakesAddError } from "../fakes/index.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { FakesBinding, type FakesBindingOptions, type FixturesOption } from "./fakes-binding.js";
@@ -43,7 +43,7 @@ export function problemsOf(error: Error): MockOptionProblem[] {
   if (error instanceof MockOptionsError) return [...error.problems];
   if (error instanceof McpFakesAddError) return error.errors.flatMap(problemsOf);
   if (error instanceof FixtureLoadError) return [{ rule: error.rule, file: error.file, blockId: error.blockId, entryId: error.entryId, message: error.detail }];
-  return [{ rule: SCENARIO_RULE, file: null, blockId: null, entryId: null, message: withoutPrefix(error.message) }];
+  return [{ rule: SCENARIO_RULE, file: null, blockId: null, entryId: null, message: errorDetail(error) }];
 }
 
 /** What a check of misused options throws: ours, and the range and type errors of lower parts. */

@@ -136,6 +136,17 @@ export function versionsWith(feature: Feature): ProtocolVersion[] {
 }
 
 /**
+ * The known revisions that have `feature`, as a sentence names them: "2026-07-28", "2025-03-26
+ * and later", "2025-03-26 to 2025-06-18". Messages name a revision through this (or through
+ * `LATEST_KNOWN_VERSION`), so a new revision changes them with the table.
+ */
+export function revisionsWith(feature: Feature): string {
+  const versions = versionsWith(feature);
+  if (versions.length <= 1) return versions[0] ?? FEATURES[feature].since;
+  return (FEATURES[feature] as FeatureSpan).until === undefined ? `${versions[0]} and later` : `${versions[0]} to ${versions.at(-1)}`;
+}
+
+/**
  * Version negotiation for `initialize` as the spec says: the server answers with the requested
  * version if it supports it, else with its own latest (from `supported`, which defaults to all
  * the session versions we know). Only revisions that have `initialize` take part: a client

@@ -1,7 +1,7 @@
 /**
  * What a recording holds and how it is written down. A recording is the answers a real server
  * gave, request by request, beside the surface it listed; it is written as an ordinary
- * scenario-fakes block (seed 003's `mcpFakes` format), so the fakes that answer hand-written
+ * scenario-fakes block (the `mcpFakes` format), so the fakes that answer hand-written
  * fixtures replay it, and as a scenario (the mock's options as JSON) that also lists every tool
  * the server had, with its full definition, its name and its instructions.
  */

@@ -4,7 +4,7 @@
  * between (those cost more than the mock's whole handling of a call). A mock's `fetch` takes the
  * same route through the same endpoint; only the envelope differs.
  */
-import { BODY_TOO_LARGE, cancelBody, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
+import { BODY_TOO_LARGE, cancelBody, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
 import type { SimulatedRequest } from "./request-input.js";
 
 /** Where the exchange writes: the head, then the body as text, then the end (or a dropped connection). */
@@ -107,7 +107,7 @@ export class CaptureExchange implements HttpExchange {
       get closed() {
         return stream.closed;
       },
-      connection: stream.connection as Connection,
+      connection: stream.connection as SocketConnection,
       watchClose: (listener) => {
         stream.onCancel = listener;
       },

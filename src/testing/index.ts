@@ -6,6 +6,6 @@
  * - `createTestKit(options)`: the same for one test, without hooks (`await using`).
  */
 export { mcpTestKit, createTestKit, type McpTestKit, type SingleTestKit } from "./test-kit.js";
-export { KIT_SERVER_INFO, KIT_CLIENT_INFO, type McpTestKitOptions, type KitClientOptions, type KitTransport } from "./kit-session.js";
+export { KIT_SERVER_INFO, KIT_CLIENT_INFO, type McpTestKitOptions, type KitClientOptions, type KitTransport } from "./kit-instance.js";
 export type { TestHook, TestHooks } from "./hooks.js";
 export type { ResultCheck, ToolFailure } from "./tool-assertions.js";

@@ -1,14 +1,14 @@
 /**
  * The kit a test talks to: the mock server, a connected SDK client, and tool assertions through
- * that client. `mcpTestKit()` renews its session around every test; `createTestKit()` holds one
- * session for one test.
+ * that client. `mcpTestKit()` renews its instance around every test; `createTestKit()` holds one
+ * instance for one test.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import type { MockMcpServer } from "../mock/mock-mcp.js";
 import { resolveHooks, type TestHooks } from "./hooks.js";
-import { checkKitOptions, openKitSession, type KitSession, type KitTransport, type McpTestKitOptions } from "./kit-session.js";
+import { checkKitOptions, openKitInstance, type KitInstance, type KitTransport, type McpTestKitOptions } from "./kit-instance.js";
 import { assertToolExists, assertToolFails, assertToolReturns, type ResultCheck, type ToolFailure } from "./tool-assertions.js";
 
 export interface McpTestKit {
@@ -32,15 +32,15 @@ export interface McpTestKit {
   assertToolFails(name: string, args: Record<string, unknown>, expected?: string | RegExp): Promise<ToolFailure>;
 }
 
-/** The kit of `createTestKit()`: one session, closed by `close()` or `await using`. */
+/** The kit of `createTestKit()`: one instance, closed by `close()` or `await using`. */
 export interface SingleTestKit extends McpTestKit, AsyncDisposable {
   /** Closes the client, then the server. Safe to call twice. */
   close(): Promise<void>;
 }
 
-/** Shared by both kits; `current()` says which session is live or why none is. */
+/** Shared by both kits; `current()` says which instance is live or why none is. */
 abstract class KitBase implements McpTestKit {
-  protected abstract current(member: string): KitSession;
+  protected abstract current(member: string): KitInstance;
 
   get server(): MockMcpServer {
     return this.current("server").server;
@@ -69,29 +69,29 @@ abstract class KitBase implements McpTestKit {
 }
 
 class PerTestKit extends KitBase {
-  private session?: KitSession;
+  private instance?: KitInstance;
 
   constructor(private readonly options: McpTestKitOptions) {
     super();
   }
 
   async open(): Promise<void> {
-    if (this.session) {
+    if (this.instance) {
       throw new McpTestkitError(
         "mcpTestKit() is still serving another test: one kit gives one test at a time its server and client, so tests that share it cannot run concurrently. Use createTestKit() in each concurrent test.",
       );
     }
-    this.session = await openKitSession(this.options);
+    this.instance = await openKitInstance(this.options);
   }
 
   async close(): Promise<void> {
-    const session = this.session;
-    this.session = undefined;
-    await session?.close();
+    const instance = this.instance;
+    this.instance = undefined;
+    await instance?.close();
   }
 
-  protected current(member: string): KitSession {
-    if (this.session) return this.session;
+  protected current(member: string): KitInstance {
+    if (this.instance) return this.instance;
     throw new McpTestkitError(
       `kit.${member} is only available while a test runs: mcpTestKit() creates the mock server and client before each test and closes them after it. Use it inside a test, or in a beforeEach registered after mcpTestKit().`,
     );
@@ -101,21 +101,21 @@ class PerTestKit extends KitBase {
 class OneTestKit extends KitBase implements SingleTestKit {
   private closed = false;
 
-  constructor(private readonly session: KitSession) {
+  constructor(private readonly instance: KitInstance) {
     super();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.session.close();
+    await this.instance.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  protected current(member: string): KitSession {
-    if (!this.closed) return this.session;
+  protected current(member: string): KitInstance {
+    if (!this.closed) return this.instance;
     throw new McpTestkitError(`kit.${member} was used after the kit was closed; create a new one with createTestKit().`);
   }
 }
@@ -141,5 +141,5 @@ export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<Test
 /** A kit for one test, without hooks: `await using kit = await createTestKit(options)`. */
 export async function createTestKit(options: McpTestKitOptions = {}): Promise<SingleTestKit> {
   checkKitOptions(options, "createTestKit()");
-  return new OneTestKit(await openKitSession(options));
+  return new OneTestKit(await openKitInstance(options));
 }

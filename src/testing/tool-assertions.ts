@@ -58,7 +58,11 @@ export async function assertToolExists(client: Client, name: string): Promise<To
   return fail(`Expected tool "${name}" to exist, but ${present}`, { actual: names, expected: name }, assertToolExists);
 }
 
-/** The server's own message, without the SDK's "MCP error <code>: " prefix. */
+/**
+ * The server's own message, without the SDK's "MCP error <code>: " prefix. The SDK's `McpError`
+ * keeps the server's words only inside that message (it has `code` and `data`, no field for them),
+ * so this reads the SDK's documented format, and leaves any other message whole.
+ */
 function serverMessage(error: McpError): string {
   const prefix = `MCP error ${error.code}: `;
   return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;

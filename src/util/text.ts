@@ -70,6 +70,12 @@ export function describeOptions(options: readonly unknown[]): string {
 }
 
 /** What went wrong, as text: an `Error`'s message, or anything else as a string. Never throws (a thrown `Object.create(null)` has no `toString`). */
+/** The text up to its first line break: a one-line summary of something said at length. */
+export function firstLineOf(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : text.slice(0, end);
+}
+
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   try {

@@ -126,6 +126,12 @@ describe("mcp-testkit inspect over stdio", () => {
     expect(result.stderr.split("\n")[0]).toBe(`mcp-testkit inspect: the server "${command}" did not answer initialize within 300 ms (raise --timeout if it is just slow)`);
   });
 
+  it("an option missing its value, or given one it does not take, is named as it was written (the short form too)", async () => {
+    expect(await runCli(["inspect", everything, "-H"])).toMatchObject({ code: 2, stderr: usage("option -H needs a value") });
+    expect(await runCli(["inspect", everything, "--header", "--json"])).toMatchObject({ code: 2, stderr: usage("option --header needs a value") });
+    expect(await runCli(["inspect", everything, "--json=yes"])).toMatchObject({ code: 2, stderr: usage("option --json does not take a value") });
+  });
+
   it("bad usage exits 2 with a message", async () => {
     expect(await runCli(["inspect"])).toMatchObject({ code: 2, stdout: "", stderr: usage('missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL') });
     expect(await runCli(["inspect", "node", "server.js"])).toMatchObject({

@@ -155,9 +155,9 @@ describe("the other failures", () => {
     const cyclic: Record<string, unknown> = { content: [{ type: "text", text: "x" }] };
     cyclic.structuredContent = { self: cyclic };
     const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ args: {}, result: { total: 10n } }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(Do not know how to serialize a BigInt\)/],
-      [{ args: {}, result: cyclic }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(Converting circular structure to JSON\b/],
-      [{ args: {}, step: { returns: { n: 1n } } }, /tools\[0\]\.calls\[0\]\.step: cannot be sent as JSON/],
+      [{ args: {}, result: { total: 10n } }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(a BigInt at \.total\)/],
+      [{ args: {}, result: cyclic }, /tools\[0\]\.calls\[0\]\.result: cannot be sent as JSON \(a cycle: \.structuredContent\.self refers back to an object that contains it\)/],
+      [{ args: {}, step: { returns: { n: 1n } } }, /tools\[0\]\.calls\[0\]\.step: cannot be sent as JSON \(a BigInt at \.returns\.n\)/],
     ];
     for (const [call, message] of cases) {
       const fakes = createFakes();

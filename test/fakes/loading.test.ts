@@ -130,6 +130,10 @@ describe("bad files fail the whole load, after every file is checked", () => {
     ]);
     // Where the file stops being JSON, as an editor shows it: line, column, the line and a caret.
     expect((error as McpFakesAddError).errors[0].message).toMatch(/a-broken\.json: is not valid JSON: .* at line 1, column 3\n {2}1 \| \{ not json\n {4}\| {3}\^$/);
+    // Each error carries its rule as its code, and its words without the prefix.
+    const first = (error as McpFakesAddError).errors[0]!;
+    expect(first.code).toBe("mcp-fakes/bad-json");
+    expect(first.message).toBe(`[mcp-testkit] ${first.detail}`);
     expect(fakes.inspect().mounts).toEqual([]);
   });
 

@@ -27,11 +27,14 @@ describe("a second copy of the matchers", () => {
     copyDir = mkdtempSync(join(tmpdir(), "mcp-testkit-second-copy-"));
     const src = new URL("../../src/", import.meta.url);
     mkdirSync(join(copyDir, "engine"));
+    mkdirSync(join(copyDir, "protocol"));
     cpSync(new URL("matchers/", src), join(copyDir, "matchers"), { recursive: true });
     cpSync(new URL("engine/match.ts", src), join(copyDir, "engine", "match.ts"));
     cpSync(new URL("errors.ts", src), join(copyDir, "errors.ts"));
     cpSync(new URL("engine/assertions.ts", src), join(copyDir, "engine", "assertions.ts"));
     cpSync(new URL("util/", src), join(copyDir, "util"), { recursive: true });
+    // The matchers name protocol revisions through the version table, which imports nothing.
+    cpSync(new URL("protocol/versions.ts", src), join(copyDir, "protocol", "versions.ts"));
     copy = (await import(pathToFileURL(join(copyDir, "matchers", "matchers.ts")).href)) as typeof copy;
   });
 

@@ -16,6 +16,8 @@ async function refusal(options: unknown): Promise<string> {
     await server.close();
   } catch (error) {
     expect(error).toBeInstanceOf(McpTestkitError);
+    // What it says is data too: the words without the prefix, and no advice beyond them.
+    expect(error).toMatchObject({ message: `[mcp-testkit] ${(error as McpTestkitError).detail}`, hints: [] });
     return (error as Error).message;
   }
   throw new Error("expected mockMcp() to refuse these options");

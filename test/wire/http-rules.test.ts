@@ -82,6 +82,8 @@ describe("the endpoint's address: url, host, port, path", () => {
       message: `[mcp-testkit] port ${port} is in use; choose another port or leave it out for a free one.`,
       cause: expect.objectContaining({ code: "EADDRINUSE", syscall: "listen" }),
     });
+    // The same as data: the words without the prefix, and the advice as a hint the CLI says with its flag.
+    await expect(second).rejects.toMatchObject({ detail: `port ${port} is in use; choose another port or leave it out for a free one.`, hints: [{ kind: "chooseAgain", choice: "port" }] });
 
     const { client } = await sdkClient(first.url);
     expect(text(await client.callTool({ name: "hello" }))).toBe("hi");

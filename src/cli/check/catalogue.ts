@@ -5,7 +5,7 @@
  */
 import { validateMessage } from "../../protocol/validate/index.js";
 import { FEATURES, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, versionHas } from "../../protocol/versions.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { clip, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, plural, type CheckContext, type Json } from "./context.js";
 import { describeAnswer, rawPost } from "./raw-http.js";
 import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
@@ -142,7 +142,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     needsSession: false,
     run: async (ctx) => {
       const broken = ctx.driver.protocolErrors;
-      if (broken.length > 0) return fail(`${plainMessage(broken[0]).split("\n")[0]!}${broken.length > 1 ? ` (and ${broken.length - 1} more)` : ""}`);
+      if (broken.length > 0) return fail(`${plainLine(broken[0])}${broken.length > 1 ? ` (and ${broken.length - 1} more)` : ""}`);
       // Lists and initialize have checks of their own; the unknown-method probe's answer is judged by its check.
       const own = new Set(["initialize", ...LISTS.map((list) => list.method), UNKNOWN_METHOD]);
       const problems = ctx.driver.problems.filter((problem) => problem.rule !== "version.unknown" && !own.has(problem.method ?? ""));

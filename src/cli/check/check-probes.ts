@@ -5,7 +5,7 @@
 import { validateMessage, validateToolDefinition } from "../../protocol/validate/index.js";
 import { isSupportedVersion, LATEST_KNOWN_VERSION, versionHas } from "../../protocol/versions.js";
 import { META } from "../../protocol/meta-keys.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { clip, describeExit, describeReply, INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR, plural, type CheckContext, type Json, type ListKind, type Reply } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawDelete, rawPost, type RawHttpAnswer } from "./raw-http.js";
 import { RawStdioServer } from "./raw-stdio.js";
@@ -255,7 +255,7 @@ export async function stdinClose(ctx: CheckContext): Promise<CheckOutcome> {
   } catch (error) {
     const name = (error as Error).name;
     if (name === "ProcessDidNotExit") return fail(`still running ${STDIN_CLOSE_GRACE_MS} ms after its stdin was closed; mcp-testkit ended its process tree`);
-    return fail(`${plainMessage(error).split("\n")[0]!}`);
+    return fail(`${plainLine(error)}`);
   }
   return pass(`exited with code 0, ${Date.now() - started} ms after its stdin was closed`);
 }
@@ -270,7 +270,7 @@ export function originProbe(ctx: CheckContext): { method: string; headers: Recor
 export function modernOriginProbe(ctx: CheckContext): { method: string; headers: Record<string, string>; body: unknown } {
   const meta = { [META.protocolVersion]: LATEST_KNOWN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: { name: "mcp-testkit-check", version: "1" } };
   const headers = { ...httpHeaders(ctx, { session: false, version: false }), "mcp-protocol-version": LATEST_KNOWN_VERSION, "mcp-method": "server/discover", origin: FOREIGN_ORIGIN };
-  return { method: "server/discover (2026-07-28)", headers, body: { jsonrpc: "2.0", id: "mcp-testkit-origin", method: "server/discover", params: { _meta: meta } } };
+  return { method: `server/discover (${LATEST_KNOWN_VERSION})`, headers, body: { jsonrpc: "2.0", id: "mcp-testkit-origin", method: "server/discover", params: { _meta: meta } } };
 }
 
 export function describeProblems(problems: ReadonlyArray<{ path: string; message: string }>): string {

@@ -10,7 +10,7 @@ import { ErrorCode } from "../../protocol/errors.js";
 import { LIST_KINDS, type ListKind, type ListKindSpec } from "../../protocol/list-kinds.js";
 import { itemsOf, walkPages, type PageWalkEnd } from "../../protocol/pagination.js";
 import { LATEST_PROTOCOL_VERSION, versionHas, type Feature } from "../../protocol/versions.js";
-import { plainMessage, type Target } from "../target/target.js";
+import { plainLine, type Target } from "../target/target.js";
 import { clip } from "../../util/text.js";
 import type { ModernContext } from "./modern-checks.js";
 import type { EraFinding } from "./types.js";
@@ -118,7 +118,7 @@ export class CheckContext {
     } catch (error) {
       if (error instanceof RequestFailedError && error.code !== undefined) return { kind: "error", code: error.code, message: error.serverMessage ?? "" };
       if (error instanceof RequestTimeoutError) return { kind: "timeout", message: `no answer within ${error.timeoutMs} ms (raise --timeout if the server is just slow)` };
-      return { kind: "failed", message: plainMessage(error).split("\n")[0]! + exitNote(error) };
+      return { kind: "failed", message: plainLine(error) + exitNote(error) };
     }
   }
 

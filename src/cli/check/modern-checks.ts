@@ -14,7 +14,7 @@ import { validateMessage } from "../../protocol/validate/index.js";
 import { mirroredOf, type MirroredParameter } from "../../protocol/http-headers.js";
 import { listFirst } from "../../util/text.js";
 import { isKnownVersion, LATEST_KNOWN_VERSION, LATEST_PROTOCOL_VERSION, versionHas } from "../../protocol/versions.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { clip, LISTS, METHOD_NOT_FOUND, plural, type Json } from "./context.js";
 import { BASE_HEADERS, describeAnswer, errorCode, rawPost, rawRequest, type RawHttpAnswer } from "./raw-http.js";
 import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
@@ -57,6 +57,9 @@ export class ModernContext {
 
 export interface ModernCheckDefinition {
   id: string;
+  /** What is checked, as the report's title says it after the revision (`help` lists it under the revision). */
+  what: string;
+  /** `what`, after the revision it is checked in. */
   title: string;
   spec: () => string;
   only?: "stdio" | "http";
@@ -65,20 +68,23 @@ export interface ModernCheckDefinition {
 
 const spec = (path: string) => () => `https://modelcontextprotocol.io/specification/${MODERN}/${path}`;
 
+/** A check's definition with its title: the revision, then what is checked. */
+const modernCheck = (check: Omit<ModernCheckDefinition, "title">): ModernCheckDefinition => ({ ...check, title: `${MODERN}: ${check.what}` });
+
 export const MODERN_CHECKS: readonly ModernCheckDefinition[] = [
-  { id: "modern-discover", title: "2026-07-28: server/discover answered", spec: spec("server/discover"), run: discoverAnswered },
-  { id: "modern-unsupported-version", title: "2026-07-28: an unsupported version gets -32022 with the supported list", spec: spec("basic/versioning#protocol-version-negotiation"), run: unsupportedVersion },
-  { id: "modern-unknown-method", title: "2026-07-28: an unknown method gets -32601", spec: spec("basic/transports/streamable-http#protocol-version-header"), run: unknownMethod },
-  { id: "modern-result-type", title: "2026-07-28: resultType and caching hints on results", spec: spec("server/utilities/caching"), run: resultTypes },
-  { id: "modern-messages-valid", title: "2026-07-28: every server message valid", spec: spec("schema"), run: messagesValid },
-  { id: "modern-http-method-header", title: "2026-07-28: a missing or mismatched Mcp-Method gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: methodHeader },
-  { id: "modern-http-name-header", title: "2026-07-28: a missing Mcp-Name gets 400 -32020", spec: spec("basic/transports/streamable-http#standard-request-headers"), only: "http", run: nameHeader },
-  { id: "modern-http-name-mismatch", title: "2026-07-28: an Mcp-Name that differs from the body's name gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: nameMismatch },
-  { id: "modern-http-version-header", title: "2026-07-28: a missing MCP-Protocol-Version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionHeader },
-  { id: "modern-http-version-mismatch", title: "2026-07-28: an MCP-Protocol-Version that differs from _meta's version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionMismatch },
-  { id: "modern-http-param-header", title: "2026-07-28: an Mcp-Param-* header that differs from its argument gets 400 -32020", spec: spec("basic/transports/streamable-http#server-behavior-for-custom-headers"), only: "http", run: paramHeader },
-  { id: "modern-http-get-delete", title: "2026-07-28: GET and DELETE get 405", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: getAndDelete },
-  { id: "modern-http-no-session", title: "2026-07-28: no session id minted", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: noSession },
+  modernCheck({ id: "modern-discover", what: "server/discover answered", spec: spec("server/discover"), run: discoverAnswered }),
+  modernCheck({ id: "modern-unsupported-version", what: "an unsupported version gets -32022 with the supported list", spec: spec("basic/versioning#protocol-version-negotiation"), run: unsupportedVersion }),
+  modernCheck({ id: "modern-unknown-method", what: "an unknown method gets -32601", spec: spec("basic/transports/streamable-http#protocol-version-header"), run: unknownMethod }),
+  modernCheck({ id: "modern-result-type", what: "resultType and caching hints on results", spec: spec("server/utilities/caching"), run: resultTypes }),
+  modernCheck({ id: "modern-messages-valid", what: "every server message valid", spec: spec("schema"), run: messagesValid }),
+  modernCheck({ id: "modern-http-method-header", what: "a missing or mismatched Mcp-Method gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: methodHeader }),
+  modernCheck({ id: "modern-http-name-header", what: "a missing Mcp-Name gets 400 -32020", spec: spec("basic/transports/streamable-http#standard-request-headers"), only: "http", run: nameHeader }),
+  modernCheck({ id: "modern-http-name-mismatch", what: "an Mcp-Name that differs from the body's name gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: nameMismatch }),
+  modernCheck({ id: "modern-http-version-header", what: "a missing MCP-Protocol-Version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionHeader }),
+  modernCheck({ id: "modern-http-version-mismatch", what: "an MCP-Protocol-Version that differs from _meta's version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionMismatch }),
+  modernCheck({ id: "modern-http-param-header", what: "an Mcp-Param-* header that differs from its argument gets 400 -32020", spec: spec("basic/transports/streamable-http#server-behavior-for-custom-headers"), only: "http", run: paramHeader }),
+  modernCheck({ id: "modern-http-get-delete", what: "GET and DELETE get 405", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: getAndDelete }),
+  modernCheck({ id: "modern-http-no-session", what: "no session id minted", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: noSession }),
 ];
 
 async function discoverAnswered(ctx: ModernContext): Promise<CheckOutcome> {
@@ -105,7 +111,7 @@ async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
     const result = await ctx.driver.request("server/discover", { _meta: ctx.meta(UNSUPPORTED) });
     return fail(`${asked} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32022`);
   } catch (error) {
-    if (!(error instanceof RequestFailedError) || error.code !== UNSUPPORTED_VERSION) return fail(`${asked}: ${plainMessage(error).split("\n")[0]}; expected error -32022`);
+    if (!(error instanceof RequestFailedError) || error.code !== UNSUPPORTED_VERSION) return fail(`${asked}: ${plainLine(error)}; expected error -32022`);
     return supportedList(error.data).outcome(asked, "-32022");
   }
 }
@@ -118,7 +124,7 @@ function supportedList(data: unknown): { outcome: (asked: string, got: string) =
     outcome: (asked, got) => {
       if (!Array.isArray(supported)) return fail(`${asked} got ${got} without data.supported (the versions the server speaks, which the client retries with)`);
       if (typeof requested !== "string") {
-        return fail(`${asked} got ${got} without data.requested (the version it refused, a string the 2026-07-28 schema requires); a client that does not recognise the error as modern falls back to initialize`);
+        return fail(`${asked} got ${got} without data.requested (the version it refused, a string the ${MODERN} schema requires); a client that does not recognise the error as modern falls back to initialize`);
       }
       if (!supported.includes(MODERN)) return warn(`${asked} got ${got}, but data.supported ${JSON.stringify(supported)} lacks ${MODERN}, which the server just served`);
       return pass(`${asked} got ${got}, data.supported ${JSON.stringify(supported)}`);
@@ -139,7 +145,7 @@ async function unknownMethod(ctx: ModernContext): Promise<CheckOutcome> {
     return fail(`${UNKNOWN_METHOD} was answered with a result (${clip(JSON.stringify(result), 60)}); expected error -32601`);
   } catch (error) {
     if (error instanceof RequestFailedError && error.code === METHOD_NOT_FOUND) return pass(`${UNKNOWN_METHOD} got -32601 ${JSON.stringify(clip(error.serverMessage ?? "", 60))}`);
-    return fail(`${UNKNOWN_METHOD}: ${plainMessage(error).split("\n")[0]}; expected error -32601`);
+    return fail(`${UNKNOWN_METHOD}: ${plainLine(error)}; expected error -32601`);
   }
 }
 
@@ -155,7 +161,7 @@ async function resultTypes(ctx: ModernContext): Promise<CheckOutcome> {
       if (found.length > 0) problems.push(`${method}: ${describeProblems(found)}`);
       return result;
     } catch (error) {
-      problems.push(`${method}: ${plainMessage(error).split("\n")[0]}`);
+      problems.push(`${method}: ${plainLine(error)}`);
       return undefined;
     }
   };

@@ -3,10 +3,10 @@
  * handed to `onResult` as soon as it is known, so the list can be printed as it grows.
  */
 import { ProtocolError } from "../../driver/index.js";
-import { plainMessage } from "../target/target.js";
+import { plainLine } from "../target/target.js";
 import { CHECKS, type CheckDefinition } from "./catalogue.js";
 import type { CheckContext } from "./context.js";
-import { MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
+import { MODERN, MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
 import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
 import type { Feature } from "../../protocol/versions.js";
 
@@ -82,14 +82,14 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
 /** A check named by --only for an era the server does not speak: it cannot pass, and the report says why. */
 function eraNotSpoken(ctx: CheckContext, needs: Feature | "any"): CheckOutcome {
   const { legacy, modern } = ctx.eras();
-  const [era, finding] = needs === "serverDiscover" ? ["2026-07-28 (server/discover)", modern] : ["the legacy era (initialize)", legacy];
+  const [era, finding] = needs === "serverDiscover" ? [`${MODERN} (server/discover)`, modern] : ["the legacy era (initialize)", legacy];
   const why = "why" in finding ? finding.why : "not spoken";
   return fail(`named by --only, but the server does not speak ${era}: ${why}`);
 }
 
 async function runLegacy(check: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
   if (check.needsSession && ctx.init === undefined) return skip("initialize failed (check 1)");
-  if (check.needsSession && ctx.driver.protocolErrors.length > 0) return skip(`the session broke earlier: ${firstLine(ctx.driver.protocolErrors[0])}`);
+  if (check.needsSession && ctx.driver.protocolErrors.length > 0) return skip(`the session broke earlier: ${plainLine(ctx.driver.protocolErrors[0])}`);
   return await guarded(() => check.run(ctx));
 }
 
@@ -98,10 +98,10 @@ async function runModern(check: ModernCheckDefinition, ctx: CheckContext): Promi
   if (modern === undefined) {
     // Planned only for a server that speaks 2026-07-28; without a usable DiscoverResult only the discover check can say so.
     const broken = ctx.brokenDiscover!;
-    if (check.id === "modern-discover") return fail(`the DiscoverResult breaks the 2026-07-28 schema: ${broken.problems.join("; ")}`);
-    return skip("server/discover's answer breaks the schema (see the discover check): the other 2026-07-28 checks need a usable DiscoverResult");
+    if (check.id === "modern-discover") return fail(`the DiscoverResult breaks the ${MODERN} schema: ${broken.problems.join("; ")}`);
+    return skip(`server/discover's answer breaks the schema (see the discover check): the other ${MODERN} checks need a usable DiscoverResult`);
   }
-  if (modern.driver.protocolErrors.length > 0) return skip(`the 2026-07-28 connection broke earlier: ${firstLine(modern.driver.protocolErrors[0])}`);
+  if (modern.driver.protocolErrors.length > 0) return skip(`the ${MODERN} connection broke earlier: ${plainLine(modern.driver.protocolErrors[0])}`);
   return await guarded(() => check.run(modern));
 }
 
@@ -110,10 +110,6 @@ async function guarded(run: () => Promise<CheckOutcome>): Promise<CheckOutcome> 
     return await run();
   } catch (error) {
     // A check that could not finish is a failure of the server only when the server broke the protocol.
-    return error instanceof ProtocolError ? fail(firstLine(error)) : fail(`the check could not run: ${firstLine(error)}`);
+    return error instanceof ProtocolError ? fail(plainLine(error)) : fail(`the check could not run: ${plainLine(error)}`);
   }
-}
-
-function firstLine(error: unknown): string {
-  return plainMessage(error).split("\n")[0]!;
 }

@@ -8,7 +8,7 @@ import { RequestFailedError, type McpDriver, type ToolCallResult } from "../../d
 import { checkToolCall } from "../call-preflight.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress, type Progress } from "../output/progress.js";
-import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
+import { parseTarget, plainLine, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra, type EraChoice } from "../target/era.js";
 
 export const summary = "Call a tool (or read a resource, get a prompt) on an MCP server and print the result";
@@ -102,7 +102,7 @@ async function callOnce(driver: McpDriver, action: Action, json: boolean, target
     progress.stop();
     if (!(error instanceof RequestFailedError) || error.code === undefined) throw new CommandError(plainMessage(error));
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.serverMessage, ...(error.data === undefined ? {} : { data: error.data }) } }, null, 2)}\n`);
-    process.stderr.write(`mcp-testkit call: ${plainMessage(error).split("\n")[0]}\n`);
+    process.stderr.write(`mcp-testkit call: ${plainLine(error)}\n`);
     return EXIT_FAILURE;
   }
   progress.stop();

@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { McpDriverError, ProtocolError, RequestFailedError } from "../../driver/index.js";
 import { renderDriverError } from "../../driver/errors.js";
-import { clip } from "../../util/text.js";
+import { clip, firstLineOf } from "../../util/text.js";
 import { isSupportedVersion } from "../../protocol/versions.js";
 import { isObject } from "../../protocol/jsonrpc.js";
 import { httpStatusOf, refusalOf } from "../../driver/http-refusal.js";
@@ -20,14 +20,14 @@ import { formatJunit, formatUnreachableJunit } from "../check/junit.js";
 import { checksFor, runChecks } from "../check/run.js";
 import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
-import { openDriver, parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
+import { openDriver, parseTarget, plainLine, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
 import type { CheckReport, CheckResult } from "../check/types.js";
 import { helpTable } from "../output/help-table.js";
 
 export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, errors, transport rules";
 
 const listed = (only: "stdio" | "http" | undefined) => helpTable(CHECKS.filter((check) => check.only === only).map((check) => [check.id, check.title]));
-const listedModern = () => helpTable(MODERN_CHECKS.map((check) => [check.id, `${check.title.replace(/^2026-07-28: /, "")}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`]));
+const listedModern = () => helpTable(MODERN_CHECKS.map((check) => [check.id, `${check.what}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`]));
 
 export const help = `Usage: mcp-testkit check [options] <command | url>
 
@@ -42,9 +42,9 @@ session (an unknown protocol version, a line that is not JSON); at the end its s
 closed and it must exit (code 0) within ${STDIN_CLOSE_GRACE_MS / 1000} s.
 
 Eras: the server is asked in both. The legacy era (initialize, a session) gets the checks below
-it passes or fails; a second connection pinned to 2026-07-28 asks server/discover, and a server
-that answers it also gets the 2026-07-28 checks. The report lists the checks of each era the
-server speaks (a legacy-only server: the legacy ones; a 2026-07-28-only server: the modern ones).
+it passes or fails; a second connection pinned to ${MODERN} asks server/discover, and a server
+that answers it also gets the ${MODERN} checks. The report lists the checks of each era the
+server speaks (a legacy-only server: the legacy ones; a ${MODERN}-only server: the modern ones).
 
 Checks for every server:
 ${listed(undefined)}
@@ -52,7 +52,7 @@ Only stdio:
 ${listed("stdio")}
 Only URLs (Streamable HTTP):
 ${listed("http")}
-2026-07-28 (when the server answers server/discover):
+${MODERN} (when the server answers server/discover):
 ${listedModern()}
 
 Options:
@@ -154,13 +154,13 @@ export async function run(argv: string[]): Promise<number> {
  * legacy-only, and the reason is kept for the report.
  */
 async function probeModern(ctx: CheckContext): Promise<void> {
-  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "its 2026-07-28 copy" }) });
+  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: `its ${MODERN} copy` }) });
   try {
     await driver.initialize();
     const discover = driver.discoverResult!;
     ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs);
   } catch (error) {
-    const summary = plainMessage(error).split("\n")[0]!;
+    const summary = plainLine(error);
     // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").
     if (error instanceof ProtocolError && error.method === "server/discover" && error.problems.length > 0) {
       ctx.brokenDiscover = { version: MODERN, problems: error.problems.map((problem) => `${problem.path}: ${problem.message}`), summary };
@@ -175,7 +175,7 @@ async function probeModern(ctx: CheckContext): Promise<void> {
  */
 function legacyNotSpokenWhy(error: unknown): string {
   const refusal = refusalOf(error);
-  if (refusal === undefined) return plainMessage(error, { omit: ["speaksOnlyModern"] }).split("\n")[0]!;
+  if (refusal === undefined) return plainLine(error, { omit: ["speaksOnlyModern"] });
   const supported = isObject(refusal.data) && Array.isArray(refusal.data.supported) ? ` (supported: ${refusal.data.supported.join(", ")})` : "";
   return `initialize got ${refusal.status === undefined ? "" : `${refusal.status} `}${refusal.code} ${JSON.stringify(clip(refusal.message, 80))}${supported}`;
 }
@@ -194,8 +194,7 @@ function notSpokenWhy(error: unknown): string {
 
 /** An error's first line with no advice (the report reads without the driver's option names). */
 function summaryOf(error: unknown): string {
-  const text = error instanceof McpDriverError ? renderDriverError(error, "summary") : plainMessage(error);
-  return text.split("\n")[0]!;
+  return firstLineOf(error instanceof McpDriverError ? renderDriverError(error, "summary") : plainMessage(error));
 }
 
 function initializeAnswer(ctx: CheckContext): Record<string, unknown> | undefined {
@@ -221,9 +220,8 @@ async function writeJunit(file: string, xml: string): Promise<void> {
  */
 function withStrayStdout(failure: CommandError, stray: ReadonlyArray<{ line: string }>): CommandError {
   if (stray.length === 0) return failure;
-  const [head, ...rest] = failure.message.split("\n");
   const lines = `${stray.length} line${stray.length === 1 ? "" : "s"}`;
-  return new CommandError([`${head}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, ...rest].join("\n"));
+  return new CommandError(`${failure.statement}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, failure.context);
 }
 
 /** The `--json` report of a server that could not be started or reached: one failed check, 0, as in the JUnit file. */

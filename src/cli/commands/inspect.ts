@@ -4,11 +4,12 @@
  * capabilities, tools with their schemas, resources, resource templates and prompts. `--json`
  * prints the same as one JSON document.
  */
+import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
 import type { McpDriver } from "../../driver/index.js";
 import { EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress } from "../output/progress.js";
 import { clip, describeProperties, oneLine } from "../output/schema.js";
-import { parseTarget, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
+import { parseTarget, plainLine, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver, type Target } from "../target/target.js";
 import { LIST_KINDS, type ListKind } from "../../protocol/list-kinds.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 
@@ -17,7 +18,7 @@ export const summary = "Show what an MCP server offers: info, version, capabilit
 export const help = `Usage: mcp-testkit inspect [options] <command | url>
 
 Connects to an MCP server and shows its name and version, the protocol version and era it
-spoke (legacy: initialize; modern: 2026-07-28's server/discover), its capabilities, and every
+spoke (legacy: initialize; modern: ${LATEST_KNOWN_VERSION}'s server/discover), its capabilities, and every
 tool (with its input and output schema), resource, resource template and prompt (all pages).
 Lists the server does not advertise are not asked for.
 ${TARGET_EXPLAINED}
@@ -71,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       try {
         lists[key] = await list(driver);
       } catch (error) {
-        errors[key] = plainMessage(error).split("\n")[0]!;
+        errors[key] = plainLine(error);
         lists[key] = null;
       }
     }

@@ -4,11 +4,12 @@
  * recorded; on Ctrl-C or SIGTERM (with --stdio also when stdin closes) the recording is written
  * as a scenario (`mcp-testkit mock <file>` replays it) or a fixture file.
  */
+import { LATEST_KNOWN_VERSION } from "../../protocol/versions.js";
 import { Console } from "node:console";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
-import { McpTestkitError, withoutPrefix } from "../../errors.js";
+import { McpTestkitError } from "../../errors.js";
 import { ListenError } from "../../wire/http/listen-error.js";
 import { recordMcp, type McpRecording, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
 import type { FakeScope } from "../../fakes/types.js";
@@ -37,7 +38,7 @@ stdin closes) the recording is written to --out:
     (mcp-testkit mock --fixtures <dir>, or mockMcp({ fixtures })).
 A failure that is not the server's answer (it exited, timed out) reaches the agent as an error
 and is not recorded. The recording declares the elicitation and sampling capabilities to the
-server; what the server asks during a tools/call (elicitation, sampling, roots; in 2026-07-28
+server; what the server asks during a tools/call (elicitation, sampling, roots; in ${LATEST_KNOWN_VERSION}
 its input requests) is passed on to the agent in that call, the agent's answer goes back, and
 the replay asks the agent the same before it gives the recorded answer (the step's "asks").
 ${TARGET_EXPLAINED}
@@ -139,7 +140,7 @@ async function startRecording(driver: McpDriver, serving: ServeFlags, scope: Fak
     return await recordMcp(driver, { scope, closedWorld, mock });
   } catch (error) {
     if (error instanceof ListenError) throw new CommandError(`Cannot serve the recording mock on ${error.host}:${error.port}: ${error.problem(FLAG_NAMES)}.`);
-    if (error instanceof McpTestkitError) throw new CommandError(withoutPrefix(error.message));
+    if (error instanceof McpTestkitError) throw new CommandError(error.detail);
     throw error;
   }
 }
@@ -150,7 +151,7 @@ async function save(recording: McpRecording, out: string, format: RecordingForma
     await recording.save(out, { format });
   } catch (error) {
     if (error instanceof McpTestkitError) {
-      say(`mcp-testkit record: ${withoutPrefix(error.message)}`);
+      say(`mcp-testkit record: ${error.detail}`);
       return EXIT_FAILURE;
     }
     throw new CommandError(`Cannot write the recording to "${out}": ${(error as Error).message}`);

@@ -17,9 +17,9 @@ export const ERA_OPTIONS = {
 
 export const ERA_HELP = `  --version-negotiation <mode>
                        The protocol era: auto (the default, as in the library: ask
-                       server/discover for 2026-07-28, fall back to initialize when the
+                       server/discover for ${LATEST_KNOWN_VERSION}, fall back to initialize when the
                        server does not know it), legacy (initialize, a session; no probe)
-                       or pin (2026-07-28 only)
+                       or pin (${LATEST_KNOWN_VERSION} only)
   --protocol-version <v>
                        The revision to speak: a legacy one (${KNOWN_PROTOCOL_VERSIONS.filter((v) => versionHas(v, "initialize")).at(-1)} and older) is asked
                        for in initialize, ${LATEST_KNOWN_VERSION} is named in every request; given

@@ -7,15 +7,15 @@
 import type { VersionNegotiation } from "../../driver/options.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { McpDriver, StdioProcessTransport, mcpConnect, McpDriverError, ProcessFailedToStart, ConnectionClosedError, RequestTimeoutError } from "../../driver/index.js";
-import { MESSAGE_PREFIX, withoutPrefix } from "../../errors.js";
-import { renderDriverError } from "../../driver/errors.js";
-import type { RenderOptions } from "../../driver/error-rendering.js";
+import { MESSAGE_PREFIX, errorDetail } from "../../errors.js";
+import { processContextOf } from "../../driver/errors.js";
+import { renderParts, type RenderOptions } from "../../driver/error-rendering.js";
+import { firstLineOf } from "../../util/text.js";
 import { isHttpToken } from "../../protocol/http-token.js";
 import { CommandError, UsageError } from "../command.js";
 
 import type { Progress } from "../output/progress.js";
 import { eraFailure, httpStatusOf, type EraChoice } from "./era.js";
-import { errorText } from "../../util/text.js";
 import { causesText } from "../../util/error-causes.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
@@ -138,18 +138,17 @@ export async function connect(driver: McpDriver, target: Target, params: Paramet
 /** The `CommandError` for a server that could not be started or reached, or undefined for any other failure. */
 export function unreachable(error: unknown, target: Target): CommandError | undefined {
   if (error instanceof ProcessFailedToStart) {
-    return new CommandError(`cannot start the server "${target.value}": ${plainMessage(error)}`);
+    return new CommandError(`cannot start the server "${target.value}": ${plainStatement(error)}`, processContextOf(error));
   }
   // The driver's message says it already: nothing answered at the URL.
-  if (error instanceof ConnectionClosedError && error.sendFailure === "nothingListening") return new CommandError(`${plainMessage(error)}${causesText(error)}`);
+  if (error instanceof ConnectionClosedError && error.sendFailure === "nothingListening") return new CommandError(`${plainStatement(error)}${causesText(error)}`, processContextOf(error));
   // A refusal with an HTTP status reached the server: that is no "cannot reach".
   if (target.kind === "http" && error instanceof ConnectionClosedError && httpStatusOf(error) === undefined) {
-    return new CommandError(`cannot reach ${target.value}: ${plainMessage(error)}${causesText(error)}`);
+    return new CommandError(`cannot reach ${target.value}: ${plainStatement(error)}${causesText(error)}`, processContextOf(error));
   }
   if (error instanceof RequestTimeoutError && error.method === "initialize") {
-    const context = plainMessage(error).split("\n").slice(1);
     const who = target.kind === "http" ? target.value : `the server "${target.value}"`;
-    return new CommandError([`${who} did not answer initialize within ${error.timeoutMs} ms (raise --timeout if it is just slow)`, ...context].join("\n"));
+    return new CommandError(`${who} did not answer initialize within ${error.timeoutMs} ms (raise --timeout if it is just slow)`, processContextOf(error));
   }
   return undefined;
 }
@@ -161,10 +160,20 @@ export function unreachable(error: unknown, target: Target): CommandError | unde
  * `options.omit` leaves out hints the caller says in its own way.
  */
 export function plainMessage(error: unknown, options: RenderOptions = {}): string {
-  if (!(error instanceof McpDriverError)) return withoutPrefix(errorText(error));
+  return error instanceof McpDriverError ? plainStatement(error, options) + processContextOf(error) : errorDetail(error);
+}
+
+/** What `plainMessage` says, without a spawned server's lines of context after it. */
+export function plainStatement(error: unknown, options: RenderOptions = {}): string {
+  if (!(error instanceof McpDriverError)) return errorDetail(error);
   // Every timeout says how to give the server longer, even one whose library message has no such advice.
   const timeoutAdvice = error instanceof RequestTimeoutError && !error.hints.some((hint) => hint.kind === "raiseTimeout");
-  return renderDriverError(error, "cli", timeoutAdvice ? { ...options, add: [{ kind: "raiseTimeout", timeoutMs: error.timeoutMs }] } : options);
+  return renderParts(error.parts, "cli", timeoutAdvice ? { ...options, add: [{ kind: "raiseTimeout", timeoutMs: error.timeoutMs }] } : options);
+}
+
+/** `plainStatement` on one line, for a report's cell or a note. */
+export function plainLine(error: unknown, options: RenderOptions = {}): string {
+  return firstLineOf(plainStatement(error, options));
 }
 
 /**
@@ -176,7 +185,7 @@ export async function closeDriver(driver: McpDriver, succeeded: boolean, say: (l
   try {
     await driver.close(succeeded ? 2000 : 500);
   } catch (error) {
-    if (succeeded && error instanceof McpDriverError) say(`note: ${plainMessage(error).split("\n")[0]}`);
+    if (succeeded && error instanceof McpDriverError) say(`note: ${plainLine(error)}`);
   }
 }
 

@@ -11,7 +11,7 @@ import { isObject } from "../../protocol/jsonrpc.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { ClientRoot, ElicitAnswer, SampleAnswer } from "../call-context.js";
 import type { ContentRequest } from "../catalog.js";
-import type { Exchange } from "../call-log.js";
+import type { ServerRequestExchange } from "../call-log.js";
 import { askClient } from "../ask-client.js";
 import { GIVEN_UP_BY_STEP, idKey, REQUEST_ENDED, ServerRequestError } from "../connection.js";
 import { capabilityNames, InputRound, type DueRound } from "../mrtr/input-round.js";
@@ -157,7 +157,7 @@ class ContentCall<T> implements ParkedCall {
   }
 
   private async ask(method: string, params: Json | undefined, options: { key?: string; signal?: AbortSignal } = {}): Promise<Json> {
-    const exchange: Exchange = { method, params, sentAt: Date.now() };
+    const exchange: ServerRequestExchange = { method, params, sentAt: Date.now() };
     if (this.#round !== undefined) {
       if (!InputRound.accepts(method)) {
         throw new ServerRequestError({ code: ErrorCode.MethodNotFound, message: `${method} cannot be sent to a client in protocol version ${this.input.context.protocolVersion}: only elicitation/create, sampling/createMessage and roots/list travel as input requests (MRTR)` }, method, "", true);

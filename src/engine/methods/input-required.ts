@@ -5,7 +5,7 @@
  * (Their asks, `request.elicit()` and the rest, are content-asks.ts.)
  */
 import { ErrorCode } from "../../protocol/errors.js";
-import { versionHas } from "../../protocol/versions.js";
+import { revisionsWith, versionHas } from "../../protocol/versions.js";
 import type { InputRequiredAnswer } from "../catalog.js";
 import { RpcError, type Outcome } from "../outcome.js";
 import { ok, type HandlerInput } from "./handler-input.js";
@@ -22,7 +22,7 @@ export function inputRequiredOutcome(input: HandlerInput, what: string, answer: 
     throw new RpcError(ErrorCode.InternalError, `${what}: { inputRequired } needs inputRequests, requestState or both`);
   }
   if (!versionHas(input.context.protocolVersion, "mrtr")) {
-    throw new RpcError(ErrorCode.InternalError, `${what} asked for input (inputRequired), which only protocol version 2026-07-28 can carry; this request speaks ${input.context.protocolVersion}`);
+    throw new RpcError(ErrorCode.InternalError, `${what} asked for input (inputRequired), which only protocol version ${revisionsWith("mrtr")} can carry; this request speaks ${input.context.protocolVersion}`);
   }
   return ok(input, { resultType: "input_required", ...asked });
 }

@@ -1,5 +1,5 @@
 /** `prompts/list` and `prompts/get`. */
-import { withoutPrefix } from "../../errors.js";
+import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { PromptAnswer, PromptMessage } from "../catalog.js";
 import { asksForInput, inputRequiredOutcome } from "./input-required.js";
@@ -12,7 +12,6 @@ import { optionalObject, requireString } from "./params.js";
 import { answerOrThrow, askSources, byName } from "../request-sources.js";
 import { listPage } from "./list-page.js";
 import { thrownRpcError } from "../steps.js";
-import { errorText } from "../../util/text.js";
 
 export const listPrompts: RequestHandler = (input) =>
   listPage(input, input.state.catalog.prompts.values(), { key: "prompts", fields: PROMPT_FIELDS, sources: input.state.promptListSources, name: byName });
@@ -41,7 +40,7 @@ export const getPrompt: RequestHandler = async (input) => {
     } else answer = source;
   } catch (thrown) {
     if (thrown instanceof RpcError) throw thrown;
-    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${withoutPrefix(errorText(thrown))}`);
+    throw new RpcError(ErrorCode.InternalError, `Prompt ${name} threw: ${errorDetail(thrown)}`);
   }
   if (!Array.isArray(answer)) {
     if (!asksForInput(answer)) throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);

@@ -1,5 +1,5 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
-import { withoutPrefix } from "../../errors.js";
+import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
 import { asksForInput, inputRequiredOutcome } from "./input-required.js";
@@ -14,7 +14,7 @@ import { cacheHintsFor } from "../cache-hints.js";
 import { answerOrThrow, askSources, byUri } from "../request-sources.js";
 import { listPage } from "./list-page.js";
 import { thrownRpcError } from "../steps.js";
-import { errorText, listFirst } from "../../util/text.js";
+import { listFirst } from "../../util/text.js";
 import { closest } from "../../util/closest.js";
 
 export const listResources: RequestHandler = (input) =>
@@ -64,7 +64,7 @@ async function readContents(input: HandlerInput, uri: string, definition: Resour
       value = run.value;
     } catch (thrown) {
       if (thrown instanceof RpcError) throw thrown;
-      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${withoutPrefix(errorText(thrown))}`);
+      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorDetail(thrown)}`);
     }
   } else if (definition.blob !== undefined) value = { blob: definition.blob };
   else value = { text: substitute(definition.text ?? "", variables) };

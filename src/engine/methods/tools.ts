@@ -4,7 +4,7 @@
  * static or returned by a step function without a promise, is answered synchronously with no
  * abort signal: the common case stays as cheap as a canned reply.
  */
-import { withoutPrefix } from "../../errors.js";
+import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { errorResponse, isObject, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
@@ -21,11 +21,10 @@ import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-sha
 import { type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
-import { versionHas } from "../../protocol/versions.js";
+import { revisionsWith, versionHas } from "../../protocol/versions.js";
 import { capabilityNames, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
-import { errorText } from "../../util/text.js";
 
 export const listTools: RequestHandler = (input) =>
   listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
@@ -235,7 +234,7 @@ class RunningCall implements ParkedCall {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
     this.context.caught?.push(cause);
     // Embedded in our own message: the inner error's "[mcp-testkit]" prefix would say it twice.
-    const message = withoutPrefix(errorText(cause));
+    const message = errorDetail(cause);
     if (cause instanceof AskUnanswered) return this.fail({ code: ErrorCode.InternalError, message: `The step of tool "${this.call.tool}" could not go on: ${message}` });
     const what = thrown instanceof StepFunctionError && thrown.returned ? "returned an invalid step" : "threw";
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" ${what}: ${message}` });
@@ -339,7 +338,7 @@ class RunningCall implements ParkedCall {
         if (!versionHas(version, "mrtr")) {
           return this.fail({
             code: ErrorCode.InternalError,
-            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version 2026-07-28 can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for 2026-07-28 clients only.`,
+            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version ${revisionsWith("mrtr")} can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for ${revisionsWith("mrtr")} clients only.`,
           });
         }
         const { inputRequests, requestState } = step.inputRequired!;

@@ -8,7 +8,7 @@
 import { ErrorCode } from "../../protocol/errors.js";
 import { withParams, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
-import type { Exchange } from "../call-log.js";
+import type { ServerRequestExchange } from "../call-log.js";
 import { GIVEN_UP_BY_STEP, ServerRequestError } from "../connection.js";
 
 type Json = Record<string, unknown>;
@@ -50,7 +50,7 @@ export function capabilityNames(required: Record<string, unknown>): string[] {
 interface Ask {
   method: string;
   params?: Json;
-  exchange: Exchange;
+  exchange: ServerRequestExchange;
   /** In a round that went out: the client may answer it on its retry. */
   sent?: boolean;
   resolve(result: Json): void;
@@ -88,7 +88,7 @@ export class InputRound {
     this.#given = given;
   }
 
-  ask(method: string, params: Json | undefined, exchange: Exchange, options: { key?: string; signal?: AbortSignal } = {}): Promise<Json> {
+  ask(method: string, params: Json | undefined, exchange: ServerRequestExchange, options: { key?: string; signal?: AbortSignal } = {}): Promise<Json> {
     const key = options.key ?? `${KEY_PREFIX[method] ?? "input"}-${this.#next + 1}`;
     this.#next++;
     const { signal } = options;
@@ -123,7 +123,7 @@ export class InputRound {
     });
   }
 
-  #givenUp(method: string, exchange: Exchange): ServerRequestError {
+  #givenUp(method: string, exchange: ServerRequestExchange): ServerRequestError {
     const error = GIVEN_UP_BY_STEP.error(method);
     exchange.error = error.error;
     exchange.answeredAt = Date.now();

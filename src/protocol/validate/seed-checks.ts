@@ -1,6 +1,6 @@
 /**
- * Seed 000 parity: the JSON-RPC shape checks of tnsai's McpSchemaValidator, exactly as documented
- * there (no method or params meaning; `validateMessage` does that). Each returns problem texts,
+ * The JSON-RPC shape checks, with the names and results of tnsai's McpSchemaValidator, so tests
+ * written against it run unchanged (no method or params meaning; `validateMessage` does that). Each returns problem texts,
  * empty when valid.
  */
 import { isObject } from "../jsonrpc.js";

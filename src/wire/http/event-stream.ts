@@ -5,7 +5,7 @@
  * from this stream only. The HTTP connection carrying it (the sink) may come and go.
  */
 import type { StreamCloseReason } from "../../engine/events.js";
-import type { Connection, StreamSink } from "./exchange.js";
+import type { SocketConnection, StreamSink } from "./exchange.js";
 
 /** Events kept per stream for resumption. */
 const MAX_STORED_EVENTS = 1000;
@@ -50,7 +50,7 @@ export class EventStream {
     /** Whether each connection starts with a priming event (an id, empty data): 2025-11-25 and later. Default: when resumable. */
     private readonly priming?: () => boolean,
     /** Called when the finished stream's last events and its end went out on a live connection. */
-    private readonly onDelivered?: (stream: EventStream, connection: Connection) => void,
+    private readonly onDelivered?: (stream: EventStream, connection: SocketConnection) => void,
     private readonly observer?: StreamObserver,
   ) {}
 

@@ -16,13 +16,13 @@ export interface StreamSink {
    * The connection under the stream, which may outlive it (keep-alive). Asked later whether it
    * went away: if it did, what was written on it may never have arrived.
    */
-  readonly connection: Connection;
+  readonly connection: SocketConnection;
   /** Calls `listener` once if the client goes away before the stream ends (for observers). */
   watchClose?(listener: () => void): void;
 }
 
 /** A client connection, as far as resumption cares: whether it is gone (`net.Socket` is one). */
-export interface Connection {
+export interface SocketConnection {
   readonly destroyed: boolean;
 }
 

@@ -12,7 +12,7 @@ import type { RequestIdentity } from "../../engine/request-context.js";
 import { versionHas } from "../../protocol/versions.js";
 import type { StreamCloseReason } from "../../engine/events.js";
 import { EventStream, type StreamObserver } from "./event-stream.js";
-import type { Connection } from "./exchange.js";
+import type { SocketConnection } from "./exchange.js";
 import type { Abandonment, AnswerHost, PostAnswer } from "./post-answer.js";
 
 /** Finished POST streams kept for `Last-Event-ID` resumption, per session. */
@@ -29,7 +29,7 @@ const DELIVERED_STREAMS_KEPT = 8;
 interface Delivery {
   stream: EventStream;
   /** The connection that carried the stream's end (only it is kept, not the request and response). */
-  connection: Connection;
+  connection: SocketConnection;
 }
 
 export interface HttpSessionOptions {
@@ -105,7 +105,7 @@ export class HttpSession implements AnswerHost {
   }
 
   /** A stream delivered whole: forgotten once DELIVERED_STREAMS_KEPT newer ones were delivered, if its connection is still open. */
-  private readonly forgetLater = (stream: EventStream, connection: Connection): void => {
+  private readonly forgetLater = (stream: EventStream, connection: SocketConnection): void => {
     if (this.ended || !stream.resumable || this.deliveries.some((delivery) => delivery.stream === stream)) return;
     this.deliveries.push({ stream, connection });
     if (this.deliveries.length <= DELIVERED_STREAMS_KEPT) return;

@@ -10,6 +10,12 @@ export type ListenErrorCode = "EADDRINUSE" | "EACCES" | "EADDRNOTAVAIL";
 
 const FIXABLE = new Set<string>(["EADDRINUSE", "EACCES", "EADDRNOTAVAIL"]);
 
+/** The advice a listen failure carries: choose another host or port (each audience names the option or flag). */
+export interface ListenHint {
+  kind: "chooseAgain";
+  choice: keyof ChoiceNames;
+}
+
 /** How the words name the choices: the options of `mockMcp()`, or a command's flags. */
 export interface ChoiceNames {
   port: string;
@@ -33,15 +39,20 @@ export function listenProblem(code: ListenErrorCode, host: string, port: number,
 /** The mock could not listen where it was asked to: `code`, `host` and `port` say why and where; `cause` is node's error. */
 export class ListenError extends McpTestkitError {
   override name = "ListenError";
-  readonly code: ListenErrorCode;
+  override readonly code: ListenErrorCode;
   readonly host: string;
   readonly port: number;
 
   constructor(code: ListenErrorCode, host: string, port: number, cause: unknown) {
-    super(`${listenProblem(code, host, port)}.`, { cause });
+    super(`${listenProblem(code, host, port)}.`, { cause, code });
     this.code = code;
     this.host = host;
     this.port = port;
+  }
+
+  /** What to choose again: the host, or the port. */
+  override get hints(): ListenHint[] {
+    return [{ kind: "chooseAgain", choice: this.code === "EADDRNOTAVAIL" ? "host" : "port" }];
   }
 
   /** The same problem in another's words (a command's flags). */

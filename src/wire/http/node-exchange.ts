@@ -1,7 +1,7 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { absoluteFormAuthority, BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type Connection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { absoluteFormAuthority, BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "./exchange.js";
 import { sendWebResponse } from "./send-response.js";
 
 export class NodeExchange implements HttpExchange {
@@ -204,7 +204,7 @@ class NodeStreamSink implements StreamSink {
     return this.ended || this.res.destroyed || this.exchange.dropped;
   }
 
-  get connection(): Connection {
+  get connection(): SocketConnection {
     return this.socket ?? NO_CONNECTION;
   }
 
@@ -255,7 +255,7 @@ class NodeStreamSink implements StreamSink {
   }
 }
 
-const NO_CONNECTION: Connection = Object.freeze({ destroyed: true });
+const NO_CONNECTION: SocketConnection = Object.freeze({ destroyed: true });
 
 function flush(sink: NodeStreamSink): void {
   sink.flush();

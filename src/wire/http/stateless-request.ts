@@ -4,6 +4,7 @@
  * notifications) go on its own response stream and nowhere else; the client closing that stream
  * cancels it; no event ids, no resumption, no `Mcp-Session-Id`.
  */
+import { revisionsWith } from "../../protocol/versions.js";
 import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import type { JsonRpcId, JsonRpcResponse } from "../../protocol/jsonrpc.js";
@@ -106,7 +107,7 @@ export class StatelessRequest implements AnswerHost, Peer {
       for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "disconnected", STREAM_CUT_REASON, "stream_cut");
       return this.end("disconnected", STREAM_CUT_REASON);
     }
-    for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "cancelled", "the client closed the response stream, which cancels the request (2026-07-28)");
+    for (const key of keys) this.engine.abortRequest(this.engineConnection, key, "cancelled", `the client closed the response stream, which cancels the request (${revisionsWith("perRequestMeta")})`);
     this.end("cancelled", "the client closed the response stream");
   }
 

@@ -12,7 +12,7 @@ import type { Engine } from "../../engine/engine.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isRequest, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { readEnvelope, type Envelope } from "../../protocol/read-envelope.js";
-import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas, versionsWith } from "../../protocol/versions.js";
+import { DEFAULT_HTTP_PROTOCOL_VERSION, revisionsWith, versionHas, versionsWith } from "../../protocol/versions.js";
 import { idKey } from "../../engine/connection.js";
 import { NO_IDENTITY, requestContext, servesPerRequest, type RequestFacts, type RequestIdentity } from "../../engine/request-context.js";
 import { declaredVersion } from "../../protocol/request-meta.js";
@@ -127,7 +127,7 @@ export class StreamableHttpEndpoint {
     const envelope = readEnvelope(message);
     if (envelope.kind === "invalid") return this.refuseInvalid(exchange, envelope);
     if (envelope.kind === "response") {
-      return this.reject(exchange, 400, ErrorCode.InvalidRequest, "Invalid Request: in 2026-07-28 a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)");
+      return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: in ${revisionsWith("mrtr")} a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)`);
     }
     const facts = this.factsFor(exchange, undefined);
     if (!facts) return;

@@ -1,5 +1,5 @@
 /**
- * One kit session: a fresh mock server and an SDK `Client` connected to it in memory and
+ * One kit instance: a fresh mock server and an SDK `Client` connected to it in memory and
  * initialized. The per-test kit opens one before each test and closes it after; `createTestKit`
  * opens one for a single test.
  */
@@ -29,18 +29,18 @@ export interface McpTestKitOptions extends MockMcpOptions {
   /**
    * The test id the kit's client sends, as an HTTP client sends `X-Test-Id`, so scenario fakes
    * scoped to it answer: a string, or `true` for the current test's full name (Vitest
-   * `describe > test`, Jest `describe test`), read when the kit opens its session.
+   * `describe > test`, Jest `describe test`), read when the kit opens an instance.
    */
   testId?: true | string;
 }
 
-/** The seed's kit names its server this way; a mock's own default is mcp-testkit's name. */
+/** The kit's server is "test-server", as tnsai's test kit names it, so tests written for that kit read the same name; a mock's own default is mcp-testkit's name. */
 export const KIT_SERVER_INFO = { name: "test-server", version: "1.0.0" };
 export const KIT_CLIENT_INFO = { name: "mcp-testkit-client", version: "1.0.0" };
 
 export type KitTransport = Transport & { readonly mockSessionId: string };
 
-export interface KitSession {
+export interface KitInstance {
   readonly server: MockMcpServer;
   readonly client: Client;
   readonly transport: KitTransport;
@@ -69,7 +69,7 @@ export function checkKitOptions(options: unknown, api: string): void {
   checkKeys(options, known, `${api} options`, `${api} takes "client" and "testId", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS).map((key) => `"${key}"`).join(", ")}`);
 }
 
-export async function openKitSession(options: McpTestKitOptions = {}): Promise<KitSession> {
+export async function openKitInstance(options: McpTestKitOptions = {}): Promise<KitInstance> {
   const { client: clientOptions = {}, testId: testIdOption, ...mockOptions } = options;
   // Read before the server starts, so a bad option starts nothing.
   const testId = kitTestId(testIdOption);

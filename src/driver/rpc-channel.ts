@@ -1,5 +1,5 @@
 /**
- * A JSON-RPC client session over any SDK-shaped transport: numbered requests with timeouts and
+ * The JSON-RPC channel to the server over any SDK-shaped transport: numbered requests with timeouts and
  * cancellation, the server's own requests answered, notifications passed on. Every message goes
  * through a strict `TrafficRecorder`, so everything the server sent is recorded and checked against
  * the negotiated version's schema; a response with problems fails its request with a
@@ -20,7 +20,6 @@ import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { ConnectionClosedError, McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
-import { withoutPrefix } from "../errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { clipCounted } from "../util/text.js";
@@ -58,7 +57,7 @@ export interface SessionOptions {
  */
 export const keptProtocolErrors = 100;
 
-export class RpcSession {
+export class RpcChannel {
   readonly recorder: TrafficRecorder;
   /** The first protocol failures seen (at most `keptProtocolErrors`). The first one fails every later request. */
   readonly protocolErrors: ProtocolError[] = [];
@@ -114,7 +113,7 @@ export class RpcSession {
     this.incoming.answerWith(handler);
   }
 
-  /** Hears every notification from the server (after the session has acted on progress and cancellation). */
+  /** Hears every notification from the server (after the channel has acted on progress and cancellation). */
   onNotification(listener: (notification: ReceivedNotification) => void): void {
     this.notificationListeners.push(listener);
   }
@@ -157,13 +156,13 @@ export class RpcSession {
 
   /** Sends a request and resolves with its result. */
   request(method: string, params: JsonObject | undefined, spec: RequestSpec = {}): Promise<JsonObject> {
-    // The usual case, a session up and well: the request goes out now, with nothing to wait for.
+    // The usual case, a channel up and well: the request goes out now, with nothing to wait for.
     const transport = this.startedTransport;
     if (transport !== undefined && !this.closed && this.protocolErrorCount === 0) return this.sendRequest(transport, method, params, spec);
     return this.requestOnceStarted(method, params, spec);
   }
 
-  /** A request made before the transport has started, or once the session is closed or broken. */
+  /** A request made before the transport has started, or once the channel is closed or broken. */
   private async requestOnceStarted(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     const label = spec.label ?? method;
     this.throwIfBroken(label);
@@ -300,7 +299,7 @@ export class RpcSession {
     if (!failure) return;
     if (what === undefined) throw failure;
     throw new ProtocolError(
-      `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${withoutPrefix(failure.message)}`,
+      `${what} was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more (start a new driver to go on). What happened then: ${failure.detail}`,
       { problems: failure.problems, cause: failure, process: this.options.processContext() },
     );
   }
@@ -320,7 +319,7 @@ export class RpcSession {
   }
 
   /**
-   * Stops the session: requests in flight are rejected with `reason`'s error and no more can be
+   * Stops the channel: requests in flight are rejected with `reason`'s error and no more can be
    * sent. The transport itself is closed by the caller, which knows what kind it is.
    */
   close(reason: ClosedError): void {
@@ -409,7 +408,7 @@ export class RpcSession {
     if (this.protocolErrors.length < keptProtocolErrors) {
       const error = typeof failure === "function" ? failure() : failure;
       // Formatting the stack now drops the frames V8 keeps until then, and with them the
-      // objects (this session among them) that a kept error would otherwise hold alive.
+      // objects (this channel among them) that a kept error would otherwise hold alive.
       void error.stack;
       this.protocolErrors.push(error);
     }
@@ -434,7 +433,7 @@ export class RpcSession {
     classifyInbound(message, problems, this.act);
   }
 
-  /** What the session does with each kind of message. */
+  /** What the channel does with each kind of message. */
   private readonly act = (inbound: InboundMessage): void => {
     switch (inbound.kind) {
       case "request":
@@ -487,7 +486,7 @@ export class RpcSession {
         try {
           request.onProgress!(params as ProgressParams);
         } catch {
-          // A throwing progress callback is the test's problem, not the session's.
+          // A throwing progress callback is the test's problem, not the channel's.
         }
       }
     } else if (method === "notifications/cancelled" && params !== undefined) {
