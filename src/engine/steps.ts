@@ -199,7 +199,7 @@ function isPlainAnswer(step: unknown): boolean {
   return only !== undefined;
 }
 
-function checkStreamHints(value: unknown, where: string): void {
+export function checkStreamHints(value: unknown, where: string): void {
   const hints = value as Record<string, unknown>;
   const ok =
     typeof value === "object" && value !== null && !Array.isArray(value) &&
