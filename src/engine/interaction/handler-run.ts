@@ -37,6 +37,8 @@ export interface Answering {
   readonly connection: Connection;
   readonly requestId: JsonRpcId;
   readonly context: RequestContext;
+  /** Its params (a retry's carry its `inputResponses` and `requestState`). */
+  readonly params: Json;
 }
 
 export interface RunOwner<T> {
@@ -69,6 +71,11 @@ export class HandlerRun<T> implements ParkedCall {
     );
   }
 
+  /** The request the run answers now. */
+  get answering(): Answering {
+    return this.#answering;
+  }
+
   /** Runs until the handler settles, a round is due, or the request is cancelled. */
   async run(): Promise<Outcome> {
     const interaction = this.interaction;
@@ -98,7 +105,7 @@ export class HandlerRun<T> implements ParkedCall {
   /** The client's retry with `inputResponses`: the waiting asks settle and the same handler goes on, answering this request. */
   resume(input: HandlerInput, responses: Json): Promise<Outcome> {
     const { connection, request, context } = input;
-    this.#answering = { connection, requestId: request.id, context };
+    this.#answering = { connection, requestId: request.id, context, params: input.params };
     const meta = input.params._meta;
     const progressToken = isObject(meta) ? (meta.progressToken as JsonRpcId | undefined) : undefined;
     this.interaction.rebind(connection, request.id, context.client, progressToken);

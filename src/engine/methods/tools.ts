@@ -71,7 +71,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     live.release();
     return running.stepFunctionThrew(thrown);
   }
-  if (isPromiseLike(produced)) return new HandlerRun(live, state.requestStates, running.subject, running, produced, { connection, requestId: request.id, context }).run();
+  if (isPromiseLike(produced)) return new HandlerRun(live, state.requestStates, running.subject, running, produced, { connection, requestId: request.id, context, params }).run();
   return running.takeProduced(produced, live);
 };
 
