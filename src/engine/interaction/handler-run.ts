@@ -144,6 +144,8 @@ export interface RetryOptions {
    * states are remembered, so any other is a client's mistake).
    */
   foreignStates?: "run" | "refuse";
+  /** A state of ours for another subject (another tool, a built-in handler's run): -32602 (default), or the request runs anew. */
+  othersStates?: "run" | "refuse";
 }
 
 /**
@@ -165,6 +167,7 @@ export function parkedRunOf(input: HandlerInput, subject: Omit<RunSubject, "labe
   if (verdict.ok) return verdict.parked as HandlerRun<unknown>;
   // A handler may hand out states of its own (raw control): one that is not ours at all is its to read.
   if (verdict.problem === "malformed" && options.foreignStates !== "refuse") return undefined;
+  if (verdict.problem === "mismatch" && options.othersStates === "run") return undefined;
   throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${verdict.message}`, { problem: verdict.problem });
 }
 

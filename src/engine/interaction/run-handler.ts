@@ -84,11 +84,13 @@ export interface HandlerRunSpec<T> {
   answer(settled: Settled<unknown>, answering: Answering): Outcome | Promise<Outcome>;
   /** Why asks left waiting are given up once the request is answered (default: "the <method> that asked was answered first"). */
   readonly ended?: GiveUp;
+  /** A retry whose state is another subject's (a built-in handler's parked run) runs anew here, so the handler it belongs to can still resume it. */
+  readonly passOthers?: boolean;
 }
 
 export function runHandler<T>(input: HandlerInput, spec: HandlerRunSpec<T>): Promise<Outcome> {
   const { subject } = spec;
-  const parked = parkedRunOf(input, subject);
+  const parked = parkedRunOf(input, subject, { othersStates: spec.passOthers ? "run" : "refuse" });
   if (parked !== undefined) return parked.resume(input, inputResponsesOf(input.params) ?? {});
   const { connection, request, context, params } = input;
   const meta = params._meta;
