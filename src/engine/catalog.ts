@@ -11,7 +11,7 @@ import { checkStep, checkThrows, isStepKey, Script, STEP_KEYS, type Step, type T
 import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 import type { HandlerView } from "./interaction/run-handler.js";
-import { checkFault, type FaultSpec } from "./interaction/faults.js";
+import { checkFault, type Fault, type FaultSpec } from "./interaction/faults.js";
 
 type Json = Record<string, unknown>;
 
@@ -69,9 +69,10 @@ export interface ResourceDefinition {
   blob?: string | Uint8Array;
   /**
    * Worked out at each read; for a template, `variables` holds the values from the URI. May
-   * answer `{ inputRequired }` (2026-07-28) to ask the client for input first.
+   * answer `{ inputRequired }` (2026-07-28) to ask the client for input first, or a fault
+   * (`delay(ms, value)`, `hang()`, `disconnect()`…).
    */
-  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Promise<ResourceReadValue | InputRequiredAnswer>;
+  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue> | Promise<ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue>>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
@@ -109,7 +110,7 @@ export interface PromptDefinition {
    * the client's capabilities, its retry's `inputResponses`), and may answer `{ inputRequired }`
    * to ask the client for input first (MRTR, raw control). Default: none.
    */
-  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Promise<PromptAnswer>);
+  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Fault<PromptMessage[]> | Promise<PromptAnswer | Fault<PromptMessage[]>>);
   /** Completions for each argument (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Every `prompts/get` answers this JSON-RPC error instead (a message alone: -32603), as a tool step's `throws`. */
