@@ -155,7 +155,8 @@ export interface RetryOptions {
  */
 export function parkedRunOf(input: HandlerInput, subject: Omit<RunSubject, "label">, options: RetryOptions = {}): HandlerRun<unknown> | undefined {
   const { params, state } = input;
-  if (!versionHas(input.context.protocolVersion, "mrtr")) return undefined;
+  // Most requests carry neither: answered before the version table is asked.
+  if ((params.requestState === undefined && params.inputResponses === undefined) || !versionHas(input.context.protocolVersion, "mrtr")) return undefined;
   const token = params.requestState;
   const { method } = subject;
   if (token !== undefined && typeof token !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "requestState" must be the string of the input_required result, sent back unchanged`);

@@ -5,7 +5,7 @@
  * abort signal: the common case stays as cheap as a canned reply.
  */
 import { ErrorCode } from "../../protocol/errors.js";
-import { errorResponse, isObject, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
