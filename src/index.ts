@@ -71,6 +71,12 @@ export type { ToolCallContext, AskOptions, ElicitAnswer, SampleAnswer, ClientRoo
 /** What the mock does with a call to a tool it does not have (`onUnknownTool`). */
 export type { UnknownToolPolicy } from "./engine/step-sources.js";
 
+/** Faults any handler can return (a resource's read, a prompt's messages, a use() handler, a step function), as msw's delay(). */
+export { delay, hang, disconnect, rawBytes, cutStream } from "./engine/interaction/faults.js";
+export type { Fault, FaultSpec } from "./engine/interaction/faults.js";
+/** What a resource's read, a prompt's messages function or a use() handler sees of its request while it runs. */
+export type { HandlerView } from "./engine/interaction/run-handler.js";
+
 export { defineFeature } from "./engine/features/user-features.js";
 export type { McpFeature, FeatureMethod, McpNotification, ParamsSchema } from "./engine/features/user-features.js";
 export type { McpMethodHandler, McpMethodRequest, UnhandledMethodPolicy } from "./engine/features/user-handlers.js";

@@ -10,7 +10,8 @@ import { typeLabel } from "../util/text.js";
 import { checkStep, checkThrows, isStepKey, Script, STEP_KEYS, type Step, type ThrownError } from "./steps.js";
 import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
-import type { AskOptions, ClientRoot, ElicitAnswer, SampleAnswer } from "./call-context.js";
+import type { HandlerView } from "./interaction/run-handler.js";
+import { checkFault, type Fault, type FaultSpec } from "./interaction/faults.js";
 
 type Json = Record<string, unknown>;
 
@@ -68,15 +69,18 @@ export interface ResourceDefinition {
   blob?: string | Uint8Array;
   /**
    * Worked out at each read; for a template, `variables` holds the values from the URI. May
-   * answer `{ inputRequired }` (2026-07-28) to ask the client for input first.
+   * answer `{ inputRequired }` (2026-07-28) to ask the client for input first, or a fault
+   * (`delay(ms, value)`, `hang()`, `disconnect()`…).
    */
-  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Promise<ResourceReadValue | InputRequiredAnswer>;
+  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue> | Promise<ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue>>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
   cache?: CacheHints;
   /** Every read answers this JSON-RPC error instead (a message alone: -32603), as a tool step's `throws`. */
   throws?: string | ThrownError;
+  /** Every read is answered through this fault: a delay, a hang, a dropped connection, raw bytes or a cut stream. */
+  fault?: FaultSpec;
 }
 
 /** A resource: its text (served as text/plain), or a definition. A URI with `{var}` is a template. */
@@ -106,36 +110,22 @@ export interface PromptDefinition {
    * the client's capabilities, its retry's `inputResponses`), and may answer `{ inputRequired }`
    * to ask the client for input first (MRTR, raw control). Default: none.
    */
-  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Promise<PromptAnswer>);
+  messages?: PromptMessage[] | ((args: Record<string, string>, request: PromptRequest) => PromptAnswer | Fault<PromptMessage[]> | Promise<PromptAnswer | Fault<PromptMessage[]>>);
   /** Completions for each argument (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Every `prompts/get` answers this JSON-RPC error instead (a message alone: -32603), as a tool step's `throws`. */
   throws?: string | ThrownError;
+  /** Every `prompts/get` is answered through this fault: a delay, a hang, a dropped connection, raw bytes or a cut stream. */
+  fault?: FaultSpec;
 }
 
 /**
  * What a prompt's messages function or a resource's read function learns about the request it
  * answers, and how it asks the client something first, as a tool's step function does (legacy: a
  * request on this request's stream; 2026-07-28: an input round, the function waiting for the
- * client's retry, which it then answers).
+ * client's retry, which it then answers), sends progress and log messages.
  */
-export interface ContentRequest {
-  readonly protocolVersion: string;
-  readonly clientCapabilities: Json;
-  /** 2026-07-28 MRTR retry: the client's answers to the input requests, and the state it echoed. */
-  readonly inputResponses?: Json;
-  readonly requestState?: string;
-  /** Aborts when the client cancels the request (then nothing is answered), or its state expires. */
-  readonly signal: AbortSignal;
-  /** Any request of the client (in 2026-07-28 only elicitation, sampling and roots can be asked). */
-  request(method: string, params?: Json, options?: AskOptions): Promise<Json>;
-  /** `elicitation/create`; resolves with `{ action, content? }`. */
-  elicit(params: Json, options?: AskOptions): Promise<ElicitAnswer>;
-  /** `sampling/createMessage`; resolves with the client's answer. */
-  sample(params: Json, options?: AskOptions): Promise<SampleAnswer>;
-  /** `roots/list`; resolves with the client's roots themselves. */
-  listRoots(options?: AskOptions): Promise<ClientRoot[]>;
-}
+export type ContentRequest = HandlerView;
 
 /** The `prompts/get` a messages function answers. */
 export type PromptRequest = ContentRequest;
@@ -253,6 +243,7 @@ const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind | un
   complete: "object",
   cache: "object",
   throws: undefined, // a message or an error object: checked below
+  fault: undefined, // checked below
 };
 
 function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean): ResourceDefinition {
@@ -270,6 +261,7 @@ function resourceDefinition(uri: string, spec: ResourceSpec, isTemplate: boolean
   }
   if (spec.read !== undefined && typeof spec.read !== "function") throw new McpTestkitError(`Resource "${uri}": "read" must be a function.`);
   checkOnlyThrows(spec as Json, ["text", "blob", "read"], where);
+  if (spec.fault !== undefined) checkFault(spec.fault, where);
   checkCacheHints(spec.cache, `Resource "${uri}": "cache"`);
   return spec;
 }
@@ -329,6 +321,7 @@ const PROMPT_DEFINITION_KINDS: Record<keyof PromptDefinition, ValueKind | undefi
   messages: undefined, // a list or a function: checked below
   complete: "object",
   throws: undefined, // a message or an error object: checked below
+  fault: undefined, // checked below
 };
 const PROMPT_ARGUMENT_KEYS: readonly (keyof PromptArgument)[] = ["name", "title", "description", "required"];
 const PROMPT_MESSAGE_KEYS: readonly (keyof PromptMessage)[] = ["role", "content"];
@@ -350,6 +343,7 @@ export function normalizePrompt(name: string, spec: PromptSpec): PromptEntry {
   }
   if (definition.complete !== undefined) checkCompletions(definition.complete, where);
   checkOnlyThrows(definition as Json, ["messages"], where);
+  if (definition.fault !== undefined) checkFault(definition.fault, where);
   return {
     name,
     definition,

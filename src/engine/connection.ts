@@ -185,9 +185,14 @@ export class GiveUp {
   }
 }
 
-const CALL_ENDED = new GiveUp("the tool call ended before the client answered", "the tool call ended");
+/** The reason a tool call gives up what its step asked and did not wait for. */
+export const CALL_ENDED = new GiveUp("the tool call ended before the client answered", "the tool call ended");
 /** The reason a prompts/get or resources/read gives up what its function asked and did not wait for. */
 export const REQUEST_ENDED = new GiveUp("the prompts/get or resources/read that asked was answered first", "the server answered the request that asked");
+/** The reason any other request's handler gives up what it asked and did not wait for. */
+export function requestAnswered(method: string): GiveUp {
+  return new GiveUp(`the ${method} that asked was answered first`, "the server answered the request that asked");
+}
 /** The reason a request's signal aborts with when the step itself gives the request up (`AskOptions.signal`). */
 export const GIVEN_UP_BY_STEP = new GiveUp("the step gave the request up (its signal aborted) before the client answered", "the server gave the request up");
 

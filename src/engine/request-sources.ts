@@ -7,11 +7,14 @@
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import type { RequestContext } from "./request-context.js";
 import { RpcError } from "./outcome.js";
+import type { FaultSpec } from "./interaction/faults.js";
 
-/** A source's answer: the method's result as sent, or a JSON-RPC error. */
-export type SourceAnswer =
+/** A source's answer: the method's result as sent, or a JSON-RPC error; either may come through a fault (a delay, a hang…). */
+export type SourceAnswer = (
   | { readonly result: Record<string, unknown> }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
+  | { readonly result?: undefined; readonly error?: undefined }
+) & { readonly fault?: FaultSpec };
 
 export interface ResourceRead {
   readonly uri: string;
@@ -67,6 +70,7 @@ export const byUri = (entry: object): unknown => (entry as { uri?: unknown }).ur
 
 /** A source's answer as the handler's outcome: its result, or its error thrown as the JSON-RPC error. */
 export function answerOrThrow(answer: SourceAnswer): Record<string, unknown> {
-  if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
-  return answer.result;
+  if ("error" in answer && answer.error !== undefined) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+  // A source answers with neither only beside a fault that ends the request (hang, disconnect, raw).
+  return ("result" in answer && answer.result) || {};
 }

@@ -7,6 +7,7 @@
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
 import type { StreamHints } from "./outcome.js";
+import type { Fault } from "./interaction/faults.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import { typeLabel } from "../util/text.js";
 import { timerMsProblem } from "../util/timer-ms.js";
@@ -112,7 +113,8 @@ type OneAnswer = {
 export type StepObject = OneAnswer & StepOptions;
 
 /** A step worked out from the call, for answers that depend on the arguments. May be async. */
-export type StepFunction = (call: ToolCallContext) => StepObject | Promise<StepObject>;
+/** A step function may also return a fault (`delay(ms, step)`, `hang()`…), the step that says the same. */
+export type StepFunction = (call: ToolCallContext) => StepObject | Fault<StepObject> | Promise<StepObject | Fault<StepObject>>;
 
 export type Step = StepObject | StepFunction;
 
@@ -199,7 +201,7 @@ function isPlainAnswer(step: unknown): boolean {
   return only !== undefined;
 }
 
-function checkStreamHints(value: unknown, where: string): void {
+export function checkStreamHints(value: unknown, where: string): void {
   const hints = value as Record<string, unknown>;
   const ok =
     typeof value === "object" && value !== null && !Array.isArray(value) &&

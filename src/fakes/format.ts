@@ -13,7 +13,8 @@ import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
 import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoadWarning } from "./load-errors.js";
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
-import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
+import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeRpcAnswer, type FakeScope, type FakeToolEntries } from "./types.js";
+import { faultEndsRequest, faultProblem, type FaultSpec } from "../engine/interaction/faults.js";
 import { frozenJsonCopy } from "../util/frozen-copy.js";
 import { fakesIssueWords } from "./issue-words.js";
 import { jsonObstacle } from "../util/json-obstacle.js";
@@ -23,9 +24,9 @@ const SCOPE_KEYS = ["testId", "context"];
 const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
 const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error", "step"];
 const RESOURCE_KEYS = ["uri", "name", "description", "mimeType", "reads"];
-const READ_KEYS = ["id", "result", "error"];
+const READ_KEYS = ["id", "result", "error", "fault"];
 const PROMPT_KEYS = ["name", "description", "arguments", "gets"];
-const GET_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error"];
+const GET_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error", "fault"];
 const ARGUMENT_KEYS = ["name", "description", "required"];
 /** Per list of a block: its items' keys, its entries' key and their keys. */
 const LISTS = {
@@ -110,6 +111,24 @@ function buildBlockSchema() {
     return given.length === 1 && entry.result !== undefined;
   }
 
+  /** True when the fault (checked here) ends the request itself, so no answer is needed beside it. */
+  function checkEntryFault(fault: Record<string, unknown> | undefined, ctx: z.RefinementCtx): boolean {
+    if (fault === undefined) return false;
+    const problem = faultProblem(fault);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["fault"], message: problem });
+      return false;
+    }
+    return faultEndsRequest(fault);
+  }
+
+  /** Exactly one answer; none at all when a fault ends the request itself. */
+  function checkAnswerBesideFault(entry: { result?: unknown; error?: unknown; fault?: Record<string, unknown> }, ctx: z.RefinementCtx): boolean {
+    const ends = checkEntryFault(entry.fault, ctx);
+    if (ends && entry.result === undefined && entry.error === undefined) return false;
+    return checkOneAnswer(entry, ctx);
+  }
+
   function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
     for (const issue of issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   }
@@ -153,10 +172,13 @@ function buildBlockSchema() {
     calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
   });
 
+  /** A read's or get's `fault` (a delay, a hang, a dropped connection, raw bytes, a cut stream). */
+  const faultSchema = plainObject('a fault object (for example { "delayMs": 500 }, { "hang": true } or { "disconnect": true })').optional();
+
   const readSchema = z
-    .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional() })
+    .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional(), fault: faultSchema })
     .superRefine((read, ctx) => {
-      if (checkOneAnswer(read, ctx)) addIssues(checkReadResult(read.result), ctx);
+      if (checkAnswerBesideFault(read, ctx)) addIssues(checkReadResult(read.result), ctx);
     });
 
   const resourceSchema = z.strictObject({
@@ -167,9 +189,9 @@ function buildBlockSchema() {
     reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
   });
 
-  const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
+  const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional(), fault: faultSchema }).superRefine((get, ctx) => {
     checkMatcher(get, ctx);
-    if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+    if (checkAnswerBesideFault(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
   });
 
   const promptSchema = z.strictObject({
@@ -358,7 +380,7 @@ function normalize(block: z.infer<BlockSchema>, position: number | null, blockId
       entries: resource.reads.map((read, index) => ({
         ...entryBase(blockId, "resources", resource.uri, index, read),
         name: resource.uri,
-        answer: read.error !== undefined ? toRpcError(read.error) : { result: toReadResult(read.result, resource.uri, resource.mimeType) },
+        answer: withEntryFault(read.fault, read.error !== undefined ? toRpcError(read.error) : read.result === undefined ? {} : { result: toReadResult(read.result, resource.uri, resource.mimeType) }),
       })),
     })),
     prompts: (block.prompts ?? []).map((prompt) => ({
@@ -367,10 +389,15 @@ function normalize(block: z.infer<BlockSchema>, position: number | null, blockId
       entries: prompt.gets.map((get, index) => ({
         ...entryBase(blockId, "prompts", prompt.name, index, get),
         name: prompt.name,
-        answer: get.error !== undefined ? toRpcError(get.error) : { result: toPromptResult(get.result, prompt.description) },
+        answer: withEntryFault(get.fault, get.error !== undefined ? toRpcError(get.error) : get.result === undefined ? {} : { result: toPromptResult(get.result, prompt.description) }),
       })),
     })),
   };
+}
+
+/** An entry's answer with its fault beside it, copied and frozen once (every request it answers hands it out as it is). */
+function withEntryFault(fault: Record<string, unknown> | undefined, answer: FakeRpcAnswer): FakeRpcAnswer {
+  return fault === undefined ? answer : { ...answer, fault: frozenJsonCopy(fault) as FaultSpec };
 }
 
 /** The items of a list of a raw block, and the entries of each, as far as they are arrays and objects (a block that failed its schema is walked too). */

@@ -1,6 +1,7 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
 import type { ArgsMatcher } from "./args-match.js";
 import type { BroadcastNotice, ClientAsk } from "../engine/steps.js";
+import type { FaultSpec } from "../engine/interaction/faults.js";
 
 /** A tools/call result as MCP sends it (`CallToolResult`). */
 export interface FakeCallResult {
@@ -35,7 +36,8 @@ export interface McpFakeResource {
   name?: string;
   description?: string;
   mimeType?: string;
-  reads: Array<{ id?: string; result?: unknown; error?: McpFakeRpcError }>;
+  /** `fault` delays, hangs, drops or cuts the read (with hang, disconnect or raw it needs no result). */
+  reads: Array<{ id?: string; result?: unknown; error?: McpFakeRpcError; fault?: FaultSpec }>;
 }
 
 /** A prompt answered by fakes: each `prompts/get` takes its first unused matching entry. */
@@ -43,7 +45,8 @@ export interface McpFakePrompt {
   name: string;
   description?: string;
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
-  gets: Array<{ id?: string; args?: Record<string, unknown>; anyArgs?: true; argsMatch?: Record<string, unknown>; result?: unknown; error?: McpFakeRpcError }>;
+  /** `fault` delays, hangs, drops or cuts the get (with hang, disconnect or raw it needs no result). */
+  gets: Array<{ id?: string; args?: Record<string, unknown>; anyArgs?: true; argsMatch?: Record<string, unknown>; result?: unknown; error?: McpFakeRpcError; fault?: FaultSpec }>;
 }
 
 export interface McpFakeTool {
@@ -103,8 +106,8 @@ export interface FakeEntry extends ArgsMatcher {
 /** What a tool call entry answers: a CallToolResult, or a step for the mock to run. */
 export type FakeReply = { result: FakeCallResult } | { step: McpFakeStep };
 
-/** What a resource or prompt entry answers: the method's result as sent, or a JSON-RPC error. */
-export type FakeRpcAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+/** What a resource or prompt entry answers: the method's result as sent, or a JSON-RPC error (or neither, when its fault ends the request), through its fault if it has one. */
+export type FakeRpcAnswer = ({ result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | { result?: undefined; error?: undefined }) & { fault?: FaultSpec };
 
 /** One resources/read or prompts/get entry after loading (a resource's entries match any read). */
 export interface FakeRequestEntry extends ArgsMatcher {

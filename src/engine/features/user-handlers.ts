@@ -10,27 +10,24 @@ import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { closest } from "../../util/closest.js";
 import { McpTestkitError } from "../../errors.js";
 import { typeLabel } from "../../util/text.js";
-import { idKey } from "../connection.js";
-import { CANCELLED, replyWith, RpcError, type Outcome } from "../outcome.js";
+import { replyWith, RpcError, type Outcome } from "../outcome.js";
+import { runHandler, type HandlerView } from "../interaction/run-handler.js";
 import type { RequestIdentity } from "../request-context.js";
 import type { HandlerInput } from "../methods/handler-input.js";
 
-/** One request, as a user handler sees it. */
-export interface McpMethodRequest {
+/**
+ * One request, as a user handler sees it: its facts, and the interaction every handler that asks
+ * shares (its signal, asks to the client in both eras, progress, logs, notifications).
+ */
+export interface McpMethodRequest extends HandlerView {
   readonly method: string;
   readonly id: JsonRpcId;
   /** The request's params (`{}` when it sent none); with a `params` schema, what the schema gave back. */
   readonly params: Record<string, unknown>;
-  /** The protocol revision this request speaks. */
-  readonly protocolVersion: string;
   /** Who is asking (test id, context), as fakes see it. */
   readonly identity: RequestIdentity;
   /** The connection (session) the request came on. */
   readonly sessionId: string;
-  /** Aborted when the client cancels the request or goes away. */
-  readonly signal: AbortSignal;
-  /** Sends a notification to this request's client; over HTTP it travels on the request's own stream. */
-  notify(method: string, params?: Record<string, unknown>): void;
 }
 
 /**
@@ -59,57 +56,51 @@ export function checkMethodName(method: unknown, where: string): asserts method 
   }
 }
 
-/** The request a user handler sees; its signal is made (and made cancellable) only on first read. */
-function requestFor(input: HandlerInput, controller: () => AbortController, params: Record<string, unknown>): McpMethodRequest {
-  const { connection, request, context } = input;
-  return {
-    method: request.method,
-    id: request.id,
-    params,
-    protocolVersion: context.protocolVersion,
-    identity: context.identity,
-    sessionId: connection.id,
-    get signal() {
-      return controller().signal;
-    },
-    notify(method, notificationParams) {
-      connection.send(notificationParams === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params: notificationParams }, { relatedRequestId: request.id });
-    },
-  };
+/** What a request's handlers answered when all passed it on. */
+const PASSED: Outcome = Object.freeze({ type: "none" as const });
+
+/** The params a retry must repeat: what the request asked, without the MRTR fields and metadata. */
+function askedParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { requestState: _state, inputResponses: _responses, _meta, ...asked } = params;
+  return asked;
 }
 
 /**
  * Runs `handlers` in order for one request (each may pass it on) and returns the first answer
- * as an outcome, or `undefined` when all passed. `params` may rewrite what the handler sees.
+ * as an outcome (a fault it returned enacted first), or `undefined` when all passed. `params`
+ * may rewrite what the handlers see. They run on the interaction runtime, so they may ask the
+ * client (in 2026-07-28 the run parks for the retry) and are cancelled with their request.
  */
 export async function runUserHandlers(
   input: HandlerInput,
   handlers: readonly McpMethodHandler[],
   params: Record<string, unknown> = input.params,
 ): Promise<Outcome | undefined> {
-  let made: AbortController | undefined;
-  const key = idKey(input.request.id);
-  const controller = () => {
-    if (made === undefined) {
-      made = new AbortController();
-      input.connection.inFlight.set(key, { controller: made });
-    }
-    return made;
-  };
-  const request = requestFor(input, controller, params);
-  try {
-    for (const handler of handlers) {
-      const answer = await handler(request);
-      if (made?.signal.aborted) return CANCELLED;
-      if (answer !== undefined) return replyWith(input.request.id, answer);
-    }
-    return undefined;
-  } catch (thrown) {
-    if (made?.signal.aborted) return CANCELLED;
-    throw thrown;
-  } finally {
-    if (made !== undefined) input.connection.releaseInFlight(key, made);
-  }
+  const { request, connection, context } = input;
+  const outcome = await runHandler(input, {
+    // Named apart from the built-in handler's runs: a retry of one of those passes through here untouched.
+    subject: { method: request.method, name: `use() ${request.method}`, args: askedParams(params), label: request.method },
+    passOthers: true,
+    run: async (view) => {
+      const seen: McpMethodRequest = Object.create(view, {
+        method: { value: request.method, enumerable: true },
+        id: { value: request.id, enumerable: true },
+        params: { value: params, enumerable: true },
+        identity: { value: context.identity, enumerable: true },
+        sessionId: { value: connection.id, enumerable: true },
+      });
+      for (const handler of handlers) {
+        const answer = await handler(seen);
+        if (answer !== undefined) return answer;
+      }
+      return PASSED;
+    },
+    answer: (settled, answering) => {
+      if ("thrown" in settled) throw settled.thrown;
+      return settled.value === PASSED ? PASSED : replyWith(answering.requestId, settled.value);
+    },
+  });
+  return outcome === PASSED ? undefined : outcome;
 }
 
 /** The answer for a method nobody served, by the policy; `served` names what is served, for the hint. */

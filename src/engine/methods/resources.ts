@@ -1,17 +1,22 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`. */
 import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import type { InputRequiredAnswer, ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
+import type { JsonRpcId } from "../../protocol/jsonrpc.js";
+import type { ResourceContent, ResourceDefinition, ResourceReadValue } from "../catalog.js";
 import { asksForInput, inputRequiredOutcome } from "./input-required.js";
-import { runContent } from "./content-asks.js";
-import { RpcError, type Outcome } from "../outcome.js";
+import { replyWith, RpcError, type Outcome } from "../outcome.js";
+import type { RequestContext } from "../request-context.js";
+import { runHandler } from "../interaction/run-handler.js";
+import { REQUEST_ENDED } from "../connection.js";
+import { withFault } from "../interaction/faults.js";
+import { answerSource } from "./source-answer.js";
 import { RESOURCE_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
 import { ok, type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { requireString } from "./params.js";
 import { versionHas } from "../../protocol/versions.js";
 import { cacheHintsFor } from "../cache-hints.js";
-import { answerOrThrow, askSources, byUri } from "../request-sources.js";
+import { askSources, byUri } from "../request-sources.js";
 import { listPage } from "./list-page.js";
 import { thrownRpcError } from "../steps.js";
 import { listFirst } from "../../util/text.js";
@@ -38,38 +43,45 @@ function notFound(uri: string, input: HandlerInput): RpcError {
 
 export const readResource: RequestHandler = async (input) => {
   const uri = requireString(input.params, "uri", "resources/read");
-  const version = input.context.protocolVersion;
+  const subject = { method: "resources/read", name: uri, args: {}, label: `resources/read ${JSON.stringify(uri)}` };
   const answered = askSources(input.state.resourceReadSources, { uri, sessionId: input.connection.id, requestId: input.request.id }, input.context);
-  if (answered !== undefined) return ok(input, answerOrThrow(answered));
+  if (answered !== undefined) return answerSource(input, subject, answered);
   const found = input.state.catalog.findResource(uri);
   if (!found) throw notFound(uri, input);
-  const contents = await readContents(input, uri, found.definition, found.variables);
-  if ("outcome" in contents) return contents.outcome;
-  if (asksForInput(contents)) return inputRequiredOutcome(input, `Resource ${uri}`, contents);
-  // A resource's own caching hints win over the mock's (the rest is added to every modern result).
-  if (found.definition.cache !== undefined && versionHas(version, "cacheHints")) return ok(input, { contents, ...cacheHintsFor(input.state.cache, "resources/read", found.definition.cache) });
-  return ok(input, { contents });
+  const { definition, variables } = found;
+  if (definition.throws !== undefined) throw thrownRpcError(definition.throws);
+  if (definition.read === undefined && definition.fault === undefined) return readResult(input, { requestId: input.request.id, context: input.context }, uri, definition, staticValue(definition, variables));
+  // A read function (it may ask the client, or return a fault) or a fault: on the interaction runtime.
+  const read = definition.read;
+  return runHandler(input, {
+    subject,
+    ended: REQUEST_ENDED,
+    run: async (request) => withFault(definition.fault, read !== undefined ? await read(uri, variables, request) : staticValue(definition, variables)),
+    answer: (settled, answering) => {
+      if ("thrown" in settled) {
+        if (settled.thrown instanceof RpcError) throw settled.thrown;
+        throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorDetail(settled.thrown)}`);
+      }
+      if (asksForInput(settled.value)) return inputRequiredOutcome(answering, `Resource ${uri}`, settled.value);
+      return readResult(input, answering, uri, definition, settled.value as ResourceReadValue);
+    },
+  });
 };
 
-/** The contents a read gives, a raw `{ inputRequired }` of its function, or (its asks, 2026-07-28) the answer asking for input first. */
-async function readContents(input: HandlerInput, uri: string, definition: ResourceDefinition, variables: Record<string, string>): Promise<Record<string, unknown>[] | InputRequiredAnswer | { outcome: Outcome }> {
-  let value: ResourceReadValue;
-  if (definition.throws !== undefined) throw thrownRpcError(definition.throws);
-  if (definition.read) {
-    const read = definition.read;
-    try {
-      const run = await runContent(input, "resources/read", uri, {}, (request) => read(uri, variables, request));
-      if ("outcome" in run) return run;
-      if (asksForInput(run.value)) return run.value;
-      value = run.value;
-    } catch (thrown) {
-      if (thrown instanceof RpcError) throw thrown;
-      throw new RpcError(ErrorCode.InternalError, `Reading resource ${uri} threw: ${errorDetail(thrown)}`);
-    }
-  } else if (definition.blob !== undefined) value = { blob: definition.blob };
-  else value = { text: substitute(definition.text ?? "", variables) };
+/** What a resource with no read function gives. */
+function staticValue(definition: ResourceDefinition, variables: Record<string, string>): ResourceReadValue {
+  return definition.blob !== undefined ? { blob: definition.blob } : { text: substitute(definition.text ?? "", variables) };
+}
+
+/** The `resources/read` result for `value`, to the request `answering`. */
+function readResult(input: HandlerInput, answering: { readonly requestId: JsonRpcId; readonly context: RequestContext }, uri: string, definition: ResourceDefinition, value: ResourceReadValue): Outcome {
   const items = typeof value === "string" ? [{ text: value }] : Array.isArray(value) ? value : [value];
-  return items.map((item) => contentFor(uri, definition, item));
+  const contents = items.map((item) => contentFor(uri, definition, item));
+  // A resource's own caching hints win over the mock's (the rest is added to every modern result).
+  if (definition.cache !== undefined && versionHas(answering.context.protocolVersion, "cacheHints")) {
+    return replyWith(answering.requestId, { contents, ...cacheHintsFor(input.state.cache, "resources/read", definition.cache) });
+  }
+  return replyWith(answering.requestId, { contents });
 }
 
 function contentFor(uri: string, definition: ResourceDefinition, item: ResourceContent): Record<string, unknown> {

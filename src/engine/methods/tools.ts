@@ -6,11 +6,11 @@
  */
 import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
-import { errorResponse, isObject, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
 import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { CANCELLED, DROP, NO_REPLY, replyEnding, replyWith, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyEnding, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
 import { answerSubject, unserializable } from "../reply-text.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
@@ -22,9 +22,13 @@ import { type HandlerInput, type RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { revisionsWith, versionHas } from "../../protocol/versions.js";
-import { capabilityNames, type DueRound } from "../mrtr/input-round.js";
-import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
+import type { RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
+import { HandlerRun, inputResponsesOf, parkedRunOf, type Answering, type RunOwner, type RunSubject, type Settled } from "../interaction/handler-run.js";
+import { inputRequiredNeedsMrtr } from "../interaction/era-refusals.js";
+import { isFault, unwrapFault, type Fault } from "../interaction/faults.js";
+import { sleep, untilAbort } from "../interaction/waits.js";
+import type { Interaction } from "../interaction/interaction.js";
 
 export const listTools: RequestHandler = (input) =>
   listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
@@ -36,10 +40,8 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const name = requireString(params, "name", "tools/call");
   const args = toolArguments(params.arguments);
   const meta = optionalObject(params, "_meta", "tools/call");
-  if (params.requestState !== undefined && versionHas(context.protocolVersion, "mrtr")) {
-    const resumed = resumeCall(input, name, args);
-    if (resumed !== undefined) return resumed;
-  }
+  const parked = parkedRunOf(input, { method: "tools/call", name, args }, { foreignStates: "refuse" });
+  if (parked !== undefined) return parked.resume(input, inputResponsesOf(params) ?? {});
   const call: ToolCall = {
     tool: name,
     arguments: args,
@@ -61,8 +63,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
   const next = typeof choice.step === "function" ? choice.step : actsFirst(choice.step);
   if (typeof next !== "function") return running.answerWhenDue(next);
-  const given = isObject(params.inputResponses) ? { ...params.inputResponses } : undefined;
-  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, given, state);
+  const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, inputResponsesOf(params), state);
   let produced: unknown;
   try {
     produced = next(live);
@@ -70,7 +71,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     live.release();
     return running.stepFunctionThrew(thrown);
   }
-  if (isPromiseLike(produced)) return running.awaitStep(live, produced);
+  if (isPromiseLike(produced)) return new HandlerRun(live, state.requestStates, running.subject, running, produced, { connection, requestId: request.id, context, params }).run();
   return running.takeProduced(produced, live);
 };
 
@@ -78,42 +79,16 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-/**
- * An MRTR retry (2026-07-28): a `requestState` of ours resumes its parked call, which answers
- * this request; a bad one is refused with -32602 saying what was wrong. A scripted step's own
- * state (raw control) is none of ours: undefined, and the call runs as a new one.
- */
-function resumeCall(input: HandlerInput, name: string, args: Record<string, unknown>): Outcome | Promise<Outcome> | undefined {
-  const { state, params, request } = input;
-  const token = params.requestState;
-  if (typeof token === "string" && state.requestStates.isRaw(token)) return undefined;
-  if (typeof token !== "string") throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "requestState" must be the string of the input_required result, sent back unchanged');
-  const responses = params.inputResponses ?? {};
-  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
-    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "inputResponses" must be an object mapping each inputRequests key to its result');
-  }
-  const verdict = state.requestStates.take(token, "tools/call", name, args);
-  if (!verdict.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tools/call: ${verdict.message}`, { problem: verdict.problem });
-  const meta = params._meta;
-  const progressToken = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
-  return (verdict.parked as RunningCall).resume(input.connection, request.id, input.context, responses as Record<string, unknown>, progressToken as JsonRpcId | undefined);
-}
-
-type Produced = { step: StepObject | undefined } | { round: DueRound };
-
 /** A step that answers now: no delay, no hang. */
 function answersAtOnce(step: StepObject): boolean {
   return !step.hang && !(step.delayMs !== undefined && step.delayMs > 0);
 }
 
 /** One call between its step's choice and its outcome (across MRTR retries, one record). */
-class RunningCall implements ParkedCall {
+class RunningCall implements RunOwner<unknown> {
   /** The request answering now: the call's own, then each MRTR retry. */
   private replyId: JsonRpcId;
-  /** A step function's promise, kept while the call waits for a retry. */
-  private settled?: Promise<StepObject | undefined>;
-  private live?: LiveCall;
-  private rounds = 0;
+  readonly subject: RunSubject;
 
   constructor(
     private readonly calls: CallLog,
@@ -124,6 +99,7 @@ class RunningCall implements ParkedCall {
     private context: RequestContext,
   ) {
     this.replyId = call.requestId;
+    this.subject = { method: "tools/call", name: call.tool, args: call.arguments, label: `tool ${JSON.stringify(call.tool)}` };
   }
 
   /**
@@ -143,7 +119,7 @@ class RunningCall implements ParkedCall {
       waiting.release();
       return this.streamCut();
     }
-    return this.runWaiting(waiting, () => Promise.resolve({ step }), false);
+    return this.dueStep(step, waiting, false).finally(() => waiting.release());
   }
 
   /** What a step function returned without a promise: checked, then answered as a step object. */
@@ -158,76 +134,27 @@ class RunningCall implements ParkedCall {
     return this.answerWhenDue(step, live);
   }
 
-  /** A step function's promise: the call can be cancelled while it runs, and (2026-07-28) wait for input. */
-  awaitStep(live: LiveCall, produced: PromiseLike<unknown>): Promise<Outcome> {
-    const settled = (async () => {
-      let value: unknown;
-      try {
-        value = await produced;
-      } catch (thrown) {
-        if (live.aborted) return undefined;
-        throw new StepFunctionError(thrown);
-      }
-      if (live.aborted) return undefined;
-      try {
-        return checkedProduct(value, this.call.tool);
-      } catch (thrown) {
-        throw new StepFunctionError(thrown, true);
-      }
-    })();
-    // While the call waits for a retry nobody awaits it; a rejection then is handled on resume.
-    settled.catch(() => undefined);
-    this.settled = settled;
-    this.live = live;
-    return this.runWaiting(live, () => this.nextProduced(live, settled));
+  /** A step function's promise settled (the runtime raced it with the call's asks and its cancellation). */
+  settle(settled: Settled<unknown>, answering: Answering, interaction: Interaction): Outcome | Promise<Outcome> {
+    this.answering(answering);
+    if ("thrown" in settled) return this.stepFunctionThrew(new StepFunctionError(settled.thrown));
+    let step: StepObject;
+    try {
+      step = checkedProduct(settled.value, this.call.tool);
+    } catch (thrown) {
+      return this.stepFunctionThrew(new StepFunctionError(thrown, true));
+    }
+    return this.dueStep(step, interaction, true);
   }
 
-  /** The step, or (MRTR) a round of input requests due first. */
-  private nextProduced(live: LiveCall, settled: Promise<StepObject | undefined>): Promise<Produced> {
-    const stepped = settled.then((step) => ({ step }));
-    if (live.input === undefined) return stepped;
-    return Promise.race([stepped, live.input.due().then((round) => ({ round }))]);
-  }
-
-  /** The client's retry with `inputResponses`: the waiting asks settle and the same step goes on, answering this request. */
-  resume(connection: Connection, requestId: JsonRpcId, context: RequestContext, responses: Record<string, unknown>, progressToken: JsonRpcId | undefined): Promise<Outcome> {
-    const live = this.live!;
-    this.connection = connection;
-    this.replyId = requestId;
-    this.context = context;
-    live.rebind(connection, requestId, context.client, progressToken);
-    // Missing answers stay waiting: the next round asks for them again, as the spec advises.
-    live.input!.answer(responses);
-    return this.runWaiting(live, () => this.nextProduced(live, this.settled!));
-  }
-
-  /** Given up while waiting for a retry (expired, reset, closed). */
-  expire(reason: string): void {
-    if (this.call.outcome !== "pending") return;
-    this.calls.end(this.call, "cancelled", { reason });
-    this.live?.input?.abandon();
-    this.live?.cancel(reason);
-    this.live?.release();
-  }
-
-  /** -32021 when the client cannot answer the round's input requests (it never declared the capability); undefined when it can. */
-  private refuseRound(live: LiveCall): Outcome | undefined {
-    const missing = live.input!.missingCapabilities(live.clientCapabilities);
-    if (missing === undefined) return undefined;
-    const error = {
-      code: ErrorCode.MissingRequiredClientCapability,
-      message: `Missing required client capability: tool "${this.call.tool}" asks the client for ${capabilityNames(missing).join(", ")}, which its clientCapabilities in _meta do not declare`,
-      data: { requiredCapabilities: missing },
-    };
-    live.input!.abandon(error);
+  refuse(error: JsonRpcErrorObject, answering: Answering): Outcome {
+    this.answering(answering);
     return this.fail(error);
   }
 
-  /** Answers `input_required` and parks the call until the retry. */
-  private suspend(live: LiveCall, round: DueRound): Outcome {
-    const { state } = this.states.park(this, "tools/call", this.call.tool, this.call.arguments, ++this.rounds);
-    live.detach();
-    return replyWith(this.replyId, { resultType: "input_required", inputRequests: round.inputRequests, requestState: state });
+  /** Given up while waiting for a retry (expired, reset, closed). */
+  expired(reason: string): void {
+    if (this.call.outcome === "pending") this.calls.end(this.call, "cancelled", { reason });
   }
 
   stepFunctionThrew(thrown: unknown): Outcome {
@@ -240,43 +167,29 @@ class RunningCall implements ParkedCall {
     return this.fail({ code: ErrorCode.InternalError, message: `Step function for tool "${this.call.tool}" ${what}: ${message}` });
   }
 
-  private async runWaiting(live: LiveCall, produce: () => Promise<Produced>, prepare = true): Promise<Outcome> {
-    const signal = live.cancellable().signal;
-    let parked = false;
+  private answering(answering: Answering): void {
+    this.connection = answering.connection;
+    this.replyId = answering.requestId;
+    this.context = answering.context;
+  }
+
+  /** The step's stream treatment, delay or hang, then its answer; `live` (when given) holds the signal that ends the wait. */
+  private async dueStep(step: StepObject, live: Interaction, prepare: boolean): Promise<Outcome> {
+    const signal = live.signal;
     try {
-      let produced: Produced | typeof ABORTED;
-      try {
-        // A cancelled call is answered at once (nothing), not when its step function returns:
-        // the function may run on, but the client's stream ends now (its result is dropped).
-        produced = await untilAborted(produce(), signal);
-      } catch (thrown) {
-        if (thrown instanceof StepFunctionError) return this.stepFunctionThrew(thrown);
-        throw thrown;
-      }
-      if (produced === ABORTED || signal.aborted) return CANCELLED;
-      if ("round" in produced) {
-        const refused = this.refuseRound(live);
-        if (refused !== undefined) return refused;
-        parked = true;
-        return this.suspend(live, produced.round);
-      }
-      const step = produced.step;
-      if (step === undefined) return NO_REPLY;
       if (prepare && this.hintsCutStream(step)) return this.streamCut();
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, signal);
         if (signal.aborted) return CANCELLED;
       }
       if (step.hang) {
-        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+        await untilAbort(signal);
         return CANCELLED;
       }
       return this.answer(step);
     } catch (thrown) {
       if (signal.aborted) return CANCELLED;
       return this.unsendable(thrown);
-    } finally {
-      if (!parked) live.release();
     }
   }
 
@@ -325,7 +238,7 @@ class RunningCall implements ParkedCall {
       case "result":
         return this.succeed(step.result, this.choice.recordAs ?? "result");
       case "hang":
-        // Handled before answering (runWaiting); never reached for a checked step.
+        // Handled before answering (dueStep); never reached for a checked step.
         return NO_REPLY;
       case "raw":
         this.calls.end(this.call, "raw", { reason: "raw bytes written instead of a JSON-RPC response (raw step)" });
@@ -336,10 +249,8 @@ class RunningCall implements ParkedCall {
       case "inputRequired": {
         // Only a revision with MRTR can carry an input_required result; elsewhere the client would take it for a result with no content.
         if (!versionHas(version, "mrtr")) {
-          return this.fail({
-            code: ErrorCode.InternalError,
-            message: `Tool "${this.call.tool}" answered { inputRequired }, which only protocol version ${revisionsWith("mrtr")} can carry; this request speaks ${version}. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for ${revisionsWith("mrtr")} clients only.`,
-          });
+          const advice = `. Ask through call.elicit(), call.sample() or call.listRoots() instead (they work in both eras), or script this step for ${revisionsWith("mrtr")} clients only.`;
+          return this.fail(inputRequiredNeedsMrtr(`Tool "${this.call.tool}" answered { inputRequired }`, version, advice));
         }
         const { inputRequests, requestState } = step.inputRequired!;
         if (requestState !== undefined) this.states.rememberRaw(requestState);
@@ -373,7 +284,8 @@ class StepFunctionError extends Error {
 }
 
 /** What a step function produced, checked as a step object (a function is not one). */
-function checkedProduct(produced: unknown, tool: string): StepObject {
+function checkedProduct(returned: unknown, tool: string): StepObject {
+  const produced = isFault(returned) ? faultAsStep(returned) : returned;
   checkStep(produced, `The step function of tool "${tool}"`);
   if (typeof produced === "function") throw new Error("a step function must return a step object, not another function");
   if (produced.asks !== undefined) throw new Error('a step function returned "asks", which is for static steps; a step function asks the client itself (await call.elicit(...), call.sample(...), call.listRoots(), call.request(method, params)) before it returns');
@@ -383,18 +295,16 @@ function checkedProduct(produced: unknown, tool: string): StepObject {
   return produced;
 }
 
-/** Waits `ms`, or less if `signal` aborts first; never leaves a timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
+/** A fault a step function returned (`delay(ms, step)`, `hang()`…), as the step that says the same. */
+function faultAsStep(fault: Fault): unknown {
+  const { spec, value } = unwrapFault(fault);
+  const step: Record<string, unknown> = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : value === undefined ? {} : { returns: value };
+  if (spec.delayMs !== undefined) step.delayMs = spec.delayMs + ((step.delayMs as number | undefined) ?? 0);
+  if (spec.stream !== undefined) step.stream = spec.stream;
+  if (spec.hang) step.hang = true;
+  if (spec.disconnect) step.disconnect = true;
+  if (spec.raw !== undefined) step.raw = spec.raw;
+  return step;
 }
 
 /** Aborts a request in flight and ends its call record with `outcome`. */
@@ -403,28 +313,4 @@ export function abortInFlight(calls: CallLog, connection: Connection, key: strin
   if (!inFlight) return;
   if (inFlight.call) calls.end(inFlight.call, outcome, { reason });
   inFlight.controller.abort(new RpcError(ErrorCode.InternalError, reason));
-}
-
-const ABORTED: unique symbol = Symbol("aborted");
-
-/** `work`'s value, or ABORTED as soon as `signal` aborts (a rejection of `work` after that is dropped). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.resolve(ABORTED);
-  }
-  return new Promise<T | typeof ABORTED>((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
