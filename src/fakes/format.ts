@@ -7,7 +7,8 @@ import { z } from "zod";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
-import { stepKeyProblems, type FakeStepChecker } from "./fake-steps.js";
+import { stepKeyProblems } from "./fake-steps.js";
+import { fakeStepSchema, findStepProblem } from "../formats/step.js";
 import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
 import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoadWarning } from "./load-errors.js";
@@ -75,7 +76,7 @@ function checkJson(value: unknown, key: string, ctx: z.RefinementCtx): void {
     JSON.stringify(value);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
+    ctx.addIssue({ code: "custom", path: [key], params: { rule: "mcp-fakes/bad-entry" }, message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
   }
 }
 
@@ -126,19 +127,33 @@ function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Re
   if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
 }
 
+/**
+ * An issue inside a call's step (its keys, its values, one answer), not about the call itself:
+ * `checkSteps` words those, one per step. `at` is where the key "step" sits in the issue's path.
+ */
+function isInsideStepAt(issue: { path?: readonly PropertyKey[]; code?: string; params?: unknown }, at: number): boolean {
+  const path = issue.path ?? [];
+  if (path[at] !== "step") return false;
+  if (path.length > at + 1) return true;
+  // At the step itself: that it is no object, or that JSON cannot carry it, is the call's problem.
+  return issue.code !== "invalid_type" && (issue.params as { rule?: string } | undefined)?.rule === undefined;
+}
+
+/** A refinement runs as zod runs it by default (no issue so far that stops it), and also when the others are inside steps, so those are reported beside its own. */
+const onlyStepIssues = (at: number) => (payload: z.core.ParsePayload) => payload.issues.every((issue) => issue.continue === true || isInsideStepAt(issue, at));
+
 const callSchema = z
   .strictObject({
     ...matchedEntryFields("the tool's"),
     error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
-    step: plainObject('a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })').optional(),
+    step: fakeStepSchema.optional(),
   })
   .superRefine((call, ctx) => {
     checkMatcher(call, ctx);
     // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
     for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
     if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
-    for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
-  });
+  }, { when: onlyStepIssues(1) });
 
 const toolSchema = z.strictObject({
   name: nonEmptyString("the tool's name, a string"),
@@ -207,7 +222,7 @@ const blockSchema = z
     checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
     checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
     checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
-  });
+  }, { when: onlyStepIssues(4) });
 
 function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> | undefined, list: ListKey, key: K, rule: FakeLoadRule, entries: string, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
@@ -240,8 +255,6 @@ export interface FormatInput {
   blockIdFor: (position: number | null, mount: string) => string;
   /** Words for messages when there is no file: "code", "the control API". */
   origin: string;
-  /** Checks the values of each `step` answer (the engine's step checker); without one only its keys are checked. */
-  checkStep?: FakeStepChecker;
 }
 
 export interface FormatOutput {
@@ -375,19 +388,26 @@ function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{ item: 
 }
 
 /**
- * Each step answer's values, checked by `checker`, also in a block that failed elsewhere, so
- * every problem shows at once; a step whose keys are wrong was reported with the block already.
+ * Each step answer's problem, in the words of the step check (one per step, or one per unknown
+ * key), also in a block that failed elsewhere, so every problem shows at once. The block's own
+ * parse leaves what lies inside a step to this (see `isInsideStep`).
  */
-function checkSteps(raw: Record<string, unknown>, checker: FakeStepChecker | undefined): Array<{ path: (string | number)[]; message: string }> {
-  if (checker === undefined) return [];
+function checkSteps(raw: Record<string, unknown>): Array<{ path: (string | number)[]; message: string }> {
   const found: Array<{ path: (string | number)[]; message: string }> = [];
   for (const { item, index, entry } of rawEntries(raw, "tools")) {
     const step = entry.step;
-    if (!isObject(step) || stepKeyProblems(step).length > 0) continue;
-    const message = checker(step);
-    if (message !== undefined) found.push({ path: ["tools", item, "calls", index, "step"], message });
+    if (!isObject(step)) continue;
+    const problem = findStepProblem(step, fakeStepSchema);
+    if (problem === undefined) continue;
+    const path = ["tools", item, "calls", index, "step"];
+    const messages = "text" in problem ? [`the step${problem.text}`] : stepKeyProblems(problem.unknownKeys);
+    for (const message of messages) found.push({ path, message });
   }
   return found;
+}
+
+function isInsideStep(issue: z.core.$ZodIssue): boolean {
+  return issue.path[0] === "tools" && issue.path[2] === "calls" && isInsideStepAt(issue, 4);
 }
 
 /** The `id`s used twice within a block that failed its schema (a loaded block's are checked by the store, against the mount too). */
@@ -448,9 +468,10 @@ export function parseFakes(input: FormatInput): FormatOutput {
       return;
     }
     const parsed = blockSchema.safeParse(raw);
-    const stepProblems = checkSteps(raw as Record<string, unknown>, input.checkStep);
+    const stepProblems = checkSteps(raw as Record<string, unknown>);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
+        if (isInsideStep(issue)) continue;
         const path = formatPath(issue.path);
         out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }

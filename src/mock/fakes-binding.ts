@@ -11,8 +11,8 @@ import type { RequestContext, RequestIdentity } from "../engine/request-context.
 import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-sources.js";
 import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
-import { McpTestkitError, MESSAGE_PREFIX } from "../errors.js";
-import { checkStep, type StepObject } from "../engine/steps.js";
+import { McpTestkitError } from "../errors.js";
+import type { StepObject } from "../engine/steps.js";
 import { shapeForVersion, TOOL_RESULT_FIELDS } from "../engine/version-shape.js";
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
@@ -93,7 +93,6 @@ export class FakesBinding {
       journalMax: options.journalMax,
       logger: fakesSink(engine, options),
       health: () => ({ tools: engine.catalog.tools.size, sessions: engine.sessions.size }),
-      checkStep: checkFakeStep,
     });
     engine.toolSources.unshift(this.stepSource);
     engine.toolListSources.push(this.listSource);
@@ -231,17 +230,6 @@ export class FakesBinding {
 
   private countFailure(code: string): void {
     if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code });
-  }
-}
-
-/** The engine's step checker for a fake's `step`, as the fakes want it: the problem's message, or undefined. */
-export function checkFakeStep(step: Record<string, unknown>): string | undefined {
-  try {
-    checkStep(step, "the step");
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof McpTestkitError)) throw error;
-    return error.message.slice(MESSAGE_PREFIX.length + 1);
   }
 }
 

@@ -15,6 +15,7 @@ import { waitForCalls, type WaitForCallsOptions } from "../engine/wait-for-calls
 import { McpTestkitError } from "../errors.js";
 import { checkMockOptions } from "./option-checks.js";
 import { withEveryProblem } from "./option-problems.js";
+import { loadStepChecks } from "../formats/load-step.js";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../protocol/methods.js";
 import { passesLevel } from "../engine/call-context.js";
@@ -485,6 +486,7 @@ export async function mockMcp(options?: MockMcpOptions): Promise<MockMcpServer>;
 export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServer> {
   const transport = options.http === false ? "memory" : (options.transport ?? "http");
   const start = transport === "memory" ? undefined : WIRES[transport];
+  await loadStepChecks();
   // Options with several problems say all of them, not one per run.
   const server = withEveryProblem(options as Record<string, unknown>, () => {
     checkMockOptions(options);
