@@ -15,6 +15,7 @@ import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoad
 import { fullResultKeys, isFullResult, toCallResult, toToolError } from "./results.js";
 import { DEFAULT_MOUNT, type FakePromptEntries, type FakeResourceEntries, type FakeScope, type FakeToolEntries } from "./types.js";
 import { frozenJsonCopy } from "../util/frozen-copy.js";
+import { fixtureRef, ONE_MATCHER, oneOfRequired, SCOPE_JSON_SCHEMA } from "./fixture-json-schema.js";
 
 const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
 const SCOPE_KEYS = ["testId", "context"];
@@ -33,10 +34,7 @@ const LISTS = {
 } as const;
 type ListKey = keyof typeof LISTS;
 
-const plainObject = (what: string) =>
-  z.custom<Record<string, unknown>>(isObject, {
-    error: `expected ${what}`,
-  });
+const plainObject = (what: string, description?: string) => z.custom<Record<string, unknown>>(isObject, { error: `expected ${what}` }).meta({ type: "object", description });
 
 const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, not an empty string` });
 
@@ -111,15 +109,15 @@ function addIssues(issues: readonly ResultIssue[], ctx: z.RefinementCtx): void {
 
 const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
   error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
-});
+}).meta({ id: "rpcError", description: "A JSON-RPC error: its message (code -32603), or code, message and data." });
 
 /** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
-const matchedEntryFields = (of: string) => ({
-  id: nonEmptyString("a string naming the entry").optional(),
-  args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
-  anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-  argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
-  result: z.unknown().optional(),
+const matchedEntryFields = (of: string, result: string) => ({
+  id: nonEmptyString("a string naming the entry").meta({ description: "Names the entry: its id becomes file:id." }).optional(),
+  args: plainObject(`an object of argument values (${of} arguments, matched exactly)`, "The arguments, matched exactly (key order ignored, no type conversion).").optional(),
+  anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).meta({ description: "Matches any arguments." }).optional(),
+  argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').meta(fixtureRef("argsMatch")).optional(),
+  result: z.unknown().meta(fixtureRef(result)).optional(),
 });
 
 function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
@@ -144,8 +142,8 @@ const onlyStepIssues = (at: number) => (payload: z.core.ParsePayload) => payload
 
 const callSchema = z
   .strictObject({
-    ...matchedEntryFields("the tool's"),
-    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
+    ...matchedEntryFields("the tool's", "result"),
+    error: z.string({ error: "expected a string: the text of the tool error the model sees" }).meta({ description: "The text of a tool error the model sees (isError: true)." }).optional(),
     step: fakeStepSchema.optional(),
   })
   .superRefine((call, ctx) => {
@@ -153,40 +151,45 @@ const callSchema = z
     // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
     for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
     if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
-  }, { when: onlyStepIssues(1) });
+  }, { when: onlyStepIssues(1) })
+  .meta({ id: "call", allOf: [ONE_MATCHER, { oneOf: oneOfRequired(...CALL_ANSWER_KEYS) }] });
 
 const toolSchema = z.strictObject({
   name: nonEmptyString("the tool's name, a string"),
   description: z.string({ error: "expected a string" }).optional(),
   inputSchema: plainObject("a JSON Schema object").optional(),
   calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
-});
+}).meta({ id: "tool" });
 
 const readSchema = z
-  .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional() })
+  .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().meta(fixtureRef("readResult")).optional(), error: rpcErrorSchema.optional() })
   .superRefine((read, ctx) => {
     if (checkOneAnswer(read, ctx)) addIssues(checkReadResult(read.result), ctx);
-  });
+  })
+  .meta({ id: "read", oneOf: oneOfRequired("result", "error") });
 
 const resourceSchema = z.strictObject({
   uri: nonEmptyString("the resource's URI, a string"),
   name: z.string({ error: "expected a string" }).optional(),
   description: z.string({ error: "expected a string" }).optional(),
   mimeType: z.string({ error: "expected a string" }).optional(),
-  reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
-});
+  reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }).meta({ description: "Used in order, one per resources/read." }),
+}).meta({ id: "resource" });
 
-const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional() }).superRefine((get, ctx) => {
-  checkMatcher(get, ctx);
-  if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
-});
+const getSchema = z
+  .strictObject({ ...matchedEntryFields("the prompt's", "promptResult"), error: rpcErrorSchema.optional() })
+  .superRefine((get, ctx) => {
+    checkMatcher(get, ctx);
+    if (checkOneAnswer(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+  })
+  .meta({ id: "get", allOf: [ONE_MATCHER, { oneOf: oneOfRequired("result", "error") }] });
 
 const promptSchema = z.strictObject({
   name: nonEmptyString("the prompt's name, a string"),
   description: z.string({ error: "expected a string" }).optional(),
   arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
   gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
-});
+}).meta({ id: "prompt" });
 
 const scopeSchema = z.unknown().superRefine((scope, ctx) => {
   const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
@@ -201,13 +204,14 @@ const scopeSchema = z.unknown().superRefine((scope, ctx) => {
     const value = fields[key];
     if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
   }
-});
+}).meta({ id: "scope", ...SCOPE_JSON_SCHEMA });
 
-const blockSchema = z
+/** One block of scenario fakes: the fixture format's unit (schemas/mcp-fakes.schema.json is generated from it). */
+export const blockSchema = z
   .strictObject({
     scope: scopeSchema,
-    mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
-    undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
+    mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).meta({ description: "The MCP endpoint path the block is for (default /mcp)." }).optional(),
+    undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).meta({ description: '"deny" closes the world: tools the block does not declare are refused.' }).optional(),
     tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
     resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
     prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
@@ -222,7 +226,13 @@ const blockSchema = z
     checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
     checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
     checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
-  }, { when: onlyStepIssues(4) });
+  }, { when: onlyStepIssues(4) })
+  .meta({
+    id: "block",
+    required: ["scope"],
+    not: { properties: { scope: { const: "shared" }, undeclaredTools: { const: "deny" } }, required: ["scope", "undeclaredTools"] },
+    anyOf: oneOfRequired("tools", "resources", "prompts"),
+  });
 
 function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> | undefined, list: ListKey, key: K, rule: FakeLoadRule, entries: string, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();

@@ -17,7 +17,7 @@ const must = (key: string, what: string) => (issue: { input: unknown }) => `${JS
 const flag = (key: string, description: string) => z.boolean({ error: must(key, "true or false") }).meta({ description });
 
 /** A list of `{ method, params? }` a step sends (its asks, its broadcast): each a known method, with object params. */
-function messageList<const M extends readonly [string, ...string[]]>(key: string, methods: M, what: { list: string; method: string; params: string }) {
+function messageList<const M extends readonly [string, ...string[]]>(key: string, methods: M, what: { list: string; method: string; params: string }, itemJsonSchema: Record<string, unknown> = {}) {
   const method = z.enum(methods, {
     error: (issue) => {
       const guess = typeof issue.input === "string" ? closest(issue.input, methods as readonly string[]) : undefined;
@@ -25,13 +25,17 @@ function messageList<const M extends readonly [string, ...string[]]>(key: string
     },
   });
   const params = z.record(z.string(), z.unknown(), { error: must("params", `an object (${what.params})`) });
-  const item = z.strictObject({ method, params: params.optional() }, { error: (issue) => `must be { method, params? }, got ${typeLabel(issue.input)}.` });
+  const item = z.strictObject({ method, params: params.optional() }, { error: (issue) => `must be { method, params? }, got ${typeLabel(issue.input)}.` }).meta(itemJsonSchema);
   return z.array(item, { error: must(key, `a list of { method, params? } ${what.list}`) });
 }
 
 const asks = messageList("asks", ServerRequestMethods, { list: "requests to make of the client", method: "the requests a server makes of its client", params: "the request's params" });
 
-const broadcast = messageList("broadcast", BroadcastNotificationMethods, { list: "notifications to send every client", method: "what a server tells every client when something changed", params: "the notification's params" })
+const broadcast = messageList("broadcast", BroadcastNotificationMethods, { list: "notifications to send every client", method: "what a server tells every client when something changed", params: "the notification's params" }, {
+  // The rule the refinement below checks, for editors.
+  if: { properties: { method: { const: "notifications/resources/updated" } } },
+  then: { required: ["params"], properties: { params: { required: ["uri"], properties: { uri: { type: "string" } } } } },
+})
   .superRefine((notices, ctx) => {
     notices.forEach(({ method, params }, index) => {
       if (method === "notifications/resources/updated" && typeof params?.uri !== "string") {
@@ -140,7 +144,7 @@ export const fakeStepSchema = z
   .strictObject(fakeShape, { error: 'expected a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })' })
   .superRefine(checkAcross)
   .meta({
-    id: "fakeStep",
+    id: "step",
     description: "A mock step instead of a result: a delay, a hang, a disconnect, a JSON-RPC error, raw bytes, ... (the mock's JSON step keys, without repeat). See docs/fakes.md.",
     ...acrossJsonSchema(ANSWER_KEYS.filter((key) => key !== "inputRequired"), false),
   });
