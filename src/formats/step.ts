@@ -46,7 +46,7 @@ const broadcast = messageList("broadcast", BroadcastNotificationMethods, { list:
 
 /** A JSON-RPC error a step (or a resource, a prompt) answers with: its message (code -32603), or code, message and data. */
 export const thrownErrorSchema = z
-  .union([z.string(), z.looseObject({ code: z.int().optional(), message: z.string(), data: z.unknown().optional() })])
+  .union([z.string(), z.object({ code: z.int().optional(), message: z.string(), data: z.unknown().optional() })])
   .meta({ id: "thrownError", description: "A JSON-RPC error instead of a result (default code -32603)." });
 
 /** `": \"throws\" must be …"` when `value` is not a `throws`, else undefined (a resource's and a prompt's `throws` are checked with it too). */
@@ -151,6 +151,9 @@ export const fakeStepSchema = z
 
 /** What a step written by hand holds, as the schema reads it (the engine's `StepObject` is checked against it). */
 export type StepInput = z.input<typeof stepSchema>;
+
+/** What a fixture step holds, as the schema reads it (the fakes' `McpFakeStep` is checked against it). */
+export type FakeStepInput = z.input<typeof fakeStepSchema>;
 
 /**
  * The first problem of a step object, or undefined: unknown keys first (as names, so each
