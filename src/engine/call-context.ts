@@ -12,6 +12,7 @@ import { askClient } from "./ask-client.js";
 import { GIVEN_UP_BY_STEP, idKey, ServerRequestError, type Connection } from "./connection.js";
 import type { RequestIdentity } from "./request-context.js";
 import { InputRound } from "./mrtr/input-round.js";
+import { onAbort } from "../util/on-abort.js";
 
 type Json = Record<string, unknown>;
 
@@ -197,7 +198,8 @@ export class LiveCall implements ToolCallContext {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       // A cancelled call's input requests will never be answered: a step awaiting one stops.
-      if (this.input !== undefined) this.#controller.signal.addEventListener("abort", () => this.input!.abandon(), { once: true });
+      const input = this.input;
+      if (input !== undefined) onAbort(this.#controller.signal, () => input.abandon());
       this.#connection.inFlight.set(idKey(this.#requestId), { controller: this.#controller, call: this.record });
     }
     return this.#controller;

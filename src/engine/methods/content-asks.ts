@@ -18,6 +18,7 @@ import { capabilityNames, InputRound, type DueRound } from "../mrtr/input-round.
 import type { ParkedCall } from "../mrtr/request-state.js";
 import { CANCELLED, replyWith, RpcError, type Outcome } from "../outcome.js";
 import type { HandlerInput } from "./handler-input.js";
+import { untilAbort } from "../../util/on-abort.js";
 
 type Json = Record<string, unknown>;
 
@@ -87,10 +88,7 @@ class ContentCall<T> implements ParkedCall {
   /** The function's value, or an input round due first (then the call is parked for the retry), or the client cancelled. */
   async run(): Promise<ContentRun<T>> {
     const running = this.#running!;
-    const cancelled = new Promise<typeof CANCELLED_RUN>((resolve) => {
-      if (this.#controller.signal.aborted) resolve(CANCELLED_RUN);
-      else this.#controller.signal.addEventListener("abort", () => resolve(CANCELLED_RUN), { once: true });
-    });
+    const cancelled = untilAbort(this.#controller.signal).then(() => CANCELLED_RUN);
     const racers: Array<Promise<{ value: T } | { round: DueRound } | typeof CANCELLED_RUN>> = [running.then((value) => ({ value })), cancelled];
     if (this.#round !== undefined) racers.push(this.#round.due().then((round) => ({ round })));
     let produced: Awaited<(typeof racers)[number]>;

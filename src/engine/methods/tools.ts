@@ -25,6 +25,7 @@ import { capabilityNames, type DueRound } from "../mrtr/input-round.js";
 import type { ParkedCall, RequestStateKeeper } from "../mrtr/request-state.js";
 import { listPage } from "./list-page.js";
 import { errorText } from "../../util/text.js";
+import { onAbort, untilAbort } from "../../util/on-abort.js";
 
 export const listTools: RequestHandler = (input) =>
   listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
@@ -267,7 +268,7 @@ class RunningCall implements ParkedCall {
         if (signal.aborted) return CANCELLED;
       }
       if (step.hang) {
-        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+        await untilAbort(signal);
         return CANCELLED;
       }
       return this.answer(step);
@@ -388,11 +389,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener("abort", done);
+      stopListening();
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
+    const stopListening = onAbort(signal, done);
   });
 }
 
@@ -413,15 +414,14 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typ
     return Promise.resolve(ABORTED);
   }
   return new Promise<T | typeof ABORTED>((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const stopListening = onAbort(signal, () => resolve(ABORTED));
     work.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        stopListening();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        stopListening();
         reject(error);
       },
     );
