@@ -44,6 +44,16 @@ const broadcast = messageList("broadcast", BroadcastNotificationMethods, { list:
     });
   });
 
+/**
+ * The keys whose value is checked as a whole: any problem inside says what the whole must be.
+ * Written as the TypeScript types spell them.
+ */
+const WHOLE: Record<string, string> & { throws: string } = {
+  throws: "a message string or { code?: integer, message: string, data? }",
+  stream: '{ mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }',
+  inputRequired: "{ inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one)",
+};
+
 /** A JSON-RPC error a step (or a resource, a prompt) answers with: its message (code -32603), or code, message and data. */
 export const thrownErrorSchema = z
   .union([z.string(), z.object({ code: z.int().optional(), message: z.string(), data: z.unknown().optional() })])
@@ -51,20 +61,10 @@ export const thrownErrorSchema = z
 
 /** `": \"throws\" must be …"` when `value` is not a `throws`, else undefined (a resource's and a prompt's `throws` are checked with it too). */
 export function throwsProblem(value: unknown): string | undefined {
-  return thrownErrorSchema.safeParse(value).success ? undefined : `: ${must("throws", WHOLE.throws!)({ input: value })}`;
+  return thrownErrorSchema.safeParse(value).success ? undefined : `: ${must("throws", WHOLE.throws)({ input: value })}`;
 }
 
 const wholeNumber = (min: number) => z.int().min(min);
-
-/**
- * The keys whose value is checked as a whole: any problem inside says what the whole must be.
- * Written as the TypeScript types spell them.
- */
-const WHOLE: Record<string, string> = {
-  throws: "a message string or { code?: integer, message: string, data? }",
-  stream: '{ mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }',
-  inputRequired: "{ inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one)",
-};
 
 const delayError = (issue: { input: unknown }) => `${timerMsProblem("delayMs", issue.input)}.`;
 const repeatError = must("repeat", "a whole number of calls, 1 or more");
