@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
-import { stepKeyProblems } from "./fake-steps.js";
+import { isInsideStepAt, onlyStepIssues, stepKeyProblems } from "./fake-steps.js";
 import { fakeStepSchema, findStepProblem } from "../formats/step.js";
 import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
@@ -124,21 +124,6 @@ function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Re
   checkOneMatcher(entry, ctx);
   if (entry.argsMatch !== undefined) checkPattern(entry.argsMatch, ctx);
 }
-
-/**
- * An issue inside a call's step (its keys, its values, one answer), not about the call itself:
- * `checkSteps` words those, one per step. `at` is where the key "step" sits in the issue's path.
- */
-function isInsideStepAt(issue: { path?: readonly PropertyKey[]; code?: string; params?: unknown }, at: number): boolean {
-  const path = issue.path ?? [];
-  if (path[at] !== "step") return false;
-  if (path.length > at + 1) return true;
-  // At the step itself: that it is no object, or that JSON cannot carry it, is the call's problem.
-  return issue.code !== "invalid_type" && (issue.params as { rule?: string } | undefined)?.rule === undefined;
-}
-
-/** A refinement runs as zod runs it by default (no issue so far that stops it), and also when the others are inside steps, so those are reported beside its own. */
-const onlyStepIssues = (at: number) => (payload: z.core.ParsePayload) => payload.issues.every((issue) => issue.continue === true || isInsideStepAt(issue, at));
 
 const callSchema = z
   .strictObject({
