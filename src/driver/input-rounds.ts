@@ -10,6 +10,7 @@ import { isObject } from "../protocol/jsonrpc.js";
 import { McpDriverError, ProtocolError, RequestTimeoutError, type ProcessContext } from "./errors.js";
 import type { JsonObject, ServerRequestContext } from "./rpc-channel.js";
 import { errorText } from "../util/text.js";
+import { onAbort } from "../util/on-abort.js";
 
 /** Answers one input request as if the server had sent it as a request (`ServerRequestAnswers.answer`). */
 export type InputAnswer = (method: string, params: JsonObject | undefined, context: ServerRequestContext) => Promise<JsonObject>;
@@ -75,14 +76,14 @@ function untilAborted<T>(work: Promise<T>, spec: InputRoundsSpec, methods: strin
   const timeoutMs = spec.answerTimeoutMs !== undefined && Number.isFinite(spec.answerTimeoutMs) ? spec.answerTimeoutMs : undefined;
   if (signal === undefined && timeoutMs === undefined) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => finish(() => reject(abortedBetweenRounds(spec)));
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => finish(() => reject(answersTooSlow(spec, methods))), timeoutMs);
     const finish = (settle: () => void) => {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      stopListening();
       settle();
     };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // The signal was not aborted above, so this does not run (and call finish) before it is assigned.
+    const stopListening = onAbort(signal, () => finish(() => reject(abortedBetweenRounds(spec))));
     work.then(
       (value) => finish(() => resolve(value)),
       (error: unknown) => finish(() => reject(error)),
@@ -96,15 +97,14 @@ async function answerAll(result: JsonObject, spec: InputRoundsSpec): Promise<Jso
   // The handlers' signal: aborted with the call, and when the round fails (its time is up, or
   // another answer failed), so a handler still waiting stops too.
   const round = new AbortController();
-  const onCallAbort = () => round.abort(spec.signal?.reason);
-  spec.signal?.addEventListener("abort", onCallAbort, { once: true });
+  const stopListening = onAbort(spec.signal, (reason) => round.abort(reason));
   try {
     return await untilAborted(answerEach(requests, spec, round.signal), spec, methods);
   } catch (error) {
     round.abort(error);
     throw error;
   } finally {
-    spec.signal?.removeEventListener("abort", onCallAbort);
+    stopListening();
   }
 }
 

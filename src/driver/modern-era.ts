@@ -22,6 +22,7 @@ import { abortedBeforeSending } from "./request-errors.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 import type { ServerRequestAnswers } from "./server-requests.js";
 import type { RpcChannel } from "./rpc-channel.js";
+import { onAbort } from "../util/on-abort.js";
 
 export interface ModernEraParts {
   channel: RpcChannel;
@@ -119,18 +120,14 @@ export class ModernEra implements Era {
 /** A signal that aborts when either does (with its reason); `release()` unhooks it once the call is over. */
 function eitherAborts(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
-  const onFirst = () => controller.abort(first.reason);
-  const onSecond = () => controller.abort(second.reason);
+  const abort = (reason: unknown) => controller.abort(reason);
+  // The first signal is asked first, so when both have aborted the reason is the first's.
+  const stopFirst = onAbort(first, abort);
+  const stopSecond = onAbort(second, abort);
   const release = () => {
-    first.removeEventListener("abort", onFirst);
-    second.removeEventListener("abort", onSecond);
+    stopFirst();
+    stopSecond();
   };
-  if (first.aborted) onFirst();
-  else if (second.aborted) onSecond();
-  else {
-    first.addEventListener("abort", onFirst, { once: true });
-    second.addEventListener("abort", onSecond, { once: true });
-  }
   return { signal: controller.signal, release };
 }
 
@@ -143,7 +140,7 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
   const { label, timeoutMs, signal } = call;
   if (signal?.aborted) throw abortedBeforeSending(label, "tools/call", signal.reason, call.processContext());
   let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
+  let stopListening = (): void => undefined;
   const givenUp = new Promise<never>((_resolve, reject) => {
     // Infinity is a request with no deadline of its own; every timeout a user gives is checked to fit a timer.
     if (Number.isFinite(timeoutMs)) {
@@ -152,13 +149,12 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
         timeoutMs,
       );
     }
-    onAbort = () => reject(abortedBeforeSending(label, "tools/call", signal!.reason, call.processContext()));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    stopListening = onAbort(signal, (reason) => reject(abortedBeforeSending(label, "tools/call", reason, call.processContext())));
   });
   try {
     return await Promise.race([work, givenUp]);
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    stopListening();
   }
 }

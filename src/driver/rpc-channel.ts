@@ -30,6 +30,7 @@ import { progressToken, type OutgoingRequest, type RequestInterceptor } from "./
 import { noop, PendingRequests, type PendingRequest } from "./pending-requests.js";
 import { abortedBeforeSending, abortedInFlight, defaultErrorFor, describeSendFailure, sendFailureError, answerLostError, formatProblems, invalidMessageError, safeJson, timeoutError, unmatchedResponseError, type CancelledHow } from "./request-errors.js";
 import type { JsonObject, ProgressParams, ReceivedNotification, RequestSpec } from "./request-types.js";
+import { onAbort } from "../util/on-abort.js";
 
 export type { CallOptions, CallServerRequestHandler, ErrorFor, FailedRequest, JsonObject, ProgressParams, ReceivedNotification, RequestSpec, ServerRequestContext } from "./request-types.js";
 export { abortedBeforeSending, defaultErrorFor, describeErrorObject, formatProblems } from "./request-errors.js";
@@ -239,12 +240,10 @@ export class RpcChannel {
 
   /** Aborting the signal gives up on the request (and cancels it on the server). */
   private listenForAbort(request: PendingRequest, signal: AbortSignal): void {
-    const onAbort = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, "cancelled", (how) => abortedInFlight(request, signal.reason, how, this.options.processContext()));
-    if (signal.aborted) queueMicrotask(onAbort);
-    else {
-      signal.addEventListener("abort", onAbort, { once: true });
-      request.detach = () => signal.removeEventListener("abort", onAbort);
-    }
+    const giveUp = () => this.giveUp(request, `aborted: ${describeCause(signal.reason)}`, "cancelled", (how) => abortedInFlight(request, signal.reason, how, this.options.processContext()));
+    // Already aborted: given up after the caller has the request in hand, not inside this call.
+    if (signal.aborted) queueMicrotask(giveUp);
+    else request.detach = onAbort(signal, giveUp);
   }
 
   /**

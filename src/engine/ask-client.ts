@@ -6,6 +6,7 @@
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../protocol/methods.js";
 import { ServerRequestError, type Connection, type GiveUp } from "./connection.js";
+import { onAbort } from "../util/on-abort.js";
 
 type Json = Record<string, unknown>;
 
@@ -24,16 +25,10 @@ export async function askClient(connection: Connection, method: string, params: 
   // Whether the client can hear the request at all (through handle() it cannot: no hint then).
   const reachable = connection.reachable;
   const asking = new AbortController();
-  const listeners: Array<readonly [AbortSignal, () => void]> = [];
+  const listeners: Array<() => void> = [];
   for (const [signal, reason] of options.giveUps) {
-    if (signal === undefined) continue;
-    if (signal.aborted) {
-      asking.abort(reason);
-      break;
-    }
-    const onAbort = () => asking.abort(reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    listeners.push([signal, onAbort]);
+    listeners.push(onAbort(signal, () => asking.abort(reason)));
+    if (asking.signal.aborted) break;
   }
   options.asking.add(asking);
   try {
@@ -45,7 +40,7 @@ export async function askClient(connection: Connection, method: string, params: 
     if (!(error instanceof ServerRequestError) || error.unanswered || !reachable || capability === undefined || options.declared()[capability] !== undefined) throw error;
     throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
   } finally {
-    for (const [signal, onAbort] of listeners) signal.removeEventListener("abort", onAbort);
+    for (const stopListening of listeners) stopListening();
     options.asking.delete(asking);
   }
 }

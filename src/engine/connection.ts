@@ -10,6 +10,7 @@ import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { Peer, SendOptions, StreamHints } from "./outcome.js";
 import type { TransportFacts } from "./request-context.js";
 import type { EventHub } from "./events.js";
+import { onAbort } from "../util/on-abort.js";
 
 export interface InFlightRequest {
   controller: AbortController;
@@ -129,22 +130,21 @@ export class Connection {
     const id = `mcp-testkit-${this.nextServerRequestId++}`;
     return new Promise((resolve, reject) => {
       const key = idKey(id);
-      const onAbort = () => {
+      const stopListening = onAbort(options.signal, () => {
         this.pending.delete(key);
         const why = givenUp(options.signal!);
         // Tell the client to stop working on it, as the spec asks of a sender that gives up.
         this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why.told } }, { relatedRequestId: options.relatedRequestId });
         reject(why.error(method));
-      };
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+      });
       this.pending.set(key, {
         method,
         resolve: (result) => {
-          options.signal?.removeEventListener("abort", onAbort);
+          stopListening();
           resolve(result);
         },
         reject: (error) => {
-          options.signal?.removeEventListener("abort", onAbort);
+          stopListening();
           reject(error);
         },
       });

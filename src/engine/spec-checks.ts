@@ -5,6 +5,7 @@
  * so a typo fails at `mockMcp()` time instead of being ignored.
  */
 import { McpTestkitError } from "../errors.js";
+import { unknownKeysMessage } from "../util/unknown-keys.js";
 import { closest } from "../util/closest.js";
 import { typeLabel } from "../util/text.js";
 import { isObject } from "../protocol/jsonrpc.js";
@@ -12,24 +13,9 @@ import { hasUriScheme } from "../protocol/uri-scheme.js";
 
 type Json = Record<string, unknown>;
 
-const quoted = (keys: Iterable<string>) => [...keys].map((key) => JSON.stringify(key)).join(", ");
+export { unknownKeysMessage };
 
-/**
- * The message for keys nobody reads: `Tool "x" has unknown key "descripton"; did you mean
- * "description"? It takes "title", "description", ...`. `suggest` may offer more names than
- * `known` (a tool's step keys and definition keys), `takes` says what the thing accepts.
- */
-export function unknownKeysMessage(where: string, unknown: readonly string[], known: Iterable<string>, takes?: string): string {
-  const candidates = [...known];
-  const named = unknown.map((key) => {
-    const near = closest(key, candidates);
-    return near === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (did you mean ${JSON.stringify(near)}?)`;
-  });
-  const head = unknown.length === 1 && named[0]!.includes("did you mean")
-    ? `${where} has unknown key ${JSON.stringify(unknown[0])}; did you mean ${JSON.stringify(closest(unknown[0]!, candidates))}?`
-    : `${where} has unknown key${unknown.length > 1 ? "s" : ""} ${named.join(", ")}.`;
-  return `${head} ${takes ?? `It takes ${quoted(candidates)}`}.`;
-}
+const quoted = (keys: Iterable<string>) => [...keys].map((key) => JSON.stringify(key)).join(", ");
 
 /** Throws unless every own key of `record` is in `known`. */
 export function checkKeys(record: object, known: ReadonlySet<string> | readonly string[], where: string, takes?: string): void {

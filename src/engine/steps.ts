@@ -1,8 +1,9 @@
 /**
  * Steps: what one tool call gets. A tool's script is a list of steps; call n takes step n and
- * the last step repeats. This module defines the step vocabulary, checks steps given by the
- * user (so a typo fails at `mockMcp()` time with a clear message, not silently at call time),
- * and walks a script.
+ * the last step repeats. This module types the step vocabulary (described once in
+ * src/formats/step.ts, which these types are checked against), checks steps given by the user
+ * (so a typo fails at `mockMcp()` time with a clear message, not silently at call time), and
+ * walks a script.
  */
 import { McpTestkitError } from "../errors.js";
 import type { ToolCallContext } from "./call-context.js";
@@ -10,12 +11,12 @@ import type { StreamHints } from "./outcome.js";
 import type { Fault } from "./interaction/faults.js";
 import { RpcError } from "../protocol/rpc-error.js";
 import { typeLabel } from "../util/text.js";
-import { timerMsProblem } from "../util/timer-ms.js";
-import { checkKeys, checkValueKinds } from "./spec-checks.js";
+import { unknownKeysMessage } from "../util/unknown-keys.js";
 import { ServerRequestError } from "./connection.js";
-import { closest } from "../util/closest.js";
 import { versionHas } from "../protocol/versions.js";
-import { BroadcastNotificationMethods, ServerRequestMethods } from "../protocol/methods.js";
+import type { BroadcastNotificationMethods } from "../protocol/methods.js";
+import { ANSWER_KEYS, givesAnswer, STEP_KEYS, type AnswerKey } from "../formats/step-keys.js";
+import { findStepProblem, throwsProblem } from "../formats/step.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -112,25 +113,17 @@ type OneAnswer = {
 /** A scripted answer: at most one of `StepAnswers`, with any of `StepOptions`. */
 export type StepObject = OneAnswer & StepOptions;
 
-/** A step worked out from the call, for answers that depend on the arguments. May be async. */
-/** A step function may also return a fault (`delay(ms, step)`, `hang()`…), the step that says the same. */
+/**
+ * A step worked out from the call, for answers that depend on the arguments. May be async, and
+ * may return a fault (`delay(ms, step)`, `hang()`…), the step that says the same.
+ */
 export type StepFunction = (call: ToolCallContext) => StepObject | Fault<StepObject> | Promise<StepObject | Fault<StepObject>>;
 
 export type Step = StepObject | StepFunction;
 
-/** Exactly one of these says what kind of answer a step gives. */
-const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired"] as const;
-export const STEP_KEYS: ReadonlySet<string> = new Set<string>([...ANSWER_KEYS, "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"]);
+export { STEP_KEYS };
 
-export type AnswerKind = (typeof ANSWER_KEYS)[number] | "empty";
-
-/** The flags `hang` and `disconnect` set to false give no answer; any other value of an answer key is one (`returns: false` answers "false"). */
-const FLAG_KEYS: ReadonlySet<string> = new Set<FlagKey>(["hang", "disconnect"]);
-
-function givesAnswer(step: Record<string, unknown>, key: string): boolean {
-  const value = step[key];
-  return value !== undefined && !(value === false && FLAG_KEYS.has(key));
-}
+export type AnswerKind = AnswerKey | "empty";
 
 /** Which answer a (checked) step gives; `empty` is a step with only `delayMs` or nothing. */
 export function answerKind(step: StepObject): AnswerKind {
@@ -138,50 +131,22 @@ export function answerKind(step: StepObject): AnswerKind {
   return "empty";
 }
 
+const STEP_KEY_SET: ReadonlySet<string> = new Set(STEP_KEYS);
+
 export function isStepKey(key: string): boolean {
-  return STEP_KEYS.has(key);
+  return STEP_KEY_SET.has(key);
 }
 
-/** Throws a McpTestkitError naming `where` when a step object is malformed. */
+/** Throws a McpTestkitError naming `where` when a step object is malformed (by the one description of a step, src/formats/step.ts). */
 export function checkStep(step: unknown, where: string): asserts step is Step {
   if (typeof step === "function" || isPlainAnswer(step)) return;
   if (typeof step !== "object" || step === null || Array.isArray(step)) {
     throw new McpTestkitError(`${where} must be a step object or a function (call) => step, got ${typeLabel(step)}.`);
   }
-  checkKeys(step, STEP_KEYS, where, `A step takes ${[...STEP_KEYS].map((k) => `"${k}"`).join(", ")}`);
-  const record = step as Record<string, unknown>;
-  const answers = ANSWER_KEYS.filter((key) => givesAnswer(record, key));
-  if (answers.length > 1) {
-    throw new McpTestkitError(`${where} gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.`);
-  }
-  checkValueKinds(record, { hang: "boolean", disconnect: "boolean", endSubscriptions: "boolean" }, where);
-  if (record.structuredContent !== undefined && record.returns !== undefined) {
-    throw new McpTestkitError(
-      `${where} gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`,
-    );
-  }
-  if (record.structuredContent !== undefined && record.content === undefined) {
-    throw new McpTestkitError(`${where} has "structuredContent" without "content"; send both, or use "returns".`);
-  }
-  if (record.content !== undefined && !Array.isArray(record.content)) {
-    throw new McpTestkitError(`${where}: "content" must be an array of content blocks, got ${typeLabel(record.content)}.`);
-  }
-  if (record.toolError !== undefined && typeof record.toolError !== "string") {
-    throw new McpTestkitError(`${where}: "toolError" must be a string, got ${typeLabel(record.toolError)}.`);
-  }
-  if (record.throws !== undefined) checkThrows(record.throws, where);
-  if (record.raw !== undefined && typeof record.raw !== "string") {
-    throw new McpTestkitError(`${where}: "raw" must be a string (the bytes to write), got ${typeLabel(record.raw)}.`);
-  }
-  if (record.stream !== undefined) checkStreamHints(record.stream, where);
-  if (record.inputRequired !== undefined) checkInputRequired(record.inputRequired, where);
-  if (record.asks !== undefined) checkAsks(record.asks, record, where);
-  if (record.broadcast !== undefined) checkBroadcast(record.broadcast, where);
-  const delayProblem = record.delayMs === undefined ? undefined : timerMsProblem("delayMs", record.delayMs);
-  if (delayProblem !== undefined) throw new McpTestkitError(`${where}: ${delayProblem}.`);
-  if (record.repeat !== undefined && !(Number.isInteger(record.repeat) && (record.repeat as number) >= 1)) {
-    throw new McpTestkitError(`${where}: "repeat" must be a whole number of calls, 1 or more, got ${typeLabel(record.repeat)}.`);
-  }
+  const problem = findStepProblem(step);
+  if (problem === undefined) return;
+  if ("text" in problem) throw new McpTestkitError(`${where}${problem.text}`);
+  throw new McpTestkitError(unknownKeysMessage(where, problem.unknownKeys, STEP_KEYS, `A step takes ${STEP_KEYS.map((k) => `"${k}"`).join(", ")}`));
 }
 
 /** Keys whose value any JSON can be: a step of one of these alone needs no further check. */
@@ -189,7 +154,7 @@ const FREE_ANSWER_KEYS: ReadonlySet<string> = new Set(["returns", "result"]);
 
 /**
  * `{ returns: x }` (or `{ result: x }`) and nothing else: what most step functions give back on
- * every call, checked here without the allocations of the full check.
+ * every call, checked here without the cost of the full check.
  */
 function isPlainAnswer(step: unknown): boolean {
   if (typeof step !== "object" || step === null || Array.isArray(step) || Object.getPrototypeOf(step) !== Object.prototype) return false;
@@ -199,74 +164,6 @@ function isPlainAnswer(step: unknown): boolean {
     only = key;
   }
   return only !== undefined;
-}
-
-export function checkStreamHints(value: unknown, where: string): void {
-  const hints = value as Record<string, unknown>;
-  const ok =
-    typeof value === "object" && value !== null && !Array.isArray(value) &&
-    Object.keys(hints).every((key) => ["mode", "closeAfterEvents", "retryMs"].includes(key)) &&
-    (hints.mode === undefined || hints.mode === "json" || hints.mode === "sse") &&
-    (hints.closeAfterEvents === undefined || (Number.isInteger(hints.closeAfterEvents) && (hints.closeAfterEvents as number) >= 0)) &&
-    (hints.retryMs === undefined || (Number.isInteger(hints.retryMs) && (hints.retryMs as number) >= 0));
-  if (!ok) {
-    throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
-  }
-}
-
-function checkInputRequired(value: unknown, where: string): void {
-  const given = value as Record<string, unknown>;
-  const ok =
-    typeof value === "object" && value !== null && !Array.isArray(value) &&
-    Object.keys(given).every((key) => key === "inputRequests" || key === "requestState") &&
-    (given.inputRequests !== undefined || given.requestState !== undefined) &&
-    (given.inputRequests === undefined || (typeof given.inputRequests === "object" && given.inputRequests !== null && !Array.isArray(given.inputRequests))) &&
-    (given.requestState === undefined || typeof given.requestState === "string");
-  if (!ok) {
-    throw new McpTestkitError(`${where}: "inputRequired" must be { inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one), got ${typeLabel(value)}.`);
-  }
-}
-
-function checkAsks(value: unknown, step: Record<string, unknown>, where: string): void {
-  // A step may ask what a server may: MCP's client features, and ping.
-  checkMessageList(value, where, { key: "asks", one: "An ask", methods: ServerRequestMethods, what: "requests to make of the client", whatMethod: "the requests a server makes of its client", params: "the request's params" });
-  if (step.inputRequired !== undefined) {
-    throw new McpTestkitError(`${where} gives "asks" and "inputRequired"; "asks" makes the input rounds itself (in both eras), "inputRequired" scripts one by hand: give one of them.`);
-  }
-}
-
-function checkBroadcast(value: unknown, where: string): void {
-  checkMessageList(value, where, { key: "broadcast", one: "A broadcast notification", methods: BroadcastNotificationMethods, what: "notifications to send every client", whatMethod: "what a server tells every client when something changed", params: "the notification's params" });
-  (value as Array<Record<string, unknown>>).forEach(({ method, params }, index) => {
-    if (method === "notifications/resources/updated" && typeof (params as Record<string, unknown> | undefined)?.uri !== "string") {
-      throw new McpTestkitError(`${where}: broadcast[${index}]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`);
-    }
-  });
-}
-
-/** A step's list of `{ method, params? }` messages (its asks, its broadcast): each a known method, with object params. */
-function checkMessageList(
-  value: unknown,
-  where: string,
-  /** `one` names one message, article and all ("An ask"); the rest fill in the messages. */
-  list: { key: string; one: string; methods: readonly string[]; what: string; whatMethod: string; params: string },
-): void {
-  if (!Array.isArray(value)) {
-    throw new McpTestkitError(`${where}: "${list.key}" must be a list of { method, params? } ${list.what}, got ${typeLabel(value)}.`);
-  }
-  value.forEach((message: unknown, index) => {
-    const at = `${where}: ${list.key}[${index}]`;
-    if (typeof message !== "object" || message === null || Array.isArray(message)) throw new McpTestkitError(`${at} must be { method, params? }, got ${typeLabel(message)}.`);
-    checkKeys(message, new Set(["method", "params"]), at, `${list.one} takes "method" and "params"`);
-    const { method, params } = message as Record<string, unknown>;
-    if (typeof method !== "string" || !list.methods.includes(method)) {
-      const guess = typeof method === "string" ? closest(method, list.methods) : undefined;
-      throw new McpTestkitError(`${at}: "method" must be one of ${list.methods.map((m) => `"${m}"`).join(", ")} (${list.whatMethod}), got ${JSON.stringify(method) ?? "nothing"}${guess ? `; did you mean "${guess}"?` : "."}`);
-    }
-    if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
-      throw new McpTestkitError(`${at}: "params" must be an object (${list.params}), got ${typeLabel(params)}.`);
-    }
-  });
 }
 
 /**
@@ -310,13 +207,10 @@ export class AskUnanswered extends Error {
   }
 }
 
+/** Throws unless `value` is a `throws`: a message, or { code?, message, data? } (a resource's and a prompt's too). */
 export function checkThrows(value: unknown, where: string): void {
-  if (typeof value === "string") return;
-  if (typeof value === "object" && value !== null && typeof (value as ThrownError).message === "string") {
-    const code = (value as ThrownError).code;
-    if (code === undefined || Number.isInteger(code)) return;
-  }
-  throw new McpTestkitError(`${where}: "throws" must be a message string or { code?: integer, message: string, data? }, got ${typeLabel(value)}.`);
+  const problem = throwsProblem(value);
+  if (problem !== undefined) throw new McpTestkitError(`${where}${problem}`);
 }
 
 /**
@@ -353,3 +247,23 @@ export function thrownRpcError(thrown: string | ThrownError): RpcError {
   const error = typeof thrown === "string" ? { message: thrown } : thrown;
   return new RpcError(error.code ?? -32603, error.message, error.data);
 }
+
+/**
+ * Throws unless `value` is stream hints. A fault's `stream` is checked here, without the step
+ * description: a fault can be made before any mock has loaded the step checks.
+ */
+export function checkStreamHints(value: unknown, where: string): void {
+  const hints = value as Record<string, unknown>;
+  const ok =
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(hints).every((key) => ["mode", "closeAfterEvents", "retryMs"].includes(key)) &&
+    (hints.mode === undefined || hints.mode === "json" || hints.mode === "sse") &&
+    (hints.closeAfterEvents === undefined || (Number.isInteger(hints.closeAfterEvents) && (hints.closeAfterEvents as number) >= 0)) &&
+    (hints.retryMs === undefined || (Number.isInteger(hints.retryMs) && (hints.retryMs as number) >= 0));
+  if (!ok) {
+    throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
+  }
+}
+

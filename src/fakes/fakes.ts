@@ -3,7 +3,6 @@ import { decide, type FakeDecision } from "./answer.js";
 import { decideRequest, type DecideRequestInput, type RequestDecision } from "./answer-requests.js";
 import { createControlHandler, type ControlTarget } from "./control-api.js";
 import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type FailureContext, type FakeJsonRpcError, type McpFakeErrorCode } from "./fake-errors.js";
-import type { FakeStepChecker } from "./fake-steps.js";
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
 import { checkInspectQuery, checkQueryFindsScopedBlocks } from "./query-checks.js";
@@ -28,8 +27,6 @@ export interface FakesOptions {
   logger?: FakesLogger;
   /** Extra fields for `GET /__mcp-testkit/health` (the engine's tools, sessions, …). */
   health?: () => Record<string, unknown>;
-  /** Checks the values of `step` answers at load (the mock passes the engine's step checker); without one only their keys are checked. */
-  checkStep?: FakeStepChecker;
 }
 
 export const DEFAULT_FAKE_TEST_IDS_MAX = 500;
@@ -104,7 +101,7 @@ export class Fakes {
   constructor(private readonly options: FakesOptions = {}) {
     const cap = options.fakeTestIdsMax ?? DEFAULT_FAKE_TEST_IDS_MAX;
     if (!Number.isInteger(cap) || cap < 0) throw new RangeError(`fakeTestIdsMax must be a whole number ≥ 0 (0: no cap), received ${typeLabel(cap)}`);
-    this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP }, options.checkStep);
+    this.store = new FakesStore({ cap, evictedMax: Math.max(cap, 100) * EVICTED_MARKS_PER_CAP });
     const journalMax = options.journalMax ?? DEFAULT_JOURNAL_MAX;
     if (!(Number.isInteger(journalMax) || journalMax === Infinity) || journalMax < 0) {
       throw new RangeError(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${typeLabel(journalMax)}`);

@@ -8,7 +8,9 @@ import { zod } from "../util/zod-on-demand.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
-import { stepKeyProblems, type FakeStepChecker } from "./fake-steps.js";
+import { isInsideStepAt, onlyStepIssues, stepKeyProblems } from "./fake-steps.js";
+import { findStepProblem, stepSchemas } from "../formats/step.js";
+import { ANSWER_OR_ENDING_FAULT, fixtureRef, ONE_MATCHER, oneOfRequired, SCOPE_JSON_SCHEMA } from "./fixture-json-schema.js";
 import type { ArgsMatcher } from "./args-match.js";
 import { checkPromptResult, checkReadResult, toPromptResult, toReadResult, toRpcError, type ResultIssue } from "./request-results.js";
 import { duplicateIdText, type FakeLoadProblem, type FakeLoadRule, type FakeLoadWarning } from "./load-errors.js";
@@ -39,10 +41,8 @@ type ListKey = keyof typeof LISTS;
 /** The schema of one block, built when the first fixture is loaded (see zod-on-demand.ts). */
 function buildBlockSchema() {
   const z = zod();
-  const plainObject = (what: string) =>
-    z.custom<Record<string, unknown>>(isObject, {
-      error: `expected ${what}`,
-    });
+  const { fakeStepSchema } = stepSchemas();
+  const plainObject = (what: string, description?: string) => z.custom<Record<string, unknown>>(isObject, { error: `expected ${what}` }).meta({ type: "object", description });
 
   const nonEmptyString = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, not an empty string` });
 
@@ -82,7 +82,7 @@ function buildBlockSchema() {
       JSON.stringify(value);
     } catch {
       const reason = jsonObstacle(value) ?? "a toJSON() method failed";
-      ctx.addIssue({ code: "custom", path: [key], message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
+      ctx.addIssue({ code: "custom", path: [key], params: { rule: "mcp-fakes/bad-entry" }, message: `cannot be sent as JSON (${reason}); a fake answers with JSON data: no BigInt, no cycles` });
     }
   }
 
@@ -135,15 +135,15 @@ function buildBlockSchema() {
 
   const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
     error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
-  });
+  }).meta({ id: "rpcError", description: "A JSON-RPC error: its message (code -32603), or code, message and data." });
 
   /** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
-  const matchedEntryFields = (of: string) => ({
-    id: nonEmptyString("a string naming the entry").optional(),
-    args: plainObject(`an object of argument values (${of} arguments, matched exactly)`).optional(),
-    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).optional(),
-    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').optional(),
-    result: z.unknown().optional(),
+  const matchedEntryFields = (of: string, result: string) => ({
+    id: nonEmptyString("a string naming the entry").meta({ description: "Names the entry: its id becomes file:id." }).optional(),
+    args: plainObject(`an object of argument values (${of} arguments, matched exactly)`, "The arguments, matched exactly (key order ignored, no type conversion).").optional(),
+    anyArgs: z.literal(true, { error: 'expected true ("anyArgs": true matches any arguments)' }).meta({ description: "Matches any arguments." }).optional(),
+    argsMatch: plainObject('an object of argument patterns (a subset of keys; { "$regex": "…" } and { "$schema": {…} } leaves)').meta(fixtureRef("argsMatch")).optional(),
+    result: z.unknown().meta(fixtureRef(result)).optional(),
   });
 
   function checkMatcher(entry: { args?: unknown; anyArgs?: unknown; argsMatch?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
@@ -153,53 +153,57 @@ function buildBlockSchema() {
 
   const callSchema = z
     .strictObject({
-      ...matchedEntryFields("the tool's"),
-      error: z.string({ error: "expected a string: the text of the tool error the model sees" }).optional(),
-      step: plainObject('a step object of the mock\'s JSON step keys (for example { "delayMs": 500, "returns": "ok" } or { "hang": true })').optional(),
+      ...matchedEntryFields("the tool's", "result"),
+      error: z.string({ error: "expected a string: the text of the tool error the model sees" }).meta({ description: "The text of a tool error the model sees (isError: true)." }).optional(),
+      step: fakeStepSchema.optional(),
     })
     .superRefine((call, ctx) => {
       checkMatcher(call, ctx);
       // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
       for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
       if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
-      for (const message of call.step === undefined ? [] : stepKeyProblems(call.step)) ctx.addIssue({ code: "custom", path: ["step"], params: { rule: "mcp-fakes/bad-step" }, message });
-    });
+    }, { when: onlyStepIssues(1) })
+    .meta({ id: "call", allOf: [ONE_MATCHER, { oneOf: oneOfRequired(...CALL_ANSWER_KEYS) }] });
 
   const toolSchema = z.strictObject({
     name: nonEmptyString("the tool's name, a string"),
     description: z.string({ error: "expected a string" }).optional(),
     inputSchema: plainObject("a JSON Schema object").optional(),
     calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
-  });
+  }).meta({ id: "tool" });
 
   /** A read's or get's `fault` (a delay, a hang, a dropped connection, raw bytes, a cut stream). */
-  const faultSchema = plainObject('a fault object (for example { "delayMs": 500 }, { "hang": true } or { "disconnect": true })').optional();
+  const faultSchema = plainObject('a fault object (for example { "delayMs": 500 }, { "hang": true } or { "disconnect": true })').meta(fixtureRef("fault")).optional();
 
   const readSchema = z
-    .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().optional(), error: rpcErrorSchema.optional(), fault: faultSchema })
+    .strictObject({ id: nonEmptyString("a string naming the entry").optional(), result: z.unknown().meta(fixtureRef("readResult")).optional(), error: rpcErrorSchema.optional(), fault: faultSchema })
     .superRefine((read, ctx) => {
       if (checkAnswerBesideFault(read, ctx)) addIssues(checkReadResult(read.result), ctx);
-    });
+    })
+    .meta({ id: "read", ...ANSWER_OR_ENDING_FAULT });
 
   const resourceSchema = z.strictObject({
     uri: nonEmptyString("the resource's URI, a string"),
     name: z.string({ error: "expected a string" }).optional(),
     description: z.string({ error: "expected a string" }).optional(),
     mimeType: z.string({ error: "expected a string" }).optional(),
-    reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }),
-  });
+    reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }).meta({ description: "Used in order, one per resources/read." }),
+  }).meta({ id: "resource" });
 
-  const getSchema = z.strictObject({ ...matchedEntryFields("the prompt's"), error: rpcErrorSchema.optional(), fault: faultSchema }).superRefine((get, ctx) => {
-    checkMatcher(get, ctx);
-    if (checkAnswerBesideFault(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
-  });
+  const getSchema = z
+    .strictObject({ ...matchedEntryFields("the prompt's", "promptResult"), error: rpcErrorSchema.optional(), fault: faultSchema })
+    .superRefine((get, ctx) => {
+      checkMatcher(get, ctx);
+      if (checkAnswerBesideFault(get, ctx)) addIssues(checkPromptResult(get.result), ctx);
+    })
+    .meta({ id: "get", allOf: [ONE_MATCHER, ANSWER_OR_ENDING_FAULT] });
 
   const promptSchema = z.strictObject({
     name: nonEmptyString("the prompt's name, a string"),
     description: z.string({ error: "expected a string" }).optional(),
     arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
     gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
-  });
+  }).meta({ id: "prompt" });
 
   const scopeSchema = z.unknown().superRefine((scope, ctx) => {
     const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
@@ -214,13 +218,13 @@ function buildBlockSchema() {
       const value = fields[key];
       if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
     }
-  });
+  }).meta({ id: "scope", ...SCOPE_JSON_SCHEMA });
 
   const blockSchema = z
     .strictObject({
       scope: scopeSchema,
-      mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).optional(),
-      undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).optional(),
+      mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).meta({ description: "The MCP endpoint path the block is for (default /mcp)." }).optional(),
+      undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).meta({ description: '"deny" closes the world: tools the block does not declare are refused.' }).optional(),
       tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
       resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
       prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
@@ -235,12 +239,24 @@ function buildBlockSchema() {
       checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
       checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
       checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
+    }, { when: onlyStepIssues(4) })
+    .meta({
+      id: "block",
+      required: ["scope"],
+      not: { properties: { scope: { const: "shared" }, undeclaredTools: { const: "deny" } }, required: ["scope", "undeclaredTools"] },
+      anyOf: oneOfRequired("tools", "resources", "prompts"),
     });
   return blockSchema;
 }
 
 type BlockSchema = ReturnType<typeof buildBlockSchema>;
 let blockSchemaBuilt: BlockSchema | undefined;
+
+/** One block of scenario fakes, the fixture format's unit (schemas/mcp-fakes.schema.json is generated from it). */
+export function fixtureBlockSchema(): BlockSchema {
+  blockSchemaBuilt ??= buildBlockSchema();
+  return blockSchemaBuilt;
+}
 
 function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> | undefined, list: ListKey, key: K, rule: FakeLoadRule, entries: string, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
@@ -273,8 +289,6 @@ export interface FormatInput {
   blockIdFor: (position: number | null, mount: string) => string;
   /** Words for messages when there is no file: "code", "the control API". */
   origin: string;
-  /** Checks the values of each `step` answer (the engine's step checker); without one only its keys are checked. */
-  checkStep?: FakeStepChecker;
 }
 
 export interface FormatOutput {
@@ -413,19 +427,26 @@ function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{ item: 
 }
 
 /**
- * Each step answer's values, checked by `checker`, also in a block that failed elsewhere, so
- * every problem shows at once; a step whose keys are wrong was reported with the block already.
+ * Each step answer's problem, in the words of the step check (one per step, or one per unknown
+ * key), also in a block that failed elsewhere, so every problem shows at once. The block's own
+ * parse leaves what lies inside a step to this (see `isInsideStep`).
  */
-function checkSteps(raw: Record<string, unknown>, checker: FakeStepChecker | undefined): Array<{ path: (string | number)[]; message: string }> {
-  if (checker === undefined) return [];
+function checkSteps(raw: Record<string, unknown>): Array<{ path: (string | number)[]; message: string }> {
   const found: Array<{ path: (string | number)[]; message: string }> = [];
   for (const { item, index, entry } of rawEntries(raw, "tools")) {
     const step = entry.step;
-    if (!isObject(step) || stepKeyProblems(step).length > 0) continue;
-    const message = checker(step);
-    if (message !== undefined) found.push({ path: ["tools", item, "calls", index, "step"], message });
+    if (!isObject(step)) continue;
+    const problem = findStepProblem(step, stepSchemas().fakeStepSchema);
+    if (problem === undefined) continue;
+    const path = ["tools", item, "calls", index, "step"];
+    const messages = "text" in problem ? [`the step${problem.text}`] : stepKeyProblems(problem.unknownKeys);
+    for (const message of messages) found.push({ path, message });
   }
   return found;
+}
+
+function isInsideStep(issue: z.core.$ZodIssue): boolean {
+  return issue.path[0] === "tools" && issue.path[2] === "calls" && isInsideStepAt(issue, 4);
 }
 
 /** The `id`s used twice within a block that failed its schema (a loaded block's are checked by the store, against the mount too). */
@@ -485,10 +506,11 @@ export function parseFakes(input: FormatInput): FormatOutput {
       out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId, entryId: null, message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}` });
       return;
     }
-    const parsed = (blockSchemaBuilt ??= buildBlockSchema()).safeParse(raw, { error: fakesIssueWords });
-    const stepProblems = checkSteps(raw as Record<string, unknown>, input.checkStep);
+    const parsed = fixtureBlockSchema().safeParse(raw, { error: fakesIssueWords });
+    const stepProblems = checkSteps(raw as Record<string, unknown>);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
+        if (isInsideStep(issue)) continue;
         const path = formatPath(issue.path);
         out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
       }

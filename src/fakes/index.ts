@@ -9,7 +9,8 @@
  *    URL's `searchParams`, and the identity stored on the session. On `{ kind: "http-error" }`
  *    it answers `status` with `body` as JSON and stops. On `initialize` it stores
  *    `bindIdentity(session, result.sent)` on the session; later requests pass it as `session`.
- *  - Whoever plugs the fakes in passes `checkStep` (the engine's step checker) to `createFakes`.
+ *  - A call's `step` is checked at load by the one description of a step (src/formats/step.ts),
+ *    the same the engine checks its scripts with.
  *  - The tools/call step source calls `fakes.answer({ tool, arguments, identity, mount,
  *    sessionId, requestId })`, with the arguments as received (`{}` when absent), the resolved
  *    identity `{ testId, context, undeclared }` (each null when not supplied), the mount path
@@ -49,4 +50,3 @@ export type { BlockSnapshot, EntrySnapshot, FakePromptDefinition, FakeResourceDe
 export { DEFAULT_MOUNT } from "./types.js";
 export type { FakeCallResult, FakeIdentity, FakeRpcAnswer, FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeResult, McpFakeRpcError, McpFakeStep, McpFakeTool } from "./types.js";
 export { FAKE_STEP_KEYS } from "./fake-steps.js";
-export type { FakeStepChecker } from "./fake-steps.js";

@@ -3,7 +3,6 @@
  * looking at other tests' blocks. Adds are all-or-nothing across mounts: every input is
  * validated and every entry id checked before anything is added.
  */
-import type { FakeStepChecker } from "./fake-steps.js";
 import { parseFakes, type ParsedBlock } from "./format.js";
 import { blockId, sourceBase } from "./ids.js";
 import { duplicateIdText, type FakeLoadProblem, type FakeLoadWarning } from "./load-errors.js";
@@ -96,11 +95,7 @@ export class FakesStore {
   /** How many times each file was loaded, for the `@2`, `@3` suffixes. */
   private readonly fileLoads = new Map<string, number>();
 
-  constructor(
-    private readonly limits: ConsumptionLimits,
-    /** Checks the values of `step` answers (see fake-steps.ts). */
-    private readonly checkStep?: FakeStepChecker,
-  ) {}
+  constructor(private readonly limits: ConsumptionLimits) {}
 
   mountOf(path: string): MountFakes {
     let mount = this.mounts.get(path);
@@ -139,7 +134,7 @@ export class FakesStore {
         }
         return blockId(sourceBase(counterKind, null, number), position);
       };
-      const parsed = parseFakes({ value: input.value, file, blockIdFor, origin: ORIGIN[input.kind], checkStep: this.checkStep });
+      const parsed = parseFakes({ value: input.value, file, blockIdFor, origin: ORIGIN[input.kind] });
       problems.push(...parsed.problems);
       warnings.push(...parsed.warnings);
       planned.push(...parsed.blocks.map((block) => toLoaded(block, file)));

@@ -12,7 +12,7 @@ import type { StepChoice, ToolListSource, ToolStepSource } from "../engine/step-
 import type { PromptGetSource, ResourceReadSource, SourceAnswer } from "../engine/request-sources.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { McpTestkitError } from "../errors.js";
-import { checkStep, type StepObject } from "../engine/steps.js";
+import type { StepObject } from "../engine/steps.js";
 import { shapeForVersion, TOOL_RESULT_FIELDS } from "../engine/version-shape.js";
 import { containedLog } from "../util/log.js";
 import { createFakes, type FakeRequestAnswer, type Fakes, type FakesLogger, type JournalEntry, type LoadResult } from "../fakes/index.js";
@@ -95,7 +95,6 @@ export class FakesBinding {
       logger: fakesSink(engine, options),
       // What tools/list shows a client with no test id here, as the CLI's banner counts them.
       health: () => ({ tools: listedToolNames(engine.catalog.tools.keys(), this.fakes, defaultMount).length, sessions: engine.sessions.size }),
-      checkStep: checkFakeStep,
     });
     engine.toolSources.unshift(this.stepSource);
     engine.toolListSources.push(this.listSource);
@@ -233,17 +232,6 @@ export class FakesBinding {
 
   private countFailure(code: string): void {
     if (this.engine.events.has("fake:failure")) this.engine.events.emit("fake:failure", { code });
-  }
-}
-
-/** The engine's step checker for a fake's `step`, as the fakes want it: the problem's message, or undefined. */
-export function checkFakeStep(step: Record<string, unknown>): string | undefined {
-  try {
-    checkStep(step, "the step");
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof McpTestkitError)) throw error;
-    return error.detail;
   }
 }
 

@@ -40,6 +40,7 @@ import { observeEvents } from "../observe/observe-events.js";
 import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
+import { onAbort } from "../util/on-abort.js";
 
 /** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
 type WireStarter = (engine: Engine, options: MockMcpOptions, router: Router) => Promise<ServedWire>;
@@ -221,10 +222,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const exchange = new FetchExchange(request);
     this.route(exchange);
     return await new Promise<Response>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
+      const stopListening = onAbort(signal, reject);
       void exchange.response.then((response) => {
-        signal.removeEventListener("abort", onAbort);
+        stopListening();
         resolve(response);
       });
     });

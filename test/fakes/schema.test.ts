@@ -10,13 +10,12 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createFakes } from "../../src/fakes/index.js";
-import { checkFakeStep } from "../../src/mock/fakes-binding.js";
 
 const schema = JSON.parse(readFileSync(fileURLToPath(new URL("../../schemas/mcp-fakes.schema.json", import.meta.url)), "utf8"));
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
 const loads = (mcpFakes: unknown) => {
   try {
-    createFakes({ checkStep: checkFakeStep }).load(mcpFakes);
+    createFakes().load(mcpFakes);
     return true;
   } catch {
     return false;

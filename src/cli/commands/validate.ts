@@ -8,7 +8,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createFakes, FixtureLoadError, McpFakesAddError, type FakeLoadWarning, type LoadResult } from "../../fakes/index.js";
-import { checkFakeStep } from "../../mock/fakes-binding.js";
 import { mockMcp, type MockMcpOptions } from "../../mock/mock-mcp.js";
 import { McpTestkitError } from "../../errors.js";
 import { problemsOf } from "../../mock/option-problems.js";
@@ -90,8 +89,8 @@ async function checkPath(path: string): Promise<PathReport> {
 
 /** Loads fakes into a fresh store and reports every problem, or how many blocks loaded. */
 function loadFakes(path: string, kind: PathReport["kind"], load: (fakes: ReturnType<typeof createFakes>) => LoadResult): PathReport {
-  // The mock's own step checker, so validate refuses every step the mock would.
-  const fakes = createFakes({ checkStep: checkFakeStep });
+  // A fixture's steps are checked by the description the mock checks its scripts with, so validate refuses every step the mock would.
+  const fakes = createFakes();
   try {
     const result = load(fakes);
     return { path, ok: true, kind, blocks: result.added, errors: [], warnings: result.warnings };

@@ -15,6 +15,7 @@ import { NO_REPLY, replyWith, RpcError, type Outcome } from "../outcome.js";
 import type { EventHub, StreamCloseReason } from "../events.js";
 import type { RequestHandler } from "./handler-input.js";
 import { LIST_KINDS } from "../../protocol/list-kinds.js";
+import { onAbort } from "../../util/on-abort.js";
 
 /** The method that opens a subscription (2026-07-28). */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -98,15 +99,14 @@ export const listen: RequestHandler = (input) => {
     };
     const finish = (outcome: Outcome, reason: StreamCloseReason) => {
       if (!state.subscriptions.delete(subscription)) return;
-      controller.signal.removeEventListener("abort", onAbort);
+      stopListening();
       connection.releaseInFlight(key, controller);
       if (state.events.has("stream:close")) state.events.emit("stream:close", { ...stream, reason });
       resolve(outcome);
     };
-    // Aborted by the client: notifications/cancelled, or (2026-07-28 HTTP) its stream closed, which cancels it.
-    const onAbort = () => finish(NO_REPLY, "request_cancelled");
     state.subscriptions.add(subscription);
-    controller.signal.addEventListener("abort", onAbort, { once: true });
+    // Aborted by the client: notifications/cancelled, or (2026-07-28 HTTP) its stream closed, which cancels it.
+    const stopListening = onAbort(controller.signal, () => finish(NO_REPLY, "request_cancelled"));
   });
 };
 

@@ -10,6 +10,7 @@ import { withParams, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../../protocol/methods.js";
 import type { ServerRequestExchange } from "../call-log.js";
 import { GIVEN_UP_BY_STEP, ServerRequestError } from "../connection.js";
+import { onAbort } from "../../util/on-abort.js";
 
 type Json = Record<string, unknown>;
 
@@ -103,15 +104,14 @@ export class InputRound {
     if (this.#asks.has(key)) return Promise.reject(new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method));
     return new Promise<Json>((resolve, reject) => {
       // Given up: it leaves the round (or, sent already, its answer will be ignored as an extra entry).
-      const onAbort = () => {
+      const giveUp = () => {
         const waiting = this.#asks.get(key);
         if (waiting?.exchange !== exchange) return;
         this.#asks.delete(key);
         if (waiting.sent) (this.#withdrawn ??= new Set()).add(key);
         reject(this.#givenUp(method, exchange));
       };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const settle = () => signal?.removeEventListener("abort", onAbort);
+      const settle = onAbort(signal, giveUp);
       this.#asks.set(key, {
         method,
         params,

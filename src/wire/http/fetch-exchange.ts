@@ -3,6 +3,7 @@
  * (`server.fetch`) and for driving a mock without a socket.
  */
 import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type HttpExchange, type StreamSink } from "./exchange.js";
+import { onAbort } from "../../util/on-abort.js";
 
 export class FetchExchange implements HttpExchange {
   readonly wire = "http";
@@ -18,7 +19,7 @@ export class FetchExchange implements HttpExchange {
   constructor(private readonly request: Request) {
     this.method = request.method;
     this.response = new Promise((resolve) => (this.resolveResponse = resolve));
-    request.signal?.addEventListener("abort", () => {
+    onAbort(request.signal, () => {
       for (const listener of this.abortListeners.splice(0)) listener();
     });
   }
