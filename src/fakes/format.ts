@@ -6,7 +6,6 @@
 import type { z } from "zod";
 import { zod } from "../util/zod-on-demand.js";
 import { isObject } from "../protocol/jsonrpc.js";
-import { closest as closestName } from "../util/closest.js";
 import { compilePattern, type ArgsPattern } from "./arg-patterns.js";
 import { isInsideStepAt, onlyStepIssues, stepKeyProblems } from "./fake-steps.js";
 import { findStepProblem, stepSchemas } from "../formats/step.js";
@@ -20,23 +19,7 @@ import { faultEndsRequest, faultProblem, type FaultSpec } from "../engine/intera
 import { frozenJsonCopy } from "../util/frozen-copy.js";
 import { fakesIssueWords } from "./issue-words.js";
 import { jsonObstacle } from "../util/json-obstacle.js";
-
-const BLOCK_KEYS = ["scope", "mount", "undeclaredTools", "tools", "resources", "prompts"];
-const SCOPE_KEYS = ["testId", "context"];
-const TOOL_KEYS = ["name", "description", "inputSchema", "calls"];
-const CALL_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error", "step"];
-const RESOURCE_KEYS = ["uri", "name", "description", "mimeType", "reads"];
-const READ_KEYS = ["id", "result", "error", "fault"];
-const PROMPT_KEYS = ["name", "description", "arguments", "gets"];
-const GET_KEYS = ["id", "args", "anyArgs", "argsMatch", "result", "error", "fault"];
-const ARGUMENT_KEYS = ["name", "description", "required"];
-/** Per list of a block: its items' keys, its entries' key and their keys. */
-const LISTS = {
-  tools: { itemKeys: TOOL_KEYS, entriesKey: "calls", entryKeys: CALL_KEYS, noun: "a tool", entryNoun: "a call" },
-  resources: { itemKeys: RESOURCE_KEYS, entriesKey: "reads", entryKeys: READ_KEYS, noun: "a resource", entryNoun: "a read" },
-  prompts: { itemKeys: PROMPT_KEYS, entriesKey: "gets", entryKeys: GET_KEYS, noun: "a prompt", entryNoun: "a get" },
-} as const;
-type ListKey = keyof typeof LISTS;
+import { describeIssue, entryId, formatPath, LISTS, rawEntries, rawEntryId, ruleOf, SCOPE_KEYS, type ListKey } from "./format-paths.js";
 
 /** The schema of one block, built when the first fixture is loaded (see zod-on-demand.ts). */
 function buildBlockSchema() {
@@ -297,66 +280,6 @@ export interface FormatOutput {
   warnings: FakeLoadWarning[];
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let text = "";
-  for (const key of path) text += typeof key === "number" ? `[${key}]` : text === "" ? String(key) : `.${String(key)}`;
-  return text;
-}
-
-function keysFor(path: readonly PropertyKey[]): { known: readonly string[]; noun: string } {
-  if (path.length === 0) return { known: BLOCK_KEYS, noun: "a block" };
-  if (path[path.length - 1] === "scope") return { known: SCOPE_KEYS, noun: "a scope" };
-  const list = LISTS[path[0] as ListKey];
-  if (path.length === 2) return { known: list.itemKeys, noun: list.noun };
-  if (path[2] === "arguments") return { known: ARGUMENT_KEYS, noun: "a prompt argument" };
-  return { known: list.entryKeys, noun: list.entryNoun };
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") {
-    const { known, noun } = keysFor(issue.path);
-    return issue.keys
-      .map((key) => {
-        const guess = closestName(key, known);
-        return `unknown key "${key}"${guess ? `; did you mean "${guess}"?` : "."} ${noun[0].toUpperCase()}${noun.slice(1)} has: ${known.join(", ")}`;
-      })
-      .join("; ");
-  }
-  return issue.message;
-}
-
-function ruleOf(issue: z.core.$ZodIssue): FakeLoadRule {
-  const declared = (issue as { params?: { rule?: FakeLoadRule } }).params?.rule;
-  if (declared) return declared;
-  if (issue.code === "unrecognized_keys") return "mcp-fakes/unknown-key";
-  if (issue.path[0] === "scope") return "mcp-fakes/bad-scope";
-  if (isEntryPath(issue.path)) return "mcp-fakes/bad-entry";
-  return "mcp-fakes/bad-block";
-}
-
-function isEntryPath(path: readonly PropertyKey[]): boolean {
-  const list = LISTS[path[0] as ListKey];
-  return list !== undefined && path[2] === list.entriesKey && typeof path[3] === "number";
-}
-
-/** An entry's id as `normalize` gives it: `block:id`, `block:tool#n`, `block:resource:<uri>#n`, `block:prompt:<name>#n`. */
-function entryId(blockId: string, list: ListKey, item: string, index: number, id: string | undefined): string {
-  if (id !== undefined) return `${blockId}:${id}`;
-  return list === "tools" ? `${blockId}:${item}#${index}` : `${blockId}:${list === "resources" ? "resource" : "prompt"}:${item}#${index}`;
-}
-
-function rawEntryId(raw: unknown, path: readonly PropertyKey[], blockId: string): string | null {
-  if (!isEntryPath(path)) return null;
-  const list = path[0] as ListKey;
-  const items = (raw as Record<string, unknown>)[list] as Array<Record<string, unknown>> | undefined;
-  const item = items?.[path[1] as number];
-  const entry = (item?.[LISTS[list].entriesKey] as Array<{ id?: unknown }> | undefined)?.[path[3] as number];
-  const id = typeof entry?.id === "string" && entry.id !== "" ? entry.id : undefined;
-  const nameKey = list === "resources" ? "uri" : "name";
-  const name = typeof item?.[nameKey] === "string" ? (item[nameKey] as string) : `${list}[${String(path[1])}]`;
-  return entryId(blockId, list, name, path[3] as number, id);
-}
-
 function mountOf(raw: unknown): string {
   const mount = typeof raw === "object" && raw !== null ? (raw as { mount?: unknown }).mount : undefined;
   return typeof mount === "string" && mount.startsWith("/") ? mount : DEFAULT_MOUNT;
@@ -412,18 +335,6 @@ function normalize(block: z.infer<BlockSchema>, position: number | null, blockId
 /** An entry's answer with its fault beside it, copied and frozen once (every request it answers hands it out as it is). */
 function withEntryFault(fault: Record<string, unknown> | undefined, answer: FakeRpcAnswer): FakeRpcAnswer {
   return fault === undefined ? answer : { ...answer, fault: frozenJsonCopy(fault) as FaultSpec };
-}
-
-/** The items of a list of a raw block, and the entries of each, as far as they are arrays and objects (a block that failed its schema is walked too). */
-function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{ item: number; index: number; entry: Record<string, unknown> }> {
-  const found: Array<{ item: number; index: number; entry: Record<string, unknown> }> = [];
-  const items = raw[list];
-  if (!Array.isArray(items)) return found;
-  items.forEach((item: unknown, i) => {
-    const entries = isObject(item) ? item[LISTS[list].entriesKey] : undefined;
-    if (Array.isArray(entries)) entries.forEach((entry: unknown, index) => isObject(entry) && found.push({ item: i, index, entry }));
-  });
-  return found;
 }
 
 /**
