@@ -12,7 +12,9 @@ export function inexactIdIn(text: string, value: unknown): string | undefined {
   if (!messages.some(hasUnsafeId)) return undefined;
   for (const literal of idLiterals(text, Array.isArray(value) ? 2 : 1)) {
     const read = Number(literal);
-    if (Math.abs(read) > Number.MAX_SAFE_INTEGER && !equalsExactly(literal, read)) return literal;
+    // Echoed, the id is written as JSON writes the double: the same text as sent (the double's
+    // shortest form), or the same number exactly, reaches the client as its own id.
+    if (Math.abs(read) > Number.MAX_SAFE_INTEGER && JSON.stringify(read) !== literal && !equalsExactly(literal, read)) return literal;
   }
   // The id's member was not found as plain `"id"` (an escaped key): nothing shows it was rounded.
   return undefined;

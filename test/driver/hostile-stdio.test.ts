@@ -1,5 +1,5 @@
 /**
- * Hostile stdio servers (issue 10): one that floods stdout with lines that are not JSON must not
+ * Hostile stdio servers: one that floods stdout with lines that are not JSON must not
  * make the driver's memory grow with it, and one that closes stdout but keeps running must end
  * the conversation at once, not at each request's timeout.
  */

@@ -111,11 +111,12 @@ describe("an integer id beyond 2^53, which a JSON number cannot carry exactly", 
     const response = await post(server.url, bigIdPing, { sessionId });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual(refusal);
-    // In a batch too, and the session carries on; an id that fits, a string id and 2^53 itself (exact) are served.
+    // In a batch too, and the session carries on; an id that fits, a string id, 2^53 itself (exact) and a big id whose
+    // text JSON writes back unchanged (158417092700238430 is a double's shortest form) are served.
     const batchSession = await rawSession(server.url, "2025-03-26");
     const batch = await post(server.url, `[{"jsonrpc":"2.0","id":1,"method":"ping"},${bigIdPing}]`, { sessionId: batchSession.sessionId, version: "2025-03-26" });
     expect([batch.status, await batch.json()]).toEqual([400, refusal]);
-    for (const [sent, echoed] of [["9007199254740991", 9007199254740991], ['"9007199254740993"', "9007199254740993"], ["9007199254740992", 9007199254740992]] as const) {
+    for (const [sent, echoed] of [["9007199254740991", 9007199254740991], ['"9007199254740993"', "9007199254740993"], ["9007199254740992", 9007199254740992], ["-158417092700238430", -158417092700238430]] as const) {
       const answer = await post(server.url, `{"jsonrpc":"2.0","id":${sent},"method":"ping"}`, { sessionId });
       expect(await jsonOrSse(answer)).toEqual({ jsonrpc: "2.0", id: echoed, result: {} });
     }
