@@ -141,6 +141,7 @@ export async function buildSide(name) {
 /** Reads one byte per cache line of a buffer larger than the core's caches: what node's HTTP parser, the kernel and the socket writes do to our code's cached lines between two calls over a real socket. */
 const thrashBytes = Math.min(Number(args.get("thrash") ?? 0), 64 * 1024) * 1024;
 const thrashBuffer = new Uint8Array(thrashBytes);
+// biome-ignore lint/correctness/noUnusedVariables: the sum keeps the reads from being optimized away
 let thrashSum = 0;
 function thrash() {
   for (let i = 0; i < thrashBytes; i += 64) thrashSum += thrashBuffer[i];

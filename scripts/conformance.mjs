@@ -270,7 +270,7 @@ function installSuiteIfMissing(suite) {
   mkdirSync(suite.dir, { recursive: true });
   // A package.json of its own, so npm installs here and not into the project above it.
   writeFileSync(join(suite.dir, "package.json"), `${JSON.stringify({ name: `mcp-testkit-conformance-suite-${suite.key}`, private: true }, null, 2)}\n`);
-  const npmCli = [process.env.npm_execpath, join(dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js")].find((path) => path && path.endsWith(".js") && existsSync(path));
+  const npmCli = [process.env.npm_execpath, join(dirname(process.execPath), "../lib/node_modules/npm/bin/npm-cli.js")].find((path) => path?.endsWith(".js") && existsSync(path));
   // An exact version: a pre-release is only installed when named exactly.
   const installArgs = ["install", "--prefix", suite.dir, "--no-audit", "--no-fund", "--loglevel", "error", "--save-exact", name];
   const [command, ...prefix] = npmCli ? [...node22(), npmCli] : ["npm"];

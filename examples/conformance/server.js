@@ -478,7 +478,7 @@ export default {
     // function asks for input until the retry brings it).
     test_input_required_result_prompt: {
       description: "A prompt that needs context from the user first",
-      messages: (args, request) => {
+      messages: (_args, request) => {
         const context = request.inputResponses?.user_context?.content?.context;
         if (context === undefined) {
           return { inputRequired: { inputRequests: { user_context: { method: "elicitation/create", params: { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } } } } } };

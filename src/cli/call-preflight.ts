@@ -30,7 +30,7 @@ export async function checkToolCall(driver: McpDriver, name: string, args: Recor
   }
   const schema = tool.inputSchema as { required?: unknown };
   const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : [];
-  const missing = required.filter((key) => !Object.prototype.hasOwnProperty.call(args, key));
+  const missing = required.filter((key) => !Object.hasOwn(args, key));
   if (missing.length === 0) return;
   const example = Object.fromEntries(required.map((key) => [key, "…"]));
   throw new CommandError(

@@ -92,7 +92,7 @@ export type { HttpFacts } from "../protocol/http-facts.js";
 /** Throw from `onSampling` / `onElicitation` to answer with this JSON-RPC error (`JsonRpcFailure` is its former name). */
 export { RpcError, RpcError as JsonRpcFailure } from "../protocol/rpc-error.js";
 /** Per-call options (timeout, abort signal, progress), a progress notification's params, a received notification, and what a server-request handler (`onSampling`, ...) is given. */
-export { type CallOptions, type CallServerRequestHandler, type ProgressParams, type ReceivedNotification, type ServerRequestContext } from "./rpc-channel.js";
+export type { CallOptions, CallServerRequestHandler, ProgressParams, ReceivedNotification, ServerRequestContext } from "./rpc-channel.js";
 /** Type guards that recognise a driver or a driver's result from any copy of mcp-testkit (no `instanceof`), and the marker symbols behind them. */
 export {
   DRIVER_MARKER,

@@ -11,7 +11,7 @@ import { MESSAGE_PREFIX } from "../errors.js";
 import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import {
   ConnectionClosedError,
-  McpDriverError,
+  type McpDriverError,
   ProcessDidNotExit,
   ProcessExitedWithError,
   ProcessExitWhileWaitingForResponse,

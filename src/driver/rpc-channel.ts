@@ -19,7 +19,7 @@ import type { MessageTap } from "./message-tap.js";
 import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
-import { ConnectionClosedError, McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
+import { ConnectionClosedError, type McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
 import type { ErrorClassifier } from "./transport-errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { clipCounted } from "../util/text.js";

@@ -5,7 +5,7 @@
  * saw. The same vocabulary (outcomes.ts) as the mock's own observers.
  */
 import { declaredVersion } from "../protocol/request-meta.js";
-import { ObserverDelivery } from "./delivery.js";
+import type { ObserverDelivery } from "./delivery.js";
 import type { ObservedRequest } from "./observer.js";
 import { responseOutcome, type McpRequestOutcome } from "./outcomes.js";
 import { traceContextOf } from "./trace-context.js";

@@ -32,7 +32,7 @@ export function fuzzScenario(): MockMcpOptions {
       "notes://today": "Ship the docs.",
       "search://q{?term,limit}": { text: "results for {term}, {limit} of them" },
       "repo://{owner}/{name}": { text: "repo {owner}/{name}", complete: { owner: ["octo", "oss"] } },
-      "file:///{+path}": { read: (uri, variables) => `file ${variables.path ?? "?"}` },
+      "file:///{+path}": { read: (_uri, variables) => `file ${variables.path ?? "?"}` },
     },
   };
 }

@@ -135,7 +135,7 @@ describe.each(["memory", "http"] as const)("faults a handler returns, over %s", 
 
 describe("cutStream over Streamable HTTP", () => {
   it("a resource read answered on an SSE stream cut before its answer: the SDK client resumes and gets it", async () => {
-    const server = await serve({ resources: { "notes://cut": { read: async (_uri, _variables, request) => (await Promise.resolve(), cutStream(0, "resumed", { retryMs: 10 })) } } });
+    const server = await serve({ resources: { "notes://cut": { read: async () => (await Promise.resolve(), cutStream(0, "resumed", { retryMs: 10 })) } } });
     const seen: Array<{ method: string; status: number; contentType: string | null }> = [];
     const { client } = await sdkClient(server.url, { seen });
     const read = await client.readResource({ uri: "notes://cut" });

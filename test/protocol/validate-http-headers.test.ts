@@ -245,7 +245,7 @@ describe("the mock refuses what the validator reports, in the same words", () =>
     const headers = headersFor(call, change);
     const simulation = await sim.startRequest(mcpPost(call, headers));
     const response = await simulation.awaitResponse(2000);
-    const error = (response?.json as { error: { code: number; message: string } }).error;
+    const error = (response!.json as { error: { code: number; message: string } }).error;
     expect([response?.status, error.code]).toEqual([400, -32020]);
     const [[, message]] = headerProblems(call, fromClient(headers)) as [string, string][];
     expect(error.message).toBe(`Header mismatch: ${message}`);

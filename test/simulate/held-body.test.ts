@@ -93,7 +93,7 @@ describe("the simulator reading a Request's body", () => {
     for (const request of [held, streamed, surrogate]) {
       const simulation = await sim.startRequest(request);
       const completion = await simulation.awaitCompletion(2000);
-      texts.push((completion?.terminalMessage?.result as { content: Array<{ text: string }> }).content[0]!.text);
+      texts.push((completion!.terminalMessage!.result as { content: Array<{ text: string }> }).content[0]!.text);
       expect(request.bodyUsed).toBe(true);
     }
     expect(texts).toEqual(["echo: held", "echo: streamed", "echo: \uFFFD"]);

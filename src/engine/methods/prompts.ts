@@ -7,7 +7,7 @@ import { asksForInput, inputRequiredOutcome } from "./input-required.js";
 import { replyWith, RpcError, type Outcome } from "../outcome.js";
 import { PROMPT_FIELDS } from "../version-shape.js";
 import { ownEntry } from "../own-entry.js";
-import { type RequestHandler } from "./handler-input.js";
+import type { RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString } from "./params.js";
 import { askSources, byName } from "../request-sources.js";
 import { listPage } from "./list-page.js";

@@ -18,7 +18,7 @@ import { byName } from "../request-sources.js";
 import { actsFirst, answerKind, AskUnanswered, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
-import { type HandlerInput, type RequestHandler } from "./handler-input.js";
+import type { HandlerInput, RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { revisionsWith, versionHas } from "../../protocol/versions.js";

@@ -133,7 +133,7 @@ export class HttpSession implements AnswerHost {
   /** The unanswered POST that carried the request with this id key, if any. */
   private answerFor(key: string): PostAnswer | undefined {
     const receiving = this.receiving;
-    return receiving !== undefined && receiving.carries(key) ? receiving : this.waiting.get(key);
+    return receiving?.carries(key) ? receiving : this.waiting.get(key);
   }
 
   /** The client dropped the connection of a JSON answer: its requests end as `disconnected` (nothing can deliver them now). */
@@ -171,7 +171,7 @@ export class HttpSession implements AnswerHost {
   private route(text: string, options?: SendOptions): void {
     if (options?.relatedRequestId !== undefined) {
       const answer = this.answerFor(idKey(options.relatedRequestId));
-      if (answer && answer.sendRelated(text)) return;
+      if (answer?.sendRelated(text)) return;
     }
     this.standalone.push(text);
   }

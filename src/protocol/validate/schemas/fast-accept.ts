@@ -7,7 +7,6 @@
  * wrong. It never finds a value invalid by itself, and it mirrors zod's own rules where it says
  * yes (test/protocol/fast-accept.test.ts holds it to that on every schema).
  */
-import type { z } from "zod";
 import { zod } from "../../../util/zod-on-demand.js";
 import type { Schema } from "./combinators.js";
 

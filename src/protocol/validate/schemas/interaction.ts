@@ -118,8 +118,6 @@ export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, cata
 /** The flat field schemas a form may ask for: strings, numbers, booleans and enums. */
 function primitiveSchemaDefinition(kit: SchemaKit): Schema {
   const z = zod();
-  const { jsonObject, role, unitInterval } = sharedShapes();
-  const { fileUriString, uriString } = stringFormats();
   const { since } = kit;
   const described = { title: z.string().optional(), description: z.string().optional() };
   const titledOptions = z.array(z.looseObject({ const: z.string(), title: z.string() }));
