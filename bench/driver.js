@@ -313,7 +313,10 @@ async function main() {
     await handle.call();
     await handle.close();
     if (handle.tools !== 1) throw new Error(`${side}: tools/list gave ${handle.tools} tools`);
-    seen[side] = (handle.instructions ?? "").replace(/^env: /, "").split(",").filter((name) => name !== "PWD" && name !== "SHLVL" && name !== "_");
+    seen[side] = (handle.instructions ?? "")
+      .replace(/^env: /, "")
+      .split(",")
+      .filter((name) => name !== "PWD" && name !== "SHLVL" && name !== "_");
   }
   {
     const handle = await DRIVERS.raw.open();
@@ -323,7 +326,9 @@ async function main() {
   }
   const same = MAIN.every((side) => seen[side].join() === seen.sdk.join()) && seen["ours-noshell"].join() === seen.sdk.join();
   if (!same) throw new Error(`the servers did not get the same environment: ${JSON.stringify(seen)}`);
-  console.log(`sanity: every side lists 1 tool and answers echo "ok"; every server saw ${seen.sdk.join(",")} (+ PWD set by the shell); the whole-environment row passes ${seen["ours-fullenv"].length} variables${seen["ours-fullenv"].includes("NODE_EXTRA_CA_CERTS") ? " including NODE_EXTRA_CA_CERTS" : ""}\n`);
+  console.log(
+    `sanity: every side lists 1 tool and answers echo "ok"; every server saw ${seen.sdk.join(",")} (+ PWD set by the shell); the whole-environment row passes ${seen["ours-fullenv"].length} variables${seen["ours-fullenv"].includes("NODE_EXTRA_CA_CERTS") ? " including NODE_EXTRA_CA_CERTS" : ""}\n`,
+  );
 
   // ---- (1) per-test setup: spawn + initialize + tools/list, then close
   async function setupSlice(side, count, capMs) {
@@ -485,8 +490,15 @@ async function main() {
         const t = turns[side];
         // Means, so that the turns add up to the time per call (the server's turn is bimodal:
         // quick while its core is awake, slow when it must first be woken).
-        const p50 = (values) => percentile([...values].sort((a, b) => a - b), 50);
-        return [side, { clientUs: mean(t.client), writeUs: mean(t.write), afterWriteUs: mean(t.after), serverUs: mean(t.server), serverP50Us: p50(t.server), wallUs: mean(t.wallUs), samples: t.client.length }];
+        const p50 = (values) =>
+          percentile(
+            [...values].sort((a, b) => a - b),
+            50,
+          );
+        return [
+          side,
+          { clientUs: mean(t.client), writeUs: mean(t.write), afterWriteUs: mean(t.after), serverUs: mean(t.server), serverP50Us: p50(t.server), wallUs: mean(t.wallUs), samples: t.client.length },
+        ];
       }),
     );
   }
@@ -578,8 +590,22 @@ async function main() {
           const qe = vsExpect.ratioQuartiles.ours.perSecond;
           const metSdk = rs >= TARGETS.callsVsSdkAtLeast;
           const metExpect = re > TARGETS.callsVsExpectAbove;
-          verdicts[`${key}VsSdk`] = { measure: `calls/s ${label}: ours at least ${TARGETS.callsVsSdkAtLeast}x the SDK`, ratio: rs, ratioQuartiles: qs, target: `>= ${TARGETS.callsVsSdkAtLeast}x`, met: metSdk, status: verdictText(metSdk, qs, TARGETS.callsVsSdkAtLeast, true) };
-          verdicts[`${key}VsExpect`] = { measure: `calls/s ${label}: ours faster than expect-mcp`, ratio: re, ratioQuartiles: qe, target: "> 1x", met: metExpect, status: verdictText(metExpect, qe, 1, true) };
+          verdicts[`${key}VsSdk`] = {
+            measure: `calls/s ${label}: ours at least ${TARGETS.callsVsSdkAtLeast}x the SDK`,
+            ratio: rs,
+            ratioQuartiles: qs,
+            target: `>= ${TARGETS.callsVsSdkAtLeast}x`,
+            met: metSdk,
+            status: verdictText(metSdk, qs, TARGETS.callsVsSdkAtLeast, true),
+          };
+          verdicts[`${key}VsExpect`] = {
+            measure: `calls/s ${label}: ours faster than expect-mcp`,
+            ratio: re,
+            ratioQuartiles: qe,
+            target: "> 1x",
+            met: metExpect,
+            status: verdictText(metExpect, qe, 1, true),
+          };
           aim = `vs SDK ≥ ${TARGETS.callsVsSdkAtLeast}×: ${verdicts[`${key}VsSdk`].status}; vs expect-mcp > 1×: ${verdicts[`${key}VsExpect`].status}`;
         }
         rows.push([
@@ -597,7 +623,14 @@ async function main() {
     tables.push(renderTable(header, rows));
   }
   if (results.turns) {
-    const header = ["A sequential call, side by side (means)", "client's turn: answer read → next request written", "the write", "the client's work after the write", "server's turn: then → answer read (p50)", "time per call"];
+    const header = [
+      "A sequential call, side by side (means)",
+      "client's turn: answer read → next request written",
+      "the write",
+      "the client's work after the write",
+      "server's turn: then → answer read (p50)",
+      "time per call",
+    ];
     const rows = CALL_SIDES.map((side) => {
       const t = results.turns[side];
       return [DRIVERS[side].label, fmtUs1(t.clientUs), fmtUs1(t.writeUs), fmtUs1(t.afterWriteUs), `${fmtUs1(t.serverUs)} (${fmtUs1(t.serverP50Us)})`, fmtUs1(t.wallUs)];
@@ -606,7 +639,12 @@ async function main() {
   }
   if (results.exit) {
     const header = ["A script that ends right after close()", "exits after close() resolved", "exit code"];
-    tables.push(renderTable(header, results.exit.map((probe) => [DRIVERS[probe.side].label, probe.killedAtCap ? `killed at ${CONFIG.exitProbeCapMs / 1000} s` : fmtMs(probe.lingerMs, 0), String(probe.code)])));
+    tables.push(
+      renderTable(
+        header,
+        results.exit.map((probe) => [DRIVERS[probe.side].label, probe.killedAtCap ? `killed at ${CONFIG.exitProbeCapMs / 1000} s` : fmtMs(probe.lingerMs, 0), String(probe.code)]),
+      ),
+    );
   }
   const notes = [
     "Every side's server got the same environment (the SDK's default set; the shell adds PWD). † reference rows, no aim.",

@@ -84,7 +84,15 @@ async function measure(testIds) {
       rounds.push(round);
     }
     const ratios = rounds.map((round) => round.fake / round.scripted);
-    return { testIds, entries: testIds * ENTRIES_PER_TEST, rounds: rounds.length, fakeUs: median(rounds.map((r) => r.fake)), scriptedUs: median(rounds.map((r) => r.scripted)), ratio: median(ratios), q: quartiles(ratios) };
+    return {
+      testIds,
+      entries: testIds * ENTRIES_PER_TEST,
+      rounds: rounds.length,
+      fakeUs: median(rounds.map((r) => r.fake)),
+      scriptedUs: median(rounds.map((r) => r.scripted)),
+      ratio: median(ratios),
+      q: quartiles(ratios),
+    };
   } finally {
     await fakes.close();
     await scripted.close();
@@ -102,11 +110,16 @@ const rows = results.map((m, i) => [
 ]);
 const header = ["Load", "fake-answered call, CPU", "scripted call, CPU", "fake / scripted (IQR)", "Aim", "Status"];
 console.log(renderTable(header, rows));
-console.log(`10× vs 1×, fake-answered CPU per call: ${(results[1].fakeUs / results[0].fakeUs).toFixed(2)}× (flat means the lookup does not grow with other tests' entries); ${results[0].rounds} and ${results[1].rounds} rounds of ${CALLS_PER_SLICE} calls.`);
+console.log(
+  `10× vs 1×, fake-answered CPU per call: ${(results[1].fakeUs / results[0].fakeUs).toFixed(2)}× (flat means the lookup does not grow with other tests' entries); ${results[0].rounds} and ${results[1].rounds} rounds of ${CALLS_PER_SLICE} calls.`,
+);
 
 if (!args.has("no-json")) {
   const verdicts = Object.fromEntries(
-    results.map((m, i) => [`fakes@${i === 0 ? "1x" : "10x"}`, { measure: `fake-answered tools/call CPU vs scripted, ${m.entries} entries`, ratio: m.ratio, ratioQuartiles: m.q, target: `<= ${AIM}x`, met: m.ratio <= AIM }]),
+    results.map((m, i) => [
+      `fakes@${i === 0 ? "1x" : "10x"}`,
+      { measure: `fake-answered tools/call CPU vs scripted, ${m.entries} entries`, ratio: m.ratio, ratioQuartiles: m.q, target: `<= ${AIM}x`, met: m.ratio <= AIM },
+    ]),
   );
   writeReport(path.join(benchDir, "results", "fakes.json"), {
     generatedAt: new Date().toISOString(),

@@ -98,7 +98,11 @@ function exchange(handler, headers, body) {
 
 /** A side: its handler and the headers and body of call number `id`. */
 async function legacySide(handler) {
-  const init = exchange(handler, { "content-type": "application/json", accept: ACCEPT }, JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "handler-cost", version: "1" } } }));
+  const init = exchange(
+    handler,
+    { "content-type": "application/json", accept: ACCEPT },
+    JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "handler-cost", version: "1" } } }),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   const sessionId = init.headers["mcp-session-id"];
   if (!sessionId) throw new Error(`initialize got no session: ${init.status} ${init.body}`);
@@ -213,7 +217,11 @@ if (!isMainThread && runDirectly) {
   console.log(`handler cost per tools/call, no sockets: best and median of ${rounds} slices of ${calls} calls, each side in its own thread`);
   for (const name of names) {
     const base = name.endsWith("modern") ? "bare-modern" : "bare";
-    const paired = name.startsWith("before:") ? "" : times[`before:${name}`] ? `; ÷ before ${(stat(name) / stat(`before:${name}`)).toFixed(3)}× (medians ${(median(times[name]) / median(times[`before:${name}`])).toFixed(3)}×)` : "";
+    const paired = name.startsWith("before:")
+      ? ""
+      : times[`before:${name}`]
+        ? `; ÷ before ${(stat(name) / stat(`before:${name}`)).toFixed(3)}× (medians ${(median(times[name]) / median(times[`before:${name}`])).toFixed(3)}×)`
+        : "";
     const over = !name.startsWith("bare") && Number.isFinite(stat(base)) ? `  +${(stat(name) - stat(base)).toFixed(2)} µs over ${base} (${(stat(name) / stat(base)).toFixed(2)}×)` : "";
     console.log(`  ${name.padEnd(19)} best ${stat(name).toFixed(2).padStart(6)} µs, median ${median(times[name]).toFixed(2).padStart(6)} µs${over}${paired}`);
   }

@@ -183,7 +183,13 @@ async function benchLoad(servers, sides, concurrency, warmup, { rounds: wanted, 
     const all = Float64Array.from(pooled[side].flatMap((a) => Array.from(a))).sort();
     latency[side] = { calls: all.length, p50Us: percentile(all, 50), p90Us: percentile(all, 90), p99Us: percentile(all, 99), maxUs: all[all.length - 1] };
   }
-  const summary = summarizeAgainst(rounds, sides, "bare", ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall", "loadgenCpuUsPerCall", "p50Us", "p99Us", "calls", "serverRssMiB"], ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall"]);
+  const summary = summarizeAgainst(
+    rounds,
+    sides,
+    "bare",
+    ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall", "loadgenCpuUsPerCall", "p50Us", "p99Us", "calls", "serverRssMiB"],
+    ["perSecond", "serverCpuUsPerCall", "serverUserUsPerCall", "serverSystemUsPerCall"],
+  );
   // One side's CPU per call against another's, per round (same load), then the median and quartiles.
   const perRound = (a, b) => {
     const ratios = rounds.map((round) => round[a].serverCpuUsPerCall / round[b].serverCpuUsPerCall);
@@ -254,7 +260,18 @@ async function benchSetup() {
 
 // ---------------------------------------------------------------- tables
 function loadTable(results) {
-  const header = ["Concurrency", "Server", "Requests/s", "p50", "p99", "Server CPU per call", "CPU per call ÷ bare (IQR)", "Requests/s ÷ bare", "Control: 2nd ÷ 1st process (IQR)", "Aim (≤ 1.3× bare CPU)"];
+  const header = [
+    "Concurrency",
+    "Server",
+    "Requests/s",
+    "p50",
+    "p99",
+    "Server CPU per call",
+    "CPU per call ÷ bare (IQR)",
+    "Requests/s ÷ bare",
+    "Control: 2nd ÷ 1st process (IQR)",
+    "Aim (≤ 1.3× bare CPU)",
+  ];
   const rows = [];
   const verdicts = {};
   for (const result of results) {
@@ -268,7 +285,15 @@ function loadTable(results) {
       if (side === "ours-json" || side === "ours-fn" || side === "ours-sse" || side === "ours-modern") {
         const met = ratio <= TARGETS.cpuPerCallVsBareAtMost;
         aim = verdictText(met, q, TARGETS.cpuPerCallVsBareAtMost, false);
-        verdicts[`${side}@${c}`] = { measure: `${LABELS[side]}: server CPU per call vs bare, concurrency ${c}`, ratio, ratioQuartiles: q, target: `<= ${TARGETS.cpuPerCallVsBareAtMost}x`, met, status: aim, governing: side === "ours-json" };
+        verdicts[`${side}@${c}`] = {
+          measure: `${LABELS[side]}: server CPU per call vs bare, concurrency ${c}`,
+          ratio,
+          ratioQuartiles: q,
+          target: `<= ${TARGETS.cpuPerCallVsBareAtMost}x`,
+          met,
+          status: aim,
+          governing: side === "ours-json",
+        };
         if (side === "ours-sse") aim = `${aim} (info)`;
       }
       rows.push([
@@ -319,12 +344,31 @@ function laterAimsTable(load, eras) {
     verdicts[`issue8-modern-vs-legacy@${c}`] = { issue: 8, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status, rounds: result.rounds.length };
     rows.push(["issue 8", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.modernVsLegacyAtMost.toFixed(1)}×`, status]);
     const among = eras.length > 0 ? load.find((other) => other.concurrency === c) : undefined;
-    if (among) rows.push(["(info)", `the same among all nine servers, concurrency ${c} (${among.rounds.length} rounds)`, fmtRatioSpread(among.oursVs.modernVsLegacy.median, among.oursVs.modernVsLegacy.quartiles), "", ""]);
+    if (among)
+      rows.push([
+        "(info)",
+        `the same among all nine servers, concurrency ${c} (${among.rounds.length} rounds)`,
+        fmtRatioSpread(among.oursVs.modernVsLegacy.median, among.oursVs.modernVsLegacy.quartiles),
+        "",
+        "",
+      ]);
     const { bareModernVsBare: intrinsic, modernVsBareModern: above } = result.oursVs;
     rows.push(["(info)", `the same for the bare server: 2026-07-28 calls ÷ legacy calls, concurrency ${c}`, fmtRatioSpread(intrinsic.median, intrinsic.quartiles), "", ""]);
-    rows.push(["(info)", `ours, 2026-07-28 ÷ the bare server's 2026-07-28 calls, concurrency ${c} (legacy: ${fmtRatio(result.ratio["ours-json"].serverCpuUsPerCall)} bare)`, fmtRatioSpread(above.median, above.quartiles), "", ""]);
+    rows.push([
+      "(info)",
+      `ours, 2026-07-28 ÷ the bare server's 2026-07-28 calls, concurrency ${c} (legacy: ${fmtRatio(result.ratio["ours-json"].serverCpuUsPerCall)} bare)`,
+      fmtRatioSpread(above.median, above.quartiles),
+      "",
+      "",
+    ]);
     const overhead = result.oursVs.modernOverheadVsLegacy;
-    rows.push(["(info)", `our overhead over the bare server, 2026-07-28 ÷ legacy (ours ÷ bare in each era, paired per round), concurrency ${c}`, fmtRatioSpread(overhead.median, overhead.quartiles), "", ""]);
+    rows.push([
+      "(info)",
+      `our overhead over the bare server, 2026-07-28 ÷ legacy (ours ÷ bare in each era, paired per round), concurrency ${c}`,
+      fmtRatioSpread(overhead.median, overhead.quartiles),
+      "",
+      "",
+    ]);
   }
   return { table: renderTable(header, rows), verdicts };
 }
@@ -370,10 +414,14 @@ try {
   if (started.length > 0) {
     const t0 = performance.now();
     for (const side of started) servers[side] = await startServerSet(side, SET_SIDES.has(side) ? CONFIG.processes : 1);
-    console.log(`servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${started.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`);
+    console.log(
+      `servers up in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${started.map((side) => `${side} pid ${servers[side].processes.map((server) => server.child.pid).join("+")}`).join(", ")}`,
+    );
     const t2 = performance.now();
     for (const side of started) await primeSet(servers[side], MODERN_SIDES.has(side) ? "modern" : "legacy", CONFIG.load.prime);
-    console.log(`servers primed in ${((performance.now() - t2) / 1000).toFixed(1)}s (${CONFIG.load.prime.count} calls or ${CONFIG.load.prime.ms / 1000} s each at concurrency ${CONFIG.load.prime.concurrency})`);
+    console.log(
+      `servers primed in ${((performance.now() - t2) / 1000).toFixed(1)}s (${CONFIG.load.prime.count} calls or ${CONFIG.load.prime.ms / 1000} s each at concurrency ${CONFIG.load.prime.concurrency})`,
+    );
     // A server's first sessions get the long warm-up (JIT warm on both ends), its later ones the short one.
     let warm = false;
     const measure = async (name, sides, concurrency, bounds) => {
@@ -386,7 +434,9 @@ try {
       const result = await benchLoad(servers, sides, concurrency, warm ? CONFIG.load.warmup.later : CONFIG.load.warmup.first, bounds);
       warm = true;
       results[name].push(result);
-      console.log(`measured ${name === "load" ? "every server" : "issue 8's four servers"} at concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`);
+      console.log(
+        `measured ${name === "load" ? "every server" : "issue 8's four servers"} at concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`,
+      );
     };
     for (const concurrency of CONFIG.concurrencies) {
       if (parts.has("load")) await measure("load", HTTP_SIDES, concurrency, { rounds: CONFIG.rounds, sectionCapMs: CONFIG.load.sectionCapMs });
@@ -463,4 +513,3 @@ if (!args.has("no-json")) {
   writeReport(jsonPath, report);
   console.log(`results written to ${path.relative(process.cwd(), jsonPath)} (${report.durationSeconds}s in all)`);
 }
-

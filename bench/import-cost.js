@@ -91,7 +91,17 @@ for (let round = 0; round < ROUNDS && performance.now() - started < SECTION_CAP_
 const results = ENTRIES.map((row) => {
   const taken = samples.get(row.name);
   const of = (key) => median(taken.map((sample) => sample[key]));
-  return { name: row.name, entry: row.entry, main: row.main === true, samples: taken.length, importMs: of("ms"), importCpuMs: of("cpuMs"), rssAddedMb: of("rssMb"), rssTotalMb: of("rssTotalMb"), processWallMs: of("wallMs") };
+  return {
+    name: row.name,
+    entry: row.entry,
+    main: row.main === true,
+    samples: taken.length,
+    importMs: of("ms"),
+    importCpuMs: of("cpuMs"),
+    rssAddedMb: of("rssMb"),
+    rssTotalMb: of("rssTotalMb"),
+    processWallMs: of("wallMs"),
+  };
 });
 const cliWallMs = median(samples.get(CLI.name).map((sample) => sample.wallMs));
 results.push({ name: CLI.name, entry: null, main: false, samples: samples.get(CLI.name).length, processWallMs: cliWallMs });
@@ -114,7 +124,10 @@ console.log(renderTable(header, rows));
 const aimock = results.find((result) => result.entry === "@copilotkit/aimock");
 const before = results.find((result) => result.name.includes("--before"));
 const ratioToAimock = main.importMs / aimock.importMs;
-console.log(`median of ${rounds} rounds, each entry in a fresh process per round. mcp-testkit / aimock, import wall time: ${ratioToAimock.toFixed(2)}×` + (before ? `; mcp-testkit / the --before build: ${(main.importMs / before.importMs).toFixed(2)}× time, ${(main.rssAddedMb / before.rssAddedMb).toFixed(2)}× RSS added.` : "."));
+console.log(
+  `median of ${rounds} rounds, each entry in a fresh process per round. mcp-testkit / aimock, import wall time: ${ratioToAimock.toFixed(2)}×` +
+    (before ? `; mcp-testkit / the --before build: ${(main.importMs / before.importMs).toFixed(2)}× time, ${(main.rssAddedMb / before.rssAddedMb).toFixed(2)}× RSS added.` : "."),
+);
 
 if (!args.has("no-json")) {
   writeReport(path.join(benchDir, "results", "import.json"), {
@@ -122,7 +135,16 @@ if (!args.has("no-json")) {
     durationSeconds: Number(((performance.now() - started) / 1000).toFixed(1)),
     environment: env,
     results,
-    verdicts: { "import@main": { measure: "import('mcp-testkit') in a fresh process: wall time and RSS added", importMs: main.importMs, rssAddedMb: main.rssAddedMb, ratioToAimock, target: `<= ${AIM_MS} ms and <= ${AIM_MB} MB`, met } },
+    verdicts: {
+      "import@main": {
+        measure: "import('mcp-testkit') in a fresh process: wall time and RSS added",
+        importMs: main.importMs,
+        rssAddedMb: main.rssAddedMb,
+        ratioToAimock,
+        target: `<= ${AIM_MS} ms and <= ${AIM_MB} MB`,
+        met,
+      },
+    },
     table: { header, rows },
   });
 }

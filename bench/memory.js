@@ -358,7 +358,16 @@ function buildRows(results) {
     const met = ratio.meanUs <= TARGETS.setupAtMost;
     const text = verdictText(met, q.meanUs, TARGETS.setupAtMost, false);
     verdicts.setup = { measure: "per-test setup, mean", ratio: ratio.meanUs, ratioQuartiles: q.meanUs, cpuRatio: ratio.cpuUsEach, target: `<= ${TARGETS.setupAtMost}x`, met, status: text };
-    rows.push(["Per-test setup, mean", fmtUs(m.ours.meanUs), fmtUs(m.sdk.meanUs), fmtRatioSpread(ratio.meanUs, q.meanUs), fmtRatio(ratio.cpuUsEach), `≤ ${TARGETS.setupAtMost}×`, text, fmtUs(m.floor.meanUs)]);
+    rows.push([
+      "Per-test setup, mean",
+      fmtUs(m.ours.meanUs),
+      fmtUs(m.sdk.meanUs),
+      fmtRatioSpread(ratio.meanUs, q.meanUs),
+      fmtRatio(ratio.cpuUsEach),
+      `≤ ${TARGETS.setupAtMost}×`,
+      text,
+      fmtUs(m.floor.meanUs),
+    ]);
     rows.push(["Per-test setup, p50", fmtUs(m.ours.p50Us), fmtUs(m.sdk.p50Us), fmtRatio(ratio.p50Us), "", "", "", fmtUs(m.floor.p50Us)]);
     rows.push(["Per-test setup, p99", fmtUs(m.ours.p99Us), fmtUs(m.sdk.p99Us), fmtRatio(ratio.p99Us), "", "", "", fmtUs(m.floor.p99Us)]);
     rows.push(["Setup beyond the Client alone (mean − *)", fmtUs(m.ours.beyondClientUs), fmtUs(m.sdk.beyondClientUs), fmtRatio(ratio.beyondClientUs), "", "", "", "0 µs"]);
@@ -376,14 +385,40 @@ function buildRows(results) {
     const met = ratio.perSecond >= TARGETS.callsPerSecondAtLeast;
     const text = verdictText(met, q.perSecond, TARGETS.callsPerSecondAtLeast, true);
     verdicts[key] = { measure: label, ratio: ratio.perSecond, ratioQuartiles: q.perSecond, cpuRatio: ratio.perCpuSecond, target: `>= ${TARGETS.callsPerSecondAtLeast}x`, met, status: text };
-    rows.push([label, fmtRate(m.ours.perSecond), fmtRate(m.sdk.perSecond), fmtRatioSpread(ratio.perSecond, q.perSecond), fmtRatio(ratio.perCpuSecond), `≥ ${TARGETS.callsPerSecondAtLeast}×`, text, fmtRate(m.floor.perSecond)]);
+    rows.push([
+      label,
+      fmtRate(m.ours.perSecond),
+      fmtRate(m.sdk.perSecond),
+      fmtRatioSpread(ratio.perSecond, q.perSecond),
+      fmtRatio(ratio.perCpuSecond),
+      `≥ ${TARGETS.callsPerSecondAtLeast}×`,
+      text,
+      fmtRate(m.floor.perSecond),
+    ]);
     // The same with the echo as a step function (issue 11: it must cost what a static step costs).
     const { ratioFn, ratioFnQuartiles: qFn } = results[key];
     const metFn = ratioFn.perSecond >= TARGETS.callsPerSecondAtLeast;
     const textFn = verdictText(metFn, qFn.perSecond, TARGETS.callsPerSecondAtLeast, true);
     const labelFn = `${label}, echo as a step function`;
-    verdicts[`${key}Fn`] = { measure: labelFn, ratio: ratioFn.perSecond, ratioQuartiles: qFn.perSecond, cpuRatio: ratioFn.perCpuSecond, target: `>= ${TARGETS.callsPerSecondAtLeast}x`, met: metFn, status: textFn };
-    rows.push([labelFn, fmtRate(m.oursFn.perSecond), fmtRate(m.sdk.perSecond), fmtRatioSpread(ratioFn.perSecond, qFn.perSecond), fmtRatio(ratioFn.perCpuSecond), `≥ ${TARGETS.callsPerSecondAtLeast}×`, textFn, fmtRate(m.floor.perSecond)]);
+    verdicts[`${key}Fn`] = {
+      measure: labelFn,
+      ratio: ratioFn.perSecond,
+      ratioQuartiles: qFn.perSecond,
+      cpuRatio: ratioFn.perCpuSecond,
+      target: `>= ${TARGETS.callsPerSecondAtLeast}x`,
+      met: metFn,
+      status: textFn,
+    };
+    rows.push([
+      labelFn,
+      fmtRate(m.oursFn.perSecond),
+      fmtRate(m.sdk.perSecond),
+      fmtRatioSpread(ratioFn.perSecond, qFn.perSecond),
+      fmtRatio(ratioFn.perCpuSecond),
+      `≥ ${TARGETS.callsPerSecondAtLeast}×`,
+      textFn,
+      fmtRate(m.floor.perSecond),
+    ]);
   }
   if (results.memory) {
     const [capped, uncapped, sdk] = results.memory.runs;
@@ -467,7 +502,9 @@ const footnote = [
   ...(results.setupSharedValidator
     ? ["** information, no target: as the setup rows above, but every Client (all sides alike) is given one prebuilt jsonSchemaValidator instead of building its own Ajv."]
     : []),
-  ...(results.memory && results.memory.runs[1].recordLimit !== "Infinity" ? ["† this build rejects `recordLimit: Infinity`, so the uncapped run uses Number.MAX_SAFE_INTEGER (no cap in practice)."] : []),
+  ...(results.memory && results.memory.runs[1].recordLimit !== "Infinity"
+    ? ["† this build rejects `recordLimit: Infinity`, so the uncapped run uses Number.MAX_SAFE_INTEGER (no cap in practice)."]
+    : []),
 ].join("\n");
 console.log(`\n${table}\n\n${footnote}`);
 const misses = Object.values(verdicts).filter((v) => !v.met);

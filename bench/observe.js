@@ -29,7 +29,23 @@
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { balancedOrders, banner, benchDir, cpuMicros, environment, exposedGc, fmtRatioSpread, gcEachSlice, median, parseArgs, quartiles, renderTable, runPlan, verdictText, writeReport } from "./lib/common.js";
+import {
+  balancedOrders,
+  banner,
+  benchDir,
+  cpuMicros,
+  environment,
+  exposedGc,
+  fmtRatioSpread,
+  gcEachSlice,
+  median,
+  parseArgs,
+  quartiles,
+  renderTable,
+  runPlan,
+  verdictText,
+  writeReport,
+} from "./lib/common.js";
 import { ACCEPT, openSessions, runLoad } from "./lib/loadgen.js";
 import { closeSetSessions, measureSet, openSetSessions, startServerSet } from "./lib/server-set.js";
 
@@ -126,15 +142,17 @@ async function benchSimulate() {
     const completion = await simulation.awaitCompletion(5000);
     if (completion?.reason !== "completed" || completion.terminalMessage?.result === undefined) throw new Error(`a simulated call ended ${completion?.reason}`);
   };
-  const simulatedSlice = (build) => async ({ count, ms }) => {
-    const deadline = performance.now() + ms;
-    let calls = 0;
-    while (calls < count && performance.now() < deadline) {
-      await simulatedCall(build);
-      calls++;
-    }
-    return calls;
-  };
+  const simulatedSlice =
+    (build) =>
+    async ({ count, ms }) => {
+      const deadline = performance.now() + ms;
+      let calls = 0;
+      while (calls < count && performance.now() < deadline) {
+        await simulatedCall(build);
+        calls++;
+      }
+      return calls;
+    };
   const sides = {
     simulated: simulatedSlice(post),
     "simulated-init": simulatedSlice(postInit),
@@ -196,8 +214,22 @@ const verdicts = {};
 if (results.overhead) {
   const o = results.overhead;
   const met = o.ratio <= TARGETS.observedCpuAtMost;
-  verdicts.overhead = { measure: "server CPU per tools/call, observers + metrics on / off, concurrency 32", ratio: o.ratio, ratioQuartiles: o.ratioQuartiles, target: "<= 1.10x", met, status: verdictText(met, o.ratioQuartiles, TARGETS.observedCpuAtMost, false) };
-  rows.push([`server CPU per tools/call, concurrency 32 (${o.processes} processes each)`, `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`, `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`, fmtRatioSpread(o.ratio, o.ratioQuartiles), "≤ 1.10×", verdicts.overhead.status]);
+  verdicts.overhead = {
+    measure: "server CPU per tools/call, observers + metrics on / off, concurrency 32",
+    ratio: o.ratio,
+    ratioQuartiles: o.ratioQuartiles,
+    target: "<= 1.10x",
+    met,
+    status: verdictText(met, o.ratioQuartiles, TARGETS.observedCpuAtMost, false),
+  };
+  rows.push([
+    `server CPU per tools/call, concurrency 32 (${o.processes} processes each)`,
+    `${o.median["ours-observed"].serverCpuUsPerCall.toFixed(1)} µs (on)`,
+    `${o.median["ours-json"].serverCpuUsPerCall.toFixed(1)} µs (off)`,
+    fmtRatioSpread(o.ratio, o.ratioQuartiles),
+    "≤ 1.10×",
+    verdicts.overhead.status,
+  ]);
   if (o.control) {
     rows.push(["control: the unobserved mock, its second process ÷ its first", "", "", fmtRatioSpread(o.control.ratio, o.control.ratioQuartiles), "(noise floor)", ""]);
     rows.push(["control: the observed mock, its second process ÷ its first", "", "", fmtRatioSpread(o.onControl.ratio, o.onControl.ratioQuartiles), "(noise floor)", ""]);
@@ -207,17 +239,68 @@ if (results.simulate) {
   const s = results.simulate;
   const met = s.ratio.wall <= TARGETS.simulatedVsHttpAtMost;
   const initMet = s.initRatio.wall <= TARGETS.simulatedVsHttpAtMost;
-  verdicts.simulate = { measure: "a simulated tools/call (a Request built per call) / an HTTP round trip to the same mock (wall time)", ratio: s.ratio.wall, ratioQuartiles: s.ratioQuartiles.wall, target: "<= 0.33x", met, status: verdictText(met, s.ratioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
-  verdicts.simulateInit = { measure: "a simulated tools/call (a plain init object, no Request) / an HTTP round trip to the same mock (wall time)", ratio: s.initRatio.wall, ratioQuartiles: s.initRatioQuartiles.wall, target: "<= 0.33x", met: initMet, status: verdictText(initMet, s.initRatioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false) };
+  verdicts.simulate = {
+    measure: "a simulated tools/call (a Request built per call) / an HTTP round trip to the same mock (wall time)",
+    ratio: s.ratio.wall,
+    ratioQuartiles: s.ratioQuartiles.wall,
+    target: "<= 0.33x",
+    met,
+    status: verdictText(met, s.ratioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false),
+  };
+  verdicts.simulateInit = {
+    measure: "a simulated tools/call (a plain init object, no Request) / an HTTP round trip to the same mock (wall time)",
+    ratio: s.initRatio.wall,
+    ratioQuartiles: s.initRatioQuartiles.wall,
+    target: "<= 0.33x",
+    met: initMet,
+    status: verdictText(initMet, s.initRatioQuartiles.wall, TARGETS.simulatedVsHttpAtMost, false),
+  };
   const http = s.median.http;
-  rows.push(["tools/call, wall time per call (Request per call)", `${s.median.simulated.wallUsPerCall.toFixed(1)} µs (simulated)`, `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.ratio.wall, s.ratioQuartiles.wall), "≤ 0.33×", verdicts.simulate.status]);
-  rows.push(["tools/call, wall time per call (init object)", `${s.median["simulated-init"].wallUsPerCall.toFixed(1)} µs (simulated)`, `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`, fmtRatioSpread(s.initRatio.wall, s.initRatioQuartiles.wall), "≤ 0.33×", verdicts.simulateInit.status]);
-  rows.push(["tools/call, CPU per call (this process, Request per call)", `${s.median.simulated.cpuUsPerCall.toFixed(1)} µs`, `${http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.ratio.cpu, s.ratioQuartiles.cpu), "(info)", ""]);
-  rows.push(["tools/call, CPU per call (this process, init object)", `${s.median["simulated-init"].cpuUsPerCall.toFixed(1)} µs`, `${http.cpuUsPerCall.toFixed(1)} µs`, fmtRatioSpread(s.initRatio.cpu, s.initRatioQuartiles.cpu), "(info)", ""]);
+  rows.push([
+    "tools/call, wall time per call (Request per call)",
+    `${s.median.simulated.wallUsPerCall.toFixed(1)} µs (simulated)`,
+    `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`,
+    fmtRatioSpread(s.ratio.wall, s.ratioQuartiles.wall),
+    "≤ 0.33×",
+    verdicts.simulate.status,
+  ]);
+  rows.push([
+    "tools/call, wall time per call (init object)",
+    `${s.median["simulated-init"].wallUsPerCall.toFixed(1)} µs (simulated)`,
+    `${http.wallUsPerCall.toFixed(1)} µs (HTTP)`,
+    fmtRatioSpread(s.initRatio.wall, s.initRatioQuartiles.wall),
+    "≤ 0.33×",
+    verdicts.simulateInit.status,
+  ]);
+  rows.push([
+    "tools/call, CPU per call (this process, Request per call)",
+    `${s.median.simulated.cpuUsPerCall.toFixed(1)} µs`,
+    `${http.cpuUsPerCall.toFixed(1)} µs`,
+    fmtRatioSpread(s.ratio.cpu, s.ratioQuartiles.cpu),
+    "(info)",
+    "",
+  ]);
+  rows.push([
+    "tools/call, CPU per call (this process, init object)",
+    `${s.median["simulated-init"].cpuUsPerCall.toFixed(1)} µs`,
+    `${http.cpuUsPerCall.toFixed(1)} µs`,
+    fmtRatioSpread(s.initRatio.cpu, s.initRatioQuartiles.cpu),
+    "(info)",
+    "",
+  ]);
 }
 const header = ["Measure", "ours", "reference", "ratio (IQR)", "aim", "status"];
 console.log(`\n${renderTable(header, rows)}`);
 const durationSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
 if (!args.has("no-json")) {
-  writeReport(args.get("json") ?? path.join(benchDir, "results", "observe.json"), { generatedAt: new Date().toISOString(), durationSeconds, environment: env, config: CONFIG, skipped, verdicts, table: { header, rows }, results });
+  writeReport(args.get("json") ?? path.join(benchDir, "results", "observe.json"), {
+    generatedAt: new Date().toISOString(),
+    durationSeconds,
+    environment: env,
+    config: CONFIG,
+    skipped,
+    verdicts,
+    table: { header, rows },
+    results,
+  });
 }

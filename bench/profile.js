@@ -141,7 +141,9 @@ if (process.env.MCP_TESTKIT_PROFILE_CHILD === "1" && workload === "simulate") {
     const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) };
     return plain ? { ...init, url } : new Request(url, init);
   };
-  const opened = await sim.startRequest(post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "profile", version: "0" } } }));
+  const opened = await sim.startRequest(
+    post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "profile", version: "0" } } }),
+  );
   const session = { "mcp-session-id": (await opened.awaitResponse(5000)).header("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
   await (await sim.startRequest(post({ jsonrpc: "2.0", method: "notifications/initialized" }, session))).awaitCompletion(5000);
   const count = Number(args.get("count") ?? 100_000);
@@ -343,7 +345,10 @@ for (const f of [...byFunction.values()].sort((a, b) => b.selfUs - a.selfUs).sli
   console.log(`  ${pct(f.selfUs)} ${ms(f.selfUs)}  ${f.area.padEnd(11)} ${f.fn}  ${f.where}`);
 }
 console.log(`\nmcp-testkit functions (src/) by self time:`);
-for (const f of [...byFunction.values()].filter((f) => f.area === "mcp-testkit").sort((a, b) => b.selfUs - a.selfUs).slice(0, top)) {
+for (const f of [...byFunction.values()]
+  .filter((f) => f.area === "mcp-testkit")
+  .sort((a, b) => b.selfUs - a.selfUs)
+  .slice(0, top)) {
   console.log(`  ${pct(f.selfUs)} ${ms(f.selfUs)}  ${f.fn}  ${f.where}   (inclusive ${pct(inclusive.get(f.key) ?? 0).trim()})`);
 }
 console.log(`\nmcp-testkit functions (src/) by inclusive time (callees in SDK/zod/node counted too):`);

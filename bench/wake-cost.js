@@ -23,7 +23,14 @@ const args = parseArgs();
 const rounds = Math.min(Number(args.get("rounds") ?? 16), 40);
 const sliceMs = Math.min(Number(args.get("slice-ms") ?? 200), 1000);
 const SERVER_SCRIPT = path.join(benchDir, "servers", "minimal-stdio.mjs");
-const VARIANTS = { "no extra work": [0, 0], "5 µs before the write": [5, 0], "15 µs before the write": [15, 0], "5 µs after the write": [0, 5], "15 µs after the write": [0, 15], "40 µs after the write": [0, 40] };
+const VARIANTS = {
+  "no extra work": [0, 0],
+  "5 µs before the write": [5, 0],
+  "15 µs before the write": [15, 0],
+  "5 µs after the write": [0, 5],
+  "15 µs after the write": [0, 15],
+  "40 µs after the write": [0, 40],
+};
 
 /** Keeps this core busy for `us` microseconds. */
 function spin(us) {

@@ -72,20 +72,38 @@ function suiteInfo(key, version, spec, folder, envVariable, specArgs, serverSuit
 }
 const SUITES = {
   // The released suite, protocol 2025-11-25; client scenarios of issue 4.
-  2025: suiteInfo("2025", "0.1.16", "2025-11-25", "mcp-testkit-conformance", "CONFORMANCE_SUITE", [], ["active", "pending"], ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]),
+  2025: suiteInfo(
+    "2025",
+    "0.1.16",
+    "2025-11-25",
+    "mcp-testkit-conformance",
+    "CONFORMANCE_SUITE",
+    [],
+    ["active", "pending"],
+    ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"],
+  ),
   // The pre-release suite for protocol 2026-07-28 (issue 8): its scenarios for 2026-07-28 are
   // spread over active, draft and pending (two are both draft and pending: run once, counted
   // once); client mode: the scenarios without OAuth.
-  2026: suiteInfo("2026", "0.2.0-alpha.12", "2026-07-28", "mcp-testkit-conformance-2026", "CONFORMANCE_SUITE_2026", ["--spec-version", "2026-07-28"], ["active", "draft", "pending"], [
-    "tools_call",
-    "request-metadata",
-    "sep-2322-client-request-state",
-    "http-standard-headers",
-    "http-custom-headers",
-    "http-invalid-tool-headers",
-    "json-schema-ref-no-deref",
-    "json-schema-2020-12-preservation",
-  ]),
+  2026: suiteInfo(
+    "2026",
+    "0.2.0-alpha.12",
+    "2026-07-28",
+    "mcp-testkit-conformance-2026",
+    "CONFORMANCE_SUITE_2026",
+    ["--spec-version", "2026-07-28"],
+    ["active", "draft", "pending"],
+    [
+      "tools_call",
+      "request-metadata",
+      "sep-2322-client-request-state",
+      "http-standard-headers",
+      "http-custom-headers",
+      "http-invalid-tool-headers",
+      "json-schema-ref-no-deref",
+      "json-schema-2020-12-preservation",
+    ],
+  ),
 };
 
 const { values: args } = parseArgs({
@@ -100,8 +118,12 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log("Usage: npm run conformance -- [--spec all|2025|2026] [--mode all|server|client] [--suite all|active|pending|draft] [--scenario <name>] [--verbose]");
-  console.log(`  --spec     2025: conformance ${SUITES[2025].version} (${SUITES[2025].spec}); 2026: conformance ${SUITES[2026].version} with --spec-version ${SUITES[2026].spec}; all (default): both, 2025 first`);
-  console.log(`  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}); all (default): both`);
+  console.log(
+    `  --spec     2025: conformance ${SUITES[2025].version} (${SUITES[2025].spec}); 2026: conformance ${SUITES[2026].version} with --spec-version ${SUITES[2026].spec}; all (default): both, 2025 first`,
+  );
+  console.log(
+    `  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}); all (default): both`,
+  );
   console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), or all of them (default)");
   process.exit(0);
 }
@@ -490,7 +512,10 @@ if (table.length > 0) {
         console.log(`${where}, server ${selection}: ${passed(selected)} (${checks(selected)})`);
       }
       const shared = serverRows.filter((row) => row.run.includes("+")).length;
-      if (selections.length > 1) console.log(`${where}, server overall: ${passed(serverRows)} (${checks(serverRows)})${shared > 0 ? `; ${shared} of them in two selections (${[...new Set(serverRows.filter((row) => row.run.includes("+")).map((row) => row.run))].join(", ")}): run in each, counted once` : ""}`);
+      if (selections.length > 1)
+        console.log(
+          `${where}, server overall: ${passed(serverRows)} (${checks(serverRows)})${shared > 0 ? `; ${shared} of them in two selections (${[...new Set(serverRows.filter((row) => row.run.includes("+")).map((row) => row.run))].join(", ")}): run in each, counted once` : ""}`,
+        );
     }
     const clientRows = rows.filter((row) => row.mode === "client");
     if (clientRows.length > 0) console.log(`${where}, client (driver under test): ${passed(clientRows)} (${checks(clientRows)})`);

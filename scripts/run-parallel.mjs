@@ -19,9 +19,7 @@ function run(name) {
     child.stdout.on("data", (chunk) => output.push(chunk));
     child.stderr.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => resolve({ name, code: 1, output: `${error.message}\n` }));
-    child.on("close", (code, signal) =>
-      resolve({ name, code: code ?? (signal ? 1 : 0), output: Buffer.concat(output).toString() }),
-    );
+    child.on("close", (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), output: Buffer.concat(output).toString() }));
   });
 }
 

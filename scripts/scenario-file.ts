@@ -16,21 +16,23 @@ const strings = z.array(z.string());
 const JSON_SCHEMA_TYPES = z.enum(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
 /** A JSON Schema, checked as the mock checks it (src/engine/spec-checks.ts): known type names, required a list, subschema maps of schemas. */
-const jsonSchema: z.ZodType = z.lazy(() => {
-  const schemas = z.record(z.string(), jsonSchema);
-  return z.union([
-    z.boolean(),
-    z.looseObject({
-      type: z.union([JSON_SCHEMA_TYPES, z.array(JSON_SCHEMA_TYPES)]).optional(),
-      required: strings.optional(),
-      properties: schemas.optional(),
-      patternProperties: schemas.optional(),
-      $defs: schemas.optional(),
-      definitions: schemas.optional(),
-      dependentSchemas: schemas.optional(),
-    }),
-  ]);
-}).meta({ id: "jsonSchema", description: "A JSON Schema, checked as the mock checks it: known type names, required a list, subschema maps of schemas." });
+const jsonSchema: z.ZodType = z
+  .lazy(() => {
+    const schemas = z.record(z.string(), jsonSchema);
+    return z.union([
+      z.boolean(),
+      z.looseObject({
+        type: z.union([JSON_SCHEMA_TYPES, z.array(JSON_SCHEMA_TYPES)]).optional(),
+        required: strings.optional(),
+        properties: schemas.optional(),
+        patternProperties: schemas.optional(),
+        $defs: schemas.optional(),
+        definitions: schemas.optional(),
+        dependentSchemas: schemas.optional(),
+      }),
+    ]);
+  })
+  .meta({ id: "jsonSchema", description: "A JSON Schema, checked as the mock checks it: known type names, required a list, subschema maps of schemas." });
 
 const steps = z.union([stepSchema, z.array(stepSchema).min(1)]);
 
@@ -148,5 +150,6 @@ export const scenarioFileSchema = z
   })
   .meta({
     title: "mcp-testkit scenario file (mockMcp options as JSON)",
-    description: "A scenario for `mcp-testkit mock <scenario.json>`: the JSON-able mockMcp() options. Functions (step functions, read, messages, logger, observers) need a .js or .ts scenario module. See the README.",
+    description:
+      "A scenario for `mcp-testkit mock <scenario.json>`: the JSON-able mockMcp() options. Functions (step functions, read, messages, logger, observers) need a .js or .ts scenario module. See the README.",
   });

@@ -46,7 +46,8 @@ function fixtureFileSchema(): Json {
     "mcp-fakes.schema.json",
     {
       title: "mcp-testkit fixture file (scenario fakes)",
-      description: 'A fixture file of scenario fakes: an object whose mcpFakes key holds one block or an array of blocks. Other keys are allowed (an LLM "fixtures" array is ignored). See docs/fakes.md.',
+      description:
+        'A fixture file of scenario fakes: an object whose mcpFakes key holds one block or an array of blocks. Other keys are allowed (an LLM "fixtures" array is ignored). See docs/fakes.md.',
       type: "object",
       properties: {
         $schema: { type: "string" },
@@ -68,7 +69,10 @@ const members = (value: object) => Object.entries(value).filter(([, item]) => it
 
 function oneLine(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(oneLine).join(", ")}]`;
-  if (typeof value === "object" && value !== null) return `{${members(value).map(([key, item]) => `${JSON.stringify(key)}: ${oneLine(item)}`).join(", ")}}`;
+  if (typeof value === "object" && value !== null)
+    return `{${members(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${oneLine(item)}`)
+      .join(", ")}}`;
   return JSON.stringify(value);
 }
 

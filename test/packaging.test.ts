@@ -38,7 +38,10 @@ beforeAll(async () => {
   const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", project], { cwd: clone, timeout: 120_000 });
   const tarball = join(project, stdout.trim().split("\n").pop()!);
   const { stdout: listing } = await run("tar", ["-tzf", tarball], { timeout: 30_000 });
-  packed = listing.trim().split("\n").map((entry) => entry.replace(/^package\//, ""));
+  packed = listing
+    .trim()
+    .split("\n")
+    .map((entry) => entry.replace(/^package\//, ""));
   installed = join(project, "node_modules", "mcp-testkit");
   mkdirSync(installed, { recursive: true });
   await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"], { timeout: 30_000 });

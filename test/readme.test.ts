@@ -23,7 +23,13 @@ interface Block {
   file: string;
 }
 
-const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort().map((name) => `docs/${name}`)];
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 function blocksOf(document: string): Block[] {
   const text = readFileSync(join(root, document), "utf8");
@@ -85,7 +91,21 @@ function typecheckAll(): Promise<string> {
 }
 
 it("finds the README and a guide per capability", () => {
-  expect(documents).toEqual(expect.arrayContaining(["README.md", "docs/mocking.md", "docs/faults.md", "docs/fakes.md", "docs/driver.md", "docs/eras.md", "docs/record-replay.md", "docs/observe.md", "docs/cli.md", "docs/http.md", "docs/recipes.md"]));
+  expect(documents).toEqual(
+    expect.arrayContaining([
+      "README.md",
+      "docs/mocking.md",
+      "docs/faults.md",
+      "docs/fakes.md",
+      "docs/driver.md",
+      "docs/eras.md",
+      "docs/record-replay.md",
+      "docs/observe.md",
+      "docs/cli.md",
+      "docs/http.md",
+      "docs/recipes.md",
+    ]),
+  );
   expect(blocksByDocument.get("README.md")!.filter((block) => block.runs).length).toBeGreaterThanOrEqual(8);
 });
 

@@ -66,9 +66,7 @@ function postOnce(session, headers, body) {
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode, type: response.headers["content-type"] ?? "", sessionId: response.headers["mcp-session-id"], text }),
-        );
+        response.on("end", () => resolve({ status: response.statusCode, type: response.headers["content-type"] ?? "", sessionId: response.headers["mcp-session-id"], text }));
         response.on("error", reject);
       },
     );
@@ -94,13 +92,7 @@ export function quickAnswerOk(text, id, wantResultType) {
   // "id":1 must not pass for "id":12.
   const after = text.charCodeAt(at + idField.length);
   if (after !== 44 /* , */ && after !== 125 /* } */) return false;
-  return (
-    text.includes('"result":') &&
-    text.includes('"text":"ok"') &&
-    !text.includes('"isError":true') &&
-    !text.includes('"error":') &&
-    (!wantResultType || text.includes('"resultType":"complete"'))
-  );
+  return text.includes('"result":') && text.includes('"text":"ok"') && !text.includes('"isError":true') && !text.includes('"error":') && (!wantResultType || text.includes('"resultType":"complete"'));
 }
 
 /** The JSON-RPC answer with this id, from a JSON body or from the events of an SSE body. */
@@ -174,7 +166,11 @@ export class HttpSession {
 }
 
 export const MODERN_VERSION = "2026-07-28";
-export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientInfo": { name: "bench-loadgen", version: "1.0.0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+export const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+  "io.modelcontextprotocol/clientInfo": { name: "bench-loadgen", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** A 2026-07-28 client on one keep-alive connection: nothing to open, every call stands alone. */
 export class ModernHttpSession extends HttpSession {
@@ -231,5 +227,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const run = await runLoad(sessions, { count: Number(args.get("count") ?? 1_000_000), ms: seconds * 1000 });
   for (const session of sessions) session.close();
   const p = (q) => run.latenciesUs[Math.min(run.calls - 1, Math.ceil(q * run.calls) - 1)];
-  console.log(`loadgen: ${run.calls} calls in ${run.seconds.toFixed(2)} s = ${(run.calls / run.seconds).toFixed(0)}/s at concurrency ${concurrency}, p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`);
+  console.log(
+    `loadgen: ${run.calls} calls in ${run.seconds.toFixed(2)} s = ${(run.calls / run.seconds).toFixed(0)}/s at concurrency ${concurrency}, p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`,
+  );
 }

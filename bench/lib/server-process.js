@@ -12,7 +12,10 @@ import path from "node:path";
 import { benchDir, within } from "./common.js";
 
 export async function startServerProcess(side, { root = benchDir, label = side } = {}) {
-  const child = fork(path.join(root, "servers", "http-server.js"), [side], { execArgv: ["--expose-gc", ...(process.env.MCP_BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? [])], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(root, "servers", "http-server.js"), [side], {
+    execArgv: ["--expose-gc", ...(process.env.MCP_BENCH_SERVER_FLAGS?.split(" ").filter(Boolean) ?? [])],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const ready = await within(
     new Promise((resolve, reject) => {
       child.once("message", resolve);

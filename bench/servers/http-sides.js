@@ -92,11 +92,9 @@ async function startAimock() {
 // ---------------------------------------------------------------- the official SDK
 let sdkPromise;
 const sdk = () =>
-  (sdkPromise ??= Promise.all([
-    import("@modelcontextprotocol/sdk/server/mcp.js"),
-    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]).then(([mcp, http, types]) => ({ McpServer: mcp.McpServer, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest })));
+  (sdkPromise ??= Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), import("@modelcontextprotocol/sdk/server/streamableHttp.js"), import("@modelcontextprotocol/sdk/types.js")]).then(
+    ([mcp, http, types]) => ({ McpServer: mcp.McpServer, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest }),
+  ));
 
 async function startSdk(enableJsonResponse) {
   const { McpServer, StreamableHTTPServerTransport, isInitializeRequest } = await sdk();

@@ -12,8 +12,7 @@
  */
 
 /** A 1x1 red PNG. */
-const RED_PIXEL_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
 
 /** A WAV file: 8 kHz, 8-bit mono, 10 ms of silence. */
 const SILENT_WAV = (() => {
@@ -152,8 +151,7 @@ export default {
     // priming event (which carries `retry:`), before the answer; the client gets the answer by
     // reconnecting with GET and Last-Event-ID.
     test_reconnection: {
-      description:
-        "Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.",
+      description: "Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.",
       inputSchema: NO_ARGUMENTS,
       responses: {
         stream: { mode: "sse", closeAfterEvents: 0, retryMs: 500 },
@@ -376,7 +374,10 @@ export default {
       inputSchema: NO_ARGUMENTS,
       responses: async (call) => {
         const name = await call.elicit({ message: "Step 1: What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "step1" });
-        const color = await call.elicit({ message: "Step 2: What is your favorite color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } }, { key: "step2" });
+        const color = await call.elicit(
+          { message: "Step 2: What is your favorite color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } },
+          { key: "step2" },
+        );
         return { content: [{ type: "text", text: `${name.content?.name} likes ${color.content?.color}` }] };
       },
     },
@@ -387,7 +388,8 @@ export default {
       inputSchema: NO_ARGUMENTS,
       responses: async (call) => {
         const asks = [];
-        if (call.clientCapabilities.elicitation) asks.push(call.elicit({ message: "Anything to add?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } }, { key: "note" }));
+        if (call.clientCapabilities.elicitation)
+          asks.push(call.elicit({ message: "Anything to add?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } }, { key: "note" }));
         if (call.clientCapabilities.sampling) asks.push(call.sample({ messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 10 }, { key: "hi" }));
         await Promise.all(asks);
         return { content: [{ type: "text", text: `asked ${asks.length}` }] };
@@ -481,7 +483,16 @@ export default {
       messages: (_args, request) => {
         const context = request.inputResponses?.user_context?.content?.context;
         if (context === undefined) {
-          return { inputRequired: { inputRequests: { user_context: { method: "elicitation/create", params: { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } } } } } };
+          return {
+            inputRequired: {
+              inputRequests: {
+                user_context: {
+                  method: "elicitation/create",
+                  params: { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } },
+                },
+              },
+            },
+          };
         }
         return [{ role: "user", content: `Use this context: ${context}` }];
       },

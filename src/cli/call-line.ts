@@ -39,7 +39,7 @@ function firstText(result: unknown): string | undefined {
   const block = content.find((item): item is { text: string } => typeof (item as { text?: unknown })?.text === "string");
   return block?.text;
 }
- 
+
 /** Arguments and messages on a live line are cut to this many characters. */
 export function clipLine(text: string): string {
   return clip(text, MAX_ARGUMENTS_CHARS);

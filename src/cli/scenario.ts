@@ -24,9 +24,7 @@ export async function loadScenario(file: string): Promise<Scenario> {
   const scenario = isModule ? await importModule(file, path, TS_EXTENSIONS.has(extension)) : await readJson(file, path);
   if (typeof scenario !== "object" || scenario === null || Array.isArray(scenario)) {
     const where = isModule ? `The default export of scenario module "${file}"` : `Scenario file "${file}"`;
-    throw new CommandError(
-      `${where} must be an object of mockMcp() options such as { "tools": { "search": { "returns": "found" } } }, but it is ${describe(scenario)}.`,
-    );
+    throw new CommandError(`${where} must be an object of mockMcp() options such as { "tools": { "search": { "returns": "found" } } }, but it is ${describe(scenario)}.`);
   }
   return withoutSchemaKey(scenario as Scenario);
 }
@@ -57,8 +55,7 @@ async function readJson(file: string, path: string): Promise<unknown> {
   } catch (error) {
     const { reason, excerpt } = describeJsonError(text, error);
     throw new CommandError(
-      `Scenario file "${file}" is not valid JSON: ${reason}. ` +
-        `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.${excerpt}`,
+      `Scenario file "${file}" is not valid JSON: ${reason}. ` + `A scenario is JSON (or a .js/.ts module whose default export is the options); comments and trailing commas are not JSON.${excerpt}`,
     );
   }
 }

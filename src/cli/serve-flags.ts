@@ -31,7 +31,8 @@ export interface ServeFlags {
 export function parseServeFlags(values: { port?: string | undefined; host?: string | undefined; path?: string | undefined; stdio?: boolean | undefined }): ServeFlags {
   const stdio = values.stdio === true;
   const httpFlags = (["port", "host", "path"] as const).filter((flag) => values[flag] !== undefined);
-  if (stdio && httpFlags.length > 0) throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
+  if (stdio && httpFlags.length > 0)
+    throw new UsageError(`${httpFlags.map((flag) => `--${flag}`).join(", ")} ${httpFlags.length > 1 ? "set" : "sets"} up HTTP serving and cannot be combined with --stdio`);
   const port = values.port === undefined ? undefined : parsePort(values.port);
   if (values.host === "") throw new UsageError("--host needs a host name or address, such as 127.0.0.1");
   if (values.path !== undefined && !values.path.startsWith("/")) throw new UsageError(`--path must start with "/", such as /mcp, got "${values.path}"`);

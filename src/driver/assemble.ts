@@ -90,7 +90,15 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
   // A refused connection over HTTP means nothing listens at the URL: said first, in plain words.
   const refusedAt = (error: unknown) => (connection.kind === "http" && connectionRefusal(error) !== undefined ? connection.target : undefined);
   const tap = connection.tap ?? new MessageTap(connection.kind);
-  const channel = new RpcChannel(transport, { requestTimeout, strict: options.strict ?? true, processContext, classifyError, refusedAt, tap, ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }) });
+  const channel = new RpcChannel(transport, {
+    requestTimeout,
+    strict: options.strict ?? true,
+    processContext,
+    classifyError,
+    refusedAt,
+    tap,
+    ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }),
+  });
   tap.bind({ sessionId: () => channel.sessionId, protocolVersion: () => channel.protocolVersion });
 
   const implied = (version: string) => answers.impliedCapabilities(version);
@@ -109,7 +117,13 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
       (signal, onId) => gate.request("subscriptions/listen", { notifications: filter }, { label: "subscriptions/listen", signal, onId, timeoutMs: Infinity }),
       acknowledgeTimeoutMs,
     );
-  const listChanges = options.followListChanges === false ? undefined : new ListChangeFollower((filter) => subscribe(filter, requestTimeout), () => lists.noticeAll());
+  const listChanges =
+    options.followListChanges === false
+      ? undefined
+      : new ListChangeFollower(
+          (filter) => subscribe(filter, requestTimeout),
+          () => lists.noticeAll(),
+        );
   const http = connection.modernHttp;
   const spoken = new SpokenVersion(negotiation);
   const calls = new CallHandlers(channel);

@@ -16,11 +16,20 @@ import type { ErrorFor, FailedRequest } from "./request-types.js";
 export function callFailures(processContext: () => ProcessContext | undefined) {
   const fields = (error: JsonRpcErrorObject, method: string) => ({ code: error.code, serverMessage: error.message, data: error.data, method, process: processContext() });
   const tool = (error: JsonRpcErrorObject, { method, subject }: FailedRequest, hint = "") =>
-    new ToolCallError([`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error), hint], { ...fields(error, method), toolName: subject! });
+    new ToolCallError([`Tool "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error), hint], {
+      ...fields(error, method),
+      toolName: subject!,
+    });
   const prompt: ErrorFor = (error, { method, subject }) =>
-    new PromptCallError([`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], { ...fields(error, method), promptName: subject! });
+    new PromptCallError([`Prompt "${subject}" failed: the server answered ${method} with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], {
+      ...fields(error, method),
+      promptName: subject!,
+    });
   const resource: ErrorFor = (error, { method, subject }) =>
-    new ResourceCallError([`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], { ...fields(error, method), uri: subject! });
+    new ResourceCallError([`${method} ${JSON.stringify(subject)} failed: the server answered with JSON-RPC error ${describeErrorObject(error)}`, ...capabilityHint(error)], {
+      ...fields(error, method),
+      uri: subject!,
+    });
   return { tool, prompt, resource };
 }
 
@@ -51,7 +60,10 @@ function asksUrlMode(required: unknown): boolean {
 
 /** What to use instead of each legacy-era method that 2026-07-28 removed, and the feature that is its. */
 const REMOVED_METHODS = {
-  "logging/setLevel": { feature: "loggingSetLevel", instead: `in ${FEATURES.loggingSetLevel.until} a log level goes in each request's _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel` },
+  "logging/setLevel": {
+    feature: "loggingSetLevel",
+    instead: `in ${FEATURES.loggingSetLevel.until} a log level goes in each request's _meta ("io.modelcontextprotocol/logLevel"); use versionNegotiation "legacy" to test logging/setLevel`,
+  },
   "resources/subscribe": { feature: "resourcesSubscribe", instead: 'use listen({ resourceSubscriptions: [uri] }) (subscriptions/listen) instead, or versionNegotiation "legacy"' },
   "resources/unsubscribe": { feature: "resourcesSubscribe", instead: 'end the subscriptions/listen stream (close what listen() gave) instead, or use versionNegotiation "legacy"' },
   ping: { feature: "ping", instead: 'use versionNegotiation "legacy" to test ping against a server that also speaks the legacy era' },

@@ -110,10 +110,13 @@ export class MCPStdinSubprocess extends McpDriver {
 function checkResumedSession(options: McpConnectOptions): void {
   const { sessionId, protocolVersion, versionNegotiation } = options;
   if (sessionId === undefined) return;
-  if (typeof sessionId !== "string" || sessionId === "") throw new McpTestkitError(`sessionId must be the Mcp-Session-Id of a session the server gave, a non-empty string, got ${typeLabel(sessionId)}.`);
+  if (typeof sessionId !== "string" || sessionId === "")
+    throw new McpTestkitError(`sessionId must be the Mcp-Session-Id of a session the server gave, a non-empty string, got ${typeLabel(sessionId)}.`);
   const pinned = typeof versionNegotiation === "object" && versionNegotiation !== null;
   if (pinned || (protocolVersion !== undefined && isModernVersion(protocolVersion))) {
-    throw new McpTestkitError(`sessionId resumes a session, and ${pinned ? "a pinned " : ""}${revisionsWith("perRequestMeta")} has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as ${JSON.stringify(LATEST_PROTOCOL_VERSION)}.`);
+    throw new McpTestkitError(
+      `sessionId resumes a session, and ${pinned ? "a pinned " : ""}${revisionsWith("perRequestMeta")} has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as ${JSON.stringify(LATEST_PROTOCOL_VERSION)}.`,
+    );
   }
 }
 

@@ -71,7 +71,9 @@ export function checkNegotiation(options: Pick<DriverOptions, "protocolVersion" 
   // A version nobody knows would be negotiated away in silence (the server answers with its own).
   if (version !== undefined && !isKnownVersion(version)) throw new McpTestkitError(`protocolVersion must be a revision mcp-testkit knows (${known}), got ${typeLabel(version)}.`);
   if (version !== undefined && mode === "legacy" && isModernVersion(version)) {
-    throw new McpTestkitError(`protocolVersion ${JSON.stringify(version)} has no initialize handshake, so versionNegotiation "legacy" cannot ask for it: use "auto" or { pin: ${JSON.stringify(version)} }.`);
+    throw new McpTestkitError(
+      `protocolVersion ${JSON.stringify(version)} has no initialize handshake, so versionNegotiation "legacy" cannot ask for it: use "auto" or { pin: ${JSON.stringify(version)} }.`,
+    );
   }
   // The opposite contradiction: a pin speaks its own revision, so another protocolVersion would be ignored in silence.
   if (version !== undefined && isObject(mode) && version !== mode.pin) {
@@ -214,7 +216,9 @@ export class DiscoverNegotiation implements Negotiation {
 
   /** One `server/discover`: a modern answer, a version to retry with, or why the server looks legacy. */
   private async probe(): Promise<
-    { kind: "modern"; result: DiscoverResult } | { kind: "retry"; version: string; legacy: string[]; cause: RequestFailedError } | { kind: "legacy"; why: string | readonly MessagePart[]; cause?: unknown }
+    | { kind: "modern"; result: DiscoverResult }
+    | { kind: "retry"; version: string; legacy: string[]; cause: RequestFailedError }
+    | { kind: "legacy"; why: string | readonly MessagePart[]; cause?: unknown }
   > {
     let result: JsonObject;
     try {
@@ -306,7 +310,8 @@ export class DiscoverNegotiation implements Negotiation {
   private notModern(why: string | readonly MessagePart[], cause: unknown): ProtocolError {
     // A pin implied by protocolVersion alone: the way out is to change that option, not to add "legacy" beside it (refused).
     const pinnedByVersion = this.options.versionNegotiation === undefined && this.options.protocolVersion !== undefined;
-    const asked: NegotiationModeAsked = this.mode === "auto" ? { asked: "auto" } : pinnedByVersion ? { asked: "protocolVersion", version: this.options.protocolVersion! } : { asked: "pin", version: this.mode.pin };
+    const asked: NegotiationModeAsked =
+      this.mode === "auto" ? { asked: "auto" } : pinnedByVersion ? { asked: "protocolVersion", version: this.options.protocolVersion! } : { asked: "pin", version: this.mode.pin };
     const whyParts = typeof why === "string" ? [why] : why;
     return new ProtocolError([`The server does not speak MCP ${this.version}`, { kind: "negotiationMode", ...asked }, ": ", ...whyParts, FULL_STOP, { kind: "reachOtherRevision", ...asked }], {
       method: "server/discover",

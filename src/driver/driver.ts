@@ -16,7 +16,21 @@
  * - `driver.process` (server-process.ts) and `driver.traffic` (traffic.ts): the spawned server, and what was recorded.
  */
 import { timerMsProblem } from "../util/timer-ms.js";
-import type { ClientCapabilities, CompleteResult, Implementation, InitializeResult, LoggingLevel, Prompt, PromptReference, Resource, ResourceTemplate, ResourceTemplateReference, Root, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ClientCapabilities,
+  CompleteResult,
+  Implementation,
+  InitializeResult,
+  LoggingLevel,
+  Prompt,
+  PromptReference,
+  Resource,
+  ResourceTemplate,
+  ResourceTemplateReference,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { McpTestkitError } from "../errors.js";
 import type { ListKind } from "../protocol/list-kinds.js";
 import { assembleDriver, type DriverConnection, type DriverParts } from "./assemble.js";
@@ -179,7 +193,11 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     const problem = timerMsProblem("timeoutMs", timeoutMs);
     if (problem !== undefined) return Promise.reject(new McpTestkitError(`close()'s options: ${problem}.`));
     this.closing.abort(new Error("the driver was closed"));
-    return this.parts.lifetime.close({ timeoutMs, allowFailure }, () => this.parts.inbox.close(), () => this.endListChanges(timeoutMs));
+    return this.parts.lifetime.close(
+      { timeoutMs, allowFailure },
+      () => this.parts.inbox.close(),
+      () => this.endListChanges(timeoutMs),
+    );
   }
 
   /**
@@ -189,7 +207,11 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
    */
   async [Symbol.asyncDispose](): Promise<void> {
     this.closing.abort(new Error("the driver was closed"));
-    await this.parts.lifetime.dispose(DEFAULT_CLOSE_TIMEOUT, () => this.parts.inbox.close(), () => this.endListChanges(DEFAULT_CLOSE_TIMEOUT));
+    await this.parts.lifetime.dispose(
+      DEFAULT_CLOSE_TIMEOUT,
+      () => this.parts.inbox.close(),
+      () => this.endListChanges(DEFAULT_CLOSE_TIMEOUT),
+    );
   }
 
   /** What `close()` (or the disposal) found wrong with how the server ended: a non-zero exit, a signal, a kill at the timeout. */
@@ -242,7 +264,15 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallResult> {
     this.assertOpen("callTool", options);
-    const errorFor: RequestSpec["errorFor"] = (error, context) => this.parts.failures.tool(error, context, rejectionHint(error, this.rejectedTools.find((entry) => entry.name === name)));
+    const errorFor: RequestSpec["errorFor"] = (error, context) =>
+      this.parts.failures.tool(
+        error,
+        context,
+        rejectionHint(
+          error,
+          this.rejectedTools.find((entry) => entry.name === name),
+        ),
+      );
     const result = await this.send("tools/call", { name, arguments: args }, { ...options, label: `tools/call "${name}"`, subject: name, errorFor });
     return new ToolCallResult(result, name);
   }

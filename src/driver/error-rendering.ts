@@ -75,11 +75,13 @@ function renderHint(text: string, hint: DriverHint, audience: Audience): string 
     case "speaksOnlyModern":
       return `${sentence(text)} It speaks only ${hint.version}, per request with no initialize: ${cli ? "use --version-negotiation auto (the default) or pin." : `connect with versionNegotiation "auto" or { pin: "${hint.version}" }.`}`;
     case "declareCapabilities":
-      if (cli) return `${text}. The CLI declares no client capabilities (roots, sampling, elicitation), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots`;
+      if (cli)
+        return `${text}. The CLI declares no client capabilities (roots, sampling, elicitation), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots`;
       return `${text}. The driver declares a capability when it can answer for it: pass ${hint.capabilities.map((name) => CAPABILITY_OPTIONS[name]).join(" and ")} to mcpShell / mcpConnect / mcpAttach`;
     case "raiseTimeout":
       if (cli) return `${text.trimEnd()} If the server is just slow, raise --timeout (it was ${hint.timeoutMs} ms).`;
-      if (hint.slowAt !== undefined) return `${text} Pass { timeoutMs } to this call or raise requestTimeout if the server is slow ${hint.slowAt === "listing its tools" ? "to list its tools" : hint.slowAt}.`;
+      if (hint.slowAt !== undefined)
+        return `${text} Pass { timeoutMs } to this call or raise requestTimeout if the server is slow ${hint.slowAt === "listing its tools" ? "to list its tools" : hint.slowAt}.`;
       return `${text} If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`;
     case "reachOtherRevision":
       return `${text} ${reachText(hint, cli)}`;
@@ -113,13 +115,17 @@ function modeText(mode: NegotiationModeAsked, cli: boolean): string {
 function reachText(mode: NegotiationModeAsked, cli: boolean): string {
   switch (mode.asked) {
     case "auto":
-      return cli ? "Ask for another revision with --protocol-version, or use --version-negotiation legacy if the server also serves initialize." : `Ask for another revision with protocolVersion, or use versionNegotiation "legacy" if the server also serves initialize.`;
+      return cli
+        ? "Ask for another revision with --protocol-version, or use --version-negotiation legacy if the server also serves initialize."
+        : `Ask for another revision with protocolVersion, or use versionNegotiation "legacy" if the server also serves initialize.`;
     case "protocolVersion":
       return cli
         ? `--protocol-version ${mode.version} alone pins that revision; for a legacy server give a legacy --protocol-version (or leave it out), or use --version-negotiation auto.`
         : `protocolVersion ${JSON.stringify(mode.version)} alone pins that revision; for a legacy server set a legacy protocolVersion (or leave it out), or use versionNegotiation "auto".`;
     case "pin":
-      return cli ? "A legacy server needs --version-negotiation auto (the default: probe, then initialize) or legacy." : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
+      return cli
+        ? "A legacy server needs --version-negotiation auto (the default: probe, then initialize) or legacy."
+        : `A legacy server needs versionNegotiation "auto" (probe, then initialize) or "legacy".`;
   }
 }
 

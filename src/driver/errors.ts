@@ -257,10 +257,10 @@ function describeProcess(process: ProcessContext | undefined, showStdout: boolea
     process.pid === undefined
       ? "never started"
       : process.exitCode === null && process.exitSignal === null
-      ? "still running"
-      : process.exitSignal !== null
-        ? `ended by ${process.exitSignal}`
-        : `exit code ${process.exitCode}`;
+        ? "still running"
+        : process.exitSignal !== null
+          ? `ended by ${process.exitSignal}`
+          : `exit code ${process.exitCode}`;
   let text = `\n  command: ${process.shellCommand}${process.pid === undefined ? "" : ` (pid ${process.pid})`}\n  process: ${status}`;
   text += describeLines("stderr", process.stderr, process.stderrDropped);
   // While the server runs, its stdout is the JSON-RPC traffic: noise unless the stream is at fault.

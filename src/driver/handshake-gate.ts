@@ -21,6 +21,5 @@ export class HandshakeGate {
   }
 
   /** One plain request once the handshake is done (a list's page, a subscription): no era of its own to go through. */
-  readonly request = (method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> =>
-    this.after(spec.label ?? method, () => this.channel.request(method, params, spec));
+  readonly request = (method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> => this.after(spec.label ?? method, () => this.channel.request(method, params, spec));
 }

@@ -53,9 +53,10 @@ export class NotificationInbox {
 
   /** Resolves with the first `count` notifications of `method` (passing `where`), waiting for them if needed. */
   waitFor(method: string, count: number, options: WaitForNotificationOptions, api = "waitForNotifications"): Promise<ReceivedNotification[]> {
-    const problem = typeof method === "string" && method !== ""
-      ? waitArgumentsProblem(api, count, options, OPTION_KINDS)
-      : new McpTestkitError(`${api}(): the method must be a notification method such as "notifications/message", got ${typeLabel(method)}.`);
+    const problem =
+      typeof method === "string" && method !== ""
+        ? waitArgumentsProblem(api, count, options, OPTION_KINDS)
+        : new McpTestkitError(`${api}(): the method must be a notification method such as "notifications/message", got ${typeLabel(method)}.`);
     if (problem) return Promise.reject(problem);
     const where = options.where;
     const matches = (notification: ReceivedNotification) => notification.method === method && (where === undefined || where(notification.params));

@@ -86,10 +86,7 @@ export class ConnectionLifetime {
       );
     }
     if (!this.initialized()) {
-      return new ProcessFailedToStart(
-        `The server process exited before answering ${label}: it failed to start (or exited at once). Its stderr below may say why.`,
-        { method, id, process: context },
-      );
+      return new ProcessFailedToStart(`The server process exited before answering ${label}: it failed to start (or exited at once). Its stderr below may say why.`, { method, id, process: context });
     }
     return new ProcessExitWhileWaitingForResponse(`The server process exited before answering ${label} (id ${id}).`, { method, id, process: context });
   }
@@ -143,7 +140,10 @@ export class ConnectionLifetime {
       await this.closing;
     } catch (error) {
       // An explicit close() already told the test; otherwise say it once, where people look.
-      if (!explicit) process.stderr.write(`${MESSAGE_PREFIX} while disposing of the driver for ${this.target}: ${firstLine(error)} (see driver.closeError; disposal does not throw, so that it cannot hide a test's own failure: call close() to fail the test on it, or close({ allowFailure: true }) when it is expected)\n`);
+      if (!explicit)
+        process.stderr.write(
+          `${MESSAGE_PREFIX} while disposing of the driver for ${this.target}: ${firstLine(error)} (see driver.closeError; disposal does not throw, so that it cannot hide a test's own failure: call close() to fail the test on it, or close({ allowFailure: true }) when it is expected)\n`,
+        );
     }
   }
 
@@ -168,10 +168,7 @@ export class ConnectionLifetime {
   }
 
   private async end(timeoutMs: number, beforeClose: () => void): Promise<void> {
-    this.channel.close(
-      (method, id, label) =>
-        new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }),
-    );
+    this.channel.close((method, id, label) => new ConnectionClosedError(`close() was called before ${label} (id ${id}) was answered.`, { method, id, process: this.process?.context() }));
     beforeClose();
     const process = this.process;
     if (process) {
@@ -222,4 +219,3 @@ function exitFailure(exit: ProcessExit, killedByUs: boolean, when: "on its own" 
 function firstLine(error: unknown): string {
   return firstLineOf(statementOf(error));
 }
-

@@ -15,7 +15,13 @@ import { LIST_KINDS } from "../protocol/list-kinds.js";
 import type { ListenFilter, Subscription } from "./subscription.js";
 import { settlesWithin } from "../util/settle-within.js";
 
-type State = { kind: "idle" } | { kind: "opening"; subscription: Subscription; acknowledged: Promise<void> } | { kind: "open"; subscription: Subscription } | { kind: "failed"; error: Error } | { kind: "unneeded" } | { kind: "closed" };
+type State =
+  | { kind: "idle" }
+  | { kind: "opening"; subscription: Subscription; acknowledged: Promise<void> }
+  | { kind: "open"; subscription: Subscription }
+  | { kind: "failed"; error: Error }
+  | { kind: "unneeded" }
+  | { kind: "closed" };
 
 /** The lists a server says change, as a `subscriptions/listen` filter; undefined when none. */
 function listChangeFilter(capabilities: ServerCapabilities): ListenFilter | undefined {

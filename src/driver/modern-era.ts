@@ -55,7 +55,10 @@ export class ModernEra implements Era {
     const version = this.parts.discovery.result?.protocolVersion;
     if (version === undefined || this.parts.spoken.has("serverRequests")) return this.parts.answers.answer(method, params, context);
     return Promise.reject(
-      new RpcError(ErrorCode.MethodNotFound, `mcp-testkit: ${version} has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer ${method}`),
+      new RpcError(
+        ErrorCode.MethodNotFound,
+        `mcp-testkit: ${version} has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer ${method}`,
+      ),
     );
   }
 
@@ -136,7 +139,10 @@ function eitherAborts(first: AbortSignal, second: AbortSignal): { signal: AbortS
  * the call's own timeout and signal: a call asked to give up at 300 ms does not wait on the
  * driver-wide `requestTimeout` first.
  */
-async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeoutMs: number; signal?: AbortSignal | undefined; doing: string; processContext: () => ProcessContext | undefined }): Promise<T> {
+async function boundedByCall<T>(
+  work: Promise<T>,
+  call: { label: string; timeoutMs: number; signal?: AbortSignal | undefined; doing: string; processContext: () => ProcessContext | undefined },
+): Promise<T> {
   const { label, timeoutMs, signal } = call;
   if (signal?.aborted) throw abortedBeforeSending(label, "tools/call", signal.reason, call.processContext());
   let timer: NodeJS.Timeout | undefined;
@@ -145,7 +151,13 @@ async function boundedByCall<T>(work: Promise<T>, call: { label: string; timeout
     // Infinity is a request with no deadline of its own; every timeout a user gives is checked to fit a timer.
     if (Number.isFinite(timeoutMs)) {
       timer = setTimeout(
-        () => reject(new RequestTimeoutError([`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet).`, { kind: "raiseTimeout", timeoutMs, slowAt: "listing its tools" }], { timeoutMs, cancelled: false, process: call.processContext() })),
+        () =>
+          reject(
+            new RequestTimeoutError(
+              [`${label} got no response within ${timeoutMs} ms: it was still ${call.doing} (nothing was sent yet).`, { kind: "raiseTimeout", timeoutMs, slowAt: "listing its tools" }],
+              { timeoutMs, cancelled: false, process: call.processContext() },
+            ),
+          ),
         timeoutMs,
       );
     }

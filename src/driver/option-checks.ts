@@ -17,14 +17,14 @@ const CALL_OPTION_KINDS = { timeoutMs: "number", signal: "object", onProgress: "
 /** Throws for a call's options the driver would not read (`{ timeout: 300 }`) or could not honour, naming the closest key. */
 export function checkCallOptions(options: unknown, api: string): void {
   const where = `${api}()'s options`;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress?, onServerRequest? }, got ${typeLabel(options)}.`);
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new McpTestkitError(`${where} must be an object { timeoutMs?, signal?, onProgress?, onServerRequest? }, got ${typeLabel(options)}.`);
   checkKeys(options, Object.keys(CALL_OPTION_KINDS), where);
   const { timeoutMs } = options as CallOptions;
   const problem = timeoutMs === undefined ? undefined : timerMsProblem("timeoutMs", timeoutMs, { min: 1 });
   if (problem !== undefined) throw new McpTestkitError(`${where}: ${problem}.`);
   checkValueKinds(options as Record<string, unknown>, CALL_OPTION_KINDS, where);
 }
-
 
 /** Throws a McpTestkitError for bad driver options (before anything is spawned). */
 export function checkOptions(options: DriverOptions): void {
@@ -51,4 +51,3 @@ export function checkOptions(options: DriverOptions): void {
     }
   }
 }
-

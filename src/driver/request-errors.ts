@@ -73,7 +73,11 @@ export function formatProblems(problems: readonly MessageProblem[]): string {
 export function describeSendFailure(label: string, id: number, error: unknown, refusedAt?: string): { failure: SendFailure; text: string; url?: string } {
   // Nothing listening is said first, in plain words: the method's name means little to a user at a wrong port.
   if (refusedAt !== undefined) {
-    return { failure: "nothingListening", url: refusedAt, text: `Nothing answered at ${refusedAt} (connection refused), so ${label} (id ${id}) was not sent. Is the server running, on this port? Detail` };
+    return {
+      failure: "nothingListening",
+      url: refusedAt,
+      text: `Nothing answered at ${refusedAt} (connection refused), so ${label} (id ${id}) was not sent. Is the server running, on this port? Detail`,
+    };
   }
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status === "number" && status >= 400 && status < 600) return { failure: "refused", text: `The server refused ${label} (id ${id}) with HTTP ${status}` };
@@ -81,7 +85,8 @@ export function describeSendFailure(label: string, id: number, error: unknown, r
   // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
   // Its StreamableHTTPError carries only code -1, so the content type is read from the SDK's own text.
   const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
-  if (contentType !== undefined) return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
+  if (contentType !== undefined)
+    return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
   return { failure: "notSent", text: `Could not send ${label} (id ${id})` };
 }
 
@@ -127,7 +132,11 @@ export function unmatchedResponseError(message: JsonObject, problems: readonly M
 }
 
 /** What a request that timed out is told (`how` it was cancelled, unless it never is). */
-export function timeoutError(request: { label: string; id: JsonRpcId; method: string; timeoutMs: number; cancellable: boolean; timeoutNote: string | undefined }, how: CancelledHow, process: ProcessContext | undefined): RequestTimeoutError {
+export function timeoutError(
+  request: { label: string; id: JsonRpcId; method: string; timeoutMs: number; cancellable: boolean; timeoutNote: string | undefined },
+  how: CancelledHow,
+  process: ProcessContext | undefined,
+): RequestTimeoutError {
   const cancelled = request.cancellable;
   const what = cancelled ? `; ${cancelledHow(how)}` : ` (${request.method} is never cancelled)`;
   return new RequestTimeoutError(
@@ -145,6 +154,9 @@ export function answerLostError(request: { label: string; id: JsonRpcId; method:
 }
 
 /** The error of a request that could not be sent, saying (as `sendFailure`) how it failed. */
-export function sendFailureError(described: { failure: SendFailure; text: string; url?: string }, details: { method: string; id: number; cause: unknown; process: ProcessContext | undefined }): ConnectionClosedError {
+export function sendFailureError(
+  described: { failure: SendFailure; text: string; url?: string },
+  details: { method: string; id: number; cause: unknown; process: ProcessContext | undefined },
+): ConnectionClosedError {
   return new ConnectionClosedError(`${described.text}: ${describeCause(details.cause)}`, { ...details, sendFailure: described.failure, url: described.url });
 }

@@ -59,10 +59,11 @@ export class ToolCallResult {
   expectSuccess(): this {
     if (this.isError) {
       const text = this.getTextContent();
-      throw new ToolCallError(
-        `Tool "${this.#toolName}" returned an error result (isError: true)${text === undefined ? "." : `: ${text}`}`,
-        { toolName: this.#toolName, method: "tools/call", result: this },
-      );
+      throw new ToolCallError(`Tool "${this.#toolName}" returned an error result (isError: true)${text === undefined ? "." : `: ${text}`}`, {
+        toolName: this.#toolName,
+        method: "tools/call",
+        result: this,
+      });
     }
     return this;
   }

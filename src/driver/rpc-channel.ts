@@ -28,7 +28,20 @@ import { classifyInbound, isEnvelopeProblem, type InboundMessage } from "./inbou
 import { IncomingRequests, type ServerRequestHandler } from "./incoming-requests.js";
 import { progressToken, type OutgoingRequest, type RequestInterceptor } from "./interceptors.js";
 import { noop, PendingRequests, type PendingRequest } from "./pending-requests.js";
-import { abortedBeforeSending, abortedInFlight, defaultErrorFor, describeSendFailure, sendFailureError, answerLostError, formatProblems, invalidMessageError, safeJson, timeoutError, unmatchedResponseError, type CancelledHow } from "./request-errors.js";
+import {
+  abortedBeforeSending,
+  abortedInFlight,
+  defaultErrorFor,
+  describeSendFailure,
+  sendFailureError,
+  answerLostError,
+  formatProblems,
+  invalidMessageError,
+  safeJson,
+  timeoutError,
+  unmatchedResponseError,
+  type CancelledHow,
+} from "./request-errors.js";
 import type { JsonObject, ProgressParams, ReceivedNotification, RequestSpec } from "./request-types.js";
 import { onAbort } from "../util/on-abort.js";
 
@@ -454,8 +467,7 @@ export class RpcChannel {
     if (blocking.length > 0) {
       const version = this.recorder.protocolVersion ?? LATEST_PROTOCOL_VERSION;
       const failure = new ProtocolError(
-        `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` +
-          `${formatProblems(blocking)}\n  response: ${clipCounted(safeJson(message), 500)}`,
+        `${request.label} (id ${request.id}): the server's response breaks the MCP ${version} schema:\n` + `${formatProblems(blocking)}\n  response: ${clipCounted(safeJson(message), 500)}`,
         { method: request.method, id: request.id, problems: blocking, response: message, process: this.options.processContext() },
       );
       // An answer the caller cannot use: the server broke the protocol, whatever the answer said.

@@ -53,7 +53,8 @@ export class ServerRequestAnswers {
     const answer = await handler(method, params, context);
     if (answer === undefined) return await this.answer(method, params, context);
     const problem = method === "roots/list" ? rootsProblem(answer) : answerProblem(method, answer);
-    if (problem !== undefined) throw new McpTestkitError(`The call's onServerRequest answered ${method} with ${describeValue(answer)}; ${problem}. Return undefined to leave ${method} to the driver's own handlers.`);
+    if (problem !== undefined)
+      throw new McpTestkitError(`The call's onServerRequest answered ${method} with ${describeValue(answer)}; ${problem}. Return undefined to leave ${method} to the driver's own handlers.`);
     return answer;
   }
 
@@ -68,8 +69,8 @@ export class ServerRequestAnswers {
           throw new RpcError(
             ErrorCode.MethodNotFound,
             declared
-              ? "mcp-testkit: this client declares the roots capability (capabilities.roots) but was given no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach), or answer roots/list in a call's onServerRequest."
-              : "mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: \"file:///...\" }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.",
+              ? 'mcp-testkit: this client declares the roots capability (capabilities.roots) but was given no roots to list; pass roots: [{ uri: "file:///..." }] to the driver (mcpShell / mcpConnect / mcpAttach), or answer roots/list in a call\'s onServerRequest.'
+              : 'mcp-testkit: this client declared no roots capability, so it has no roots to list; pass roots: [{ uri: "file:///..." }] to the driver (mcpShell / mcpConnect / mcpAttach) to answer roots/list.',
           );
         }
         return { roots: this.roots };
@@ -105,7 +106,8 @@ const ELICIT_ACTIONS = ["accept", "decline", "cancel"];
 function answerProblem(method: string, answer: unknown): string | undefined {
   if (!isObject(answer)) return "expected a result object";
   if (method === "elicitation/create" && !ELICIT_ACTIONS.includes(answer.action as string)) return 'expected { action: "accept" | "decline" | "cancel", content? }';
-  if (method === "sampling/createMessage" && (typeof answer.role !== "string" || !(isObject(answer.content) || Array.isArray(answer.content)) || typeof answer.model !== "string")) return "expected { role, content, model }";
+  if (method === "sampling/createMessage" && (typeof answer.role !== "string" || !(isObject(answer.content) || Array.isArray(answer.content)) || typeof answer.model !== "string"))
+    return "expected { role, content, model }";
   return undefined;
 }
 

@@ -73,7 +73,9 @@ export class Subscription {
       clearTimeout(this.timer);
       this.stopListening();
       if (!this.isAcknowledged) {
-        this.failAcknowledgement(end.by === "error" ? end.error : new McpDriverError(`subscriptions/listen (id ${String(this.id)}) ended (${end.by}) before it was acknowledged.`, { method: "subscriptions/listen" }));
+        this.failAcknowledgement(
+          end.by === "error" ? end.error : new McpDriverError(`subscriptions/listen (id ${String(this.id)}) ended (${end.by}) before it was acknowledged.`, { method: "subscriptions/listen" }),
+        );
       }
     });
   }

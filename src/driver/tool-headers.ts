@@ -44,7 +44,8 @@ function walk(schema: unknown, reachable: boolean, where: string, seen: Set<stri
     if (typeof header !== "string" || !isHttpToken(header)) return `${where}: x-mcp-header ${JSON.stringify(header)} is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
     if (seen.has(header.toLowerCase())) return `${where}: x-mcp-header ${JSON.stringify(header)} is used twice (names are case-insensitive)`;
     seen.add(header.toLowerCase());
-    if (typeof node.type !== "string" || !MIRRORABLE_TYPES.has(node.type)) return `${where}: x-mcp-header is allowed on string, integer and boolean parameters only, not type ${JSON.stringify(node.type)}`;
+    if (typeof node.type !== "string" || !MIRRORABLE_TYPES.has(node.type))
+      return `${where}: x-mcp-header is allowed on string, integer and boolean parameters only, not type ${JSON.stringify(node.type)}`;
   }
   for (const [key, value] of Object.entries(node)) {
     if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {

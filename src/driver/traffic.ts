@@ -70,7 +70,9 @@ export class DriverTraffic {
     if (problems.length > 0) {
       throw new ProtocolError(
         `The server sent ${problems.length} message problem${problems.length === 1 ? "" : "s"}:\n` +
-          problems.map((problem) => `  - ${problem.method ?? "(no method)"}${problem.id === undefined ? "" : ` (id ${JSON.stringify(problem.id)})`} ${problem.path}: ${problem.message} [${problem.rule}]`).join("\n"),
+          problems
+            .map((problem) => `  - ${problem.method ?? "(no method)"}${problem.id === undefined ? "" : ` (id ${JSON.stringify(problem.id)})`} ${problem.path}: ${problem.message} [${problem.rule}]`)
+            .join("\n"),
         { problems, process: this.processContext() },
       );
     }

@@ -38,7 +38,11 @@ export async function askClient(connection: Connection, method: string, params: 
     // but a client's refusal then is most likely why: the message says so.
     const capability = CLIENT_CAPABILITY_OF_REQUEST[method];
     if (!(error instanceof ServerRequestError) || error.unanswered || !reachable || capability === undefined || options.declared()[capability] !== undefined) throw error;
-    throw new ServerRequestError(error.error, method, `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`);
+    throw new ServerRequestError(
+      error.error,
+      method,
+      `. The client did not declare the "${capability}" capability at initialize, and a server may only use what was negotiated (MCP lifecycle): declare it in the client, or do not ask for ${method}`,
+    );
   } finally {
     for (const stopListening of listeners) stopListening();
     options.asking.delete(asking);

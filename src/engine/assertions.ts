@@ -42,12 +42,15 @@ export function listed<T>(items: readonly T[], line: (item: T) => string): strin
 function callsSection(all: readonly ToolCall[], tool: string, expectedArgs?: Record<string, unknown>): string {
   const own = all.filter((call) => call.tool === tool);
   if (own.length > 0) {
-    return "Calls:\n" + listed(own, (call) => {
-      const line = callLine(call, false);
-      if (!expectedArgs) return line;
-      const difference = firstDifference(call.arguments, expectedArgs, "$");
-      return difference ? `${line}\n      at ${difference.path}: expected ${formatValue(difference.expected)}, got ${formatValue(difference.actual)}` : line;
-    });
+    return (
+      "Calls:\n" +
+      listed(own, (call) => {
+        const line = callLine(call, false);
+        if (!expectedArgs) return line;
+        const difference = firstDifference(call.arguments, expectedArgs, "$");
+        return difference ? `${line}\n      at ${difference.path}: expected ${formatValue(difference.expected)}, got ${formatValue(difference.actual)}` : line;
+      })
+    );
   }
   if (all.length === 0) return "No tool was called.";
   return "Calls to other tools:\n" + listed(all, (call) => callLine(call, true));
@@ -85,7 +88,11 @@ export function assertCalled(kept: KeptCalls, tool: string, options: CalledOptio
   if (options.times !== undefined) {
     if (matching.length !== options.times) {
       const got = options.with ? `${times(matching.length)} with matching arguments` : times(matching.length);
-      fail(`Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`, matching.length, options.times);
+      fail(
+        `Expected "${tool}" to be called ${times(options.times)}${withText}, but it was called ${got}.\n${callsSection(all, tool, options.with)}${droppedNote(kept)}`,
+        matching.length,
+        options.times,
+      );
     }
   } else if (matching.length === 0) {
     const got = own.length === 0 ? `it was never called${calledInstead(all, tool)}` : "no call matched";

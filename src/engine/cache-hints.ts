@@ -15,7 +15,6 @@ export interface CacheHints {
   cacheScope?: "public" | "private";
 }
 
-
 export interface CacheOptions extends CacheHints {
   /** Hints for one method's results, over the defaults above. */
   methods?: Partial<Record<CacheableMethod, CacheHints>>;

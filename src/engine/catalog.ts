@@ -72,7 +72,11 @@ export interface ResourceDefinition {
    * answer `{ inputRequired }` (2026-07-28) to ask the client for input first, or a fault
    * (`delay(ms, value)`, `hang()`, `disconnect()`…).
    */
-  read?: (uri: string, variables: Record<string, string>, request: ContentRequest) => ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue> | Promise<ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue>>;
+  read?: (
+    uri: string,
+    variables: Record<string, string>,
+    request: ContentRequest,
+  ) => ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue> | Promise<ResourceReadValue | InputRequiredAnswer | Fault<ResourceReadValue>>;
   /** Templates only: completions for each template variable (`completion/complete`). */
   complete?: Record<string, CompletionSource>;
   /** Caching hints on this resource's `resources/read` results (2026-07-28), over the mock's `cache` option. */
@@ -195,8 +199,12 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
     const unknown = isObject(spec) ? Object.keys(spec).filter((key) => !isStepKey(key)) : [];
     if (unknown.length > 0) {
       throw new McpTestkitError(
-        unknownKeysMessage(`Tool "${name}"`, unknown, [...TOOL_DEFINITION_KEYS, ...STEP_KEYS],
-          `A tool is a step (${quoteAll(STEP_KEYS)}), a list of steps, or a definition (${quoteAll(TOOL_DEFINITION_KEYS)})`),
+        unknownKeysMessage(
+          `Tool "${name}"`,
+          unknown,
+          [...TOOL_DEFINITION_KEYS, ...STEP_KEYS],
+          `A tool is a step (${quoteAll(STEP_KEYS)}), a list of steps, or a definition (${quoteAll(TOOL_DEFINITION_KEYS)})`,
+        ),
       );
     }
     definition = { responses: spec as Step };
@@ -271,7 +279,8 @@ function checkOnlyThrows(definition: Json, answers: readonly string[], where: st
   if (definition.throws === undefined) return;
   checkThrows(definition.throws, where);
   const beside = answers.filter((key) => definition[key] !== undefined);
-  if (beside.length > 0) throw new McpTestkitError(`${where} gives "throws" and ${beside.map((key) => `"${key}"`).join(" and ")}; "throws" answers every request with an error, so give one or the other.`);
+  if (beside.length > 0)
+    throw new McpTestkitError(`${where} gives "throws" and ${beside.map((key) => `"${key}"`).join(" and ")}; "throws" answers every request with an error, so give one or the other.`);
 }
 
 /** `complete` maps each variable or argument to a list of values or a function. */

@@ -108,7 +108,15 @@ export class Connection {
     // Serialized here, for every wire; a value JSON cannot carry throws to the step that sent it.
     this.peer!.send(JSON.stringify(message), options);
     if (this.events?.has("message")) {
-      this.events.emit("message", { direction: "out", message, sessionId: this.id, wire: this.wire, relatedRequestId: options?.relatedRequestId, protocolVersion: this.negotiatedVersion, at: Date.now() });
+      this.events.emit("message", {
+        direction: "out",
+        message,
+        sessionId: this.id,
+        wire: this.wire,
+        relatedRequestId: options?.relatedRequestId,
+        protocolVersion: this.negotiatedVersion,
+        at: Date.now(),
+      });
     }
     if (this.events?.has("notification:sent") && "method" in message && !("id" in message)) {
       this.events.emit("notification:sent", { method: message.method, sessionId: this.id, wire: this.wire });

@@ -477,4 +477,3 @@ function handlerError(request: JsonRpcRequest, thrown: unknown, context: Request
   if (thrown instanceof RpcError) return replyError(request.id, thrown.toObject());
   return replyError(request.id, { code: ErrorCode.InternalError, message: `Internal error: ${errorText(thrown)}` });
 }
-

@@ -54,8 +54,7 @@ export const DROP: Unanswered = Object.freeze({ type: "drop" });
 /** No reply because the step cut a response stream that cannot be resumed before its answer. */
 export const STREAM_CUT: Unanswered = Object.freeze({ type: "none", cause: "stream_cut" });
 /** Why a call ends with STREAM_CUT (or under a stream a step cut), in its record. */
-export const STREAM_CUT_REASON =
-  "a step's stream.closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed (its events carry no ids), so no answer was sent";
+export const STREAM_CUT_REASON = "a step's stream.closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed (its events carry no ids), so no answer was sent";
 
 export function replyWith(id: JsonRpcId, result: unknown): Outcome {
   // `result` is deliberately unchecked: a raw step may send anything, even something malformed.

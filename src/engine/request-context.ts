@@ -135,10 +135,7 @@ export function unsupportedVersion(requested: unknown, accepted: readonly string
   const supported = [...accepted].sort(compareVersions).reverse();
   const perRequest = supported.filter((version) => versionHas(version, "perRequestMeta"));
   const session = supported.filter((version) => versionHas(version, "initialize"));
-  const offered = [
-    perRequest.length > 0 ? `${perRequest.join(", ")} per request (in _meta)` : "",
-    session.length > 0 ? `${session.join(", ")} through initialize` : "",
-  ].filter(Boolean);
+  const offered = [perRequest.length > 0 ? `${perRequest.join(", ")} per request (in _meta)` : "", session.length > 0 ? `${session.join(", ")} through initialize` : ""].filter(Boolean);
   return {
     code: ErrorCode.UnsupportedProtocolVersion,
     message: `Unsupported protocol version ${JSON.stringify(requested)}: this server speaks ${offered.join("; ")}. Retry with one of data.supported.`,

@@ -51,7 +51,12 @@ export function askSources<R>(sources: ReadonlyArray<(request: R, context: Reque
  * definition wins; sources never hide one). `key` names an entry: a tool's or prompt's name, a
  * resource's URI.
  */
-export function mergeListings(own: Array<Record<string, unknown>>, sources: ReadonlyArray<(context: RequestContext) => readonly object[]>, context: RequestContext, key: (entry: object) => unknown): Array<Record<string, unknown>> {
+export function mergeListings(
+  own: Array<Record<string, unknown>>,
+  sources: ReadonlyArray<(context: RequestContext) => readonly object[]>,
+  context: RequestContext,
+  key: (entry: object) => unknown,
+): Array<Record<string, unknown>> {
   if (sources.length === 0) return own;
   const listed = new Set(own.map(key));
   const listings = [...own];

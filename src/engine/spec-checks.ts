@@ -67,8 +67,7 @@ export function checkJsonSchema(schema: unknown, path: string, where: string): v
       if (typeof name === "string" && JSON_SCHEMA_TYPES.includes(name)) continue;
       const near = typeof name === "string" ? closest(name, JSON_SCHEMA_TYPES) : undefined;
       throw new McpTestkitError(
-        `${where}: ${path}.type is ${typeLabel(name)}, which is not a JSON Schema type${near ? `; did you mean ${JSON.stringify(near)}?` : "."} ` +
-          `Types are ${quoted(JSON_SCHEMA_TYPES)}.`,
+        `${where}: ${path}.type is ${typeLabel(name)}, which is not a JSON Schema type${near ? `; did you mean ${JSON.stringify(near)}?` : "."} ` + `Types are ${quoted(JSON_SCHEMA_TYPES)}.`,
       );
     }
   }
@@ -100,8 +99,6 @@ export function checkResourceUri(uri: string, isTemplate: boolean): void {
   const what = isTemplate ? "URI template" : "URI";
   const ok = hasUriScheme(uri) && (isTemplate ? !/\s/.test(uri) : URL.canParse(uri));
   if (!ok) {
-    throw new McpTestkitError(
-      `Resource ${JSON.stringify(uri)}: the key must be an absolute ${what} with a scheme, such as "notes://today", "file:///docs/readme.md" or "notes://{day}".`,
-    );
+    throw new McpTestkitError(`Resource ${JSON.stringify(uri)}: the key must be an absolute ${what} with a scheme, such as "notes://today", "file:///docs/readme.md" or "notes://{day}".`);
   }
 }

@@ -266,4 +266,3 @@ export function checkStreamHints(value: unknown, where: string): void {
     throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
   }
 }
-

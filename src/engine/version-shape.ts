@@ -58,8 +58,7 @@ function missingFields(fields: FieldFeatures, version: string): Missing[] {
   return missing;
 }
 
-const leftOut = (missing: Missing, value: Json): boolean =>
-  missing.field in value && (missing.olderForms === undefined || !missing.olderForms.every((olderForm) => olderForm(value[missing.field])));
+const leftOut = (missing: Missing, value: Json): boolean => missing.field in value && (missing.olderForms === undefined || !missing.olderForms.every((olderForm) => olderForm(value[missing.field])));
 
 /** `value` without the fields `version` does not have; the same object when nothing is missing. */
 export function shapeForVersion(value: Json, fields: FieldFeatures, version: string): Json {

@@ -9,12 +9,7 @@ import { timerMsProblem } from "../util/timer-ms.js";
 import { unknownKeysMessage, checkValueKinds, type ValueKind } from "./spec-checks.js";
 
 /** The problem with a wait's arguments, or `undefined` when they are good. */
-export function waitArgumentsProblem(
-  api: string,
-  count: number,
-  options: unknown,
-  kinds: Readonly<Record<string, ValueKind>>,
-): McpTestkitError | undefined {
+export function waitArgumentsProblem(api: string, count: number, options: unknown, kinds: Readonly<Record<string, ValueKind>>): McpTestkitError | undefined {
   if (!(Number.isInteger(count) && count >= 0)) {
     return new McpTestkitError(`${api}(): the count must be a whole number >= 0, got ${typeLabel(count)}.`);
   }

@@ -35,7 +35,12 @@ export function decideRequest(mount: MountFakes | undefined, input: DecideReques
   const declared = declaringLevelOf(levels, name, PICK[subject]);
   if (!declared || !mount) return { kind: "pass" };
   const base: FailureContext = { subject, name, testId, context, mount: input.mount };
-  const chosen = chooseEntry(mount.consumption, base, declared.flatMap((item) => item.entries), input.arguments);
+  const chosen = chooseEntry(
+    mount.consumption,
+    base,
+    declared.flatMap((item) => item.entries),
+    input.arguments,
+  );
   if ("kind" in chosen) return chosen;
   return { kind: "answer", entryId: chosen.id, answer: structuredClone(chosen.answer) };
 }

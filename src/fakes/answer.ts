@@ -91,7 +91,15 @@ export function chooseEntry<E extends ArgsMatcher & { id: string }>(state: Consu
     }
     matchedUsed = true;
   }
-  if (matchedUsed) return fail(exhaustedError(base, args, entries.filter((entry) => entryMatches(args, entry)).map((entry) => entry.id)), "exhausted");
+  if (matchedUsed)
+    return fail(
+      exhaustedError(
+        base,
+        args,
+        entries.filter((entry) => entryMatches(args, entry)).map((entry) => entry.id),
+      ),
+      "exhausted",
+    );
   const closest = closestEntry(args, entries);
   const difference = closest ? (entryDifference(args, closest) ?? null) : null;
   const declared = entries.map((entry) => describeEntry(entry, state.isUsed(testId, entry.id)));

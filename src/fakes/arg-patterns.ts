@@ -65,7 +65,14 @@ function compileOperator(value: Record<string, unknown>, path: Array<string | nu
   const keys = Object.keys(value);
   const bad = (rule: PatternRule, message: string): undefined => void problems.push({ path, rule, message });
   if ("$schema" in value) {
-    if (keys.length !== 1) return bad("mcp-fakes/bad-pattern", `a { "$schema": … } pattern takes no other keys, found ${keys.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ")}`);
+    if (keys.length !== 1)
+      return bad(
+        "mcp-fakes/bad-pattern",
+        `a { "$schema": … } pattern takes no other keys, found ${keys
+          .filter((k) => k !== "$schema")
+          .map((k) => `"${k}"`)
+          .join(", ")}`,
+      );
     const schema = value.$schema;
     if (!isObject(schema) && typeof schema !== "boolean") return bad("mcp-fakes/bad-schema", `"$schema" must be a JSON Schema (an object, or true/false), received ${show(schema)}`);
     try {
@@ -79,7 +86,8 @@ function compileOperator(value: Record<string, unknown>, path: Array<string | nu
   if (extra.length > 0) return bad("mcp-fakes/bad-pattern", `a { "$regex": … } pattern takes only "$flags" besides, found ${extra.map((k) => `"${k}"`).join(", ")}`);
   const { $regex: source, $flags: flags = "" } = value;
   if (typeof source !== "string") return bad("mcp-fakes/bad-regex", `"$regex" must be a string (a JavaScript regular expression without slashes), received ${show(source)}`);
-  if (typeof flags !== "string" || !ALLOWED_FLAGS.test(flags)) return bad("mcp-fakes/bad-regex", `"$flags" must be a string of the flags d, i, m, s, u, v (g and y make a match depend on the one before), received ${show(flags)}`);
+  if (typeof flags !== "string" || !ALLOWED_FLAGS.test(flags))
+    return bad("mcp-fakes/bad-regex", `"$flags" must be a string of the flags d, i, m, s, u, v (g and y make a match depend on the one before), received ${show(flags)}`);
   try {
     return { kind: "regex", regex: new RegExp(source, flags) };
   } catch (error) {

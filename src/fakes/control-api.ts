@@ -94,7 +94,11 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
     if (body instanceof Response) return body;
     const value = body.value;
     if (typeof value !== "object" || value === null || Array.isArray(value) || (!("mcpFakes" in value) && !("fixtures" in value))) {
-      return problem(400, "MCP_CONTROL_BAD_BODY", 'Expected a JSON object with an "mcpFakes" key (one block or an array of blocks), for example {"mcpFakes": {"scope": {"testId": "..."}, "tools": [...]}}.');
+      return problem(
+        400,
+        "MCP_CONTROL_BAD_BODY",
+        'Expected a JSON object with an "mcpFakes" key (one block or an array of blocks), for example {"mcpFakes": {"scope": {"testId": "..."}, "tools": [...]}}.',
+      );
     }
     const outcome = target.addFromControl(value as Record<string, unknown>);
     if (outcome.problems.length > 0) return json(400, { error: "Validation failed", details: outcome.problems, warnings: outcome.warnings });
@@ -119,11 +123,15 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
 
   const getJournal: Route = (_request, url) => {
     const query = readQuery(url, ["testId", "context", "mount", "method", "outcome", "service", "limit", "offset"]);
-    if (query.outcome !== undefined && !OUTCOMES.includes(query.outcome as McpFakeOutcome)) throw new BadQuery(`?outcome= must be one of ${OUTCOMES.join(", ")}, received ${JSON.stringify(query.outcome)}.`);
+    if (query.outcome !== undefined && !OUTCOMES.includes(query.outcome as McpFakeOutcome))
+      throw new BadQuery(`?outcome= must be one of ${OUTCOMES.join(", ")}, received ${JSON.stringify(query.outcome)}.`);
     // Every entry here is MCP traffic; another service has none.
     if (query.service !== undefined && query.service !== "mcp") return json(200, []);
     const { service: _service, limit: rawLimit, offset: rawOffset, outcome, ...filters } = query;
-    return json(200, target.journal({ ...filters, ...(outcome !== undefined && { outcome: outcome as JournalQuery["outcome"] }), limit: count(rawLimit, "limit"), offset: count(rawOffset, "offset") }));
+    return json(
+      200,
+      target.journal({ ...filters, ...(outcome !== undefined && { outcome: outcome as JournalQuery["outcome"] }), limit: count(rawLimit, "limit"), offset: count(rawOffset, "offset") }),
+    );
   };
 
   const table: RouteTable = {
@@ -141,7 +149,13 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
     const prefix = [CONTROL_PREFIX, CONTROL_PREFIX_ALIAS].find((p) => url.pathname.startsWith(`${p}/`));
     const route = prefix === undefined ? undefined : routes[url.pathname.slice(prefix.length)];
     if (!route) {
-      return problem(404, "MCP_CONTROL_NOT_FOUND", `No control route ${request.method} ${url.pathname}. Routes: ${Object.entries(routes).map(([path, methods]) => `${Object.keys(methods).join("|")} ${CONTROL_PREFIX}${path}`).join(", ")}.`);
+      return problem(
+        404,
+        "MCP_CONTROL_NOT_FOUND",
+        `No control route ${request.method} ${url.pathname}. Routes: ${Object.entries(routes)
+          .map(([path, methods]) => `${Object.keys(methods).join("|")} ${CONTROL_PREFIX}${path}`)
+          .join(", ")}.`,
+      );
     }
     const handle = route[request.method];
     if (!handle) return problem(405, "MCP_CONTROL_METHOD_NOT_ALLOWED", `${url.pathname} takes ${Object.keys(route).join(", ")}, not ${request.method}.`, { allow: Object.keys(route).join(", ") });

@@ -79,7 +79,8 @@ function build(code: McpFakeErrorCode, message: string, base: FailureContext, ex
 const DECLARED_IN_MESSAGE = 10;
 
 function declaredText(declared: readonly DeclaredEntry[]): string {
-  const format = (entry: DeclaredEntry) => `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`;
+  const format = (entry: DeclaredEntry) =>
+    `${entry.id} ${entry.anyArgs ? "(any arguments)" : entry.argsMatch ? `(matching ${echo(entry.argsMatch)})` : echo(entry.args)}${entry.consumed ? " (used)" : ""}`;
   return listFirst(declared, DECLARED_IN_MESSAGE, ", ", { format, more: (count) => `and ${count} more` });
 }
 

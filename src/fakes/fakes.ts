@@ -6,7 +6,18 @@ import { internalError, MCP_FAKE_ERROR_CODES, MCP_FAKE_INTERNAL_ERROR, type Fail
 import { fakesOfFixture, fixtureFilesIn, readFixtureFile, type FixtureFakes } from "./fixture-files.js";
 import { fileName } from "./ids.js";
 import { checkInspectQuery, checkQueryFindsScopedBlocks } from "./query-checks.js";
-import { assertFakesConsumed, fakePromptDefinitions, fakeResourceDefinitions, fakeToolDefinitions, inspectFakes, type FakePromptDefinition, type FakeResourceDefinition, type FakesListing, type FakeToolDefinition, type InspectQuery } from "./inspect.js";
+import {
+  assertFakesConsumed,
+  fakePromptDefinitions,
+  fakeResourceDefinitions,
+  fakeToolDefinitions,
+  inspectFakes,
+  type FakePromptDefinition,
+  type FakeResourceDefinition,
+  type FakesListing,
+  type FakeToolDefinition,
+  type InspectQuery,
+} from "./inspect.js";
 import { FakesJournal, type JournalEntry } from "./journal.js";
 import type { LogLevel, LogSink } from "../util/log.js";
 import { typeLabel } from "../util/text.js";
@@ -62,10 +73,7 @@ export interface FakePromptGet extends FakeRequestBase {
 }
 
 /** A resources/read or prompts/get answer: the entry's result or JSON-RPC error, a fake failure, or `pass`. */
-export type FakeRequestAnswer =
-  | { kind: "answer"; entryId: string; answer: FakeRpcAnswer }
-  | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError }
-  | { kind: "pass" };
+export type FakeRequestAnswer = { kind: "answer"; entryId: string; answer: FakeRpcAnswer } | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } | { kind: "pass" };
 
 export interface ListQuery {
   mount?: string;
@@ -149,7 +157,8 @@ export class Fakes {
 
   private noteLlmFixtures(fixtures: FixtureFakes[]): void {
     const names = fixtures.filter((fixture) => fixture.llmFixtures).map((fixture) => fixture.name);
-    if (names.length > 0) this.log("info", `MCP-FAKE: note: the LLM "fixtures" array${names.length === 1 ? "" : "s"} of ${names.join(", ")} ${names.length === 1 ? "is" : "are"} ignored; only "mcpFakes" is read.`);
+    if (names.length > 0)
+      this.log("info", `MCP-FAKE: note: the LLM "fixtures" array${names.length === 1 ? "" : "s"} of ${names.join(", ")} ${names.length === 1 ? "is" : "are"} ignored; only "mcpFakes" is read.`);
   }
 
   /** Adds all inputs or none; `commit: false` only checks (when an unreadable file already failed the load). */
@@ -203,7 +212,13 @@ export class Fakes {
    * One decision, journaled (with the entry id or the failure's outcome), logged and counted on
    * failure; a decision that throws becomes MCP_FAKE_INTERNAL_ERROR. Never throws.
    */
-  private ask<D extends FakeDecision | RequestDecision>(request: FakeRequestBase, method: string, params: Record<string, unknown>, about: Pick<FailureContext, "subject" | "name">, decideFor: (testId: string | null, context: string | null, mount: string) => D): (D & { journaled?: JournalEntry }) | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } {
+  private ask<D extends FakeDecision | RequestDecision>(
+    request: FakeRequestBase,
+    method: string,
+    params: Record<string, unknown>,
+    about: Pick<FailureContext, "subject" | "name">,
+    decideFor: (testId: string | null, context: string | null, mount: string) => D,
+  ): (D & { journaled?: JournalEntry }) | { kind: "error"; code: McpFakeErrorCode; jsonRpcError: FakeJsonRpcError } {
     const identity = request.identity ?? {};
     const testId = identity.testId ?? null;
     const context = identity.context ?? null;

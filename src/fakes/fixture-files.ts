@@ -27,7 +27,11 @@ const fileProblem = (name: string, rule: FakeLoadProblem["rule"], message: strin
 /** The fakes of one parsed fixture file (or control-API body). */
 export function fakesOfFixture(name: string, parsed: unknown): FixtureFakes {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return fileProblem(name, "mcp-fakes/bad-file", `expected a JSON object with an "mcpFakes" key (and optionally "fixtures"), received ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`);
+    return fileProblem(
+      name,
+      "mcp-fakes/bad-file",
+      `expected a JSON object with an "mcpFakes" key (and optionally "fixtures"), received ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`,
+    );
   }
   const object = parsed as Record<string, unknown>;
   return { name, ...(object.mcpFakes !== undefined && { mcpFakes: object.mcpFakes }), llmFixtures: Array.isArray(object.fixtures) };

@@ -31,13 +31,18 @@ export const FIXTURE_JSON_SCHEMA_DEFS: Record<string, object> = {
   contentBlock: { type: "object", properties: { type: { type: "string" } }, required: ["type"] },
   fault: {
     type: "object",
-    description: "Answers through a fault: after delayMs, never (hang), by dropping the connection (disconnect), with raw bytes, or on a cut stream. hang, disconnect and raw end the request, so they need no result beside them.",
+    description:
+      "Answers through a fault: after delayMs, never (hang), by dropping the connection (disconnect), with raw bytes, or on a cut stream. hang, disconnect and raw end the request, so they need no result beside them.",
     properties: {
       delayMs: { type: "number", minimum: 0 },
       hang: { type: "boolean" },
       disconnect: { type: "boolean" },
       raw: { type: "string" },
-      stream: { type: "object", properties: { mode: { enum: ["json", "sse"] }, closeAfterEvents: { type: "integer", minimum: 0 }, retryMs: { type: "integer", minimum: 0 } }, additionalProperties: false },
+      stream: {
+        type: "object",
+        properties: { mode: { enum: ["json", "sse"] }, closeAfterEvents: { type: "integer", minimum: 0 }, retryMs: { type: "integer", minimum: 0 } },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
   },
@@ -63,7 +68,8 @@ export const FIXTURE_JSON_SCHEMA_DEFS: Record<string, object> = {
     ],
   },
   pattern: {
-    description: 'An argsMatch pattern: an object matches a subset of keys at every depth, an array item by item, { "$regex", "$flags"? } a string, { "$schema" } any value valid against a JSON Schema, anything else exactly.',
+    description:
+      'An argsMatch pattern: an object matches a subset of keys at every depth, an array item by item, { "$regex", "$flags"? } a string, { "$schema" } any value valid against a JSON Schema, anything else exactly.',
     anyOf: [{ type: ["string", "number", "boolean", "null"] }, { type: "array", items: ref("pattern") }, ref("regexPattern"), ref("schemaPattern"), ref("subsetPattern")],
   },
   regexPattern: {
@@ -125,7 +131,11 @@ export const ANSWER_OR_ENDING_FAULT = {
   oneOf: [
     { required: ["result"] },
     { required: ["error"] },
-    { required: ["fault"], not: { anyOf: [{ required: ["result"] }, { required: ["error"] }] }, properties: { fault: { anyOf: [{ required: ["hang"] }, { required: ["disconnect"] }, { required: ["raw"] }] } } },
+    {
+      required: ["fault"],
+      not: { anyOf: [{ required: ["result"] }, { required: ["error"] }] },
+      properties: { fault: { anyOf: [{ required: ["hang"] }, { required: ["disconnect"] }, { required: ["raw"] }] } },
+    },
   ],
 };
 export { oneOfRequired };

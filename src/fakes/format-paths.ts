@@ -96,4 +96,3 @@ export function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{
   });
   return found;
 }
-

@@ -48,7 +48,11 @@ function buildBlockSchema() {
     // A full result: a content array and only the keys of a CallToolResult.
     const extra = Object.keys(object).filter((key) => !fullResultKeys().includes(key));
     if (extra.length > 0) {
-      ctx.addIssue({ code: "custom", path: ["result"], message: `a full result (an object with ${fullResultKeys().join(", ")}) may have no other keys, found ${extra.map((k) => `"${k}"`).join(", ")}; to send an object as structuredContent, leave out those four keys` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["result"],
+        message: `a full result (an object with ${fullResultKeys().join(", ")}) may have no other keys, found ${extra.map((k) => `"${k}"`).join(", ")}; to send an object as structuredContent, leave out those four keys`,
+      });
     }
     if (!Array.isArray(object.content)) ctx.addIssue({ code: "custom", path: ["result", "content"], message: "a full result needs a content array" });
     else checkContentItems(object.content, ctx, ["result", "content"]);
@@ -116,9 +120,11 @@ function buildBlockSchema() {
     for (const issue of issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   }
 
-  const rpcErrorSchema = z.union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
-    error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
-  }).meta({ id: "rpcError", description: "A JSON-RPC error: its message (code -32603), or code, message and data." });
+  const rpcErrorSchema = z
+    .union([z.string(), z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() })], {
+      error: 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
+    })
+    .meta({ id: "rpcError", description: "A JSON-RPC error: its message (code -32603), or code, message and data." });
 
   /** The id and the matcher keys of a call or a get; `of` is whose arguments ("the tool's"). */
   const matchedEntryFields = (of: string, result: string) => ({
@@ -140,20 +146,25 @@ function buildBlockSchema() {
       error: z.string({ error: "expected a string: the text of the tool error the model sees" }).meta({ description: "The text of a tool error the model sees (isError: true)." }).optional(),
       step: fakeStepSchema.optional(),
     })
-    .superRefine((call, ctx) => {
-      checkMatcher(call, ctx);
-      // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
-      for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
-      if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
-    }, { when: onlyStepIssues(1) })
+    .superRefine(
+      (call, ctx) => {
+        checkMatcher(call, ctx);
+        // Loaded as a frozen JSON copy (normalize): what JSON cannot carry is refused here, with its path.
+        for (const key of ["result", "step"] as const) checkJson(call[key], key, ctx);
+        if (checkOneAnswer(call, ctx, CALL_ANSWER_KEYS)) checkResult(call.result, ctx);
+      },
+      { when: onlyStepIssues(1) },
+    )
     .meta({ id: "call", allOf: [ONE_MATCHER, { oneOf: oneOfRequired(...CALL_ANSWER_KEYS) }] });
 
-  const toolSchema = z.strictObject({
-    name: nonEmptyString("the tool's name, a string"),
-    description: z.string({ error: "expected a string" }).optional(),
-    inputSchema: plainObject("a JSON Schema object").optional(),
-    calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
-  }).meta({ id: "tool" });
+  const toolSchema = z
+    .strictObject({
+      name: nonEmptyString("the tool's name, a string"),
+      description: z.string({ error: "expected a string" }).optional(),
+      inputSchema: plainObject("a JSON Schema object").optional(),
+      calls: z.array(callSchema, { error: "expected an array of calls" }).min(1, { error: "expected at least one call; a tool with no calls could never answer" }),
+    })
+    .meta({ id: "tool" });
 
   /** A read's or get's `fault` (a delay, a hang, a dropped connection, raw bytes, a cut stream). */
   const faultSchema = plainObject('a fault object (for example { "delayMs": 500 }, { "hang": true } or { "disconnect": true })').meta(fixtureRef("fault")).optional();
@@ -165,13 +176,18 @@ function buildBlockSchema() {
     })
     .meta({ id: "read", ...ANSWER_OR_ENDING_FAULT });
 
-  const resourceSchema = z.strictObject({
-    uri: nonEmptyString("the resource's URI, a string"),
-    name: z.string({ error: "expected a string" }).optional(),
-    description: z.string({ error: "expected a string" }).optional(),
-    mimeType: z.string({ error: "expected a string" }).optional(),
-    reads: z.array(readSchema, { error: "expected an array of reads" }).min(1, { error: "expected at least one read; a resource with no reads could never answer" }).meta({ description: "Used in order, one per resources/read." }),
-  }).meta({ id: "resource" });
+  const resourceSchema = z
+    .strictObject({
+      uri: nonEmptyString("the resource's URI, a string"),
+      name: z.string({ error: "expected a string" }).optional(),
+      description: z.string({ error: "expected a string" }).optional(),
+      mimeType: z.string({ error: "expected a string" }).optional(),
+      reads: z
+        .array(readSchema, { error: "expected an array of reads" })
+        .min(1, { error: "expected at least one read; a resource with no reads could never answer" })
+        .meta({ description: "Used in order, one per resources/read." }),
+    })
+    .meta({ id: "resource" });
 
   const getSchema = z
     .strictObject({ ...matchedEntryFields("the prompt's", "promptResult"), error: rpcErrorSchema.optional(), fault: faultSchema })
@@ -181,48 +197,72 @@ function buildBlockSchema() {
     })
     .meta({ id: "get", allOf: [ONE_MATCHER, ANSWER_OR_ENDING_FAULT] });
 
-  const promptSchema = z.strictObject({
-    name: nonEmptyString("the prompt's name, a string"),
-    description: z.string({ error: "expected a string" }).optional(),
-    arguments: z.array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), { error: "expected an array of { name, description?, required? }" }).optional(),
-    gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
-  }).meta({ id: "prompt" });
+  const promptSchema = z
+    .strictObject({
+      name: nonEmptyString("the prompt's name, a string"),
+      description: z.string({ error: "expected a string" }).optional(),
+      arguments: z
+        .array(z.strictObject({ name: nonEmptyString("the argument's name"), description: z.string().optional(), required: z.boolean().optional() }), {
+          error: "expected an array of { name, description?, required? }",
+        })
+        .optional(),
+      gets: z.array(getSchema, { error: "expected an array of gets" }).min(1, { error: "expected at least one get; a prompt with no gets could never answer" }),
+    })
+    .meta({ id: "prompt" });
 
-  const scopeSchema = z.unknown().superRefine((scope, ctx) => {
-    const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
-    if (scope === undefined) return ctx.addIssue({ code: "custom", message: `is missing; every block needs a scope, or a fake written for one test would answer every test (${expected})` });
-    if (scope === "shared") return;
-    if (typeof scope !== "object" || scope === null || Array.isArray(scope)) return ctx.addIssue({ code: "custom", message: `${expected}, received ${JSON.stringify(scope)}` });
-    const fields = scope as Record<string, unknown>;
-    const unknown = Object.keys(fields).filter((key) => !SCOPE_KEYS.includes(key));
-    if (unknown.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: unknown, input: fields, message: "" });
-    if (fields.testId === undefined && fields.context === undefined) return ctx.addIssue({ code: "custom", message: `${expected}; this scope has neither` });
-    for (const key of SCOPE_KEYS) {
-      const value = fields[key];
-      if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
-    }
-  }).meta({ id: "scope", ...SCOPE_JSON_SCHEMA });
+  const scopeSchema = z
+    .unknown()
+    .superRefine((scope, ctx) => {
+      const expected = 'expected "shared" or an object with "testId" and/or "context" (non-empty strings)';
+      if (scope === undefined) return ctx.addIssue({ code: "custom", message: `is missing; every block needs a scope, or a fake written for one test would answer every test (${expected})` });
+      if (scope === "shared") return;
+      if (typeof scope !== "object" || scope === null || Array.isArray(scope)) return ctx.addIssue({ code: "custom", message: `${expected}, received ${JSON.stringify(scope)}` });
+      const fields = scope as Record<string, unknown>;
+      const unknown = Object.keys(fields).filter((key) => !SCOPE_KEYS.includes(key));
+      if (unknown.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: unknown, input: fields, message: "" });
+      if (fields.testId === undefined && fields.context === undefined) return ctx.addIssue({ code: "custom", message: `${expected}; this scope has neither` });
+      for (const key of SCOPE_KEYS) {
+        const value = fields[key];
+        if (value !== undefined && (typeof value !== "string" || value === "")) ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
+      }
+    })
+    .meta({ id: "scope", ...SCOPE_JSON_SCHEMA });
 
   const blockSchema = z
     .strictObject({
       scope: scopeSchema,
-      mount: z.string({ error: 'expected a path such as "/mcp"' }).regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' }).meta({ description: "The MCP endpoint path the block is for (default /mcp)." }).optional(),
-      undeclaredTools: z.enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' }).meta({ description: '"deny" closes the world: tools the block does not declare are refused.' }).optional(),
+      mount: z
+        .string({ error: 'expected a path such as "/mcp"' })
+        .regex(/^\//, { error: 'expected a path starting with "/", such as "/mcp"' })
+        .meta({ description: "The MCP endpoint path the block is for (default /mcp)." })
+        .optional(),
+      undeclaredTools: z
+        .enum(["deny", "allow"], { error: 'expected "deny" (or "allow", the default)' })
+        .meta({ description: '"deny" closes the world: tools the block does not declare are refused.' })
+        .optional(),
       tools: z.array(toolSchema, { error: "expected an array of tools" }).optional(),
       resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
       prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
     })
-    .superRefine((block, ctx) => {
-      if (block.tools === undefined && block.resources === undefined && block.prompts === undefined) {
-        ctx.addIssue({ code: "custom", path: [], message: 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them' });
-      }
-      if (block.scope === "shared" && block.undeclaredTools === "deny") {
-        ctx.addIssue({ code: "custom", path: ["undeclaredTools"], params: { rule: "mcp-fakes/shared-deny" }, message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context' });
-      }
-      checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
-      checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
-      checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
-    }, { when: onlyStepIssues(4) })
+    .superRefine(
+      (block, ctx) => {
+        if (block.tools === undefined && block.resources === undefined && block.prompts === undefined) {
+          ctx.addIssue({ code: "custom", path: [], message: 'has none of "tools", "resources" and "prompts"; a block fakes at least one of them' });
+        }
+        if (block.scope === "shared" && block.undeclaredTools === "deny") {
+          ctx.addIssue({
+            code: "custom",
+            path: ["undeclaredTools"],
+            params: { rule: "mcp-fakes/shared-deny" },
+            message: 'cannot be "deny" in a "shared" block: one scenario\'s closed world would reach every test; scope the block by testId or context',
+          });
+        }
+        checkUnique(block.tools, "tools", "name", "mcp-fakes/duplicate-tool", "calls", ctx);
+        checkUnique(block.resources, "resources", "uri", "mcp-fakes/duplicate-resource", "reads", ctx);
+        checkUnique(block.prompts, "prompts", "name", "mcp-fakes/duplicate-prompt", "gets", ctx);
+      },
+      { when: onlyStepIssues(4) },
+    )
     .meta({
       id: "block",
       required: ["scope"],
@@ -245,7 +285,8 @@ function checkUnique<K extends string>(items: ReadonlyArray<Record<K, string>> |
   const seen = new Set<string>();
   items?.forEach((item, i) => {
     const name = item[key];
-    if (seen.has(name)) ctx.addIssue({ code: "custom", path: [list, i, key], params: { rule }, message: `"${name}" is declared twice in this block; put all its ${entries} in one ${LISTS[list].noun.slice(2)}` });
+    if (seen.has(name))
+      ctx.addIssue({ code: "custom", path: [list, i, key], params: { rule }, message: `"${name}" is declared twice in this block; put all its ${entries} in one ${LISTS[list].noun.slice(2)}` });
     seen.add(name);
   });
 }
@@ -380,7 +421,10 @@ type Matchable = ArgsMatcher & { id: string; index: number };
 /** An args or argsMatch entry after an anyArgs entry cannot match until that one is used. */
 function shadowWarnings(block: ParsedBlock, file: string | null): FakeLoadWarning[] {
   const warnings: FakeLoadWarning[] = [];
-  const lists: Array<[string, { name: string; entries: Matchable[] }[]]> = [["tool", block.tools], ["prompt", block.prompts]];
+  const lists: Array<[string, { name: string; entries: Matchable[] }[]]> = [
+    ["tool", block.tools],
+    ["prompt", block.prompts],
+  ];
   for (const [noun, items] of lists) {
     for (const item of items) {
       const isAny = (entry: Matchable): boolean => entry.args === null && entry.argsMatch === null;
@@ -389,7 +433,12 @@ function shadowWarnings(block: ParsedBlock, file: string | null): FakeLoadWarnin
       for (const entry of item.entries) {
         if (entry.index > firstAny.index && !isAny(entry)) {
           const kind = entry.args !== null ? "args" : "argsMatch";
-          warnings.push({ file, blockId: block.blockId, entryId: entry.id, message: `${entry.id} is shadowed: an ${kind} entry after the anyArgs entry ${firstAny.id} for ${noun} "${item.name}" cannot match until ${firstAny.id} is used; put ${kind} entries before anyArgs entries` });
+          warnings.push({
+            file,
+            blockId: block.blockId,
+            entryId: entry.id,
+            message: `${entry.id} is shadowed: an ${kind} entry after the anyArgs entry ${firstAny.id} for ${noun} "${item.name}" cannot match until ${firstAny.id} is used; put ${kind} entries before anyArgs entries`,
+          });
         }
       }
     }
@@ -414,7 +463,13 @@ export function parseFakes(input: FormatInput): FormatOutput {
     const blockId = blockIdFor(position, mount);
     const label = `${where}, block ${isArray ? `${i} ` : ""}(${blockId})`;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      out.problems.push({ rule: "mcp-fakes/bad-block", file, blockId, entryId: null, message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}` });
+      out.problems.push({
+        rule: "mcp-fakes/bad-block",
+        file,
+        blockId,
+        entryId: null,
+        message: `${label}: expected a block object with scope and tools, received ${raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw}`,
+      });
       return;
     }
     const parsed = fixtureBlockSchema().safeParse(raw, { error: fakesIssueWords });
@@ -423,10 +478,18 @@ export function parseFakes(input: FormatInput): FormatOutput {
       for (const issue of parsed.error.issues) {
         if (isInsideStep(issue)) continue;
         const path = formatPath(issue.path);
-        out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}`});
+        out.problems.push({ rule: ruleOf(issue), file, blockId, entryId: rawEntryId(raw, issue.path, blockId), message: `${label}: ${path === "" ? "" : `${path}: `}${describeIssue(issue)}` });
       }
     }
-    out.problems.push(...stepProblems.map(({ path, message }) => ({ rule: "mcp-fakes/bad-step" as const, file, blockId, entryId: rawEntryId(raw, path, blockId), message: `${label}: ${formatPath(path)}: ${message}` })));
+    out.problems.push(
+      ...stepProblems.map(({ path, message }) => ({
+        rule: "mcp-fakes/bad-step" as const,
+        file,
+        blockId,
+        entryId: rawEntryId(raw, path, blockId),
+        message: `${label}: ${formatPath(path)}: ${message}`,
+      })),
+    );
     if (parsed.success && stepProblems.length === 0) {
       const block = normalize(parsed.data, position, blockId, mount);
       out.blocks.push(block);
@@ -434,7 +497,8 @@ export function parseFakes(input: FormatInput): FormatOutput {
       return;
     }
     // The block does not load, so the store never sees its ids: a repeated one is reported here.
-    for (const id of repeatedIds(raw as Record<string, unknown>, blockId)) out.problems.push({ rule: "mcp-fakes/duplicate-id", file, blockId, entryId: id, message: `${label}: ${duplicateIdText(id, "is used twice in this load", mount)}` });
+    for (const id of repeatedIds(raw as Record<string, unknown>, blockId))
+      out.problems.push({ rule: "mcp-fakes/duplicate-id", file, blockId, entryId: id, message: `${label}: ${duplicateIdText(id, "is used twice in this load", mount)}` });
   });
   return out;
 }

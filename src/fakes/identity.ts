@@ -92,7 +92,10 @@ function fromHeaders(headers: HeaderInput, field: Field): { value: string; sourc
     if (values.length === 1) found.push({ value: field === "undeclared" ? values[0] : decodeHeader(values[0]), source: `${name} header` });
   }
   if (found.length > 1 && found[0].value !== found[1].value) {
-    throw new IdentityError(`Duplicate ${field}: the ${HEADERS[field].join(" and ")} headers both sent, with different values (${quote(found[0].value)}, ${quote(found[1].value)}); send one.`, "MCP_DUPLICATE_IDENTITY");
+    throw new IdentityError(
+      `Duplicate ${field}: the ${HEADERS[field].join(" and ")} headers both sent, with different values (${quote(found[0].value)}, ${quote(found[1].value)}); send one.`,
+      "MCP_DUPLICATE_IDENTITY",
+    );
   }
   return found[0];
 }

@@ -48,5 +48,18 @@ export { FakesJournal } from "./journal.js";
 export type { JournalEntry, JournalQuery, McpFakeOutcome, NewJournalEntry } from "./journal.js";
 export type { BlockSnapshot, EntrySnapshot, FakePromptDefinition, FakeResourceDefinition, FakesListing, FakeToolDefinition, InspectQuery } from "./inspect.js";
 export { DEFAULT_MOUNT } from "./types.js";
-export type { FakeCallResult, FakeIdentity, FakeRpcAnswer, FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeResult, McpFakeRpcError, McpFakeStep, McpFakeTool } from "./types.js";
+export type {
+  FakeCallResult,
+  FakeIdentity,
+  FakeRpcAnswer,
+  FakeScope,
+  McpFakeBlock,
+  McpFakeCall,
+  McpFakePrompt,
+  McpFakeResource,
+  McpFakeResult,
+  McpFakeRpcError,
+  McpFakeStep,
+  McpFakeTool,
+} from "./types.js";
 export { FAKE_STEP_KEYS } from "./fake-steps.js";

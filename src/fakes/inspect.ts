@@ -100,7 +100,8 @@ export function assertFakesConsumed(listing: FakesListing, query: InspectQuery):
     }
   }
   if (unused.length > 0) {
-    const who = [query.testId != null && `testId ${JSON.stringify(query.testId)}`, query.context != null && `context ${JSON.stringify(query.context)}`].filter(Boolean).join(", ") || "no test id or context";
+    const who =
+      [query.testId != null && `testId ${JSON.stringify(query.testId)}`, query.context != null && `context ${JSON.stringify(query.context)}`].filter(Boolean).join(", ") || "no test id or context";
     throw new McpTestkitError(`${unused.length} declared MCP fake${unused.length === 1 ? " was" : "s were"} never used (${who}):\n${unused.map((line) => `  - ${line}`).join("\n")}`);
   }
 }
@@ -113,7 +114,11 @@ export interface FakeToolDefinition {
 
 /** The tools named in the request's blocks, for tools/list; the engine lists a registered definition instead when there is one. */
 export function fakeToolDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakeToolDefinition[] {
-  return definitions(mount, testId, context, (block) => block.tools).map(([name, tools]) => ({ name, ...firstOf(tools, "description"), inputSchema: tools.find((tool) => tool.inputSchema !== undefined)?.inputSchema ?? { type: "object" } }));
+  return definitions(mount, testId, context, (block) => block.tools).map(([name, tools]) => ({
+    name,
+    ...firstOf(tools, "description"),
+    inputSchema: tools.find((tool) => tool.inputSchema !== undefined)?.inputSchema ?? { type: "object" },
+  }));
 }
 
 export interface FakeResourceDefinition {
@@ -146,7 +151,12 @@ function firstOf<T, K extends keyof T>(items: readonly T[], key: K): Partial<Rec
 
 /** The resources named in the request's blocks, for resources/list (named by their URI unless given a name). */
 export function fakeResourceDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakeResourceDefinition[] {
-  return definitions(mount, testId, context, (block) => block.resources).map(([uri, items]) => ({ uri, name: items.find((item) => item.name !== undefined)?.name ?? uri, ...firstOf(items, "description"), ...firstOf(items, "mimeType") }));
+  return definitions(mount, testId, context, (block) => block.resources).map(([uri, items]) => ({
+    uri,
+    name: items.find((item) => item.name !== undefined)?.name ?? uri,
+    ...firstOf(items, "description"),
+    ...firstOf(items, "mimeType"),
+  }));
 }
 
 export function fakePromptDefinitions(mount: MountFakes | undefined, testId: string | null, context: string | null): FakePromptDefinition[] {

@@ -41,7 +41,13 @@ export function checkInspectQuery(query: unknown, api: string): asserts query is
 export function checkQueryFindsScopedBlocks(store: FakesStore, query: InspectQuery, listing: FakesListing, api: string): void {
   const mounts = [...store.mounts.values()];
   if (query.mount !== undefined && !store.mounts.has(query.mount)) {
-    throw new McpTestkitError(`${api}: no fakes are loaded on mount ${JSON.stringify(query.mount)}${known(query.mount, mounts.map((m) => m.mount), "Mounts with fakes")}`);
+    throw new McpTestkitError(
+      `${api}: no fakes are loaded on mount ${JSON.stringify(query.mount)}${known(
+        query.mount,
+        mounts.map((m) => m.mount),
+        "Mounts with fakes",
+      )}`,
+    );
   }
   if (listing.mounts.some((mount) => mount.blocks.some((block) => block.scope !== "shared"))) return;
   const asked = (["testId", "context"] as const).filter((key) => query[key] !== undefined && query[key] !== null);
@@ -74,7 +80,8 @@ function hintFor(mounts: readonly MountFakes[], query: InspectQuery, key: "testI
   }
   const noun = NOUN[key];
   if (scopes.size > 0) return `The blocks naming ${noun} ${JSON.stringify(wanted)} are scoped ${[...scopes].slice(0, LISTED).join(", ")}: ask with the same keys.`;
-  if (homes.size > 0) return `The blocks naming ${noun} ${JSON.stringify(wanted)} are on mount ${[...homes].map((m) => JSON.stringify(m)).join(", ")}: ask for that mount, or leave "mount" out for all.`;
+  if (homes.size > 0)
+    return `The blocks naming ${noun} ${JSON.stringify(wanted)} are on mount ${[...homes].map((m) => JSON.stringify(m)).join(", ")}: ask for that mount, or leave "mount" out for all.`;
   return `No block names ${noun} ${JSON.stringify(wanted)}${known(wanted, names, `${key === "testId" ? "Test ids" : "Contexts"} the blocks name`)}`;
 }
 
@@ -83,6 +90,10 @@ function known(wanted: string, names: Iterable<string>, label: string): string {
   const list = [...names];
   if (list.length === 0) return `. ${label}: none.`;
   const near = closest(wanted, list);
-  const shown = list.slice(0, LISTED).map((name) => JSON.stringify(name)).join(", ") + (list.length > LISTED ? `, and ${list.length - LISTED} more` : "");
+  const shown =
+    list
+      .slice(0, LISTED)
+      .map((name) => JSON.stringify(name))
+      .join(", ") + (list.length > LISTED ? `, and ${list.length - LISTED} more` : "");
   return `${near === undefined ? "." : `; did you mean ${JSON.stringify(near)}?`} ${label}: ${shown}.`;
 }

@@ -49,7 +49,8 @@ export function checkReadResult(result: unknown): ResultIssue[] {
   if (!isObject(result)) return [{ path: ["result"], message: `expected a string, a content object, an array of contents or { "contents": [...] }, received ${kindOf(result)}` }];
   if ("contents" in result) {
     const extra = extraKeys(result, FULL_READ_KEYS);
-    if (extra.length > 0) issues.push({ path: ["result"], message: `a full read result (an object with "contents") may have only ${FULL_READ_KEYS.join(", ")}, found ${extra.map((k) => `"${k}"`).join(", ")}` });
+    if (extra.length > 0)
+      issues.push({ path: ["result"], message: `a full read result (an object with "contents") may have only ${FULL_READ_KEYS.join(", ")}, found ${extra.map((k) => `"${k}"`).join(", ")}` });
     if (!Array.isArray(result.contents)) issues.push({ path: ["result", "contents"], message: "expected an array of resource contents" });
     else result.contents.forEach((item, i) => checkContent(item, ["result", "contents", i], issues));
   } else if ("text" in result || "blob" in result) checkContent(result, ["result"], issues);
@@ -57,7 +58,8 @@ export function checkReadResult(result: unknown): ResultIssue[] {
 }
 
 function checkMessage(message: unknown, path: Array<string | number>, issues: ResultIssue[]): void {
-  const ok = isObject(message) && (message.role === "user" || message.role === "assistant") && (typeof message.content === "string" || (isObject(message.content) && typeof message.content.type === "string"));
+  const ok =
+    isObject(message) && (message.role === "user" || message.role === "assistant") && (typeof message.content === "string" || (isObject(message.content) && typeof message.content.type === "string"));
   if (!ok) issues.push({ path, message: 'expected a prompt message: { "role": "user" or "assistant", "content": a string or a content block such as { "type": "text", "text": "..." } }' });
 }
 
@@ -68,7 +70,10 @@ export function checkPromptResult(result: unknown): ResultIssue[] {
     result.forEach((message, i) => checkMessage(message, ["result", i], issues));
     return issues;
   }
-  if (!isObject(result) || !("messages" in result)) return [{ path: ["result"], message: `expected a string, an array of messages or { "messages": [...], "description"? }, received ${isObject(result) ? "an object without \"messages\"" : kindOf(result)}` }];
+  if (!isObject(result) || !("messages" in result))
+    return [
+      { path: ["result"], message: `expected a string, an array of messages or { "messages": [...], "description"? }, received ${isObject(result) ? 'an object without "messages"' : kindOf(result)}` },
+    ];
   const extra = extraKeys(result, FULL_PROMPT_KEYS);
   if (extra.length > 0) issues.push({ path: ["result"], message: `a full prompt result may have only ${FULL_PROMPT_KEYS.join(", ")}, found ${extra.map((k) => `"${k}"`).join(", ")}` });
   if (!Array.isArray(result.messages)) issues.push({ path: ["result", "messages"], message: "expected an array of messages" });

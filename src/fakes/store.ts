@@ -154,7 +154,13 @@ export class FakesStore {
         const where = this.mounts.get(block.mount)?.entryIds.has(entry.id) ? "is already loaded" : seen.has(key) ? "is used twice in this load" : null;
         seen.set(key, entry.id);
         if (where) {
-          problems.push({ rule: "mcp-fakes/duplicate-id", file: block.file, blockId: block.blockId, entryId: entry.id, message: `${block.file ?? block.blockId}, block ${block.blockId}: ${duplicateIdText(entry.id, where, block.mount)}` });
+          problems.push({
+            rule: "mcp-fakes/duplicate-id",
+            file: block.file,
+            blockId: block.blockId,
+            entryId: entry.id,
+            message: `${block.file ?? block.blockId}, block ${block.blockId}: ${duplicateIdText(entry.id, where, block.mount)}`,
+          });
         }
       }
     }

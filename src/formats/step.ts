@@ -32,7 +32,11 @@ function checkAcross(step: Record<string, unknown>, ctx: z.RefinementCtx): void 
   const answers = ANSWER_KEYS.filter((key) => givesAnswer(step, key));
   if (answers.length > 1) ctx.addIssue({ code: "custom", message: `gives ${answers.map((k) => `"${k}"`).join(" and ")}; a step gives one answer.` });
   else if (step.structuredContent !== undefined && step.returns !== undefined) {
-    ctx.addIssue({ code: "custom", message: 'gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool\'s outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".' });
+    ctx.addIssue({
+      code: "custom",
+      message:
+        'gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool\'s outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".',
+    });
   } else if (step.structuredContent !== undefined && step.content === undefined) {
     ctx.addIssue({ code: "custom", message: 'has "structuredContent" without "content"; send both, or use "returns".' });
   } else if (step.asks !== undefined && step.inputRequired !== undefined) {
@@ -46,7 +50,11 @@ function acrossJsonSchema(answerKeys: readonly string[], hasAsksAndInput: boolea
   const pairs: object[] = [];
   answerKeys.forEach((a, i) => answerKeys.slice(i + 1).forEach((b) => pairs.push({ not: { allOf: [present(a), present(b)] } })));
   if (hasAsksAndInput) pairs.push({ not: { allOf: [{ required: ["asks"] }, { required: ["inputRequired"] }] } });
-  return { dependentRequired: { structuredContent: ["content"] }, $comment: 'allOf refuses each pair of answer keys together, since a step gives one answer; "hang": false and "disconnect": false give none.', allOf: pairs };
+  return {
+    dependentRequired: { structuredContent: ["content"] },
+    $comment: 'allOf refuses each pair of answer keys together, since a step gives one answer; "hang": false and "disconnect": false give none.',
+    allOf: pairs,
+  };
 }
 
 /** Every schema of a step, built once at first use. */
@@ -69,18 +77,22 @@ function build() {
 
   const asks = messageList("asks", ServerRequestMethods, { list: "requests to make of the client", method: "the requests a server makes of its client", params: "the request's params" });
 
-  const broadcast = messageList("broadcast", BroadcastNotificationMethods, { list: "notifications to send every client", method: "what a server tells every client when something changed", params: "the notification's params" }, {
-    // The rule the refinement below checks, for editors.
-    if: { properties: { method: { const: "notifications/resources/updated" } } },
-    then: { required: ["params"], properties: { params: { required: ["uri"], properties: { uri: { type: "string" } } } } },
-  })
-    .superRefine((notices, ctx) => {
-      notices.forEach(({ method, params }, index) => {
-        if (method === "notifications/resources/updated" && typeof params?.uri !== "string") {
-          ctx.addIssue({ code: "custom", path: [index, "params"], message: 'notifications/resources/updated names the resource that changed: give params: { uri: "…" }.' });
-        }
-      });
+  const broadcast = messageList(
+    "broadcast",
+    BroadcastNotificationMethods,
+    { list: "notifications to send every client", method: "what a server tells every client when something changed", params: "the notification's params" },
+    {
+      // The rule the refinement below checks, for editors.
+      if: { properties: { method: { const: "notifications/resources/updated" } } },
+      then: { required: ["params"], properties: { params: { required: ["uri"], properties: { uri: { type: "string" } } } } },
+    },
+  ).superRefine((notices, ctx) => {
+    notices.forEach(({ method, params }, index) => {
+      if (method === "notifications/resources/updated" && typeof params?.uri !== "string") {
+        ctx.addIssue({ code: "custom", path: [index, "params"], message: 'notifications/resources/updated names the resource that changed: give params: { uri: "…" }.' });
+      }
     });
+  });
 
   /** A JSON-RPC error a step (or a resource, a prompt) answers with: its message (code -32603), or code, message and data. */
   const thrownErrorSchema = z
@@ -94,16 +106,29 @@ function build() {
 
   /** Every step key, answers first, then what any step may add; the TypeScript types (src/engine/steps.ts) are checked against it. */
   const stepShape = {
-    returns: z.unknown().meta({
-      description: "A result: a string becomes one text block; anything else is sent as JSON text (and as structuredContent when the tool has an outputSchema whose root type admits the value: an object for an object schema; in 2026-07-28 any JSON value the schema's type names).",
-    }).optional(),
-    content: z.array(z.unknown(), { error: must("content", "an array of content blocks") }).meta({ description: "A result with these content blocks." }).optional(),
-    toolError: z.string({ error: must("toolError", "a string") }).meta({ description: "A failed tool run: isError: true with this message as text." }).optional(),
+    returns: z
+      .unknown()
+      .meta({
+        description:
+          "A result: a string becomes one text block; anything else is sent as JSON text (and as structuredContent when the tool has an outputSchema whose root type admits the value: an object for an object schema; in 2026-07-28 any JSON value the schema's type names).",
+      })
+      .optional(),
+    content: z
+      .array(z.unknown(), { error: must("content", "an array of content blocks") })
+      .meta({ description: "A result with these content blocks." })
+      .optional(),
+    toolError: z
+      .string({ error: must("toolError", "a string") })
+      .meta({ description: "A failed tool run: isError: true with this message as text." })
+      .optional(),
     throws: thrownErrorSchema.optional(),
     hang: flag("hang", "Never answer, until the client cancels or the connection or server closes.").optional(),
     result: z.unknown().meta({ description: "This exact JSON-RPC result, unchecked (to test how a client handles a malformed reply)." }).optional(),
     disconnect: flag("disconnect", "Drop the connection mid-call.").optional(),
-    raw: z.string({ error: must("raw", "a string (the bytes to write)") }).meta({ description: "Write these bytes where the reply would go." }).optional(),
+    raw: z
+      .string({ error: must("raw", "a string (the bytes to write)") })
+      .meta({ description: "Write these bytes where the reply would go." })
+      .optional(),
     inputRequired: z
       .strictObject({ inputRequests: z.record(z.string(), z.unknown()).optional(), requestState: z.string().optional() })
       .refine((given) => given.inputRequests !== undefined || given.requestState !== undefined)
@@ -124,7 +149,9 @@ function build() {
       .strictObject({ mode: z.enum(["json", "sse"]).optional(), closeAfterEvents: wholeNumber(0).optional(), retryMs: wholeNumber(0).optional() })
       .meta({ description: "How Streamable HTTP carries this answer." })
       .optional(),
-    asks: asks.meta({ description: "Requests to make of the client first, one after another (each an MRTR round in 2026-07-28); then the step answers as it says, whatever the client answered." }).optional(),
+    asks: asks
+      .meta({ description: "Requests to make of the client first, one after another (each an MRTR round in 2026-07-28); then the step answers as it says, whatever the client answered." })
+      .optional(),
     broadcast: broadcast
       .meta({ description: "Notifications to send every client before answering (after the asks): legacy sessions, and 2026-07-28 subscriptions/listen streams that opted in." })
       .optional(),
@@ -134,11 +161,14 @@ function build() {
   const { repeat: _repeat, inputRequired: _inputRequired, ...fakeShape } = stepShape;
 
   /** A step of a tool's script (mockMcp's `tools`, a scenario file). */
-  const stepSchema = z.strictObject(stepShape).superRefine(checkAcross).meta({
-    id: "step",
-    description: `What one call gets: exactly one answer (${ANSWER_KEYS.join(", ")}), or only delayMs, or nothing (an empty result).`,
-    ...acrossJsonSchema(ANSWER_KEYS, true),
-  });
+  const stepSchema = z
+    .strictObject(stepShape)
+    .superRefine(checkAcross)
+    .meta({
+      id: "step",
+      description: `What one call gets: exactly one answer (${ANSWER_KEYS.join(", ")}), or only delayMs, or nothing (an empty result).`,
+      ...acrossJsonSchema(ANSWER_KEYS, true),
+    });
 
   /** A fixture call's `step`: one call's answer, so no `repeat` and no `inputRequired` (its retry would be a next call). */
   const fakeStepSchema = z
@@ -147,7 +177,10 @@ function build() {
     .meta({
       id: "step",
       description: "A mock step instead of a result: a delay, a hang, a disconnect, a JSON-RPC error, raw bytes, ... (the mock's JSON step keys, without repeat). See docs/fakes.md.",
-      ...acrossJsonSchema(ANSWER_KEYS.filter((key) => key !== "inputRequired"), false),
+      ...acrossJsonSchema(
+        ANSWER_KEYS.filter((key) => key !== "inputRequired"),
+        false,
+      ),
     });
 
   return { thrownErrorSchema, stepSchema, fakeStepSchema };

@@ -11,15 +11,7 @@ import { copyPlainJson } from "./json-text.js";
 import { BoundedJournal } from "./journal.js";
 import { headerReader } from "../protocol/http-headers.js";
 import { checkMessage, type MessageHeaders } from "./strict.js";
-import type {
-  ErrorRecord,
-  MessageProblem,
-  MessageRecord,
-  TrafficProblem,
-  TrafficRecord,
-  TrafficRecorderOptions,
-  TrafficSide,
-} from "./types.js";
+import type { ErrorRecord, MessageProblem, MessageRecord, TrafficProblem, TrafficRecord, TrafficRecorderOptions, TrafficSide } from "./types.js";
 import { NO_PROBLEMS } from "./types.js";
 import { errorText } from "../util/text.js";
 
@@ -184,9 +176,7 @@ export class TrafficRecorder {
     }
     const content = copyForRecord(message, jsonText) as JsonRpcMessage;
     if (this.strict && headers !== undefined && isResponse(content)) this.learnHttp(content, method, headers);
-    const record: MessageRecord = problems
-      ? { timestamp, direction, method, id, content, latency, problems }
-      : { timestamp, direction, method, id, content, latency };
+    const record: MessageRecord = problems ? { timestamp, direction, method, id, content, latency, problems } : { timestamp, direction, method, id, content, latency };
     this.push(record);
     if (problems && problems.length > 0) this.reportProblems(record, problems);
     return record;
@@ -233,7 +223,7 @@ export class TrafficRecorder {
 
   /** What later header checks need from an answer: the tools listed (every page), the session id given. */
   private learnHttp(response: JsonRpcMessage, method: string | undefined, headers: MessageHeaders): void {
-    const result = isObject(response) && isObject((response as { result?: unknown }).result) ? ((response as { result: Record<string, unknown> }).result) : undefined;
+    const result = isObject(response) && isObject((response as { result?: unknown }).result) ? (response as { result: Record<string, unknown> }).result : undefined;
     if (method === "tools/list" && Array.isArray(result?.tools)) {
       this.httpTools ??= new Map();
       for (const tool of result.tools) if (isObject(tool) && typeof tool.name === "string") this.httpTools.set(tool.name, tool as { name: string; inputSchema?: unknown });
@@ -280,7 +270,14 @@ function parseRecord(entry: TrafficRecord | UnparsedRecord): TrafficRecord {
   } catch (error) {
     // Only a caller breaking recordReceivedText's contract gets here; every later read must still work.
     const reason = errorText(error);
-    return { timestamp, direction: "error", method, id, content: `recordReceivedText was given text that is not JSON (${reason}), so this ${direction} message has no copy: pass the text the message was parsed from`, latency: undefined };
+    return {
+      timestamp,
+      direction: "error",
+      method,
+      id,
+      content: `recordReceivedText was given text that is not JSON (${reason}), so this ${direction} message has no copy: pass the text the message was parsed from`,
+      latency: undefined,
+    };
   }
   return problems ? { timestamp, direction, method, id, content, latency, problems } : { timestamp, direction, method, id, content, latency };
 }

@@ -8,15 +8,7 @@
 import { revisionsWith } from "../protocol/versions.js";
 import { McpTestkitError } from "../errors.js";
 import { firstDifference } from "../engine/match.js";
-import {
-  asDriver,
-  describeReceived,
-  type DriverListMethod,
-  type PromptDefinitionLike,
-  type ResourceDefinitionLike,
-  type ResourceTemplateDefinitionLike,
-  type ToolDefinitionLike,
-} from "./received.js";
+import { asDriver, describeReceived, type DriverListMethod, type PromptDefinitionLike, type ResourceDefinitionLike, type ResourceTemplateDefinitionLike, type ToolDefinitionLike } from "./received.js";
 import { closest, listing, misuse, projectOnto, quote, report, show, suggestion, type McpMatcherContext, type McpMatcherResult } from "./report.js";
 
 interface CatalogKind<E> {
@@ -77,8 +69,7 @@ const PROMPTS: CatalogKind<PromptDefinitionLike> = {
   namedBy: "name",
 };
 
-const DRIVER_WANTED =
-  'an mcp-testkit driver (an object marked Symbol.for("mcp-testkit.driver"), from mcpShell(), mcpConnect() or mcpAttach())';
+const DRIVER_WANTED = 'an mcp-testkit driver (an object marked Symbol.for("mcp-testkit.driver"), from mcpShell(), mcpConnect() or mcpAttach())';
 
 type Loaded<E> = { entries: readonly E[] } | { failure: McpMatcherResult };
 
@@ -106,7 +97,9 @@ function rejectedNote(received: unknown, kind: CatalogKind<unknown>, names: read
   if (!Array.isArray(rejected)) return "";
   const notes = names.flatMap((name) => {
     const entry = rejected.find((item) => (item as { name?: unknown }).name === name) as { name: string; reason: string } | undefined;
-    return entry === undefined ? [] : [`the server does list ${quote(name)}, but the driver left it out of getTools() (over HTTP, ${revisionsWith("requestHeaders")} requires a client to): ${entry.reason}`];
+    return entry === undefined
+      ? []
+      : [`the server does list ${quote(name)}, but the driver left it out of getTools() (over HTTP, ${revisionsWith("requestHeaders")} requires a client to): ${entry.reason}`];
   });
   return notes.length === 0 ? "" : `; ${notes.join("; ")}`;
 }
@@ -138,10 +131,14 @@ function hasOne<E>(matcher: string, kind: CatalogKind<E>) {
       });
     }
     const allKeys = loaded.entries.flatMap(kind.keys).filter((k): k is string => typeof k === "string");
-    return report(false, `expected server to have ${kind.noun} ${quote(key)}${by(kind as CatalogKind<unknown>)}; ${listing(labels, kind.nouns)}${suggestion(key, allKeys)}${rejectedNote(received, kind as CatalogKind<unknown>, [key])}`, {
-      actual: labels,
-      expected: [...labels, key],
-    });
+    return report(
+      false,
+      `expected server to have ${kind.noun} ${quote(key)}${by(kind as CatalogKind<unknown>)}; ${listing(labels, kind.nouns)}${suggestion(key, allKeys)}${rejectedNote(received, kind as CatalogKind<unknown>, [key])}`,
+      {
+        actual: labels,
+        expected: [...labels, key],
+      },
+    );
   };
 }
 
@@ -163,10 +160,14 @@ function hasAll<E>(matcher: string, kind: CatalogKind<E>) {
         return near === undefined ? quote(key) : `${quote(key)} (did you mean ${quote(near)}?)`;
       })
       .join(", ");
-    return report(false, `expected server to have ${kind.nouns} ${wantedText}${by(kind as CatalogKind<unknown>)}; missing: ${missingText}; ${listing(labels, kind.nouns)}${rejectedNote(received, kind as CatalogKind<unknown>, missing)}`, {
-      actual: labels,
-      expected: [...labels, ...missing],
-    });
+    return report(
+      false,
+      `expected server to have ${kind.nouns} ${wantedText}${by(kind as CatalogKind<unknown>)}; missing: ${missingText}; ${listing(labels, kind.nouns)}${rejectedNote(received, kind as CatalogKind<unknown>, missing)}`,
+      {
+        actual: labels,
+        expected: [...labels, ...missing],
+      },
+    );
   };
 }
 
@@ -191,15 +192,17 @@ async function toMatchToolSchema(this: McpMatcherContext, received: unknown, nam
   const tool = loaded.entries.find((entry) => entry.name === toolName);
   if (!tool) {
     const names = loaded.entries.map(TOOLS.label);
-    return misuse(this, `expected tool ${quote(toolName)}${not} to match ${show(expectation)}, but the server has no tool ${quote(toolName)}; ${listing(names, "tools")}${suggestion(toolName, names)}${rejectedNote(received, TOOLS as CatalogKind<unknown>, [toolName])}`);
+    return misuse(
+      this,
+      `expected tool ${quote(toolName)}${not} to match ${show(expectation)}, but the server has no tool ${quote(toolName)}; ${listing(names, "tools")}${suggestion(toolName, names)}${rejectedNote(received, TOOLS as CatalogKind<unknown>, [toolName])}`,
+    );
   }
   const difference = firstDifference(tool, expectation);
   if (!difference) return report(true, `expected tool ${quote(toolName)} not to match ${show(expectation)}, but it does`);
-  return report(
-    false,
-    `expected tool ${quote(toolName)} to match ${show(expectation)}; at ${difference.path}: expected ${show(difference.expected)}, got ${show(difference.actual)}`,
-    { actual: projectOnto(tool, expectation), expected: expectation },
-  );
+  return report(false, `expected tool ${quote(toolName)} to match ${show(expectation)}; at ${difference.path}: expected ${show(difference.expected)}, got ${show(difference.actual)}`, {
+    actual: projectOnto(tool, expectation),
+    expected: expectation,
+  });
 }
 
 export const catalogMatchers = {

@@ -46,8 +46,7 @@ interface Extendable {
 }
 
 const globalExpect = (globalThis as { expect?: Partial<Extendable> }).expect;
-const jestExpect: Extendable =
-  typeof globalExpect?.extend === "function" ? (globalExpect as Extendable) : ((await import("@jest/globals")).expect as unknown as Extendable);
+const jestExpect: Extendable = typeof globalExpect?.extend === "function" ? (globalExpect as Extendable) : ((await import("@jest/globals")).expect as unknown as Extendable);
 jestExpect.extend(mcpJestMatchers);
 
 declare module "expect" {

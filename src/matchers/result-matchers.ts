@@ -152,11 +152,10 @@ function toHaveStructuredContent(this: McpMatcherContext, received: unknown, exp
   }
   const difference = firstDifference(result.structuredContent, expected);
   if (!difference) return report(true, `expected structuredContent not to match ${show(expected)}, but it does`);
-  return report(
-    false,
-    `expected structuredContent to match ${show(expected)}; at ${difference.path}: expected ${show(difference.expected)}, got ${show(difference.actual)}`,
-    { actual: projectOnto(result.structuredContent, expected), expected },
-  );
+  return report(false, `expected structuredContent to match ${show(expected)}; at ${difference.path}: expected ${show(difference.expected)}, got ${show(difference.actual)}`, {
+    actual: projectOnto(result.structuredContent, expected),
+    expected,
+  });
 }
 
 function toHaveResourceContent(this: McpMatcherContext, received: unknown, expected: unknown): McpMatcherResult {

@@ -53,7 +53,11 @@ export function fromAimockConfig(config: unknown, options: AimockConfigOptions =
   if (root.mcp !== undefined) Object.assign(mock, mcpOptions(objectAt(root.mcp, '"mcp"', '{ "tools": [...] }')));
   if (root.llm !== undefined) {
     const llm = objectAt(root.llm, '"llm"', '{ "fixtures": "./fixtures" }');
-    ignored.push(...Object.keys(llm).filter((key) => key !== "fixtures").map((key) => `llm.${key}`));
+    ignored.push(
+      ...Object.keys(llm)
+        .filter((key) => key !== "fixtures")
+        .map((key) => `llm.${key}`),
+    );
     const fixtures = llm.fixtures;
     if (fixtures !== undefined && typeof fixtures !== "string") throw new McpTestkitError(`"llm.fixtures" must be the path of a fixture file or directory, got ${typeLabel(fixtures)}.`);
     if (fixtures !== undefined) {

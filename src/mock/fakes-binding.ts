@@ -205,7 +205,8 @@ export class FakesBinding {
     const shown = scopes.slice(0, 3).map(describeScope).join(", ");
     const more = scopes.length > 3 ? ` and ${scopes.length - 3} more` : "";
     const { testId, context: own } = context.identity;
-    const asked = testId === undefined && own === undefined ? "no test id or context (send X-Test-Id or ?testId=)" : `test id ${JSON.stringify(testId ?? null)} and context ${JSON.stringify(own ?? null)}`;
+    const asked =
+      testId === undefined && own === undefined ? "no test id or context (send X-Test-Id or ?testId=)" : `test id ${JSON.stringify(testId ?? null)} and context ${JSON.stringify(own ?? null)}`;
     return ` (a fake for it is scoped to ${shown}${more}; this request has ${asked})`;
   }
 

@@ -91,7 +91,10 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     if (options.metrics === true) {
       this.collector = new MetricsCollector();
       this.collector.attach(this.engine.events, this.endpointOf);
-      this.router.mount(METRICS_PATH, metricsHandler(() => this.collector!.snapshot()));
+      this.router.mount(
+        METRICS_PATH,
+        metricsHandler(() => this.collector!.snapshot()),
+      );
     } else this.router.mount(METRICS_PATH, metricsOffHandler, { unlisted: true });
     const control = (request: Request) => this.handleControl(request);
     this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true, methodsAt: controlMethodsAt });
@@ -279,7 +282,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
    * cannot send headers, so its calls get this test's fakes. Throws for a mock with no URL.
    */
   urlFor(identity: { testId?: string; context?: string }): string {
-    if (this.wire?.url === undefined) throw new McpTestkitError("urlFor() needs a mock served over HTTP (transport \"http\", the default); this one has no URL.");
+    if (this.wire?.url === undefined) throw new McpTestkitError('urlFor() needs a mock served over HTTP (transport "http", the default); this one has no URL.');
     const url = new URL(this.wire.url);
     if (identity.testId !== undefined) url.searchParams.set("testId", identity.testId);
     if (identity.context !== undefined) url.searchParams.set("context", identity.context);
@@ -305,7 +308,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   }
 
   /** Events an async listener missed: one with 1,000 promises unsettled is skipped until it catches up. */
-  get droppedEvents(): number { return this.engine.events.dropped; }
+  get droppedEvents(): number {
+    return this.engine.events.dropped;
+  }
 
   /**
    * Listens to an event; returns a function that stops listening. Listeners run synchronously
@@ -491,7 +496,8 @@ export async function mockMcp(options: MockMcpOptions = {}): Promise<MockMcpServ
   // Options with several problems say all of them, not one per run.
   const server = withEveryProblem(options as Record<string, unknown>, () => {
     checkMockOptions(options);
-    if (transport !== "memory" && !start) throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ")}.`);
+    if (transport !== "memory" && !start)
+      throw new McpTestkitError(`Unknown transport ${JSON.stringify(transport)}; use one of ${["memory", ...Object.keys(WIRES)].map((kind) => `"${kind}"`).join(", ")}.`);
     return new MockMcpServer(options);
   });
   await server.serveOn(transport, start);

@@ -55,7 +55,14 @@ export function checkMockOptions(options: unknown): void {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new McpTestkitError(`mockMcp() takes an options object such as { tools: { search: { returns: "found" } } }, got ${typeLabel(options)}.`);
   }
-  checkKeys(options, Object.keys(MOCK_OPTION_KINDS), "mockMcp() options", `mockMcp() takes ${Object.keys(MOCK_OPTION_KINDS).map((key) => `"${key}"`).join(", ")}`);
+  checkKeys(
+    options,
+    Object.keys(MOCK_OPTION_KINDS),
+    "mockMcp() options",
+    `mockMcp() takes ${Object.keys(MOCK_OPTION_KINDS)
+      .map((key) => `"${key}"`)
+      .join(", ")}`,
+  );
   const record = options as Record<string, unknown>;
   checkValueKinds(record, MOCK_OPTION_KINDS, "mockMcp() options");
   const { serverInfo, responseMode, http, port, fakesOptions } = record as Partial<Record<keyof StdioMockOptions, unknown>>;

@@ -49,7 +49,8 @@ export class ObserverDelivery {
     const capacity = options.queueCapacity ?? DEFAULT_OBSERVATION_QUEUE_CAPACITY;
     if (!Number.isInteger(capacity) || capacity < 2) throw new McpTestkitError(`"queueCapacity" must be a whole number of slots, 2 or more (a request takes two), got ${String(capacity)}.`);
     for (const [index, observer] of observers.entries()) {
-      if (typeof observer !== "object" || observer === null) throw new McpTestkitError(`Observer #${index} must be an object with callbacks such as requestDidFinish, got ${observer === null ? "null" : typeof observer}.`);
+      if (typeof observer !== "object" || observer === null)
+        throw new McpTestkitError(`Observer #${index} must be an object with callbacks such as requestDidFinish, got ${observer === null ? "null" : typeof observer}.`);
     }
     this.capacity = capacity;
     this.report = options.onDiagnostic ?? reportToStderr;

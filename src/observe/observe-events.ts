@@ -88,7 +88,10 @@ export function observeEvents(events: EventHub<MockEvents>, observers: readonly 
     events.on("request:end", (event) => {
       const request = requests.finish(event.start);
       if (request === undefined) return;
-      delivery.requestFinished(request, Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }));
+      delivery.requestFinished(
+        request,
+        Object.freeze({ outcome: mockRequestOutcome(event), error: event.error, result: event.result, durationMs: event.durationMs, errors: event.errors ?? NO_ERRORS }),
+      );
     }),
     events.on("stream:open", (event) => {
       // The GET stream (2025) and a subscriptions/listen (2026-07-28) are subscriptions; a POST's answer is a request stream.

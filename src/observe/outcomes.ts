@@ -82,7 +82,9 @@ export const STREAM_TERMINATION_REASONS: readonly StreamTerminationReason[] = [
 
 /** Error codes the protocol itself defines (anything else is an application's own, `rejected`). */
 function isProtocolCode(code: number): boolean {
-  return (code <= -32600 && code >= -32700) || code === ErrorCode.InvalidParams || code === ErrorCode.ResourceNotFound || code === ErrorCode.UrlElicitationRequired || (code <= -32020 && code >= -32099);
+  return (
+    (code <= -32600 && code >= -32700) || code === ErrorCode.InvalidParams || code === ErrorCode.ResourceNotFound || code === ErrorCode.UrlElicitationRequired || (code <= -32020 && code >= -32099)
+  );
 }
 
 /** The outcome of a JSON-RPC error the client received. */

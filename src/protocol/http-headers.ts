@@ -204,7 +204,11 @@ function checkParams(found: Problems, header: HeaderReader, args: unknown, schem
     if (bodyValue === undefined || bodyValue === null) {
       // The header claims a value the body does not carry: an intermediary routing on it would act on what the server never gets.
       const sent = header(name);
-      if (sent !== undefined && !found.add(name, `${display} header value ${JSON.stringify(sent)} mirrors nothing: the body's ${where} is ${bodyValue === null ? "null" : "absent"} (a client omits the header then)`)) return;
+      if (
+        sent !== undefined &&
+        !found.add(name, `${display} header value ${JSON.stringify(sent)} mirrors nothing: the body's ${where} is ${bodyValue === null ? "null" : "absent"} (a client omits the header then)`)
+      )
+        return;
       continue;
     }
     const required = () => `the ${display} header is required: tool ${JSON.stringify(tool)} mirrors ${where} (${JSON.stringify(bodyValue)}) into it (x-mcp-header)`;
@@ -223,7 +227,11 @@ export function legacyHeaderProblems(header: HeaderReader, version: ProtocolVers
   const found = new Problems(Number.POSITIVE_INFINITY);
   if (versionHas(version, "protocolVersionHeader")) {
     const sent = header("mcp-protocol-version");
-    if (sent === undefined) found.add("mcp-protocol-version", `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume ${DEFAULT_HTTP_PROTOCOL_VERSION} without it`);
+    if (sent === undefined)
+      found.add(
+        "mcp-protocol-version",
+        `the MCP-Protocol-Version header is required on every POST after initialize in ${version} (expected ${JSON.stringify(version)}, the negotiated version); a server may assume ${DEFAULT_HTTP_PROTOCOL_VERSION} without it`,
+      );
     else if (sent !== version) found.add("mcp-protocol-version", `MCP-Protocol-Version header value ${JSON.stringify(sent)} is not the negotiated version ${JSON.stringify(version)}`);
   }
   if (versionHas(version, "sessions") && sessionId !== undefined) {

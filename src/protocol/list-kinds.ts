@@ -24,7 +24,16 @@ export interface ListKindSpec {
 
 export const LIST_KINDS: readonly ListKindSpec[] = [
   { kind: "tools", method: "tools/list", key: "tools", capability: "tools", listChanged: "notifications/tools/list_changed", listenFlag: "toolsListChanged", identityKey: "name", noun: "tool" },
-  { kind: "resources", method: "resources/list", key: "resources", capability: "resources", listChanged: "notifications/resources/list_changed", listenFlag: "resourcesListChanged", identityKey: "uri", noun: "resource" },
+  {
+    kind: "resources",
+    method: "resources/list",
+    key: "resources",
+    capability: "resources",
+    listChanged: "notifications/resources/list_changed",
+    listenFlag: "resourcesListChanged",
+    identityKey: "uri",
+    noun: "resource",
+  },
   {
     kind: "resourceTemplates",
     method: "resources/templates/list",
@@ -36,7 +45,16 @@ export const LIST_KINDS: readonly ListKindSpec[] = [
     identityKey: "uriTemplate",
     noun: "resource template",
   },
-  { kind: "prompts", method: "prompts/list", key: "prompts", capability: "prompts", listChanged: "notifications/prompts/list_changed", listenFlag: "promptsListChanged", identityKey: "name", noun: "prompt" },
+  {
+    kind: "prompts",
+    method: "prompts/list",
+    key: "prompts",
+    capability: "prompts",
+    listChanged: "notifications/prompts/list_changed",
+    listenFlag: "promptsListChanged",
+    identityKey: "name",
+    noun: "prompt",
+  },
 ];
 
 export function listKind(kind: ListKind): ListKindSpec {

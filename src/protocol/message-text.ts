@@ -28,7 +28,10 @@ export function parseMessageText(text: string): TextRead {
   if (id === undefined) return read;
   const rounded = JSON.stringify(Number(id));
   return {
-    error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: the id ${id} is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes ${rounded}, which the client never sent); use a smaller number or a string id` },
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: the id ${id} is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes ${rounded}, which the client never sent); use a smaller number or a string id`,
+    },
     unreadable: { reason: "inexactId", id },
   };
 }

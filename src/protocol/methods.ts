@@ -21,12 +21,7 @@ export const ClientRequestMethods = [
 ] as const;
 
 /** Every notification a client sends a server. */
-export const ClientNotificationMethods = [
-  "notifications/initialized",
-  "notifications/cancelled",
-  "notifications/progress",
-  "notifications/roots/list_changed",
-] as const;
+export const ClientNotificationMethods = ["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed"] as const;
 
 /** Every request a server sends a client (sampling, elicitation, roots, ping). */
 export const ServerRequestMethods = ["ping", "sampling/createMessage", "elicitation/create", "roots/list"] as const;

@@ -21,10 +21,7 @@ export interface PageWalk<P> {
  * Fetches page after page: `fetch(cursor, page)` gets undefined as the cursor for the first
  * page. At most `maxPages` pages are fetched.
  */
-export async function walkPages<P extends Record<string, unknown>>(
-  fetch: (cursor: string | undefined, page: number) => Promise<P | undefined>,
-  maxPages: number,
-): Promise<PageWalk<P>> {
+export async function walkPages<P extends Record<string, unknown>>(fetch: (cursor: string | undefined, page: number) => Promise<P | undefined>, maxPages: number): Promise<PageWalk<P>> {
   const pages: P[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;

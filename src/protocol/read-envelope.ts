@@ -7,9 +7,7 @@
 import { isObject, isResponse, type JsonRpcId } from "./jsonrpc.js";
 import { typeLabel } from "../util/text.js";
 
-export type Envelope =
-  | { kind: "request" | "notification" | "response" }
-  | { kind: "invalid"; /** The request's id when it can be read, else null. */ id: JsonRpcId | null; problem: string };
+export type Envelope = { kind: "request" | "notification" | "response" } | { kind: "invalid" /** The request's id when it can be read, else null. */; id: JsonRpcId | null; problem: string };
 
 // Shared: the wire and the engine read every message's envelope, and the valid kinds carry nothing else.
 const REQUEST: Envelope = Object.freeze({ kind: "request" });

@@ -152,10 +152,7 @@ export function revisionsWith(feature: Feature): string {
  * the session versions we know). Only revisions that have `initialize` take part: a client
  * asking for 2026-07-28 in `initialize` gets the newest legacy revision.
  */
-export function negotiateVersion(
-  requested: unknown,
-  supported: readonly ProtocolVersion[] = SUPPORTED_PROTOCOL_VERSIONS,
-): ProtocolVersion {
+export function negotiateVersion(requested: unknown, supported: readonly ProtocolVersion[] = SUPPORTED_PROTOCOL_VERSIONS): ProtocolVersion {
   const sessionVersions = supported.filter((version) => !versionHas(version, "perRequestMeta"));
   if (typeof requested === "string" && sessionVersions.includes(requested)) return requested;
   const latest = [...sessionVersions].sort(compareVersions).at(-1);

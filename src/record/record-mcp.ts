@@ -59,7 +59,9 @@ export interface McpRecording extends AsyncDisposable {
 export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions = {}): Promise<McpRecording> {
   if (options.closedWorld && (options.scope === undefined || options.scope === "shared")) {
     // The fakes refuse a closed world on a shared block (it would reach every test): say so now, not when the file is replayed.
-    throw new McpTestkitError('recordMcp: closedWorld needs a scope ({ testId } or { context }): a recording shared by every test cannot deny the tools it never saw to all of them (the fakes refuse undeclaredTools: "deny" on a shared block). Give scope, or leave closedWorld out.');
+    throw new McpTestkitError(
+      'recordMcp: closedWorld needs a scope ({ testId } or { context }): a recording shared by every test cannot deny the tools it never saw to all of them (the fakes refuse undeclaredTools: "deny" on a shared block). Give scope, or leave closedWorld out.',
+    );
   }
   const init = await upstream.initialize();
   const capabilities = (init.capabilities ?? {}) as Json;
@@ -88,7 +90,10 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
     serverInfo: recording.surface.serverInfo as { name: string; version: string },
     ...(recording.surface.instructions === undefined ? {} : { instructions: recording.surface.instructions }),
     tools: Object.fromEntries((tools as unknown as Json[]).map((tool) => [String(tool.name), forward.tool(tool)])),
-    resources: Object.fromEntries([...(resources as unknown as Json[]).map((resource) => [String(resource.uri), forward.resource(resource)]), ...(templates as unknown as Json[]).map((template) => [String(template.uriTemplate), forward.resource(template)])]),
+    resources: Object.fromEntries([
+      ...(resources as unknown as Json[]).map((resource) => [String(resource.uri), forward.resource(resource)]),
+      ...(templates as unknown as Json[]).map((template) => [String(template.uriTemplate), forward.resource(template)]),
+    ]),
     prompts: Object.fromEntries((prompts as unknown as Json[]).map((prompt) => [String(prompt.name), forward.prompt(prompt)])),
   } as MockMcpOptions);
   const fixtureOptions: FixtureOptions = { scope: options.scope, closedWorld: options.closedWorld };
@@ -101,7 +106,9 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
     async save(path, { format = "scenario" } = {}) {
       const content = format === "fixture" ? recording.toFixture(fixtureOptions) : recording.toScenario(fixtureOptions);
       if (content === undefined) {
-        throw new McpTestkitError(`Nothing to save as a fixture file yet: the agent made no tools/call, resources/read or prompts/get through the recording mock (${recording.exchanges.length} recorded). Save the scenario format instead, which also lists the server's tools, or make a call first.`);
+        throw new McpTestkitError(
+          `Nothing to save as a fixture file yet: the agent made no tools/call, resources/read or prompts/get through the recording mock (${recording.exchanges.length} recorded). Save the scenario format instead, which also lists the server's tools, or make a call first.`,
+        );
       }
       return await writeJsonAtomically(path, content);
     },
@@ -247,7 +254,10 @@ class PassedOn {
       // The server took its request back (or, 2026-07-28, its round failed, which fails the call): nothing to replay.
       if (withdrawn.aborted) throw error;
       if (error.unanswered) {
-        this.failure ??= { code: -32603, message: `mcp-testkit record: the recorded server asked ${method} during the call, and it could not be passed on to the agent (${errorText(error)}); nothing was recorded for this call` };
+        this.failure ??= {
+          code: -32603,
+          message: `mcp-testkit record: the recorded server asked ${method} during the call, and it could not be passed on to the agent (${errorText(error)}); nothing was recorded for this call`,
+        };
         throw error;
       }
       const answered: RecordedError = withData({ code: error.error.code, message: error.error.message }, error.error.data);
@@ -293,7 +303,8 @@ let temporaries = 0;
 async function writeJsonAtomically(path: string, content: unknown): Promise<string> {
   const full = resolve(path);
   const existing = await stat(full).catch(() => undefined);
-  if (existing?.isDirectory()) throw new McpTestkitError(`Cannot save the recording to ${JSON.stringify(path)}: it is a directory (${full}). Give a file path, such as ${join(path, "recording.json")}.`);
+  if (existing?.isDirectory())
+    throw new McpTestkitError(`Cannot save the recording to ${JSON.stringify(path)}: it is a directory (${full}). Give a file path, such as ${join(path, "recording.json")}.`);
   await mkdir(dirname(full), { recursive: true });
   // One name per save, so saves made at once do not write into each other's file.
   const temporary = `${full}.${process.pid}.${++temporaries}.tmp`;

@@ -138,26 +138,41 @@ export class Recording {
   }
 
   private toolBlocks(): McpFakeTool[] {
-    return this.grouped("tool", (exchange) => exchange.name, (exchange) => {
-      const listed = this.surface.tools.find((candidate) => candidate.name === exchange.name);
-      return { item: { name: exchange.name, ...pick(listed, ["description", "inputSchema"]), calls: [] } as McpFakeTool, entries: (tool) => tool.calls };
-    }, (exchange) => toolCall(exchange.arguments, exchange.answer, exchange.asks));
+    return this.grouped(
+      "tool",
+      (exchange) => exchange.name,
+      (exchange) => {
+        const listed = this.surface.tools.find((candidate) => candidate.name === exchange.name);
+        return { item: { name: exchange.name, ...pick(listed, ["description", "inputSchema"]), calls: [] } as McpFakeTool, entries: (tool) => tool.calls };
+      },
+      (exchange) => toolCall(exchange.arguments, exchange.answer, exchange.asks),
+    );
   }
 
   private resourceBlocks(): McpFakeResource[] {
-    return this.grouped("resource", (exchange) => exchange.uri, (exchange) => {
-      const listed = this.surface.resources.find((candidate) => candidate.uri === exchange.uri);
-      return { item: { uri: exchange.uri, ...pick(listed, ["name", "description", "mimeType"]), reads: [] } as McpFakeResource, entries: (resource) => resource.reads };
-    }, (exchange) => ("error" in exchange.answer ? { error: exchange.answer.error } : { result: withoutProtocolKeys(exchange.answer.result) }));
+    return this.grouped(
+      "resource",
+      (exchange) => exchange.uri,
+      (exchange) => {
+        const listed = this.surface.resources.find((candidate) => candidate.uri === exchange.uri);
+        return { item: { uri: exchange.uri, ...pick(listed, ["name", "description", "mimeType"]), reads: [] } as McpFakeResource, entries: (resource) => resource.reads };
+      },
+      (exchange) => ("error" in exchange.answer ? { error: exchange.answer.error } : { result: withoutProtocolKeys(exchange.answer.result) }),
+    );
   }
 
   private promptBlocks(): McpFakePrompt[] {
-    return this.grouped("prompt", (exchange) => exchange.name, (exchange) => {
-      const listed = this.surface.prompts.find((candidate) => candidate.name === exchange.name);
-      const prompt = { name: exchange.name, ...pick(listed, ["description", "arguments"]), gets: [] } as McpFakePrompt;
-      if (prompt.arguments !== undefined) prompt.arguments = prompt.arguments.map((argument) => pick(argument as Json, ["name", "description", "required"]) as { name: string });
-      return { item: prompt, entries: (made) => made.gets };
-    }, (exchange) => ("error" in exchange.answer ? { args: exchange.arguments, error: exchange.answer.error } : { args: exchange.arguments, result: promptResult(exchange.answer.result) }));
+    return this.grouped(
+      "prompt",
+      (exchange) => exchange.name,
+      (exchange) => {
+        const listed = this.surface.prompts.find((candidate) => candidate.name === exchange.name);
+        const prompt = { name: exchange.name, ...pick(listed, ["description", "arguments"]), gets: [] } as McpFakePrompt;
+        if (prompt.arguments !== undefined) prompt.arguments = prompt.arguments.map((argument) => pick(argument as Json, ["name", "description", "required"]) as { name: string });
+        return { item: prompt, entries: (made) => made.gets };
+      },
+      (exchange) => ("error" in exchange.answer ? { args: exchange.arguments, error: exchange.answer.error } : { args: exchange.arguments, result: promptResult(exchange.answer.result) }),
+    );
   }
 
   /** The exchanges of one kind, grouped by tool, URI or prompt in first-seen order, each group's entries in the order they were made. */
@@ -201,14 +216,19 @@ function notRecorded(kind: Subject, name: string, scope: FakeScope | undefined, 
     };
   }
   if (scope === "shared") {
-    if (readAt.length === 0) return { code: -32603, message: `Not recorded: the recording has no answer for this request to ${what}. Record again with this request, or give it an entry in this file's fixtures.` };
+    if (readAt.length === 0)
+      return { code: -32603, message: `Not recorded: the recording has no answer for this request to ${what}. Record again with this request, or give it an entry in this file's fixtures.` };
     return {
       code: -32603,
       message: `Not recorded: ${what} was read only at ${readAt.map((uri) => JSON.stringify(uri)).join(", ")} while this recording was made, so the recording has no answer for this URI. Record again with a read of it, or give it an entry in this file's fixtures.`,
     };
   }
-  const parts = [scope.testId === undefined ? undefined : `test id ${JSON.stringify(scope.testId)}`, scope.context === undefined ? undefined : `context ${JSON.stringify(scope.context)}`].filter((part) => part !== undefined);
-  const send = [scope.testId === undefined ? undefined : `X-Test-Id: ${scope.testId}`, scope.context === undefined ? undefined : `X-Test-Context: ${scope.context}`].filter((part) => part !== undefined);
+  const parts = [scope.testId === undefined ? undefined : `test id ${JSON.stringify(scope.testId)}`, scope.context === undefined ? undefined : `context ${JSON.stringify(scope.context)}`].filter(
+    (part) => part !== undefined,
+  );
+  const send = [scope.testId === undefined ? undefined : `X-Test-Id: ${scope.testId}`, scope.context === undefined ? undefined : `X-Test-Context: ${scope.context}`].filter(
+    (part) => part !== undefined,
+  );
   return {
     code: -32603,
     message: `Not recorded for this request: the answers for ${what} were recorded for ${parts.join(" and ")} only, and this request is not in that scope. Send ${send.join(" and ")} (or ?testId=/?context= on the URL) to replay them, or record without --test-id/--context to share them with every request.`,

@@ -108,7 +108,8 @@ export function readRequest(request: Request, body: string | Uint8Array | undefi
 
 /** An init's parts, checked as `new Request(url, init)` checks them (the errors say what to change). */
 export function readRequestInit(init: SimulationRequestInit): SimulatedRequest {
-  if (typeof init !== "object" || init === null) throw new McpTestkitError(`sim.startRequest(request): pass a web-standard Request or { method, url, headers, body }; got ${init === null ? "null" : typeof init}.`);
+  if (typeof init !== "object" || init === null)
+    throw new McpTestkitError(`sim.startRequest(request): pass a web-standard Request or { method, url, headers, body }; got ${init === null ? "null" : typeof init}.`);
   const method = checkedMethod(init.method);
   const url = checkedUrl(init.url);
   const joined = new Map<string, string>();
@@ -116,7 +117,8 @@ export function readRequestInit(init: SimulationRequestInit): SimulatedRequest {
   readHeaders(init.headers, joined, pairs);
   const headers = { joined, pairs };
   const body = init.body;
-  if (body !== undefined && (method === "GET" || method === "HEAD")) throw new McpTestkitError(`sim.startRequest(init): a ${method} request cannot have a body (as with new Request); send it with method "POST".`);
+  if (body !== undefined && (method === "GET" || method === "HEAD"))
+    throw new McpTestkitError(`sim.startRequest(init): a ${method} request cannot have a body (as with new Request); send it with method "POST".`);
   if (body === undefined || typeof body === "string") return new SimulatedRequest(method, url, headers, body, undefined);
   if (!(body instanceof Uint8Array)) throw new McpTestkitError(`sim.startRequest(init): "body" must be a string (JSON.stringify(message)) or a Uint8Array; got ${typeof body}.`);
   return new SimulatedRequest(method, url, headers, decoder.decode(body), body);
@@ -145,14 +147,16 @@ let lastUrl: { given: string; href: string } | undefined;
 
 function checkedUrl(url: unknown): string {
   if (typeof url === "string" && url === lastUrl?.given) return lastUrl.href;
-  if (!(typeof url === "string" || url instanceof URL)) throw new McpTestkitError(`sim.startRequest(init): "url" must be an absolute URL such as "http://127.0.0.1:8082/mcp"; got ${url === undefined ? "none" : typeof url}.`);
+  if (!(typeof url === "string" || url instanceof URL))
+    throw new McpTestkitError(`sim.startRequest(init): "url" must be an absolute URL such as "http://127.0.0.1:8082/mcp"; got ${url === undefined ? "none" : typeof url}.`);
   let parsed: URL;
   try {
     parsed = typeof url === "string" ? new URL(url) : url;
   } catch {
     throw new McpTestkitError(`sim.startRequest(init): "url" must be an absolute URL such as "http://127.0.0.1:8082/mcp" (new Request needs one too); got ${JSON.stringify(url)}.`);
   }
-  if (parsed.username !== "" || parsed.password !== "") throw new McpTestkitError(`sim.startRequest(init): the URL includes credentials, which new Request refuses; send an Authorization header instead.`);
+  if (parsed.username !== "" || parsed.password !== "")
+    throw new McpTestkitError(`sim.startRequest(init): the URL includes credentials, which new Request refuses; send an Authorization header instead.`);
   if (typeof url === "string") lastUrl = { given: url, href: parsed.href };
   return parsed.href;
 }

@@ -261,7 +261,8 @@ export class Simulation {
     if (json !== undefined && typeof json === "object" && json !== null && !Array.isArray(json)) {
       this.terminal = json as Record<string, unknown>;
       this.listener?.incoming(this.terminal, this.bodyText!, this.responseHeaders);
-    } else if (Array.isArray(json)) for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>, JSON.stringify(message), this.responseHeaders);
+    } else if (Array.isArray(json))
+      for (const message of json) if (typeof message === "object" && message !== null) this.listener?.incoming(message as Record<string, unknown>, JSON.stringify(message), this.responseHeaders);
     this.wake();
   }
 

@@ -6,9 +6,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
-export type SseFrame =
-  | { kind: "event"; event: EventSourceMessage; encoded: string }
-  | { kind: "comment"; comment: string; encoded: string };
+export type SseFrame = { kind: "event"; event: EventSourceMessage; encoded: string } | { kind: "comment"; comment: string; encoded: string };
 
 /** The end of the first whole event in `text` (just past its blank line), or -1. */
 function eventEnd(text: string): number {

@@ -66,7 +66,14 @@ export function checkKitOptions(options: unknown, api: string): void {
     throw new McpTestkitError(`${api} takes an options object such as { tools: { search: { returns: "found" } }, testId: true }, got ${typeLabel(options)}.`);
   }
   const known = [...KIT_KEYS, ...Object.keys(MOCK_OPTION_KINDS)];
-  checkKeys(options, known, `${api} options`, `${api} takes "client" and "testId", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS).map((key) => `"${key}"`).join(", ")}`);
+  checkKeys(
+    options,
+    known,
+    `${api} options`,
+    `${api} takes "client" and "testId", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS)
+      .map((key) => `"${key}"`)
+      .join(", ")}`,
+  );
 }
 
 export async function openKitInstance(options: McpTestKitOptions = {}): Promise<KitInstance> {

@@ -14,9 +14,7 @@ import { suggestion } from "../util/closest.js";
 export type ResultCheck = (result: CallToolResult) => unknown;
 
 /** How a tool call failed: a result with `isError: true`, or a JSON-RPC error reply. */
-export type ToolFailure =
-  | { kind: "tool-error"; message: string; result: CallToolResult }
-  | { kind: "protocol-error"; message: string; code: number; data?: unknown };
+export type ToolFailure = { kind: "tool-error"; message: string; result: CallToolResult } | { kind: "protocol-error"; message: string; code: number; data?: unknown };
 
 type CallOutcome = { kind: "result"; result: CallToolResult } | ToolFailure;
 
@@ -42,8 +40,7 @@ export async function listAllTools(client: Client, from: Function = listAllTools
   if (end.kind === "done") return tools;
   const seen = tools.length === 0 ? "no tools" : `${plural(tools.length, "tool")} (${listFirst(tools, 10, ", ", { format: (tool) => tool.name })})`;
   return fail(
-    `${describePagingFailure("tools/list", end)} The tools could not all be listed (${plural(pages.length, "page")} read, ${seen}); ` +
-      "the server's paging is broken: fix its nextCursor.",
+    `${describePagingFailure("tools/list", end)} The tools could not all be listed (${plural(pages.length, "page")} read, ${seen}); ` + "the server's paging is broken: fix its nextCursor.",
     { actual: pages.map((page) => page.nextCursor) },
     from,
   );

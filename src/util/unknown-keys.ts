@@ -14,9 +14,9 @@ export function unknownKeysMessage(where: string, unknown: readonly string[], kn
     const near = closest(key, candidates);
     return near === undefined ? JSON.stringify(key) : `${JSON.stringify(key)} (did you mean ${JSON.stringify(near)}?)`;
   });
-  const head = unknown.length === 1 && named[0]!.includes("did you mean")
-    ? `${where} has unknown key ${JSON.stringify(unknown[0])}; did you mean ${JSON.stringify(closest(unknown[0]!, candidates))}?`
-    : `${where} has unknown key${unknown.length > 1 ? "s" : ""} ${named.join(", ")}.`;
+  const head =
+    unknown.length === 1 && named[0]!.includes("did you mean")
+      ? `${where} has unknown key ${JSON.stringify(unknown[0])}; did you mean ${JSON.stringify(closest(unknown[0]!, candidates))}?`
+      : `${where} has unknown key${unknown.length > 1 ? "s" : ""} ${named.join(", ")}.`;
   return `${head} ${takes ?? `It takes ${quoted(candidates)}`}.`;
 }
-

@@ -10,11 +10,7 @@
  * `timedOut()`. Whichever comes first settles the promise; the watch is stopped and the timer
  * cleared at that moment, and later calls of `done` or `fail` do nothing.
  */
-export function waitWithTimeout<T>(
-  watch: (done: (value: T) => void, fail: (error: unknown) => void) => () => void,
-  timeoutMs: number,
-  timedOut: () => Error,
-): Promise<T> {
+export function waitWithTimeout<T>(watch: (done: (value: T) => void, fail: (error: unknown) => void) => () => void, timeoutMs: number, timedOut: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let stop: (() => void) | undefined;

@@ -32,7 +32,8 @@ const IDENTITY_KINDS = { testId: "string", context: "string", undeclared: "strin
 export function memoryFacts(identity: unknown): RequestFacts | undefined {
   if (identity === undefined) return undefined;
   const where = "connectInMemory(identity)";
-  if (typeof identity !== "object" || identity === null || Array.isArray(identity)) throw new McpTestkitError(`${where}: expected an object { testId?, context?, undeclared? }, got ${typeLabel(identity)}.`);
+  if (typeof identity !== "object" || identity === null || Array.isArray(identity))
+    throw new McpTestkitError(`${where}: expected an object { testId?, context?, undeclared? }, got ${typeLabel(identity)}.`);
   checkKeys(identity, Object.keys(IDENTITY_KINDS), where);
   checkValueKinds(identity as Record<string, unknown>, IDENTITY_KINDS, where);
   const { testId, context, undeclared } = identity as MemoryIdentity;

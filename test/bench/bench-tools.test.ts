@@ -16,7 +16,13 @@ const run = promisify(execFile);
 interface CommonHelpers {
   balancedOrders<T>(items: T[]): T[][];
   permutations<T>(items: T[]): T[][];
-  summarizeAgainst(rounds: Record<string, Record<string, number>>[], sides: string[], reference: string, keys: string[], ratioKeys: string[]): {
+  summarizeAgainst(
+    rounds: Record<string, Record<string, number>>[],
+    sides: string[],
+    reference: string,
+    keys: string[],
+    ratioKeys: string[],
+  ): {
     median: Record<string, Record<string, number>>;
     ratio: Record<string, Record<string, number>>;
     ratioQuartiles: Record<string, Record<string, [number, number]>>;

@@ -39,7 +39,9 @@ describe("mcp-testkit call over stdio (server-everything)", () => {
   it("an unknown tool exits 1 listing the server's tools and the closest name", async () => {
     const result = await runCli(["call", everything, "ecko", "--args", '{"message":"hi"}']);
     expect(result).toMatchObject({ code: 1, stdout: "" });
-    expect(result.stderr).toMatch(/^mcp-testkit call: the server has no tool "ecko"; did you mean "echo"\? Its tools: .*\becho\b.*\bget-sum\b.*\. Run mcp-testkit inspect ".*mcp-server-everything\\?" stdio" to see each tool's arguments\.\n$/);
+    expect(result.stderr).toMatch(
+      /^mcp-testkit call: the server has no tool "ecko"; did you mean "echo"\? Its tools: .*\becho\b.*\bget-sum\b.*\. Run mcp-testkit inspect ".*mcp-server-everything\\?" stdio" to see each tool's arguments\.\n$/,
+    );
     const far = await runCli(["call", everything, "no-such-tool"]);
     expect(far.stderr).toMatch(/^mcp-testkit call: the server has no tool "no-such-tool"\. Its tools: /);
   });
@@ -58,7 +60,9 @@ describe("mcp-testkit call over stdio (server-everything)", () => {
   it("missing required arguments exit 1 with the tool's input schema", async () => {
     const result = await runCli(["call", everything, "get-sum", "--args", '{"a":2}']);
     expect(result).toMatchObject({ code: 1, stdout: "" });
-    expect(result.stderr).toMatch(/^mcp-testkit call: tool "get-sum" needs the argument "b", missing from --args\. Its input schema:\n  a: number — .*\n  b: number — .*\nFor example: --args '\{"a":2,"b":"…"\}'\n$/);
+    expect(result.stderr).toMatch(
+      /^mcp-testkit call: tool "get-sum" needs the argument "b", missing from --args\. Its input schema:\n  a: number — .*\n  b: number — .*\nFor example: --args '\{"a":2,"b":"…"\}'\n$/,
+    );
   });
 
   it("--read reads a resource; --prompt gets a prompt with its arguments", async () => {

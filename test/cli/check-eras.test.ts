@@ -41,7 +41,9 @@ describe("check and the eras", () => {
     // Its tools mirror no parameter (x-mcp-header), so that probe has nothing to send.
     expect(modernStatuses(report)).toEqual({ ...allPass(MODERN_HTTP), "modern-http-param-header": "SKIP" });
     expect(detailOf(report, "modern-http-param-header")).toBe("no tool mirrors a parameter into an Mcp-Param-* header (none of its 2 tools has x-mcp-header in its inputSchema)");
-    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(/^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Bad Request: the request headers and body disagree/);
+    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(
+      /^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Bad Request: the request headers and body disagree/,
+    );
     expect(detailOf(report, "modern-http-name-mismatch")).toMatch(/^tools\/call with Mcp-Name: mcp-testkit-other-tool \(params\.name is mcp-testkit-no-such-tool\) got 400 \(-32020 /);
     expect(detailOf(report, "modern-unknown-method")).toBe('mcp-testkit/no-such-method got 404 (-32601 "Method not found")');
     expect(detailOf(report, "modern-http-get-delete")).toBe("GET got 405; DELETE got 405");

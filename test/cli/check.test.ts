@@ -115,14 +115,21 @@ describe("mcp-testkit check over stdio", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     const lines = result.stdout.split("\n");
-    expect(lines.slice(0, 4)).toEqual([`mcp-testkit check: ${broken()}`, "broken-server 1.0.0, protocol 2025-11-25, over stdio", 'eras: legacy 2025-11-25, modern not spoken (server/discover got -32601 "Method not found: server/discover")', ""]);
+    expect(lines.slice(0, 4)).toEqual([
+      `mcp-testkit check: ${broken()}`,
+      "broken-server 1.0.0, protocol 2025-11-25, over stdio",
+      'eras: legacy 2025-11-25, modern not spoken (server/discover got -32601 "Method not found: server/discover")',
+      "",
+    ]);
     expect(lines).toContain("  1. PASS  Initialize handshake: serverInfo broken-server 1.0.0; a valid InitializeResult for 2025-11-25");
     expect(lines).toContain("           https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization");
     expect(lines).toContain(' 12. PASS  Unknown method gets -32601: mcp-testkit/no-such-method got -32601 "Method not found: mcp-testkit/no-such-method"');
     expect(lines).toContain("           https://www.jsonrpc.org/specification#error_object");
     expect(lines).toContain(" 13. PASS  Malformed JSON gets -32700: a line that is not JSON got -32700 (id null); the server kept working");
     expect(lines).toContain('  6. SKIP  Resource definitions valid: not advertised (resources/list got error -32601 "Method not found: resources/list")');
-    expect(lines.filter((line) => /^ {1,2}\d+\. (PASS|WARN|FAIL|SKIP)  /.test(line)).map((line) => line.trim().split("  ")[0])).toEqual(STDIO.map((_, index) => `${index + 1}. ${Object.values(statuses(STDIO, HEALTHY))[index]}`));
+    expect(lines.filter((line) => /^ {1,2}\d+\. (PASS|WARN|FAIL|SKIP)  /.test(line)).map((line) => line.trim().split("  ")[0])).toEqual(
+      STDIO.map((_, index) => `${index + 1}. ${Object.values(statuses(STDIO, HEALTHY))[index]}`),
+    );
     expect(lines.at(-2)).toBe("17 checks: 14 passed, 0 warnings, 0 failed, 3 skipped");
   });
 
@@ -136,7 +143,9 @@ describe("mcp-testkit check over stdio", () => {
     const { code, report } = await checkJson(broken("--log-stdout"));
     expect(statusesOf(report)).toEqual(statuses(STDIO, { ...HEALTHY, "stdout-clean": "FAIL" }));
     // The server logs once at start, and check starts several copies of it: the count says so.
-    expect(detailOf(report, "stdout-clean")).toMatch(/^\d+ lines on stdout that are not MCP messages \(from \d+ copies of the server: check starts one per probe\), first: "\[broken-server\] starting up" \(the server\); log to stderr instead$/);
+    expect(detailOf(report, "stdout-clean")).toMatch(
+      /^\d+ lines on stdout that are not MCP messages \(from \d+ copies of the server: check starts one per probe\), first: "\[broken-server\] starting up" \(the server\); log to stderr instead$/,
+    );
     expect(report.ok).toBe(false);
     expect(code).toBe(1);
   });
@@ -207,7 +216,15 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   const startMock = async (options: MockMcpOptions = {}) => {
     const server = await mockMcp({
       // search mirrors its region into Mcp-Param-Region (x-mcp-header), for the 2026-07-28 probe of that header.
-      tools: { echo: { returns: "hi" }, add: { returns: "3" }, search: { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }, annotations: { readOnlyHint: true }, responses: [{ toolError: "rate limited" }] } },
+      tools: {
+        echo: { returns: "hi" },
+        add: { returns: "3" },
+        search: {
+          inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+          annotations: { readOnlyHint: true },
+          responses: [{ toolError: "rate limited" }],
+        },
+      },
       resources: { "file:///notes.txt": "notes", "file:///logs/{day}.txt": { read: (_uri, { day }) => `log of ${day}` } },
       prompts: { greet: "Say hello" },
       pageSize: 2,
@@ -234,13 +251,17 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     });
     expect(detailOf(report, "modern-unsupported-version")).toMatch(/^server\/discover in 1999-01-01 got 400 -32022, data.supported \["2026-07-28"/);
     expect(detailOf(report, "modern-http-method-header")).toContain("server/discover without Mcp-Method got 400 (-32020");
-    expect(detailOf(report, "modern-http-name-mismatch")).toMatch(/^tools\/call with Mcp-Name: mcp-testkit-other-tool \(params\.name is mcp-testkit-no-such-tool\) got 400 \(-32020 "Header mismatch: Mcp-Name header value/);
-    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(/^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Header mismatch: MCP-Protocol-Version header value/);
-    expect(detailOf(report, "modern-http-param-header")).toMatch(/^tools\/call search with Mcp-Param-Region: mcp-testkit-header-value \(arguments\.region is "mcp-testkit-body-value"\) got 400 \(-32020 "Header mismatch: Mcp-Param-Region header value/);
-    expect(report.checks.find((check: Json) => check.id === "modern-discover").spec).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/discover");
-    expect(detailOf(report, "pagination")).toBe(
-      "tools/list 2 pages (3), resources/list 1 page (1), resources/templates/list 1 page (1), prompts/list 1 page (1); no duplicates",
+    expect(detailOf(report, "modern-http-name-mismatch")).toMatch(
+      /^tools\/call with Mcp-Name: mcp-testkit-other-tool \(params\.name is mcp-testkit-no-such-tool\) got 400 \(-32020 "Header mismatch: Mcp-Name header value/,
     );
+    expect(detailOf(report, "modern-http-version-mismatch")).toMatch(
+      /^server\/discover with MCP-Protocol-Version: 2025-11-25 \(its _meta says 2026-07-28\) got 400 \(-32020 "Header mismatch: MCP-Protocol-Version header value/,
+    );
+    expect(detailOf(report, "modern-http-param-header")).toMatch(
+      /^tools\/call search with Mcp-Param-Region: mcp-testkit-header-value \(arguments\.region is "mcp-testkit-body-value"\) got 400 \(-32020 "Header mismatch: Mcp-Param-Region header value/,
+    );
+    expect(report.checks.find((check: Json) => check.id === "modern-discover").spec).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/discover");
+    expect(detailOf(report, "pagination")).toBe("tools/list 2 pages (3), resources/list 1 page (1), resources/templates/list 1 page (1), prompts/list 1 page (1); no duplicates");
     expect(detailOf(report, "http-delete-session")).toMatch(/^DELETE got 200; then a ping with that session id got 404/);
     expect(code).toBe(0);
     expect(stderr).toBe("");
@@ -249,7 +270,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   });
 
   it("a tool that mirrors a parameter but is not marked read-only is not probed with a made-up argument: SKIP, saying why", async () => {
-    const server = await startMock({ tools: { write_file: { inputSchema: { type: "object", properties: { path: { type: "string", "x-mcp-header": "Path" } } }, responses: [{ returns: "written" }] } } });
+    const server = await startMock({
+      tools: { write_file: { inputSchema: { type: "object", properties: { path: { type: "string", "x-mcp-header": "Path" } } }, responses: [{ returns: "written" }] } },
+    });
     const { report } = await checkJson(server.url!);
     expect(statusesOf(report)["modern-http-param-header"]).toBe("SKIP");
     expect(detailOf(report, "modern-http-param-header")).toBe(
@@ -322,7 +345,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="' + DUAL_HTTP.length + '" failures="1" errors="0" skipped="0" time="')).toBe(true);
     expect(xml).toContain(`<property name="target" value="${server.url}"/>`);
     expect(xml).toContain('<testcase classname="mcp-testkit.check.http" name="1. initialize: ');
-    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check\.http" name="\d+\. http-origin: A foreign Origin gets 403">\n {6}<failure message="initialize from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200; servers MUST validate Origin/);
+    expect(xml).toMatch(
+      /<testcase classname="mcp-testkit\.check\.http" name="\d+\. http-origin: A foreign Origin gets 403">\n {6}<failure message="initialize from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200; servers MUST validate Origin/,
+    );
     expect(xml.match(/<testcase /g)).toHaveLength(DUAL_HTTP.length);
     expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
   });
@@ -347,7 +372,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     const xml = readFileSync(file, "utf8");
     expect(xml).toContain('<testsuites name="mcp-testkit check" tests="1" failures="1" errors="0" skipped="0"');
-    expect(xml).toMatch(/<testcase classname="mcp-testkit\.check" name="0\. connect: the server can be started or reached">\n {6}<failure message="Nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp \(connection refused\).*ECONNREFUSED/);
+    expect(xml).toMatch(
+      /<testcase classname="mcp-testkit\.check" name="0\. connect: the server can be started or reached">\n {6}<failure message="Nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp \(connection refused\).*ECONNREFUSED/,
+    );
   });
 
   it("an address nobody listens on: exit 1, cannot reach", async () => {
@@ -361,7 +388,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   it("a server that crashes on a call: the check's detail gives its exit code and last stderr line", async () => {
     const command = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "crashes-mid-call.mjs")}"`;
     const { report } = await checkJsonWith([command, "--only", "unknown-tool", "--timeout", "2000"]);
-    expect(detailOf(report, "unknown-tool")).toMatch(/^tools\/call "mcp-testkit-no-such-tool": The server process exited before answering tools\/call \(id \d+\)\. \(exit code 2; its last stderr line: "zoo: crashing in tools\/call"\)$/);
+    expect(detailOf(report, "unknown-tool")).toMatch(
+      /^tools\/call "mcp-testkit-no-such-tool": The server process exited before answering tools\/call \(id \d+\)\. \(exit code 2; its last stderr line: "zoo: crashing in tools\/call"\)$/,
+    );
   });
 
   it("--json prints a report with the failed connect check when the server cannot be reached", async () => {
@@ -376,7 +405,9 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     const command = `"${process.execPath}" "${join(REPO, "test", "cli", "servers", "talks-on-stdout.mjs")}"`;
     const result = await runCli(["check", command, "--timeout", "500"], { timeoutMs: 15_000 });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/did not answer initialize within 500 ms \(raise --timeout if it is just slow\); it wrote \d+ lines? to stdout that are not MCP messages, the first: "Hello, I am a server that logs to stdout" \(stdout must carry only protocol messages; logs go to stderr\)/);
+    expect(result.stderr).toMatch(
+      /did not answer initialize within 500 ms \(raise --timeout if it is just slow\); it wrote \d+ lines? to stdout that are not MCP messages, the first: "Hello, I am a server that logs to stdout" \(stdout must carry only protocol messages; logs go to stderr\)/,
+    );
   });
 
   describe("server-everything (streamableHttp)", () => {
@@ -406,4 +437,3 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     });
   });
 });
-

@@ -30,7 +30,11 @@ describe("mcp-testkit", () => {
 
   it.each(Object.keys(COMMANDS))("%s --help prints the command's help", async (name) => {
     const command = await COMMANDS[name]!();
-    for (const args of [[name, "--help"], [name, "-h"], ["help", name]]) {
+    for (const args of [
+      [name, "--help"],
+      [name, "-h"],
+      ["help", name],
+    ]) {
       const result = await runCli(args);
       expect(result).toMatchObject({ code: 0, stdout: `${command.help}\n`, stderr: "" });
     }
@@ -151,8 +155,15 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     // A rejection whose own text has no full stop gets one before the advice; a scenario with fixtures names both.
     const both = scenarioFile("with-both.json", { tools: { a: { returns: "x" } } });
     const fixture = scenarioFile("both-answers.json", { mcpFakes: { scope: "shared", tools: [{ name: "a", calls: [{ args: {}, result: "x", error: "y" }] }] } });
-    await failsWith(both, `Scenario "${both}" with fixtures "${fixture}" was rejected:\n  mcp-fakes/bad-entry: ${fixture}, block (${fixture}): tools[0].calls[0]: has both "result" and "error"; expected exactly one of them.\nFix the scenario file or the fixtures and run the command again.`, [fixture]);
-    await failsWith("examples/scenarios", 'Fixtures "examples/scenarios" was rejected:\n  mcp-testkit/scenario: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory.\nFix the fixtures and run the command again.');
+    await failsWith(
+      both,
+      `Scenario "${both}" with fixtures "${fixture}" was rejected:\n  mcp-fakes/bad-entry: ${fixture}, block (${fixture}): tools[0].calls[0]: has both "result" and "error"; expected exactly one of them.\nFix the scenario file or the fixtures and run the command again.`,
+      [fixture],
+    );
+    await failsWith(
+      "examples/scenarios",
+      'Fixtures "examples/scenarios" was rejected:\n  mcp-testkit/scenario: fixtures: the directory "examples/scenarios" holds no fixture file (a .json file with an "mcpFakes" key) at any depth; a scenario is a file, not a directory.\nFix the fixtures and run the command again.',
+    );
   });
 
   it("a directory is not a scenario: it is served as a fixtures directory", async () => {
@@ -188,7 +199,9 @@ describe("mcp-testkit mock: a bad scenario exits 1 with a message that names the
     const file = scenarioFile("tool.json", { tool: { search: { returns: "x" } } });
     const result = await runCli(["mock", "--stdio", file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`mcp-testkit mock: Scenario "${file}" was rejected:\n  mcp-testkit/scenario: mockMcp() options has unknown key "tool"; did you mean "tools"? mockMcp() takes "tools", `);
+    expect(result.stderr).toContain(
+      `mcp-testkit mock: Scenario "${file}" was rejected:\n  mcp-testkit/scenario: mockMcp() options has unknown key "tool"; did you mean "tools"? mockMcp() takes "tools", `,
+    );
   });
 
   it("JSON that is not an object", async () => {
@@ -252,7 +265,13 @@ async function exchange(scenario: string, messages: unknown[], replies: number) 
   child.stdin.end();
   const result = await exited(child, output);
   expect(result.code).toBe(0);
-  return { ...result, messages: result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Json) };
+  return {
+    ...result,
+    messages: result.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Json),
+  };
 }
 
 const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } } };
@@ -269,7 +288,10 @@ describe("mcp-testkit mock: scenario formats", () => {
   });
 
   it("a scenario's own fakes (a saved recording's) are named by its file, as fixture files are", async () => {
-    const recording = scenarioFile("cli.json", { tools: { echo: { throws: "Not recorded" } }, fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { text: "hi" }, result: "hi" }] }] }] });
+    const recording = scenarioFile("cli.json", {
+      tools: { echo: { throws: "Not recorded" } },
+      fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { text: "hi" }, result: "hi" }] }] }],
+    });
     const record = scratchFile("replayed-calls.json");
     const child = startCli(["mock", "--stdio", "--record", record, recording]);
     const output = collect(child);

@@ -101,11 +101,14 @@ describe("our mock serving only 2026-07-28: the default reaches it; legacy asked
 
   it("a server that refuses initialize gets its error in plain words, no hint and no stack trace, with legacy asked and by default", async () => {
     // A raw stdio server: every request is answered with -32603, as a broken server would.
-    const script = scratchFile("refuses.mjs", `import { createInterface } from "node:readline";
+    const script = scratchFile(
+      "refuses.mjs",
+      `import { createInterface } from "node:readline";
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "database is down" } }) + "\\n");
-});`);
+});`,
+    );
     const refused = await runCli(["call", `"${process.execPath}" "${script}"`, "echo", "--version-negotiation", "legacy"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^mcp-testkit call: The server answered initialize with JSON-RPC error -32603 \(InternalError\): "database is down"/);
@@ -125,7 +128,9 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       // Legacy asked for: the refusal in the CLI's words (no "cannot reach": the server answered), with the flag to use.
       const legacy = await runCli(["call", server.url!, "echo", "--version-negotiation", "legacy"]);
       expect(legacy).toMatchObject({ code: 1, stdout: "" });
-      expect(legacy.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*-32022.* It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n/);
+      expect(legacy.stderr).toMatch(
+        /^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*-32022.* It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n/,
+      );
       expect(legacy.stderr).not.toMatch(/cannot reach|versionNegotiation|    at /);
     } finally {
       await server.close();
@@ -159,7 +164,9 @@ describe("against a server built with the official SDK v2", () => {
     expect(await runCli(["call", url, "add", '{"a":1,"b":2}'])).toMatchObject({ code: 0, stdout: "3\n", stderr: "" });
     const refused = await runCli(["call", url, "add", '{"a":1,"b":2}', "--version-negotiation", "legacy"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toMatch(/^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*\. It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n$/s);
+    expect(refused.stderr).toMatch(
+      /^mcp-testkit call: The server refused initialize \(id 1\) with HTTP 400: .*"code":-32022.*\. It speaks only 2026-07-28, per request with no initialize: use --version-negotiation auto \(the default\) or pin\.\n$/s,
+    );
     expect(refused.stderr).not.toMatch(/versionNegotiation|    at /);
   });
 });
@@ -194,10 +201,14 @@ describe("a 2026-07-28 server that refuses the probe", () => {
 
 describe("call on a 2026-07-28 tool that asks the client for input", () => {
   it("says the CLI declares no client capabilities and to test such a tool from code (not to pass a driver option)", async () => {
-    await using mock = await mockMcp({ tools: { confirm: async (call) => ({ returns: String((await call.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action) }) } });
+    await using mock = await mockMcp({
+      tools: { confirm: async (call) => ({ returns: String((await call.elicit({ message: "Sure?", requestedSchema: { type: "object", properties: {} } })).action) }) },
+    });
     const refused = await runCli(["call", mock.url, "confirm", "--version-negotiation", "auto"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/-32021 .*\. The CLI declares no client capabilities \(roots, sampling, elicitation\), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots/);
+    expect(refused.stderr).toMatch(
+      /-32021 .*\. The CLI declares no client capabilities \(roots, sampling, elicitation\), so it cannot answer what the server asks; test such a tool from code, with mcpShell or mcpConnect and onElicitation, onSampling or roots/,
+    );
     expect(refused.stderr).not.toMatch(/pass onElicitation/);
   });
 });
@@ -206,10 +217,14 @@ describe("against a legacy-only server (server-everything over stdio)", () => {
   it("auto falls back to initialize and says why; pin fails in the CLI's words", async () => {
     const auto = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "auto"]);
     expect(auto).toMatchObject({ code: 0, stdout: "Echo: hi\n" });
-    expect(auto.stderr).toBe('mcp-testkit call: protocol 2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")\n');
+    expect(auto.stderr).toBe(
+      'mcp-testkit call: protocol 2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")\n',
+    );
     const pin = await runCli(["call", everything, "echo", '{"message":"hi"}', "--version-negotiation", "pin"]);
     expect(pin).toMatchObject({ code: 1, stdout: "" });
-    expect(pin.stderr).toMatch(/^mcp-testkit call: The server does not speak MCP 2026-07-28 \(--version-negotiation pin\): server\/discover failed: .*-32601.*\. A legacy server needs --version-negotiation auto \(the default: probe, then initialize\) or legacy\.\n  command: /);
+    expect(pin.stderr).toMatch(
+      /^mcp-testkit call: The server does not speak MCP 2026-07-28 \(--version-negotiation pin\): server\/discover failed: .*-32601.*\. A legacy server needs --version-negotiation auto \(the default: probe, then initialize\) or legacy\.\n  command: /,
+    );
     expect(pin.stderr).not.toMatch(/versionNegotiation|\[mcp-testkit\]|    at /);
     const report = JSON.parse((await runCli(["inspect", everything, "--json", "--version-negotiation", "auto"])).stdout) as Json;
     expect(report).toMatchObject({ protocolVersion: "2025-11-25", era: "legacy", fallbackReason: expect.stringMatching(/-32601/) });
@@ -221,7 +236,9 @@ describe("against a legacy-only server (server-everything over stdio)", () => {
     expect(unflagged).toMatchObject({ code: 0, stderr: "" });
     expect(unflagged.stdout.split("\n")[1]).toBe("Protocol:     2025-11-25 (legacy era: initialize)");
     const asked = await runCli(["inspect", everything, "--version-negotiation", "auto"]);
-    expect(asked.stdout.split("\n")[1]).toBe('Protocol:     2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")');
+    expect(asked.stdout.split("\n")[1]).toBe(
+      'Protocol:     2025-11-25 (legacy era: initialize, since server/discover failed: The server answered server/discover with JSON-RPC error -32601 (MethodNotFound): "Method not found")',
+    );
   });
 });
 
@@ -229,8 +246,14 @@ describe("era flags: bad usage exits 2", () => {
   it.each([
     [["--version-negotiation", "sometimes"], '--version-negotiation must be legacy, auto or pin, got "sometimes"'],
     [["--protocol-version", "2024-01-01"], '--protocol-version "2024-01-01" is not a revision mcp-testkit knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)'],
-    [["--version-negotiation", "legacy", "--protocol-version", "2026-07-28"], "--protocol-version 2026-07-28 has no initialize handshake, so --version-negotiation legacy cannot ask for it: use auto or pin"],
-    [["--version-negotiation", "pin", "--protocol-version", "2025-06-18"], "--version-negotiation pin speaks a revision per request (2026-07-28); 2025-06-18 is spoken through initialize: use --version-negotiation legacy (or auto)"],
+    [
+      ["--version-negotiation", "legacy", "--protocol-version", "2026-07-28"],
+      "--protocol-version 2026-07-28 has no initialize handshake, so --version-negotiation legacy cannot ask for it: use auto or pin",
+    ],
+    [
+      ["--version-negotiation", "pin", "--protocol-version", "2025-06-18"],
+      "--version-negotiation pin speaks a revision per request (2026-07-28); 2025-06-18 is spoken through initialize: use --version-negotiation legacy (or auto)",
+    ],
     [["--version-negotiation"], "option --version-negotiation needs a value"],
   ])("%j", async (flags, message) => {
     expect(await runCli(["call", everything, "echo", ...flags])).toMatchObject({ code: 2, stdout: "", stderr: usage("call", message) });
@@ -238,8 +261,14 @@ describe("era flags: bad usage exits 2", () => {
   });
 
   it("the arguments once: after the tool name or in --args", async () => {
-    expect(await runCli(["call", everything, "echo", '{"message":"a"}', "--args", '{"message":"b"}'])).toMatchObject({ code: 2, stderr: usage("call", "give the arguments once: after the tool name or in --args, not both") });
-    expect(await runCli(["call", everything, "echo", "{oops"])).toMatchObject({ code: 2, stderr: expect.stringContaining(`the arguments after the tool name must be a JSON object such as '{"message":"hi"}': `) });
+    expect(await runCli(["call", everything, "echo", '{"message":"a"}', "--args", '{"message":"b"}'])).toMatchObject({
+      code: 2,
+      stderr: usage("call", "give the arguments once: after the tool name or in --args, not both"),
+    });
+    expect(await runCli(["call", everything, "echo", "{oops"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`the arguments after the tool name must be a JSON object such as '{"message":"hi"}': `),
+    });
   });
 
   it("--help of both commands lists the flags", async () => {

@@ -42,7 +42,10 @@ describe("mcp-testkit mock --fixtures", () => {
   });
 
   it("serves a scenario's own blocks of fakes beside --fixtures, not instead of them", async () => {
-    const scenario = scenarioFile("recorded-scenario.json", { tools: { echo: { responses: { throws: "not recorded" } } }, fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { message: "hi" }, result: "Echo: hi" }] }] }] });
+    const scenario = scenarioFile("recorded-scenario.json", {
+      tools: { echo: { responses: { throws: "not recorded" } } },
+      fixtures: [{ scope: "shared", tools: [{ name: "echo", calls: [{ args: { message: "hi" }, result: "Echo: hi" }] }] }],
+    });
     const child = startCli(["mock", scenario, "--fixtures", FIXTURES]);
     const [, url] = await waitForLine(child, "stdout", /^mcp-testkit mock: serving .+ at (http:\/\/\S+)$/);
     const client = new Client({ name: "cli-fakes", version: "1.0.0" });
@@ -52,7 +55,9 @@ describe("mcp-testkit mock --fixtures", () => {
       // The command prints a fake's failure for the person watching it (the library is quiet unless asked).
       const failureLine = waitForLine(child, "stderr", /^MCP-FAKE: mcp-testkit MCP fake .*$/);
       await expect(client.callTool({ name: "echo", arguments: { message: "bye" } })).rejects.toThrow('tool "echo" was called with arguments that match no declared fake');
-      expect((await failureLine)[0]).toMatch(/^MCP-FAKE: mcp-testkit MCP fake mismatch: tool "echo" was called with arguments that match no declared fake \(no test id or context\)\. Received \{"message":"bye"\}\. Declared: \S+:echo#0 \{"message":"hi"\} \(used\)\.$/);
+      expect((await failureLine)[0]).toMatch(
+        /^MCP-FAKE: mcp-testkit MCP fake mismatch: tool "echo" was called with arguments that match no declared fake \(no test id or context\)\. Received \{"message":"bye"\}\. Declared: \S+:echo#0 \{"message":"hi"\} \(used\)\.$/,
+      );
     } finally {
       await client.close();
     }
@@ -117,7 +122,12 @@ describe("mcp-testkit validate", () => {
   });
 
   it("lists every problem of a bad file with its rule, and exits 1; --json gives the same as data", async () => {
-    const bad = scenarioFile("two-problems.json", { mcpFakes: [{ scope: "shared", undeclaredTools: "deny", tools: [] }, { scope: { testId: "t" }, tools: [{ name: "a", calls: [{ args: {}, anyArgs: true, result: "x" }] }] }] });
+    const bad = scenarioFile("two-problems.json", {
+      mcpFakes: [
+        { scope: "shared", undeclaredTools: "deny", tools: [] },
+        { scope: { testId: "t" }, tools: [{ name: "a", calls: [{ args: {}, anyArgs: true, result: "x" }] }] },
+      ],
+    });
     const text = await runCli(["validate", bad, "./no-such-dir"]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^FAIL {2}.*two-problems\.json: 2 problems\n {2}mcp-fakes\/shared-deny: /m);
@@ -156,9 +166,15 @@ describe("mcp-testkit validate", () => {
     const longest = scenarioFile("longest-delay.json", { inputTimeoutMs: 2 ** 31 - 1, tools: { a: { delayMs: 2 ** 31 - 1, returns: "late" } } });
     const result = await runCli(["validate", fixture, delayed, waiting, longest]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/FAIL {2}.*long-delay-fixture\.json: 1 problem\n {2}mcp-fakes\/bad-step: .*step: the step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/);
-    expect(result.stdout).toMatch(/FAIL {2}.*long-delay-scenario\.json: 1 problem\n {2}mcp-testkit\/scenario: Tool "a"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/);
-    expect(result.stdout).toMatch(/FAIL {2}.*long-input-timeout\.json: 1 problem\n {2}mcp-testkit\/scenario: "inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 2147483648/);
+    expect(result.stdout).toMatch(
+      /FAIL {2}.*long-delay-fixture\.json: 1 problem\n {2}mcp-fakes\/bad-step: .*step: the step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/,
+    );
+    expect(result.stdout).toMatch(
+      /FAIL {2}.*long-delay-scenario\.json: 1 problem\n {2}mcp-testkit\/scenario: Tool "a"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000/,
+    );
+    expect(result.stdout).toMatch(
+      /FAIL {2}.*long-input-timeout\.json: 1 problem\n {2}mcp-testkit\/scenario: "inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 2147483648/,
+    );
     expect(result.stdout).toContain(`ok    ${longest} (scenario, 0 blocks of fakes)`);
   });
 

@@ -142,13 +142,19 @@ describe("mcp-testkit inspect over stdio", () => {
     expect(await runCli(["inspect", everything, "--timeout", "0"])).toMatchObject({ code: 2, stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "0"') });
     // A negative number is the option's value, not a missing one: the range check answers, in both spellings.
     for (const args of [["--timeout", "-5"], ["--timeout=-5"]]) {
-      expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", ...args])).toMatchObject({ code: 2, stdout: "", stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "-5"') });
+      expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", ...args])).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: usage('--timeout must be a number of milliseconds from 1 to 3600000, got "-5"'),
+      });
     }
     expect(await runCli(["inspect", everything, "--header", "X-Key: 1"])).toMatchObject({ code: 2, stderr: usage("--header is for URL targets; a stdio server gets no HTTP headers") });
     expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "no colon"])).toMatchObject({ code: 2, stderr: usage('--header must look like "Name: value", got "no colon"') });
     expect(await runCli(["inspect", "http://127.0.0.1:1/mcp", "--header", "X-Test-Id: tickets › retry"])).toMatchObject({
       code: 2,
-      stderr: usage('--header "X-Test-Id" has a character an HTTP header cannot carry (U+203A); percent-encode the value (X-Test-Id: tickets%20%E2%80%BA%20retry): the mock\'s X-Test-Id and context headers are percent-decoded'),
+      stderr: usage(
+        '--header "X-Test-Id" has a character an HTTP header cannot carry (U+203A); percent-encode the value (X-Test-Id: tickets%20%E2%80%BA%20retry): the mock\'s X-Test-Id and context headers are percent-decoded',
+      ),
     });
     expect(await runCli(["inspect", "http://"])).toMatchObject({ code: 2, stderr: usage('"http://" is not a valid URL') });
   });
@@ -222,17 +228,22 @@ describe("mcp-testkit inspect over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     // What happened first, in plain words (not the handshake's method), then the detail.
-    expect(result.stderr).toMatch(new RegExp(`^mcp-testkit inspect: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\), so server\\/discover \\(id 1\\) was not sent\\. Is the server running, on this port\\? Detail: fetch failed \\(.*ECONNREFUSED`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^mcp-testkit inspect: Nothing answered at http://127\\.0\\.0\\.1:${port}/mcp \\(connection refused\\), so server\\/discover \\(id 1\\) was not sent\\. Is the server running, on this port\\? Detail: fetch failed \\(.*ECONNREFUSED`,
+      ),
+    );
   });
 });
-
 
 describe("mcp-testkit inspect against a server that does not exit when its stdin closes", () => {
   it("works, then notes the slow exit without the library's advice about close()'s timeout (the CLI has no such option)", async () => {
     const server = `"${process.execPath}" "${join(REPO, "test", "driver", "servers", "ignores-stdin-close.mjs")}"`;
     const result = await runCli(["inspect", server], { timeoutMs: 20_000 });
     expect(result.stdout).toContain("Server:       zoo 1.0.0");
-    expect(result.stderr).toMatch(/note: The server was still running 2000 ms after its stdin was closed, so mcp-testkit killed its whole process tree\. A stdio server should exit when its stdin closes \(MCP lifecycle, shutdown\)\./);
+    expect(result.stderr).toMatch(
+      /note: The server was still running 2000 ms after its stdin was closed, so mcp-testkit killed its whole process tree\. A stdio server should exit when its stdin closes \(MCP lifecycle, shutdown\)\./,
+    );
     expect(result.stderr).not.toContain("close()");
   });
 });

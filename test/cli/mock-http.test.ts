@@ -44,7 +44,6 @@ async function occupiedPort(): Promise<number> {
   return (blocker.address() as { port: number }).port;
 }
 
-
 describe("mcp-testkit mock over Streamable HTTP", () => {
   it("prints its URL, serves an SDK client, prints one line per call and stops on SIGINT with the record written", async () => {
     const record = scratchFile("http-record.json");
@@ -149,4 +148,3 @@ describe("mcp-testkit mock over Streamable HTTP", () => {
     expect(result.stderr).toBe(`mcp-testkit mock: Cannot serve "${ISSUE_TRACKER}" on 127.0.0.1:${port}: port ${port} is in use; choose another --port or leave it out for a free one.\n`);
   });
 });
-

@@ -46,8 +46,18 @@ describe("mcp-testkit record", () => {
     expect(result.stdout).toContain(`mcp-testkit record: wrote 2 tool calls, 0 resource reads and 0 prompt gets to ${out} (scenario); replay it with: mcp-testkit mock ${out}\n`);
     const scenario = JSON.parse(readFileSync(out, "utf8"));
     expect(scenario.fixtures[0].tools).toEqual([
-      { name: "get-sum", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }] },
-      { name: "trigger-elicitation-request", description: expect.any(String), inputSchema: expect.any(Object), calls: [{ args: {}, step: { asks: [{ method: "elicitation/create", params: expect.objectContaining({ message: asked[0] }) }], ...declined } }] },
+      {
+        name: "get-sum",
+        description: expect.any(String),
+        inputSchema: expect.any(Object),
+        calls: [{ args: { a: 2, b: 3 }, result: { content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] } }],
+      },
+      {
+        name: "trigger-elicitation-request",
+        description: expect.any(String),
+        inputSchema: expect.any(Object),
+        calls: [{ args: {}, step: { asks: [{ method: "elicitation/create", params: expect.objectContaining({ message: asked[0] }) }], ...declined } }],
+      },
     ]);
 
     // The replay, over stdio this time: the same answer, no server-everything.
@@ -70,7 +80,9 @@ describe("mcp-testkit record", () => {
     const result = await exited(child, output, 10_000);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("mcp-testkit record: stopped (SIGTERM)\n");
-    expect(result.stdout).toMatch(/mcp-testkit record: Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get through the recording mock \(0 recorded\)/);
+    expect(result.stdout).toMatch(
+      /mcp-testkit record: Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get through the recording mock \(0 recorded\)/,
+    );
     expect(() => readFileSync(out)).toThrow(/ENOENT/);
   });
 

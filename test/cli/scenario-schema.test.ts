@@ -44,28 +44,86 @@ describe("schemas/scenario.schema.json", () => {
   }
 
   const valid: Array<[string, Record<string, unknown>]> = [
-    ["every step kind and a script", {
-      tools: {
-        script: [{ returns: "a", repeat: 2 }, { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m" } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } }, { inputRequired: { requestState: "s" } }, { asks: [{ method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" }, { broadcast: [{ method: "notifications/tools/list_changed" }, { method: "notifications/resources/updated", params: { uri: "notes://a" } }], endSubscriptions: true, returns: "told" }],
-        one: { returns: { ok: true } },
-        empty: {},
-        defined: { title: "T", description: "d", inputSchema: { type: "object", properties: { q: { type: ["string", "null"] } }, required: ["q"] }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true }, icons: [{ src: "https://x/i.png" }], _meta: {}, responses: { returns: "x" } },
+    [
+      "every step kind and a script",
+      {
+        tools: {
+          script: [
+            { returns: "a", repeat: 2 },
+            { content: [{ type: "text", text: "b" }], structuredContent: { b: 1 } },
+            { toolError: "no" },
+            { throws: "x" },
+            { throws: { code: -1, message: "m" } },
+            { hang: true },
+            { result: null },
+            { disconnect: true },
+            { raw: "}{" },
+            { delayMs: 5 },
+            { returns: "c", hang: false, stream: { mode: "sse", closeAfterEvents: 1, retryMs: 10 } },
+            { inputRequired: { requestState: "s" } },
+            { asks: [{ method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { method: "roots/list" }], returns: "asked" },
+            { broadcast: [{ method: "notifications/tools/list_changed" }, { method: "notifications/resources/updated", params: { uri: "notes://a" } }], endSubscriptions: true, returns: "told" },
+          ],
+          one: { returns: { ok: true } },
+          empty: {},
+          defined: {
+            title: "T",
+            description: "d",
+            inputSchema: { type: "object", properties: { q: { type: ["string", "null"] } }, required: ["q"] },
+            outputSchema: { type: "object" },
+            annotations: { readOnlyHint: true },
+            icons: [{ src: "https://x/i.png" }],
+            _meta: {},
+            responses: { returns: "x" },
+          },
+        },
       },
-    }],
-    ["resources, templates and prompts in every form", {
-      resources: { "notes://today": "text", "notes://bin": { blob: "AA==", size: 2, cache: { ttlMs: 10, cacheScope: "public" } }, "notes://{day}": { name: "day", complete: { day: ["mon", "tue"] } } },
-      prompts: { hello: "Say hi", full: { title: "F", arguments: [{ name: "a", required: true }], messages: [{ role: "assistant", content: { type: "text", text: "x" } }], complete: { a: ["x"] } } },
-    }],
-    ["a resource, a template and a prompt that answer with an error (as a recording writes what it never saw)", {
-      resources: { "notes://gone": { name: "gone", throws: "Not recorded" }, "notes://{day}": { throws: { code: -32002, message: "none" } } },
-      prompts: { retired: { title: "R", throws: { code: -32602, message: "retired", data: {} } } },
-    }],
-    ["the server and wire options", {
-      $schema: "../../schemas/scenario.schema.json",
-      serverInfo: { name: "s", version: "1", title: "S" }, instructions: "i", capabilities: { logging: {} }, protocolVersions: ["2025-06-18"], pageSize: 2, recordLimit: 0, onUnknownTool: "warn", inputTimeoutMs: 1000,
-      cache: { ttlMs: 0, methods: { "tools/list": { ttlMs: 5 } } }, responseMode: "sse", getStream: false, maxBodyBytes: 1000, dnsRebindingProtection: true, host: "127.0.0.1", allowedHosts: ["localhost"], allowedOrigins: ["http://x"], path: "/other", http: false, metrics: true,
-      fixtures: [{ scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { delayMs: 1, returns: "late" } }] }] }], fakesOptions: { testIdsMax: 10, journalMax: 10 },
-    }],
+    ],
+    [
+      "resources, templates and prompts in every form",
+      {
+        resources: {
+          "notes://today": "text",
+          "notes://bin": { blob: "AA==", size: 2, cache: { ttlMs: 10, cacheScope: "public" } },
+          "notes://{day}": { name: "day", complete: { day: ["mon", "tue"] } },
+        },
+        prompts: { hello: "Say hi", full: { title: "F", arguments: [{ name: "a", required: true }], messages: [{ role: "assistant", content: { type: "text", text: "x" } }], complete: { a: ["x"] } } },
+      },
+    ],
+    [
+      "a resource, a template and a prompt that answer with an error (as a recording writes what it never saw)",
+      {
+        resources: { "notes://gone": { name: "gone", throws: "Not recorded" }, "notes://{day}": { throws: { code: -32002, message: "none" } } },
+        prompts: { retired: { title: "R", throws: { code: -32602, message: "retired", data: {} } } },
+      },
+    ],
+    [
+      "the server and wire options",
+      {
+        $schema: "../../schemas/scenario.schema.json",
+        serverInfo: { name: "s", version: "1", title: "S" },
+        instructions: "i",
+        capabilities: { logging: {} },
+        protocolVersions: ["2025-06-18"],
+        pageSize: 2,
+        recordLimit: 0,
+        onUnknownTool: "warn",
+        inputTimeoutMs: 1000,
+        cache: { ttlMs: 0, methods: { "tools/list": { ttlMs: 5 } } },
+        responseMode: "sse",
+        getStream: false,
+        maxBodyBytes: 1000,
+        dnsRebindingProtection: true,
+        host: "127.0.0.1",
+        allowedHosts: ["localhost"],
+        allowedOrigins: ["http://x"],
+        path: "/other",
+        http: false,
+        metrics: true,
+        fixtures: [{ scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { delayMs: 1, returns: "late" } }] }] }],
+        fakesOptions: { testIdsMax: 10, journalMax: 10 },
+      },
+    ],
   ];
   for (const [what, scenario] of valid) {
     it(`accepts ${what}, as the loader does`, async () => {
@@ -88,7 +146,11 @@ describe("schemas/scenario.schema.json", () => {
     ["a negative delay", tool({ delayMs: -5 }), '"delayMs" must be a number of ms from 0 to 2147483647, got number -5.'],
     ["a delay longer than a timer holds", tool({ delayMs: 3e9 }), '"delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.'],
     ["an inputTimeoutMs longer than a timer holds", { inputTimeoutMs: 2 ** 31 }, '"inputTimeoutMs" must be a whole number of ms from 1 to 2147483647, got number 2147483648.'],
-    ["a fixtures block whose step waits longer than a timer holds", { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { delayMs: 3e9, returns: "late" } }] }] } }, '"delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.'],
+    [
+      "a fixtures block whose step waits longer than a timer holds",
+      { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { delayMs: 3e9, returns: "late" } }] }] } },
+      '"delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.',
+    ],
     ["structuredContent without content", tool({ structuredContent: { a: 1 } }), 'has "structuredContent" without "content"'],
     ["throws a number", tool({ throws: 42 }), '"throws" must be a message string'],
     ["a bad stream mode", tool({ returns: "a", stream: { mode: "sse2" } }), '"stream" must be'],
@@ -100,7 +162,11 @@ describe("schemas/scenario.schema.json", () => {
     ["a resource update without its uri", tool({ broadcast: [{ method: "notifications/resources/updated", params: {} }] }), "give params: { uri"],
     ["endSubscriptions that is not a boolean", tool({ endSubscriptions: 1 }), '"endSubscriptions" must be true or false'],
     ["asks beside inputRequired", tool({ asks: [{ method: "ping" }], inputRequired: { requestState: "s" } }), 'gives "asks" and "inputRequired"'],
-    ["a fixtures block whose step asks with a stray key", { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { asks: [{ method: "ping", param: {} }] } }] }] } }, "asks[0]"],
+    [
+      "a fixtures block whose step asks with a stray key",
+      { fixtures: { scope: "shared", tools: [{ name: "f", calls: [{ anyArgs: true, step: { asks: [{ method: "ping", param: {} }] } }] }] } },
+      "asks[0]",
+    ],
     ["an inputSchema with a misspelled type", tool({ inputSchema: { type: "object", properties: { q: { type: "strng" } } } }), 'did you mean "string"?'],
     ["tools as a list", { tools: [{ name: "t" }] }, '"tools" must be an object keyed by name'],
     ["serverInfo without a version", { serverInfo: { name: "s" } }, '"serverInfo" must be { name: string, version: string }'],

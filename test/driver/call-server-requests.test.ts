@@ -34,7 +34,10 @@ function twoInFlight() {
   return {
     asks: async (call: ToolCallContext) => {
       await started.arrive();
-      const answered = await call.elicit(question).then((answer) => answer.action, (error: Error) => error.message);
+      const answered = await call.elicit(question).then(
+        (answer) => answer.action,
+        (error: Error) => error.message,
+      );
       await asked.arrive();
       return { returns: answered };
     },
@@ -51,7 +54,10 @@ const trip = async (call: ToolCallContext) => {
   return { returns: `${answer.action}:${(answer.content as { city?: string } | undefined)?.city ?? "-"}:${roots.map((root) => root.uri).join(",")}` };
 };
 
-for (const [era, versionNegotiation] of [["legacy", "legacy"], ["2026-07-28", { pin: MODERN }]] as const) {
+for (const [era, versionNegotiation] of [
+  ["legacy", "legacy"],
+  ["2026-07-28", { pin: MODERN }],
+] as const) {
   describe(`onServerRequest (${era})`, () => {
     it("answers the call's requests before the driver's handlers; undefined leaves one to them", async () => {
       await using mock = await mockMcp({ transport: "memory", tools: { trip } });
@@ -61,13 +67,17 @@ for (const [era, versionNegotiation] of [["legacy", "legacy"], ["2026-07-28", { 
         onElicitation: () => ({ action: "decline" }),
       });
       const seen: string[] = [];
-      const result = await app.callTool("trip", {}, {
-        onServerRequest: (method, params) => {
-          seen.push(method);
-          if (method === "elicitation/create") return { action: "accept", content: { city: `Oslo (${String(params?.message)})` } };
-          return undefined;
+      const result = await app.callTool(
+        "trip",
+        {},
+        {
+          onServerRequest: (method, params) => {
+            seen.push(method);
+            if (method === "elicitation/create") return { action: "accept", content: { city: `Oslo (${String(params?.message)})` } };
+            return undefined;
+          },
         },
-      });
+      );
       expect(result.getTextContent()).toBe("accept:Oslo (Which city?):file:///driver-root");
       expect(seen).toEqual(["elicitation/create", "roots/list"]);
       // The next call without a handler of its own is the driver's again.
@@ -78,9 +88,13 @@ for (const [era, versionNegotiation] of [["legacy", "legacy"], ["2026-07-28", { 
     it("answers what the driver only declares (capabilities), as a proxy does", async () => {
       await using mock = await mockMcp({ transport: "memory", tools: { trip } });
       await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation, capabilities: { elicitation: {}, roots: {} } });
-      const result = await app.callTool("trip", {}, {
-        onServerRequest: async (method) => (method === "roots/list" ? { roots: [{ uri: "file:///agent" }] } : { action: "cancel" }),
-      });
+      const result = await app.callTool(
+        "trip",
+        {},
+        {
+          onServerRequest: async (method) => (method === "roots/list" ? { roots: [{ uri: "file:///agent" }] } : { action: "cancel" }),
+        },
+      );
       expect(result.getTextContent()).toBe("cancel:-:file:///agent");
       expect(mock.calls[0]!.exchanges.map((exchange) => [exchange.method, exchange.result])).toEqual([
         ["elicitation/create", { action: "cancel" }],
@@ -124,17 +138,31 @@ describe("onServerRequest's answers and errors", () => {
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
     const failure = await app.callTool("trip", {}, { onServerRequest: () => ({ accepted: true }) }).catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
-    expect(mock.calls[0]!.exchanges[0]!.error?.message).toContain("The call's onServerRequest answered elicitation/create with {\"accepted\":true}; expected { action:");
+    expect(mock.calls[0]!.exchanges[0]!.error?.message).toContain('The call\'s onServerRequest answered elicitation/create with {"accepted":true}; expected { action:');
   });
 
   it("a thrown error answers the server's request with it", async () => {
-    await using mock = await mockMcp({ transport: "memory", tools: { ask: async (call) => ({ returns: await call.elicit(question).then(() => "answered", (error: Error) => error.message) }) } });
-    await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
-    const result = await app.callTool("ask", {}, {
-      onServerRequest: () => {
-        throw new Error("the agent has no screen");
+    await using mock = await mockMcp({
+      transport: "memory",
+      tools: {
+        ask: async (call) => ({
+          returns: await call.elicit(question).then(
+            () => "answered",
+            (error: Error) => error.message,
+          ),
+        }),
       },
     });
+    await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", capabilities: { elicitation: {} } });
+    const result = await app.callTool(
+      "ask",
+      {},
+      {
+        onServerRequest: () => {
+          throw new Error("the agent has no screen");
+        },
+      },
+    );
     expect(result.getTextContent()).toContain("the agent has no screen");
   });
 
@@ -161,10 +189,7 @@ describe("onServerRequest's answers and errors", () => {
     // The driver's own handler declines: the call with a handler must not answer for "asks".
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", onElicitation: () => ({ action: "decline" }) });
     const seen: string[] = [];
-    const [waited, asked2] = await Promise.all([
-      app.callTool("waits", {}, { onServerRequest: (method) => (seen.push(method), { action: "accept", content: {} }) }),
-      app.callTool("asks"),
-    ]);
+    const [waited, asked2] = await Promise.all([app.callTool("waits", {}, { onServerRequest: (method) => (seen.push(method), { action: "accept", content: {} }) }), app.callTool("asks")]);
     expect(waited.getTextContent()).toBe("waited");
     expect(seen).toEqual([]);
     expect(asked2.getTextContent()).toContain('while 2 requests were in flight (tools/call "waits", tools/call "asks"), 1 of them with their own onServerRequest');
@@ -174,11 +199,15 @@ describe("onServerRequest's answers and errors", () => {
     await using mock = await mockMcp({ transport: "memory", tools: { trip } });
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, capabilities: { elicitation: {}, roots: {} } });
     const failure = await app
-      .callTool("trip", {}, {
-        onServerRequest: () => {
-          throw new Error("the agent has no screen");
+      .callTool(
+        "trip",
+        {},
+        {
+          onServerRequest: () => {
+            throw new Error("the agent has no screen");
+          },
         },
-      })
+      )
       .catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain("could not answer the server's input request");
@@ -188,7 +217,12 @@ describe("onServerRequest's answers and errors", () => {
   });
 
   it("roots declared through capabilities alone: roots/list outside a call with a handler is refused saying what to pass", async () => {
-    const lists = async (call: ToolCallContext) => ({ returns: await call.listRoots().then((roots) => roots.length.toString(), (error: Error) => error.message) });
+    const lists = async (call: ToolCallContext) => ({
+      returns: await call.listRoots().then(
+        (roots) => roots.length.toString(),
+        (error: Error) => error.message,
+      ),
+    });
     await using mock = await mockMcp({ transport: "memory", tools: { lists } });
     await using app = mcpAttach(await mock.connectInMemory(), { versionNegotiation: "legacy", capabilities: { roots: {} } });
     const text = (await app.callTool("lists")).getTextContent();

@@ -181,7 +181,12 @@ describe("notifications", () => {
     // Legacy: the session gets the mock's broadcasts (2026-07-28 sends notifications only on a listen).
     const app = track(mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" }));
     await app.initialize();
-    const broken = app.waitForNotification("notifications/message", { where: () => { throw new Error("where is broken"); }, timeoutMs: 60_000 });
+    const broken = app.waitForNotification("notifications/message", {
+      where: () => {
+        throw new Error("where is broken");
+      },
+      timeoutMs: 60_000,
+    });
     const open = app.waitForNotification("notifications/progress", { timeoutMs: 5_000 }).catch((error: unknown) => error);
     mock.notify("notifications/message", { level: "info", data: "hello" });
     await expect(broken).rejects.toThrow("where is broken");

@@ -32,7 +32,12 @@ describe("close()", () => {
     const app = track(mcpShell(zoo("ignores-stdin-close")));
     await app.initialize();
     await eventually(() => app.stderr.some((line) => line.startsWith("zoo: grandchild ")));
-    const grandchild = Number(app.stderr.find((line) => line.startsWith("zoo: grandchild "))!.split(" ").at(-1));
+    const grandchild = Number(
+      app.stderr
+        .find((line) => line.startsWith("zoo: grandchild "))!
+        .split(" ")
+        .at(-1),
+    );
     expect(isAlive(grandchild)).toBe(true);
 
     const started = performance.now();

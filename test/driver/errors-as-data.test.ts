@@ -20,7 +20,9 @@ describe("errors as data", () => {
     expect(error.message).toContain("pass onElicitation: (params) => ");
     expect(renderDriverError(error, "cli")).toContain("The CLI declares no client capabilities");
     expect(renderDriverError(error, "cli")).not.toContain("onElicitation: (params)");
-    expect(renderDriverError(error, "summary")).toBe(`Tool "ask" failed: the server answered tools/call with JSON-RPC error -32021 (MissingRequiredClientCapability): "needs elicitation" (data: {"requiredCapabilities":{"elicitation":{}}})`);
+    expect(renderDriverError(error, "summary")).toBe(
+      `Tool "ask" failed: the server answered tools/call with JSON-RPC error -32021 (MissingRequiredClientCapability): "needs elicitation" (data: {"requiredCapabilities":{"elicitation":{}}})`,
+    );
   });
 
   it("a timeout carries how long it waited; the library names requestTimeout, the CLI --timeout", async () => {

@@ -12,7 +12,6 @@ import { freePort } from "../support/ports.js";
 
 const track = useDrivers();
 
-
 describe("server-everything over Streamable HTTP", () => {
   let server: ChildProcess;
   let url: string;

@@ -58,9 +58,7 @@ describe("server-everything over stdio", () => {
     await expect(app.hasResource("nope.md")).resolves.toBe(false);
     await expect(app.hasResourceTemplate("Dynamic Text Resource")).resolves.toBe(true);
     await expect(app.hasResourceTemplate("demo://resource/dynamic/blob/{resourceId}")).resolves.toBe(true);
-    expect((await app.getPrompts()).map((prompt) => prompt.name)).toEqual(
-      expect.arrayContaining(["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]),
-    );
+    expect((await app.getPrompts()).map((prompt) => prompt.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]));
     await expect(app.hasPrompt("args-prompt")).resolves.toBe(true);
   });
 
@@ -110,11 +108,7 @@ describe("server-everything over stdio", () => {
   it("completes prompt arguments, with context", async () => {
     const department = await app.complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "department", value: "E" });
     expect(department.completion.values).toEqual(["Engineering"]);
-    const name = await app.complete(
-      { type: "ref/prompt", name: "completable-prompt" },
-      { name: "name", value: "" },
-      { arguments: { department: "Sales" } },
-    );
+    const name = await app.complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "name", value: "" }, { arguments: { department: "Sales" } });
     expect(name.completion.values).toEqual(["David", "Eve", "Frank"]);
   });
 

@@ -63,12 +63,14 @@ describe("server-memory", () => {
   it("creates entities and relations and finds them again", async () => {
     const file = path.join(scratch, "memory.jsonl");
     const app = track(mcpShell(`"${memoryBin}"`, { env: { MEMORY_FILE_PATH: file } }));
-    await app.callTool("create_entities", {
-      entities: [
-        { name: "Ada", entityType: "person", observations: ["wrote the first program"] },
-        { name: "Analytical Engine", entityType: "machine", observations: [] },
-      ],
-    }).then((r) => r.expectSuccess());
+    await app
+      .callTool("create_entities", {
+        entities: [
+          { name: "Ada", entityType: "person", observations: ["wrote the first program"] },
+          { name: "Analytical Engine", entityType: "machine", observations: [] },
+        ],
+      })
+      .then((r) => r.expectSuccess());
     await app.callTool("create_relations", { relations: [{ from: "Ada", to: "Analytical Engine", relationType: "programmed" }] });
     const found = await app.callTool("search_nodes", { query: "Ada" });
     expect(found.getTextContent()).toContain("wrote the first program");

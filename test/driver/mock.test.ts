@@ -115,7 +115,9 @@ describe("driving a mock in memory", () => {
     await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
     const list = "notifications/tools/list_changed";
-    await expect(app.waitForNotification(list, { timeout: 50 } as never)).rejects.toThrow('waitForNotification()\'s options has unknown key "timeout"; did you mean "timeoutMs"? It takes "timeoutMs", "where".');
+    await expect(app.waitForNotification(list, { timeout: 50 } as never)).rejects.toThrow(
+      'waitForNotification()\'s options has unknown key "timeout"; did you mean "timeoutMs"? It takes "timeoutMs", "where".',
+    );
     await expect(app.waitForNotification(list, { where: "uri" } as never)).rejects.toThrow('"where" must be a function, got "uri"');
     await expect(app.waitForNotifications(list, -1)).rejects.toThrow("waitForNotifications(): the count must be a whole number >= 0, got number -1.");
     await expect(app.waitForNotification(undefined as never)).rejects.toThrow('waitForNotification(): the method must be a notification method such as "notifications/message", got nothing.');

@@ -150,7 +150,9 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
   });
 
   it("MRTR without a handler for what the server asks fails the call, naming the option to pass", async () => {
-    await using mock = await mockMcp({ tools: { ask: { inputRequired: { inputRequests: { who: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } } } } } });
+    await using mock = await mockMcp({
+      tools: { ask: { inputRequired: { inputRequests: { who: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } } } } },
+    });
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
     const error = (await app.callTool("ask").catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/could not answer the server's input request "who" \(elicitation\/create\).*onElicitation/s);
@@ -183,7 +185,9 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
   it("listen()'s acknowledgeTimeoutMs past what a timer holds is refused, not reported as unacknowledged at once", async () => {
     await using mock = await mockMcp({ tools: { one: { returns: 1 } } });
     await using app = mcpAttach(mock.connectInMemory());
-    await expect(app.listen({ toolsListChanged: true }, { acknowledgeTimeoutMs: 3e9 })).rejects.toThrow(`listen()'s options: "acknowledgeTimeoutMs" must be a number of ms from 1 to 2147483647, got number 3000000000.`);
+    await expect(app.listen({ toolsListChanged: true }, { acknowledgeTimeoutMs: 3e9 })).rejects.toThrow(
+      `listen()'s options: "acknowledgeTimeoutMs" must be a number of ms from 1 to 2147483647, got number 3000000000.`,
+    );
     const subscription = await app.listen({ toolsListChanged: true }, { acknowledgeTimeoutMs: 2 ** 31 - 1 });
     expect(await subscription.acknowledged).toEqual({ toolsListChanged: true });
     expect(await subscription.close()).toEqual({ by: "client" });
@@ -220,7 +224,9 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     await expect(legacy.discover()).rejects.toThrow(/discover\(\) is part of protocol revision 2026-07-28/);
     await using modern = mcpAttach(mock.connectInMemory());
     expect((await modern.discover()).supportedVersions).toContain(MODERN);
-    await expect(modern.ping()).rejects.toThrow(/The server answered ping with JSON-RPC error -32601 .*\. 2026-07-28, which this driver speaks, has no ping: use versionNegotiation "legacy" to test ping/);
+    await expect(modern.ping()).rejects.toThrow(
+      /The server answered ping with JSON-RPC error -32601 .*\. 2026-07-28, which this driver speaks, has no ping: use versionNegotiation "legacy" to test ping/,
+    );
     await expect(modern.setLoggingLevel("debug")).rejects.toThrow(/2026-07-28, which this driver speaks, has no logging\/setLevel .*: in 2026-07-28 a log level goes in each request's _meta/);
     await expect(modern.subscribeResource("notes://x")).rejects.toThrow(/has no resources\/subscribe and resources\/unsubscribe .*: use listen\(\{ resourceSubscriptions: \[uri\] \}\)/);
     await expect(modern.unsubscribeResource("notes://x")).rejects.toThrow(/has no resources\/subscribe and resources\/unsubscribe .*: end the subscriptions\/listen stream/);
@@ -231,13 +237,18 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     const app = track(mcpShell(zoo("modern-asks-client"), { versionNegotiation: { pin: MODERN }, onElicitation: () => (asked++, { action: "accept", content: {} }) }));
     const answer = JSON.parse((await app.callTool("ask")).getTextContent()!);
     expect(asked).toBe(0);
-    expect(answer.error).toMatchObject({ code: -32601, message: "mcp-testkit: 2026-07-28 has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer elicitation/create" });
+    expect(answer.error).toMatchObject({
+      code: -32601,
+      message: "mcp-testkit: 2026-07-28 has no server-to-client requests (a server asks for input in an input_required result), so this client does not answer elicitation/create",
+    });
     // The validator saw it too: the request is not part of the revision.
     expect(app.problems.map((problem) => [problem.method, problem.rule])).toContainEqual(["elicitation/create", "version.feature"]);
   });
 
   it("bad negotiation options are refused before anything starts", () => {
-    expect(() => mcpShell("node server.js", { versionNegotiation: { pin: "2025-11-25" } })).toThrow(/a pin names a revision spoken per request.*versionNegotiation: "legacy", protocolVersion: "2025-11-25"/s);
+    expect(() => mcpShell("node server.js", { versionNegotiation: { pin: "2025-11-25" } })).toThrow(
+      /a pin names a revision spoken per request.*versionNegotiation: "legacy", protocolVersion: "2025-11-25"/s,
+    );
     expect(() => mcpShell("node server.js", { versionNegotiation: "modern" as never })).toThrow(/versionNegotiation must be "legacy", "auto" or \{ pin: "2026-07-28" \}/);
     expect(() => mcpShell("node server.js", { versionNegotiation: "legacy", protocolVersion: MODERN })).toThrow(/has no initialize handshake/);
     expect(() => mcpShell("node server.js", { maxInputRounds: 0 })).toThrow(/maxInputRounds must be an integer from 1 to 1000/);
@@ -251,7 +262,9 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
     await using mock = await mockMcp({ protocolVersions: ["2025-11-25"], transport: "memory" });
     await using app = mcpAttach(mock.connectInMemory(), { protocolVersion: MODERN });
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^\[mcp-testkit\] The server does not speak MCP 2026-07-28 \(protocolVersion "2026-07-28", which pins it\): .*protocolVersion "2026-07-28" alone pins that revision; for a legacy server set a legacy protocolVersion \(or leave it out\), or use versionNegotiation "auto"\./s);
+    expect(error.message).toMatch(
+      /^\[mcp-testkit\] The server does not speak MCP 2026-07-28 \(protocolVersion "2026-07-28", which pins it\): .*protocolVersion "2026-07-28" alone pins that revision; for a legacy server set a legacy protocolVersion \(or leave it out\), or use versionNegotiation "auto"\./s,
+    );
     expect(error.message).not.toMatch(/or "legacy"\./);
   });
 });
@@ -259,7 +272,12 @@ describe("the driver in 2026-07-28 against the mock (memory)", () => {
 describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every header)", () => {
   it("auto: no session, the headers the spec requires (Mcp-Param-* from x-mcp-header, Base64 for non-ASCII), MRTR and listen", async () => {
     await using mock = await mockMcp({
-      tools: { weather, ask: async (call) => ({ returns: `hi ${((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content as { name: string }).name}` }) },
+      tools: {
+        weather,
+        ask: async (call) => ({
+          returns: `hi ${((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content as { name: string }).name}`,
+        }),
+      },
       resources: { "notes://søk": "funnet" },
     });
     const seen: Headers[] = [];
@@ -321,8 +339,10 @@ describe("the driver in 2026-07-28 over Streamable HTTP (the mock checks every h
     expect(app.rejectedTools.find((tool) => tool.name === "twice")!.reason).toMatch(/used twice/);
     // Called anyway, the server's -32020 for the headers the driver could not make says why they are missing.
     const error = (await app.callTool("number", { n: 1 }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toContain('Mcp-Param-N header is required');
-    expect(error.message).toContain('The driver left tool "number" out of getTools() and sends no Mcp-Param headers for it: inputSchema.properties.n: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"');
+    expect(error.message).toContain("Mcp-Param-N header is required");
+    expect(error.message).toContain(
+      'The driver left tool "number" out of getTools() and sends no Mcp-Param headers for it: inputSchema.properties.n: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"',
+    );
   });
 });
 
@@ -331,10 +351,14 @@ describe("the legacy era against a mock that speaks only 2026-07-28", () => {
     await using mock = await mockMcp({ protocolVersions: [MODERN], tools: { ok: { returns: "fine" } } });
     await using overHttp = mcpConnect(mock.url!, { versionNegotiation: "legacy" });
     const http = (await overHttp.initialize().catch((e: unknown) => e)) as Error;
-    expect(http.message.split("\n")[0]).toMatch(/^\[mcp-testkit\] The server refused initialize \(id 1\) with HTTP 400: .*-32022.*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/);
+    expect(http.message.split("\n")[0]).toMatch(
+      /^\[mcp-testkit\] The server refused initialize \(id 1\) with HTTP 400: .*-32022.*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/,
+    );
     await using inMemory = mcpAttach(mock.connectInMemory(), { versionNegotiation: "legacy" });
     const memory = (await inMemory.initialize().catch((e: unknown) => e)) as Error;
-    expect(memory.message.split("\n")[0]).toMatch(/^\[mcp-testkit\] The server answered initialize with JSON-RPC error -32022 .*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/);
+    expect(memory.message.split("\n")[0]).toMatch(
+      /^\[mcp-testkit\] The server answered initialize with JSON-RPC error -32022 .*\. It speaks only 2026-07-28, per request with no initialize: connect with versionNegotiation "auto" or \{ pin: "2026-07-28" \}\.$/,
+    );
     await using auto = mcpConnect(mock.url!, { versionNegotiation: "auto" });
     expect((await auto.callTool("ok")).getTextContent()).toBe("fine");
   });
@@ -369,7 +393,9 @@ describe("a 2026-07-28 server that needs a client capability the driver did not 
     await using mock = await mockMcp({ tools: { ask: async (call) => ({ returns: String((await call.elicit({ message: "Name?", requestedSchema: { type: "object", properties: {} } })).action) }) } });
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
     const error = (await app.callTool("ask").catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^\[mcp-testkit\] Tool "ask" failed: the server answered tools\/call with JSON-RPC error -32021 .*elicitation.*\. The driver declares a capability when it can answer for it: pass onElicitation: \(params\) => \(\{ action: "accept", content: \{ \.\.\. \} \}\) to mcpShell \/ mcpConnect \/ mcpAttach$/m);
+    expect(error.message).toMatch(
+      /^\[mcp-testkit\] Tool "ask" failed: the server answered tools\/call with JSON-RPC error -32021 .*elicitation.*\. The driver declares a capability when it can answer for it: pass onElicitation: \(params\) => \(\{ action: "accept", content: \{ \.\.\. \} \}\) to mcpShell \/ mcpConnect \/ mcpAttach$/m,
+    );
     await using answered = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN }, onElicitation: () => ({ action: "decline" }) });
     expect((await answered.callTool("ask")).getTextContent()).toBe("decline");
   });
@@ -381,7 +407,9 @@ describe("a 2026-07-28 server that needs a client capability the driver did not 
     };
     await using mock = await mockMcp({ transport: "memory", tools });
     await using formsOnly = mcpAttach(mock.connectInMemory(), { onElicitation: () => ({ action: "accept" }) });
-    await expect(formsOnly.callTool("signin")).rejects.toThrow(/pass capabilities: \{ elicitation: \{ form: \{\}, url: \{\} \} \} beside onElicitation \(which alone declares elicitation: \{\}, forms only; it answers URL-mode asks too\)/);
+    await expect(formsOnly.callTool("signin")).rejects.toThrow(
+      /pass capabilities: \{ elicitation: \{ form: \{\}, url: \{\} \} \} beside onElicitation \(which alone declares elicitation: \{\}, forms only; it answers URL-mode asks too\)/,
+    );
     await using both = mcpAttach(mock.connectInMemory(), { onElicitation: () => ({ action: "accept" }), capabilities: { elicitation: { form: {}, url: {} } } });
     expect((await both.callTool("signin")).getTextContent()).toBe("accept");
     expect((await both.callTool("form")).getTextContent()).toBe("accept");
@@ -424,7 +452,9 @@ describe("a URL that serves a web page, not MCP (the wrong path)", () => {
     const page = await serveWebHandler(async () => new Response("<html><body>Welcome</body></html>", { headers: { "content-type": "text/html" } }), "/");
     try {
       await using app = mcpConnect(page.url, { versionNegotiation });
-      await expect(app.initialize()).rejects.toThrow(/The server answered (server\/discover|initialize) \(id 1\) with text\/html, not JSON or an event stream: is the URL the MCP endpoint \(its path is often \/mcp\)\?/);
+      await expect(app.initialize()).rejects.toThrow(
+        /The server answered (server\/discover|initialize) \(id 1\) with text\/html, not JSON or an event stream: is the URL the MCP endpoint \(its path is often \/mcp\)\?/,
+      );
     } finally {
       await page.close();
     }
@@ -488,7 +518,9 @@ describe("a server that keeps refusing the version it lists", () => {
     const app = track(mcpShell(alwaysRefused(MODERN)));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
-    expect(error.message).toContain('The server does not speak MCP 2026-07-28 (versionNegotiation "auto"): it refused protocol version 2026-07-28 twice with -32022, though it lists it. Ask for another revision with protocolVersion');
+    expect(error.message).toContain(
+      'The server does not speak MCP 2026-07-28 (versionNegotiation "auto"): it refused protocol version 2026-07-28 twice with -32022, though it lists it. Ask for another revision with protocolVersion',
+    );
     expect(error.message).not.toContain("pin");
     await app.close();
   });
@@ -496,7 +528,9 @@ describe("a server that keeps refusing the version it lists", () => {
   it("a pin: the same refusal names the pin and points to auto for a server that serves initialize", async () => {
     const app = track(mcpShell(alwaysRefused("2025-11-25", MODERN), { versionNegotiation: { pin: MODERN } }));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
-    expect(error.message).toContain('(versionNegotiation { pin: "2026-07-28" }): it refused protocol version 2026-07-28 twice with -32022, though it lists it. A legacy server needs versionNegotiation "auto"');
+    expect(error.message).toContain(
+      '(versionNegotiation { pin: "2026-07-28" }): it refused protocol version 2026-07-28 twice with -32022, though it lists it. A legacy server needs versionNegotiation "auto"',
+    );
     await app.close();
   });
 
@@ -504,20 +538,26 @@ describe("a server that keeps refusing the version it lists", () => {
     const strict = track(mcpShell(`${zoo("discover-refused-badly")} null`));
     const broken = (await strict.initialize().catch((e: unknown) => e)) as ProtocolError;
     expect(broken).toBeInstanceOf(ProtocolError);
-    expect(broken.message).toContain("The server speaks MCP 2026-07-28 (it answered server/discover with error -32022, which only that revision has), but the error breaks the MCP 2026-07-28 schema at $.error.data.requested");
+    expect(broken.message).toContain(
+      "The server speaks MCP 2026-07-28 (it answered server/discover with error -32022, which only that revision has), but the error breaks the MCP 2026-07-28 schema at $.error.data.requested",
+    );
     expect(broken.message).toContain("so the driver did not fall back to initialize");
     expect(sentRequests(strict).map((request) => request.method)).toEqual(["server/discover"]);
     await strict.close();
     const lax = track(mcpShell(`${zoo("discover-refused-badly")} nolist`, { strict: false }));
     const noList = (await lax.initialize().catch((e: unknown) => e)) as ProtocolError;
-    expect(noList.message).toContain('with -32022 "Unsupported protocol version" but its error lists no versions in data.supported (got data {"requested":"2026-07-28"}): a -32022 must list the versions the server speaks');
+    expect(noList.message).toContain(
+      'with -32022 "Unsupported protocol version" but its error lists no versions in data.supported (got data {"requested":"2026-07-28"}): a -32022 must list the versions the server speaks',
+    );
     await lax.close();
   });
 
   it("only versions mcp-testkit does not know listed: fails saying so, not that the server refused a modern client", async () => {
     const app = track(mcpShell(alwaysRefused("2027-01-01")));
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
-    expect(error.message).toContain('The server refused protocol version 2026-07-28 (versionNegotiation "auto") with -32022 "Unsupported protocol version" and lists ["2027-01-01"], none of which mcp-testkit speaks (it knows 2024-11-05');
+    expect(error.message).toContain(
+      'The server refused protocol version 2026-07-28 (versionNegotiation "auto") with -32022 "Unsupported protocol version" and lists ["2027-01-01"], none of which mcp-testkit speaks (it knows 2024-11-05',
+    );
     expect(error.message).not.toContain("speaks the modern era");
     await app.close();
   });
@@ -551,9 +591,7 @@ describe("auto against legacy servers falls back to initialize", () => {
     await using app = mcpAttach(mock.connectInMemory(), { versionNegotiation: { pin: MODERN } });
     const error = (await app.initialize().catch((e: unknown) => e)) as ProtocolError;
     expect(error).toBeInstanceOf(ProtocolError);
-    expect(error.message).toContain(
-      'The server does not speak MCP 2026-07-28 (versionNegotiation { pin: "2026-07-28" }): it refused 2026-07-28 and serves 2025-11-25 through initialize.',
-    );
+    expect(error.message).toContain('The server does not speak MCP 2026-07-28 (versionNegotiation { pin: "2026-07-28" }): it refused 2026-07-28 and serves 2025-11-25 through initialize.');
     expect(error.message).not.toContain("speaks the modern era");
     expect(app.era).toBeUndefined();
   });
@@ -579,7 +617,9 @@ describe("auto against legacy servers falls back to initialize", () => {
     const app = track(mcpConnect(`http://127.0.0.1:${port}/mcp`));
     const error = (await app.initialize().catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error.message).toContain(`Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so server/discover (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
+    expect(error.message).toContain(
+      `Nothing answered at http://127.0.0.1:${port}/mcp (connection refused), so server/discover (id 1) was not sent. Is the server running, on this port? Detail: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
     expect(error).toMatchObject({ sendFailure: "nothingListening", url: `http://127.0.0.1:${port}/mcp` });
     await app.close();
   });
@@ -666,7 +706,10 @@ describe("auto over Streamable HTTP: modern where the server speaks it, initiali
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
     await server.connect(transport);
     const http = await serveWebHandler((request) => transport.handleRequest(request));
-    closers.push(() => server.close(), () => http.close());
+    closers.push(
+      () => server.close(),
+      () => http.close(),
+    );
     return http.url;
   }
 
@@ -752,7 +795,10 @@ describe("a call aborted before it goes out, or while its input is being answere
     });
     const controller = new AbortController();
     const call = app.callTool("deploy", {}, { signal: controller.signal });
-    await vi.waitFor(() => expect(app.messages.some((record) => record.direction === "incoming" && (record.content as { result?: { resultType?: string } }).result?.resultType === "input_required")).toBe(true), { timeout: 2000 });
+    await vi.waitFor(
+      () => expect(app.messages.some((record) => record.direction === "incoming" && (record.content as { result?: { resultType?: string } }).result?.resultType === "input_required")).toBe(true),
+      { timeout: 2000 },
+    );
     controller.abort(new Error("the user cancelled the deploy"));
     await expect(call).rejects.toThrow(/tools\/call "deploy" was aborted \(the user cancelled the deploy\) while its input was being answered; the retry was not sent/);
     decide();
@@ -800,7 +846,9 @@ describe("the call's own timeout, signal and close() bound everything it waits o
 
   it("a requestTimeout past what a timer holds (2^31 ms) is refused: Node would fire it at once, failing every request, the rounds and the tool listing at once", async () => {
     await using mock = await mockMcp({ tools: { ask, t: { returns: "fine" } } });
-    expect(() => mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31 })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got number 2147483648.');
+    expect(() => mcpConnect(mock.url!, { versionNegotiation: { pin: MODERN }, requestTimeout: 2 ** 31 })).toThrow(
+      '"requestTimeout" must be a number of ms from 1 to 2147483647, got number 2147483648.',
+    );
     const onElicitation = async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       return { action: "accept" as const, content: {} };
@@ -884,7 +932,9 @@ describe("a 2026-07-28 response stream that ends without its answer (HTTP)", () 
     // ConnectionClosedError, not the 10 s request timeout's error.
     const failure = await app.callTool("cut", {}, { onProgress: () => undefined }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConnectionClosedError);
-    expect((failure as Error).message).toMatch(/tools\/call "cut" \(id \d+\) got no answer: the (server ended the response stream|response stream broke \(.*\)) before the response came\. In 2026-07-28 a lost request is not resumed; send it again/);
+    expect((failure as Error).message).toMatch(
+      /tools\/call "cut" \(id \d+\) got no answer: the (server ended the response stream|response stream broke \(.*\)) before the response came\. In 2026-07-28 a lost request is not resumed; send it again/,
+    );
     // The driver goes on: the next call is a new request.
     expect((await app.callTool("ok")).getTextContent()).toBe("fine");
   });
@@ -895,7 +945,9 @@ describe("an input handler that breaks its own contract", () => {
     const ask = async (call: ToolCallContext) => ({ returns: String((await call.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } })).action) });
     await using mock = await mockMcp({ transport: "memory", tools: { ask } });
     await using forgot = mcpAttach(mock.connectInMemory(), { versionNegotiation, onElicitation: (() => undefined) as never });
-    await expect(forgot.callTool("ask")).rejects.toThrow(/onElicitation returned undefined; expected a result object \(did it forget to return\?\)\. For example: onElicitation: \(params\) => \(\{ action: \\?"accept/);
+    await expect(forgot.callTool("ask")).rejects.toThrow(
+      /onElicitation returned undefined; expected a result object \(did it forget to return\?\)\. For example: onElicitation: \(params\) => \(\{ action: \\?"accept/,
+    );
     await using empty = mcpAttach(mock.connectInMemory(), { versionNegotiation, onElicitation: (() => ({})) as never });
     await expect(empty.callTool("ask")).rejects.toThrow(/onElicitation returned \{\}; expected \{ action: \\?"accept\\?" \| \\?"decline\\?" \| \\?"cancel\\?", content\? \}/);
   });
@@ -922,7 +974,11 @@ describe("auto against a 2026-07-28-only server that is slow to start", () => {
       await using app = mcpConnect(slowFirst.url, { requestTimeout: 1000 });
       expect((await app.callTool("t")).getTextContent()).toBe("x");
       expect(app.era).toBe("modern");
-      expect(sentRequests(app).map((request) => request.method).slice(0, 3)).toEqual(["server/discover", "initialize", "server/discover"]);
+      expect(
+        sentRequests(app)
+          .map((request) => request.method)
+          .slice(0, 3),
+      ).toEqual(["server/discover", "initialize", "server/discover"]);
     } finally {
       await slowFirst.close();
     }
@@ -930,6 +986,8 @@ describe("auto against a 2026-07-28-only server that is slow to start", () => {
 
   it("still too slow the second time: the error says discover went unanswered twice and to raise requestTimeout", async () => {
     const app = track(mcpShell(zoo("modern-discover-slow"), { requestTimeout: 1000 }));
-    await expect(app.initialize()).rejects.toThrow(/server\/discover got no answer within 1000 ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start\. Raise requestTimeout\./);
+    await expect(app.initialize()).rejects.toThrow(
+      /server\/discover got no answer within 1000 ms, twice, so versionNegotiation "auto" fell back to initialize, which this 2026-07-28 server refuses: it is likely slow to start\. Raise requestTimeout\./,
+    );
   });
 });

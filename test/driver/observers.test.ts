@@ -16,7 +16,6 @@ import { everythingCommand, useDrivers, zoo } from "./support.js";
 useCleanup();
 const track = useDrivers();
 
-
 /** A mock whose tool `slow` hangs, attached in memory with `observer`, and a call to it under way (its start heard). */
 async function hangingCallAttached(observer: ReturnType<typeof recordingObserver>) {
   const mock = await mockMcp({ tools: { slow: { hang: true } } });

@@ -131,7 +131,9 @@ describe("options", () => {
     expect(() => mcpShell("node x.js", { roots: [{ name: "no uri" }] as never })).toThrow(/roots must be an array of \{ uri: string/);
     expect(() => mcpShell("node x.js", { onSampling: "yes" as never })).toThrow(/onSampling must be a function/);
     expect(() => mcpShell("node x.js", { requestTimeout: "5000" as never })).toThrow('"requestTimeout" must be a number of ms from 1 to 2147483647, got "5000".');
-    expect(() => mcpShell("node x.js", { protocolVersion: "2099-01-01" })).toThrow('protocolVersion must be a revision mcp-testkit knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28), got "2099-01-01".');
+    expect(() => mcpShell("node x.js", { protocolVersion: "2099-01-01" })).toThrow(
+      'protocolVersion must be a revision mcp-testkit knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28), got "2099-01-01".',
+    );
     expect(() => mcpShell("node x.js", { env: "FOO=1" as never })).toThrow('env must be an object of strings such as { DEBUG: "1" }');
     expect(() => mcpShell("node x.js", { env: { PORT: 3000 } as never })).toThrow("env must be an object of strings");
     expect(() => mcpShell("node x.js", { cwd: 5 as never })).toThrow("cwd must be a directory path (a string), got number 5.");
@@ -143,7 +145,9 @@ describe("options", () => {
     await expect(app.callTool("ok", {}, { timeout: 300 } as never)).rejects.toThrow(`callTool()'s options has unknown key "timeout"; did you mean "timeoutMs"?`);
     await expect(app.callTool("ok", {}, { timeoutMs: -5 })).rejects.toThrow(`callTool()'s options: "timeoutMs" must be a number of ms from 1 to 2147483647, got number -5.`);
     await expect(app.callTool("ok", {}, { timeoutMs: 3e9 })).rejects.toThrow(`callTool()'s options: "timeoutMs" must be a number of ms from 1 to 2147483647, got number 3000000000.`);
-    await expect(app.waitForNotification("notifications/message", { timeoutMs: 2 ** 31 })).rejects.toThrow(`waitForNotification()'s options: "timeoutMs" must be a number of ms from 0 to 2147483647, got number 2147483648.`);
+    await expect(app.waitForNotification("notifications/message", { timeoutMs: 2 ** 31 })).rejects.toThrow(
+      `waitForNotification()'s options: "timeoutMs" must be a number of ms from 0 to 2147483647, got number 2147483648.`,
+    );
     await expect(app.ping({ onProgress: "log" } as never)).rejects.toThrow(`ping()'s options: "onProgress" must be`);
     expect(mock.calls).toEqual([]);
     expect((await app.callTool("ok", {}, { timeoutMs: 1000 })).getTextContent()).toBe("fine");

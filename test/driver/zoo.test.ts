@@ -41,7 +41,9 @@ describe("zoo: JSON-RPC faults", () => {
     // The stream cannot be trusted any more: a later call is not sent, and says why (the first error is its cause).
     const later = (await app.ping().catch((e: unknown) => e)) as ProtocolError;
     expect(later).toBeInstanceOf(ProtocolError);
-    expect(later.message).toMatch(/^\[mcp-testkit\] ping was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more \(start a new driver to go on\)\. What happened then: The server sent a response with id 10\d\d/);
+    expect(later.message).toMatch(
+      /^\[mcp-testkit\] ping was not sent: the session stopped when the server broke the protocol earlier, and a broken session sends nothing more \(start a new driver to go on\)\. What happened then: The server sent a response with id 10\d\d/,
+    );
     expect(later.cause).toBe(error);
     expect(app.protocolErrors).toEqual([error]);
     await app.close();
@@ -205,7 +207,9 @@ describe("zoo: processes that fail", () => {
     const app = track(mcpShell(`"${process.execPath}" -e "process.stdin.resume()"`, { requestTimeout: 300 }));
     const error = (await app.initialize().catch((e: unknown) => e)) as RequestTimeoutError;
     expect(error).toBeInstanceOf(RequestTimeoutError);
-    expect(error.message).toContain('initialize (id 2) got no response within 300 ms (initialize is never cancelled), after server/discover got none within 300 ms either (versionNegotiation "auto" asks it first).');
+    expect(error.message).toContain(
+      'initialize (id 2) got no response within 300 ms (initialize is never cancelled), after server/discover got none within 300 ms either (versionNegotiation "auto" asks it first).',
+    );
     await app.close({ allowFailure: true });
   });
 

@@ -87,11 +87,8 @@ interface Run {
 /** Runs client.js as the suite does: `<command> <server-url>`, MCP_CONFORMANCE_SCENARIO set. */
 function runClient(url: string, scenarioName: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolvePromise) => {
-    execFile(
-      process.execPath,
-      [CLIENT, url],
-      { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName, ...env }, timeout: 20_000 },
-      (error, stdout, stderr) => resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(process.execPath, [CLIENT, url], { cwd: ROOT, env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenarioName, ...env }, timeout: 20_000 }, (error, stdout, stderr) =>
+      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

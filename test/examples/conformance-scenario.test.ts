@@ -8,13 +8,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  type ElicitRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import { mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
 import { modernMeta } from "../modern/support.js";
 
@@ -94,7 +88,13 @@ describe("examples/conformance/server.js", () => {
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["test_input_required_result_prompt", "test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    expect(prompts.map((p) => p.name)).toEqual([
+      "test_input_required_result_prompt",
+      "test_simple_prompt",
+      "test_prompt_with_arguments",
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
+    ]);
     for (const prompt of prompts) expect(prompt.description, prompt.name).toBeTruthy();
   });
 
@@ -115,13 +115,19 @@ describe("examples/conformance/server.js", () => {
     expect(await call("test_simple_text")).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
     const [image] = await call("test_image_content");
     expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
-    expect(Buffer.from(image!.data as string, "base64").subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect(
+      Buffer.from(image!.data as string, "base64")
+        .subarray(1, 4)
+        .toString("ascii"),
+    ).toBe("PNG");
     const [audio] = await call("test_audio_content");
     expect(audio).toMatchObject({ type: "audio", mimeType: "audio/wav" });
-    expect(Buffer.from(audio!.data as string, "base64").subarray(0, 4).toString("ascii")).toBe("RIFF");
-    expect(await call("test_embedded_resource")).toEqual([
-      { type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } },
-    ]);
+    expect(
+      Buffer.from(audio!.data as string, "base64")
+        .subarray(0, 4)
+        .toString("ascii"),
+    ).toBe("RIFF");
+    expect(await call("test_embedded_resource")).toEqual([{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }]);
     expect((await call("test_multiple_content_types")).map((block) => block.type)).toEqual(["text", "image", "resource"]);
     expect(await client.callTool({ name: "test_error_handling", arguments: {} })).toEqual({
       content: [{ type: "text", text: "This tool intentionally returns an error for testing" }],
@@ -138,11 +144,9 @@ describe("examples/conformance/server.js", () => {
     expect(logs).toEqual(["Tool execution started", "Tool processing data", "Tool execution completed"]);
 
     const progress: number[] = [];
-    await client.request(
-      { method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "progress-test-1" } } },
-      CallToolResultSchema,
-      { onprogress: (update) => void progress.push(update.progress) },
-    );
+    await client.request({ method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "progress-test-1" } } }, CallToolResultSchema, {
+      onprogress: (update) => void progress.push(update.progress),
+    });
     expect(progress).toEqual([0, 50, 100]);
   });
 
@@ -159,9 +163,7 @@ describe("examples/conformance/server.js", () => {
       requests.push(request.params);
       return { action: "decline" };
     });
-    expect(contentOf(await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } }))).toEqual([
-      { type: "text", text: "User response: action=decline, content={}" },
-    ]);
+    expect(contentOf(await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } }))).toEqual([{ type: "text", text: "User response: action=decline, content={}" }]);
     await client.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
     await client.callTool({ name: "test_elicitation_sep1330_enums", arguments: {} });
     expect(requests[0]).toMatchObject({ message: "Who are you?", requestedSchema: { required: ["username", "email"] } });
@@ -230,7 +232,9 @@ describe("examples/conformance/server.js", () => {
     async function modern(server: MockMcpServer) {
       let id = 0;
       return async (method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL): Promise<Reply> =>
-        JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": capabilities }) } })))!);
+        JSON.parse(
+          (await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": capabilities }) } })))!,
+        );
     }
     const textOf = (reply: Reply) => reply.result!.content[0].text;
 
@@ -238,7 +242,11 @@ describe("examples/conformance/server.js", () => {
       const send = await modern(await serve());
       const first = await send("tools/call", { name: "test_input_required_result_elicitation" });
       expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create", params: { message: "What is your name?" } } } });
-      const retry = await send("tools/call", { name: "test_input_required_result_elicitation", requestState: first.result!.requestState, inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } } });
+      const retry = await send("tools/call", {
+        name: "test_input_required_result_elicitation",
+        requestState: first.result!.requestState,
+        inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } },
+      });
       expect(retry.result).toMatchObject({ resultType: "complete" });
       expect(textOf(retry)).toBe("Hello, Ada!");
     });
@@ -250,7 +258,11 @@ describe("examples/conformance/server.js", () => {
       expect(sampling.result!.inputRequests.capital_question.method).toBe("sampling/createMessage");
       const roots = await send("tools/call", { name: "test_input_required_result_list_roots" });
       expect(roots.result!.inputRequests).toMatchObject({ client_roots: { method: "roots/list" } });
-      const rootsDone = await send("tools/call", { name: "test_input_required_result_list_roots", requestState: roots.result!.requestState, inputResponses: { client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } } });
+      const rootsDone = await send("tools/call", {
+        name: "test_input_required_result_list_roots",
+        requestState: roots.result!.requestState,
+        inputResponses: { client_roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } },
+      });
       expect(textOf(rootsDone)).toBe("Roots: file:///a, file:///b");
       const three = await send("tools/call", { name: "test_input_required_result_multiple_inputs" });
       expect(Object.keys(three.result!.inputRequests).sort()).toEqual(["client_roots", "greeting", "user_name"]);

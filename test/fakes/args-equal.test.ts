@@ -12,7 +12,9 @@ const pairs = fc.oneof(
   fc.tuple(json, json),
   fc.tuple(withUndefined, withUndefined),
   json.map((value) => [value, JSON.parse(JSON.stringify(value))] as [unknown, unknown]),
-  fc.tuple(fc.dictionary(fc.string({ maxLength: 3 }), json, { maxKeys: 3 }), fc.string({ maxLength: 3 }), json).map(([object, key, value]) => [object, { ...object, [key]: value }] as [unknown, unknown]),
+  fc
+    .tuple(fc.dictionary(fc.string({ maxLength: 3 }), json, { maxKeys: 3 }), fc.string({ maxLength: 3 }), json)
+    .map(([object, key, value]) => [object, { ...object, [key]: value }] as [unknown, unknown]),
 );
 
 test.prop([pairs], { numRuns: 500 })("argsEqual(a, b) is exactly argsDifference(a, b) === undefined", ([received, declared]) => {

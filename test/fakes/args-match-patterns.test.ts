@@ -27,12 +27,18 @@ describe("argsMatch matching", () => {
   });
 
   it("tests strings with $regex and $flags", () => {
-    const { call } = fakesWith([{ argsMatch: { q: { $regex: "^ref(und)?$", $flags: "i" } }, result: "r1" }, { argsMatch: { q: { $regex: "^ref" } }, result: "r2" }]);
+    const { call } = fakesWith([
+      { argsMatch: { q: { $regex: "^ref(und)?$", $flags: "i" } }, result: "r1" },
+      { argsMatch: { q: { $regex: "^ref" } }, result: "r2" },
+    ]);
     expect([outcome(call({ q: "REFUND" })), outcome(call({ q: "refx" })), outcome(call({ q: 42 }))]).toEqual(["r1", "r2", "MCP_FAKE_MISMATCH"]);
   });
 
   it("validates values with $schema (JSON Schema 2020-12)", () => {
-    const { call } = fakesWith([{ argsMatch: { limit: { $schema: { type: "integer", maximum: 10 } } }, result: "small" }, { anyArgs: true, result: "other" }]);
+    const { call } = fakesWith([
+      { argsMatch: { limit: { $schema: { type: "integer", maximum: 10 } } }, result: "small" },
+      { anyArgs: true, result: "other" },
+    ]);
     expect([outcome(call({ limit: 3 })), outcome(call({ limit: 30 }))]).toEqual(["small", "other"]);
   });
 
@@ -65,7 +71,18 @@ describe("argsMatch matching", () => {
   });
 
   it("warns when an argsMatch entry comes after an anyArgs entry", () => {
-    const { warnings } = createFakes().load({ scope: "shared", tools: [{ name: "t", calls: [{ anyArgs: true, result: "a" }, { argsMatch: { q: "x" }, result: "b" }] }] });
+    const { warnings } = createFakes().load({
+      scope: "shared",
+      tools: [
+        {
+          name: "t",
+          calls: [
+            { anyArgs: true, result: "a" },
+            { argsMatch: { q: "x" }, result: "b" },
+          ],
+        },
+      ],
+    });
     expect(warnings.map((w) => w.message)).toEqual([
       'code#1:t#1 is shadowed: an argsMatch entry after the anyArgs entry code#1:t#0 for tool "t" cannot match until code#1:t#0 is used; put argsMatch entries before anyArgs entries',
     ]);

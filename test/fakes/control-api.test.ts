@@ -5,11 +5,26 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createFakes, isControlPath } from "../../src/fakes/index.js";
 
 const BASE = "http://127.0.0.1:4000";
-const retryBlock = { scope: { testId: "tickets › retry on timeout" }, tools: [{ name: "create_ticket", calls: [{ id: "first-try", args: { title: "Refund" }, error: "upstream timeout" }, { id: "retry", args: { title: "Refund" }, result: "TICKET-42" }] }] };
+const retryBlock = {
+  scope: { testId: "tickets › retry on timeout" },
+  tools: [
+    {
+      name: "create_ticket",
+      calls: [
+        { id: "first-try", args: { title: "Refund" }, error: "upstream timeout" },
+        { id: "retry", args: { title: "Refund" }, result: "TICKET-42" },
+      ],
+    },
+  ],
+};
 const pingBlock = { scope: "shared", tools: [{ name: "ping", calls: [{ anyArgs: true, result: "pong" }] }] };
 
 async function send(fakes: ReturnType<typeof createFakes>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const request = new Request(`${BASE}${path}`, { method, headers: { "content-type": "application/json", ...headers }, ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }) });
+  const request = new Request(`${BASE}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
   const response = await fakes.handleControl(request);
   return { status: response.status, json: (await response.json()) as any, headers: response.headers };
 }
@@ -27,7 +42,10 @@ describe("POST /__mcp-testkit/fixtures", () => {
     expect(listing.json.context).toBeNull();
     const [retry, shared] = listing.json.mounts[0].blocks;
     expect(retry).toMatchObject({ blockId: "control-api#1[0]", mount: "/mcp", evicted: false, undeclaredTools: "allow" });
-    expect(retry.tools[0].entries.map((e: { id: string; consumed: boolean }) => [e.id, e.consumed])).toEqual([["control-api#1[0]:first-try", true], ["control-api#1[0]:retry", false]]);
+    expect(retry.tools[0].entries.map((e: { id: string; consumed: boolean }) => [e.id, e.consumed])).toEqual([
+      ["control-api#1[0]:first-try", true],
+      ["control-api#1[0]:retry", false],
+    ]);
     expect(shared.blockId).toBe("control-api#1[1]");
 
     // The document's path works too, and a second add is control-api#2.
@@ -41,13 +59,29 @@ describe("POST /__mcp-testkit/fixtures", () => {
     const response = await send(fakes, "POST", "/__mcp-testkit/fixtures", { mcpFakes: [pingBlock, { tools: [] }, { scope: "shared", undeclaredTools: "deny", tools: [] }] });
     expect(response.status).toBe(400);
     expect(response.json.error).toBe("Validation failed");
-    expect(response.json.details.map((d: { rule: string; blockId: string }) => [d.rule, d.blockId])).toEqual([["mcp-fakes/bad-scope", "control-api#1[1]"], ["mcp-fakes/shared-deny", "control-api#1[2]"]]);
+    expect(response.json.details.map((d: { rule: string; blockId: string }) => [d.rule, d.blockId])).toEqual([
+      ["mcp-fakes/bad-scope", "control-api#1[1]"],
+      ["mcp-fakes/shared-deny", "control-api#1[2]"],
+    ]);
     expect(response.json.details[0].message).toMatch(/^the control API, block 1/);
     expect(fakes.inspect().mounts).toEqual([]);
   });
 
   it("returns shadowed-entry warnings with a 200", async () => {
-    const response = await send(createFakes(), "POST", "/__mcp-testkit/fixtures", { mcpFakes: { scope: "shared", tools: [{ name: "t", calls: [{ anyArgs: true, result: "any" }, { args: { a: 1 }, result: "exact" }] }] } });
+    const response = await send(createFakes(), "POST", "/__mcp-testkit/fixtures", {
+      mcpFakes: {
+        scope: "shared",
+        tools: [
+          {
+            name: "t",
+            calls: [
+              { anyArgs: true, result: "any" },
+              { args: { a: 1 }, result: "exact" },
+            ],
+          },
+        ],
+      },
+    });
     expect(response).toMatchObject({ status: 200, json: { mcpFakesAdded: 1, warnings: [{ entryId: "control-api#1:t#1" }] } });
   });
 

@@ -12,7 +12,18 @@ function body(id: number, answer: FakeAnswer): unknown {
 const ours = (document: string): unknown => JSON.parse(document.replaceAll('"aimock"', '"mcpTestkit"').replaceAll("aimock MCP fake", "mcp-testkit MCP fake"));
 
 const seattle = { scope: { testId: "weather › seattle" }, tools: [{ name: "get_weather", calls: [{ args: { city: "Seattle" }, result: { tempF: 60, conditions: "rain" } }] }] };
-const retry = { scope: { testId: "tickets › retry on timeout" }, tools: [{ name: "create_ticket", calls: [{ id: "first-try", args: { title: "Refund" }, error: "upstream timeout" }, { id: "retry", args: { title: "Refund" }, result: "TICKET-42" }] }] };
+const retry = {
+  scope: { testId: "tickets › retry on timeout" },
+  tools: [
+    {
+      name: "create_ticket",
+      calls: [
+        { id: "first-try", args: { title: "Refund" }, error: "upstream timeout" },
+        { id: "retry", args: { title: "Refund" }, result: "TICKET-42" },
+      ],
+    },
+  ],
+};
 const readOnly = { scope: { testId: "account › read only" }, undeclaredTools: "deny", tools: [{ name: "get_account", calls: [{ args: { id: "u1" }, result: '{"plan":"pro"}' }] }] };
 
 describe("the document's error bodies", () => {
@@ -112,7 +123,16 @@ describe("the other failures", () => {
     const fakes = createFakes();
     fakes.load({
       scope: { testId: "t", context: "c" },
-      tools: [{ name: "search", calls: [{ args: { q: "a", filters: { repo: "x", tags: [1, 2] } }, result: "1" }, { args: { q: "b", filters: { repo: "y", tags: [1, 3] } }, result: "2" }, { args: { q: "z" }, result: "3" }] }],
+      tools: [
+        {
+          name: "search",
+          calls: [
+            { args: { q: "a", filters: { repo: "x", tags: [1, 2] } }, result: "1" },
+            { args: { q: "b", filters: { repo: "y", tags: [1, 3] } }, result: "2" },
+            { args: { q: "z" }, result: "3" },
+          ],
+        },
+      ],
     });
     const who = { testId: "t", context: "c" };
     fakes.answer({ tool: "search", arguments: { q: "z" }, identity: who });
@@ -172,7 +192,11 @@ describe("the other failures", () => {
     fakes.load({ scope: "shared", tools: [{ name: "t", calls: [{ args: { a: 1 }, result: "x" }] }] });
     // A BigInt cannot be written as JSON, so the mismatch message cannot be built.
     const answer = fakes.answer({ tool: "t", arguments: { a: 1n } });
-    expect(answer).toMatchObject({ kind: "error", code: "MCP_FAKE_INTERNAL_ERROR", jsonRpcError: { code: -32603, data: { mcpTestkit: { code: "MCP_FAKE_INTERNAL_ERROR", tool: "t", testId: null, context: null, mount: "/mcp", error: expect.stringContaining("BigInt") } } } });
+    expect(answer).toMatchObject({
+      kind: "error",
+      code: "MCP_FAKE_INTERNAL_ERROR",
+      jsonRpcError: { code: -32603, data: { mcpTestkit: { code: "MCP_FAKE_INTERNAL_ERROR", tool: "t", testId: null, context: null, mount: "/mcp", error: expect.stringContaining("BigInt") } } },
+    });
     expect(lines).toEqual([expect.stringMatching(/^MCP-FAKE: mcp-testkit MCP fake internal error: tool "t"/)]);
     expect(fakes.failureCounts().MCP_FAKE_INTERNAL_ERROR).toBe(1);
     const [entry] = fakes.journal.entries();

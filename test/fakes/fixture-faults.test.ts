@@ -41,11 +41,13 @@ describe("faults in a fixture file", () => {
 
     await expect(client.getPrompt({ name: "review" }, { timeout: 200 })).rejects.toThrow(/timed out/i);
     await expect(client.readResource({ uri: "file:///report.md" }, { timeout: 2000 })).rejects.toThrow();
-    await expect.poll(() => ended.filter(([method]) => method !== "initialize" && method !== "notifications/cancelled")).toEqual([
-      ["resources/read", "result"],
-      ["prompts/get", "none"],
-      ["resources/read", "drop"],
-    ]);
+    await expect
+      .poll(() => ended.filter(([method]) => method !== "initialize" && method !== "notifications/cancelled"))
+      .toEqual([
+        ["resources/read", "result"],
+        ["prompts/get", "none"],
+        ["resources/read", "drop"],
+      ]);
   });
 
   it("a fault that is not one, or a fault that answers with nothing beside it, is refused when the file loads, naming the entry", async () => {

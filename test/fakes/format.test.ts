@@ -26,7 +26,13 @@ describe("result shapes", () => {
         name: "shapes",
         calls: [
           { args: { n: 1 }, result: "TICKET-42" },
-          { args: { n: 2 }, result: [{ type: "text", text: "a" }, { type: "image", data: "AA==", mimeType: "image/png" }] },
+          {
+            args: { n: 2 },
+            result: [
+              { type: "text", text: "a" },
+              { type: "image", data: "AA==", mimeType: "image/png" },
+            ],
+          },
           { args: { n: 3 }, result: { content: [{ type: "text", text: "full" }], isError: true, _meta: { k: 1 } } },
           { args: { n: 4 }, result: { tempF: 60, conditions: "rain" } },
           { args: { n: 5 }, error: "upstream timeout" },
@@ -60,7 +66,18 @@ describe("result shapes", () => {
 describe("entry ids", () => {
   it("code blocks are code#n, numbered per mount from 1, with [i] in the array form", () => {
     const fakes = createFakes();
-    fakes.load({ scope: "shared", tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }, { id: "named", anyArgs: true, result: "2" }] }] });
+    fakes.load({
+      scope: "shared",
+      tools: [
+        {
+          name: "a",
+          calls: [
+            { anyArgs: true, result: "1" },
+            { id: "named", anyArgs: true, result: "2" },
+          ],
+        },
+      ],
+    });
     fakes.load([
       { scope: "shared", tools: [{ name: "b", calls: [{ anyArgs: true, result: "x" }] }] },
       { scope: "shared", mount: "/other", tools: [{ name: "c", calls: [{ anyArgs: true, result: "y" }] }] },
@@ -74,7 +91,19 @@ describe("entry ids", () => {
 
   it("an entry id already used on the mount fails the load and adds nothing", () => {
     const fakes = createFakes();
-    const block = (mount: string) => ({ scope: "shared", mount, tools: [{ name: "a", calls: [{ id: "x", anyArgs: true, result: "1" }, { id: "x", anyArgs: true, result: "2" }] }] });
+    const block = (mount: string) => ({
+      scope: "shared",
+      mount,
+      tools: [
+        {
+          name: "a",
+          calls: [
+            { id: "x", anyArgs: true, result: "1" },
+            { id: "x", anyArgs: true, result: "2" },
+          ],
+        },
+      ],
+    });
     const error = (() => {
       try {
         fakes.load([{ scope: "shared", mount: "/fine", tools: [{ name: "ok", calls: [{ anyArgs: true, result: "1" }] }] }, block("/mcp")]);
@@ -142,7 +171,11 @@ describe("load errors", () => {
     [{ id: "", anyArgs: true, result: "x" }, "id: expected a string naming the entry, not an empty string"],
   ])("a malformed entry %j fails with a message that says what was expected", (entry, expected) => {
     const error = loadError({ scope: "shared", tools: [{ name: "a", calls: [entry] }] });
-    expect(problemsOf(error).map((p) => p.message).join("\n")).toContain(expected);
+    expect(
+      problemsOf(error)
+        .map((p) => p.message)
+        .join("\n"),
+    ).toContain(expected);
     expect(problemsOf(error)[0].rule).toBe("mcp-fakes/bad-entry");
   });
 
@@ -150,7 +183,17 @@ describe("load errors", () => {
     [{ scope: "shared", undeclaredTools: "deny", tools: [] }, "mcp-fakes/shared-deny", 'cannot be "deny" in a "shared" block'],
     [{ scope: "everyone", tools: [] }, "mcp-fakes/bad-scope", 'expected "shared" or an object'],
     [{ scope: { testId: "" }, tools: [] }, "mcp-fakes/bad-scope", "scope.testId: expected a non-empty string"],
-    [{ scope: "shared", tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }] }, { name: "a", calls: [{ anyArgs: true, result: "2" }] }] }, "mcp-fakes/duplicate-tool", '"a" is declared twice in this block'],
+    [
+      {
+        scope: "shared",
+        tools: [
+          { name: "a", calls: [{ anyArgs: true, result: "1" }] },
+          { name: "a", calls: [{ anyArgs: true, result: "2" }] },
+        ],
+      },
+      "mcp-fakes/duplicate-tool",
+      '"a" is declared twice in this block',
+    ],
     [{ scope: "shared", mount: "mcp", tools: [] }, "mcp-fakes/bad-block", 'mount: expected a path starting with "/"'],
     [{ scope: "shared", tools: [{ name: "a", calls: [] }] }, "mcp-fakes/bad-block", "calls: expected at least one call"],
     [{ scope: "shared", tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }], inputschema: {} }] }, "mcp-fakes/unknown-key", 'did you mean "inputSchema"?'],
@@ -174,7 +217,18 @@ describe("load errors", () => {
   it("an args entry after an anyArgs entry loads with a shadowed-entry warning", () => {
     const lines: string[] = [];
     const fakes = createFakes({ logger: (level, line) => lines.push(`${level} ${line}`) });
-    const { warnings } = fakes.load({ scope: "shared", tools: [{ name: "t", calls: [{ anyArgs: true, result: "any" }, { args: { a: 1 }, result: "exact" }] }] });
+    const { warnings } = fakes.load({
+      scope: "shared",
+      tools: [
+        {
+          name: "t",
+          calls: [
+            { anyArgs: true, result: "any" },
+            { args: { a: 1 }, result: "exact" },
+          ],
+        },
+      ],
+    });
     expect(warnings).toEqual([{ file: null, blockId: "code#1", entryId: "code#1:t#1", message: expect.stringContaining("code#1:t#1 is shadowed: an args entry after the anyArgs entry code#1:t#0") }]);
     expect(lines).toEqual([expect.stringMatching(/^warn MCP-FAKE: warning: code#1:t#1 is shadowed/)]);
   });

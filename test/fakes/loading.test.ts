@@ -37,8 +37,7 @@ const travel = {
   ],
 };
 
-const idsOf = (fakes: ReturnType<typeof createFakes>, testId: string) =>
-  fakes.inspect({ testId }).mounts.flatMap((m) => m.blocks.flatMap((b) => b.tools.flatMap((t) => t.entries.map((e) => e.id))));
+const idsOf = (fakes: ReturnType<typeof createFakes>, testId: string) => fakes.inspect({ testId }).mounts.flatMap((m) => m.blocks.flatMap((b) => b.tools.flatMap((t) => t.entries.map((e) => e.id))));
 
 describe("a fixtures directory", () => {
   const dir = join(root, "fixtures");
@@ -62,7 +61,10 @@ describe("a fixtures directory", () => {
 
     // Each mount serves only its own block.
     const trip = { testId: "travel › book trip" };
-    expect(fakes.answer({ tool: "search_flights", arguments: { to: "CDG" }, identity: trip, mount: "/mcp/flights" })).toMatchObject({ kind: "answer", result: { content: [{ text: "UA 100 departs 09:00" }] } });
+    expect(fakes.answer({ tool: "search_flights", arguments: { to: "CDG" }, identity: trip, mount: "/mcp/flights" })).toMatchObject({
+      kind: "answer",
+      result: { content: [{ text: "UA 100 departs 09:00" }] },
+    });
     expect(fakes.answer({ tool: "book_hotel", arguments: { city: "Paris" }, identity: trip, mount: "/mcp/flights" })).toEqual({ kind: "pass" });
     expect(fakes.answer({ tool: "book_hotel", arguments: { city: "Paris" }, identity: trip, mount: "/mcp/hotels" })).toMatchObject({ kind: "answer", entryId: "multi/travel.json[1]:book_hotel#0" });
 
@@ -87,7 +89,12 @@ describe("a fixtures directory", () => {
       "tickets/retry.json@3:first-try",
       "tickets/retry.json@3:retry",
     ]);
-    expect(createFakes().loadFiles([{ path: join(dir, "multi/travel.json"), name: "multi/travel.json" }, { path: join(dir, "multi/travel.json"), name: "multi/travel.json" }]).added).toBe(4);
+    expect(
+      createFakes().loadFiles([
+        { path: join(dir, "multi/travel.json"), name: "multi/travel.json" },
+        { path: join(dir, "multi/travel.json"), name: "multi/travel.json" },
+      ]).added,
+    ).toBe(4);
   });
 
   it("a single file is named by its path as given", () => {

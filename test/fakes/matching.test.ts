@@ -12,7 +12,17 @@ describe("argument matching", () => {
   const fakes = createFakes();
   fakes.load({
     scope: "shared",
-    tools: [{ name: "t", calls: [{ args: { a: 1, b: { c: [1, 2] } }, result: "object" }, { args: { n: 1 }, result: "number" }, { args: { list: [1, 2] }, result: "list" }, { args: {}, result: "none" }] }],
+    tools: [
+      {
+        name: "t",
+        calls: [
+          { args: { a: 1, b: { c: [1, 2] } }, result: "object" },
+          { args: { n: 1 }, result: "number" },
+          { args: { list: [1, 2] }, result: "list" },
+          { args: {}, result: "none" },
+        ],
+      },
+    ],
   });
   const call = (args?: Record<string, unknown>) => outcome(fakes.answer({ tool: "t", ...(args && { arguments: args }) }));
   it("ignores object key order", () => expect(call({ b: { c: [1, 2] }, a: 1 })).toBe("object"));
@@ -29,14 +39,38 @@ describe("argument matching", () => {
 describe("order of entries", () => {
   it("uses entries for the same arguments in declared order; other arguments find their own entry whatever the call order", () => {
     const fakes = createFakes();
-    fakes.load({ scope: "shared", tools: [{ name: "get", calls: [{ args: { city: "A" }, result: "A1" }, { args: { city: "B" }, result: "B1" }, { args: { city: "A" }, result: "A2" }, { anyArgs: true, result: "any" }] }] });
+    fakes.load({
+      scope: "shared",
+      tools: [
+        {
+          name: "get",
+          calls: [
+            { args: { city: "A" }, result: "A1" },
+            { args: { city: "B" }, result: "B1" },
+            { args: { city: "A" }, result: "A2" },
+            { anyArgs: true, result: "any" },
+          ],
+        },
+      ],
+    });
     const get = (city: string) => outcome(fakes.answer({ tool: "get", arguments: { city } }));
     expect([get("B"), get("A"), get("A"), get("B"), get("A")]).toEqual(["B1", "A1", "A2", "any", "MCP_FAKE_EXHAUSTED"]);
   });
 
   it("the document's context example: any arguments, two answers, then exhausted; without the context, pass", () => {
     const fakes = createFakes();
-    fakes.load({ scope: { context: "docs-search" }, tools: [{ name: "search_docs", calls: [{ anyArgs: true, result: [{ type: "text", text: "Doc A: refunds take 5 days" }] }, { anyArgs: true, result: [{ type: "text", text: "Doc B: contact support" }] }] }] });
+    fakes.load({
+      scope: { context: "docs-search" },
+      tools: [
+        {
+          name: "search_docs",
+          calls: [
+            { anyArgs: true, result: [{ type: "text", text: "Doc A: refunds take 5 days" }] },
+            { anyArgs: true, result: [{ type: "text", text: "Doc B: contact support" }] },
+          ],
+        },
+      ],
+    });
     const search = (identity: FakeIdentity, query: string) => outcome(fakes.answer({ tool: "search_docs", arguments: { query }, identity }));
     const docs = { testId: "any test", context: "docs-search" };
     expect([search(docs, "refund"), search(docs, "other"), search(docs, "x")]).toEqual(["Doc A: refunds take 5 days", "Doc B: contact support", "MCP_FAKE_EXHAUSTED"]);
@@ -48,7 +82,18 @@ describe("order of entries", () => {
 
 describe("levels", () => {
   const fakes = createFakes();
-  const one = (scope: unknown, result: string, tool = "get_weather") => ({ scope, tools: [{ name: tool, calls: [{ anyArgs: true, result }, { anyArgs: true, result: `${result} again` }] }] });
+  const one = (scope: unknown, result: string, tool = "get_weather") => ({
+    scope,
+    tools: [
+      {
+        name: tool,
+        calls: [
+          { anyArgs: true, result },
+          { anyArgs: true, result: `${result} again` },
+        ],
+      },
+    ],
+  });
   fakes.load([one("shared", "shared"), one({ context: "ctx" }, "context"), one({ testId: "T" }, "testId"), one({ testId: "T", context: "ctx" }, "both"), one("shared", "shared only", "ping")]);
   const get = (identity: FakeIdentity, tool = "get_weather") => outcome(fakes.answer({ tool, identity }));
 
@@ -70,7 +115,13 @@ describe("levels", () => {
 
   it("tools/list shows the tools of the request's blocks, with { type: object } when no schema is given", () => {
     const withSchema = createFakes();
-    withSchema.load({ scope: { testId: "T" }, tools: [{ name: "a", description: "A tool", inputSchema: { type: "object", properties: { q: { type: "string" } } }, calls: [{ anyArgs: true, result: "x" }] }, { name: "b", calls: [{ anyArgs: true, result: "y" }] }] });
+    withSchema.load({
+      scope: { testId: "T" },
+      tools: [
+        { name: "a", description: "A tool", inputSchema: { type: "object", properties: { q: { type: "string" } } }, calls: [{ anyArgs: true, result: "x" }] },
+        { name: "b", calls: [{ anyArgs: true, result: "y" }] },
+      ],
+    });
     expect(withSchema.listTools({ identity: { testId: "T" } })).toEqual([
       { name: "a", description: "A tool", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
       { name: "b", inputSchema: { type: "object" } },
@@ -109,7 +160,11 @@ describe("closed world", () => {
   it("the undeclared override turns deny off or on for a request", () => {
     expect(call("delete_account", { testId: "closed", undeclared: "allow" })).toBe("pass");
     expect(call("delete_account", { testId: "open", undeclared: "deny" })).toBe("MCP_FAKE_NOT_DECLARED");
-    expect(createFakes().answer({ tool: "x", identity: { undeclared: "deny" } })).toMatchObject({ kind: "error", code: "MCP_FAKE_NOT_DECLARED", jsonRpcError: { data: { mcpTestkit: { declaredTools: [] } } } });
+    expect(createFakes().answer({ tool: "x", identity: { undeclared: "deny" } })).toMatchObject({
+      kind: "error",
+      code: "MCP_FAKE_NOT_DECLARED",
+      jsonRpcError: { data: { mcpTestkit: { declaredTools: [] } } },
+    });
   });
 });
 
@@ -158,7 +213,12 @@ describe("consumption state", () => {
   });
 
   it("rejects a journal size that is not a whole number, 0 or more", () => {
-    for (const [journalMax, label] of [[-1, "number -1"], [1.5, "number 1.5"], [Number.NaN, "number NaN"], ["10", '"10"']] as const) {
+    for (const [journalMax, label] of [
+      [-1, "number -1"],
+      [1.5, "number 1.5"],
+      [Number.NaN, "number NaN"],
+      ["10", '"10"'],
+    ] as const) {
       expect(() => createFakes({ journalMax: journalMax as number })).toThrow(`journalMax must be a whole number ≥ 0, or Infinity to keep every entry, received ${label}`);
     }
     expect(createFakes({ journalMax: 0 }).journal.entries()).toEqual([]);
@@ -187,14 +247,28 @@ describe("journal, log and counters", () => {
     fakes.answer({ tool: "u", identity: { testId: "unscoped" } });
     const entries = fakes.journal.entries();
     expect(entries.map((e) => e.response.mcpFake?.outcome)).toEqual(["answered", "exhausted", "mismatch", "not_declared"]);
-    expect(entries[0]).toMatchObject({ seq: 1, service: "mcp", mount: "/mcp", sessionId: "s1", testId: "T", context: null, method: "tools/call", request: { id: 7, params: { name: "t", arguments: { a: 1 } } }, response: { result: { content: [{ type: "text", text: "x" }] }, mcpFake: { outcome: "answered", entryId: "code#1:t#0" } } });
+    expect(entries[0]).toMatchObject({
+      seq: 1,
+      service: "mcp",
+      mount: "/mcp",
+      sessionId: "s1",
+      testId: "T",
+      context: null,
+      method: "tools/call",
+      request: { id: 7, params: { name: "t", arguments: { a: 1 } } },
+      response: { result: { content: [{ type: "text", text: "x" }] }, mcpFake: { outcome: "answered", entryId: "code#1:t#0" } },
+    });
     expect(entries[1].response).toMatchObject({ error: { code: -31010 }, mcpFake: { outcome: "exhausted", code: "MCP_FAKE_EXHAUSTED" } });
     // Each entry's time is the ISO text of the millisecond it was journaled in.
     const time = Date.parse(entries[0]!.time);
     expect(new Date(time).toISOString()).toBe(entries[0]!.time);
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(after);
-    expect(lines).toEqual([expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake exhausted: /), expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake mismatch: /), expect.stringMatching(/^error: MCP-FAKE: Unknown tool: u \(mcp-testkit MCP fake not declared/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake exhausted: /),
+      expect.stringMatching(/^error: MCP-FAKE: mcp-testkit MCP fake mismatch: /),
+      expect.stringMatching(/^error: MCP-FAKE: Unknown tool: u \(mcp-testkit MCP fake not declared/),
+    ]);
     expect(fakes.failureCounts()).toEqual({ MCP_FAKE_NOT_DECLARED: 1, MCP_FAKE_MISMATCH: 1, MCP_FAKE_EXHAUSTED: 1, MCP_FAKE_EVICTED: 0, MCP_FAKE_INTERNAL_ERROR: 0 });
     expect(fakes.journal.entries({ outcome: "failed" })).toHaveLength(3);
     expect(fakes.journal.entries({ testId: "T", limit: 1, offset: 1 }).map((e) => e.seq)).toEqual([2]);
@@ -210,14 +284,32 @@ describe("journal, log and counters", () => {
   });
 
   it("a throwing logger never turns an answer into an error", () => {
-    const fakes = createFakes({ logger: () => { throw new Error("broken logger"); } });
+    const fakes = createFakes({
+      logger: () => {
+        throw new Error("broken logger");
+      },
+    });
     expect(fakes.answer({ tool: "t", identity: { undeclared: "deny" } }).kind).toBe("error");
     fakes.setLogger(undefined);
   });
 
   it("assertConsumed lists every unused entry of the test's scoped blocks", () => {
     const fakes = createFakes();
-    fakes.load([{ scope: { testId: "T" }, tools: [{ name: "a", calls: [{ anyArgs: true, result: "1" }, { id: "second", anyArgs: true, result: "2" }] }] }, { scope: "shared", tools: [{ name: "s", calls: [{ anyArgs: true, result: "s" }] }] }]);
+    fakes.load([
+      {
+        scope: { testId: "T" },
+        tools: [
+          {
+            name: "a",
+            calls: [
+              { anyArgs: true, result: "1" },
+              { id: "second", anyArgs: true, result: "2" },
+            ],
+          },
+        ],
+      },
+      { scope: "shared", tools: [{ name: "s", calls: [{ anyArgs: true, result: "s" }] }] },
+    ]);
     fakes.answer({ tool: "a", identity: { testId: "T" } });
     expect(() => fakes.assertConsumed({ testId: "T" })).toThrow('1 declared MCP fake was never used (testId "T"):\n  - code#1[0]:second (/mcp, tool "a")');
     fakes.answer({ tool: "a", identity: { testId: "T" } });
@@ -227,7 +319,13 @@ describe("journal, log and counters", () => {
   it("assertConsumed asks only for the entries a request of the query can reach: a tool's most specific declaring level", () => {
     const fakes = createFakes();
     fakes.load([
-      { scope: { context: "ctx" }, tools: [{ name: "search", calls: [{ id: "ctx-only", anyArgs: true, result: "ctx" }] }, { name: "lookup", calls: [{ id: "ctx-lookup", anyArgs: true, result: "l" }] }] },
+      {
+        scope: { context: "ctx" },
+        tools: [
+          { name: "search", calls: [{ id: "ctx-only", anyArgs: true, result: "ctx" }] },
+          { name: "lookup", calls: [{ id: "ctx-lookup", anyArgs: true, result: "l" }] },
+        ],
+      },
       { scope: { testId: "T", context: "ctx" }, tools: [{ name: "search", calls: [{ id: "both", anyArgs: true, result: "T+ctx" }] }] },
     ]);
     expect(fakes.answer({ tool: "search", identity: { testId: "T", context: "ctx" } })).toMatchObject({ kind: "answer", entryId: "code#1[1]:both" });
@@ -260,9 +358,13 @@ describe("journal, log and counters", () => {
     );
     expect(() => fakes.assertConsumed({ testId: "B", context: "us" })).toThrow('1 declared MCP fake was never used (testId "B", context "us")');
     // Both keys reach the blocks of each: the test id's own, and the context's on every mount.
-    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", context: "eu" })).toThrow('2 declared MCP fakes were never used (testId "checkout > pays by card", context "eu"):\n  - code#1[0]:a#0 (/mcp, tool "a")\n  - code#1[1]:b#0 (/billing, tool "b")');
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", context: "eu" })).toThrow(
+      '2 declared MCP fakes were never used (testId "checkout > pays by card", context "eu"):\n  - code#1[0]:a#0 (/mcp, tool "a")\n  - code#1[1]:b#0 (/billing, tool "b")',
+    );
     expect(() => fakes.assertConsumed({})).toThrow("assertConsumed() checks the scoped blocks of a test id or a context, and got neither");
-    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", mount: "/mpc" })).toThrow('no fakes are loaded on mount "/mpc"; did you mean "/mcp"? Mounts with fakes: "/mcp", "/billing".');
+    expect(() => fakes.assertConsumed({ testId: "checkout > pays by card", mount: "/mpc" })).toThrow(
+      'no fakes are loaded on mount "/mpc"; did you mean "/mcp"? Mounts with fakes: "/mcp", "/billing".',
+    );
     // A known test id is checked as before: its unused entry is named.
     expect(() => fakes.assertConsumed({ testId: "checkout > pays by card" })).toThrow("1 declared MCP fake was never used");
   });

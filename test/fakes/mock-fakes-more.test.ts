@@ -39,14 +39,24 @@ describe("resource and prompt fakes over HTTP", () => {
     resources: [
       { uri: "file:///guide.md", name: "Guide", mimeType: "text/markdown", reads: [{ id: "guide-v1", result: "# v1" }, { error: { code: -32002, message: "Resource not found: file:///guide.md" } }] },
     ],
-    prompts: [{ name: "summarize", description: "Summarize", arguments: [{ name: "text", required: true }], gets: [{ id: "short", argsMatch: { text: { $regex: "^.{1,20}$" } }, result: "In a word, please." }] }],
+    prompts: [
+      {
+        name: "summarize",
+        description: "Summarize",
+        arguments: [{ name: "text", required: true }],
+        gets: [{ id: "short", argsMatch: { text: { $regex: "^.{1,20}$" } }, result: "In a word, please." }],
+      },
+    ],
   };
 
   it("answer reads and prompts of the test in order, list them beside the catalog's, and journal them", async () => {
     const server = await serveFakes({ fixtures, resources: { "file:///own.txt": "mine" }, prompts: { greet: "Hello" } });
     const { client } = await sdkClient(server.url, withTestId("docs › summarize"));
 
-    expect((await client.listResources()).resources.map((resource) => [resource.uri, resource.name])).toEqual([["file:///own.txt", "file:///own.txt"], ["file:///guide.md", "Guide"]]);
+    expect((await client.listResources()).resources.map((resource) => [resource.uri, resource.name])).toEqual([
+      ["file:///own.txt", "file:///own.txt"],
+      ["file:///guide.md", "Guide"],
+    ]);
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["greet", "summarize"]);
 
     expect((await client.readResource({ uri: "file:///guide.md" })).contents).toEqual([{ uri: "file:///guide.md", mimeType: "text/markdown", text: "# v1" }]);
@@ -59,7 +69,10 @@ describe("resource and prompt fakes over HTTP", () => {
     const prompt = await client.getPrompt({ name: "summarize", arguments: { text: "a short text" } });
     expect(prompt).toMatchObject({ description: "Summarize", messages: [{ role: "user", content: { type: "text", text: "In a word, please." } }] });
     const mismatch = await client.getPrompt({ name: "summarize", arguments: { text: "a text far longer than twenty characters" } }).catch((thrown: unknown) => thrown);
-    expect(mismatch).toMatchObject({ code: -32602, data: { mcpTestkit: { code: "MCP_FAKE_MISMATCH", prompt: "summarize", firstDifference: expect.stringContaining("$.text: expected a string matching") } } });
+    expect(mismatch).toMatchObject({
+      code: -32602,
+      data: { mcpTestkit: { code: "MCP_FAKE_MISMATCH", prompt: "summarize", firstDifference: expect.stringContaining("$.text: expected a string matching") } },
+    });
 
     const journal = server.fakes.journal.entries({ testId: "docs › summarize" }).filter((entry) => entry.method === "resources/read" || entry.method === "prompts/get");
     expect(journal.map((entry) => [entry.method, entry.response.mcpFake?.outcome ?? "not a fake", entry.response.mcpFake?.entryId ?? entry.response.mcpFake?.code ?? null])).toEqual([
@@ -98,7 +111,20 @@ describe("resource and prompt fakes over HTTP", () => {
 describe("a fake's answer is the fixture's, and the fixture cannot be changed through it", () => {
   it("the record's result is frozen: changing it throws, and the entry's next answer is unchanged", async () => {
     const result = { content: [{ type: "text", text: "42" }], structuredContent: { answer: 42 } };
-    const server = await serveFakes({ fixtures: { scope: "shared", tools: [{ name: "ask", calls: [{ anyArgs: true, result }, { anyArgs: true, result }] }] } });
+    const server = await serveFakes({
+      fixtures: {
+        scope: "shared",
+        tools: [
+          {
+            name: "ask",
+            calls: [
+              { anyArgs: true, result },
+              { anyArgs: true, result },
+            ],
+          },
+        ],
+      },
+    });
     const { client } = await sdkClient(server.url);
     expect((await client.callTool({ name: "ask", arguments: {} })).structuredContent).toEqual({ answer: 42 });
     const recorded = server.calls[0]!.response!.result as { structuredContent: { answer: number } };
@@ -117,7 +143,13 @@ describe("the health route's tool count", () => {
       transport: "http",
       tools: { search: { returns: "registered" }, ping: { returns: "pong" } },
       fixtures: [
-        { scope: "shared", tools: [{ name: "search", calls: [{ anyArgs: true, result: "faked" }] }, { name: "get_weather", calls: [{ anyArgs: true, result: "rain" }] }] },
+        {
+          scope: "shared",
+          tools: [
+            { name: "search", calls: [{ anyArgs: true, result: "faked" }] },
+            { name: "get_weather", calls: [{ anyArgs: true, result: "rain" }] },
+          ],
+        },
         { scope: { testId: "other test" }, tools: [{ name: "create_ticket", calls: [{ anyArgs: true, result: "T-1" }] }] },
       ],
     });

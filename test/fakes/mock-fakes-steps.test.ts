@@ -61,7 +61,10 @@ describe("step answers over HTTP", () => {
     const { client } = await sdkClient(server.url, withTestId);
     await expect(client.callTool({ name: "fetch_page", arguments: {} })).rejects.toMatchObject({ code: -32001, message: expect.stringContaining("upstream down"), data: { retryAfter: 1 } });
     expect((await client.callTool({ name: "fetch_page", arguments: {} })).content).toEqual([{ type: "text", text: "page" }]);
-    expect(server.calls.map((call) => [call.fake, call.outcome])).toEqual([["code#1:down", "protocol-error"], ["code#1:up", "result"]]);
+    expect(server.calls.map((call) => [call.fake, call.outcome])).toEqual([
+      ["code#1:down", "protocol-error"],
+      ["code#1:up", "result"],
+    ]);
     const [thrown] = server.fakes.journal.entries({ method: "tools/call" });
     expect(thrown.response).toMatchObject({ error: { code: -32001, message: "upstream down" }, mcpFake: { outcome: "answered", entryId: "code#1:down" } });
   });
@@ -69,7 +72,9 @@ describe("step answers over HTTP", () => {
 
 describe("step answers on the other wires", () => {
   it("writes a raw step's bytes verbatim where the reply would go (HTTP, no SDK: it would refuse them)", async () => {
-    const server = track(await mockMcp({ fakesOptions: { logger }, fixtures: { scope: "shared", tools: [{ name: "garbage", calls: [{ id: "bytes", anyArgs: true, step: { raw: "not json {" } }] }] } })) as MockMcpServer & { url: string };
+    const server = track(
+      await mockMcp({ fakesOptions: { logger }, fixtures: { scope: "shared", tools: [{ name: "garbage", calls: [{ id: "bytes", anyArgs: true, step: { raw: "not json {" } }] }] } }),
+    ) as MockMcpServer & { url: string };
     const { sessionId } = await rawSession(server.url);
     const response = await post(server.url, rpcRequest("tools/call", { name: "garbage" }), { sessionId });
     expect(await response.text()).toBe("not json {");
@@ -77,7 +82,13 @@ describe("step answers on the other wires", () => {
   });
 
   it("delays, then answers, an in-memory client scoped by its identity", async () => {
-    const server = track(await mockMcp({ transport: "memory", fakesOptions: { logger }, fixtures: { scope: { testId: TEST_ID }, tools: [{ name: "fetch_page", calls: [{ id: "slow", anyArgs: true, step: { delayMs: 100, toolError: "timed out upstream" } }] }] } }));
+    const server = track(
+      await mockMcp({
+        transport: "memory",
+        fakesOptions: { logger },
+        fixtures: { scope: { testId: TEST_ID }, tools: [{ name: "fetch_page", calls: [{ id: "slow", anyArgs: true, step: { delayMs: 100, toolError: "timed out upstream" } }] }] },
+      }),
+    );
     const client = new Client({ name: "steps-test", version: "1.0.0" });
     await client.connect(await server.connectInMemory({ testId: TEST_ID }));
     try {
@@ -123,7 +134,11 @@ describe("load errors for a bad step", () => {
 
   it("refuses a bad step added through the control API with 400, adding nothing", async () => {
     const server = track(await mockMcp({ fakesOptions: { logger } })) as MockMcpServer & { url: string };
-    const response = await fetch(new URL("/__mcp-testkit/fixtures", server.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mcpFakes: block({ disconnect: "now" }) }) });
+    const response = await fetch(new URL("/__mcp-testkit/fixtures", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mcpFakes: block({ disconnect: "now" }) }),
+    });
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toContain('\\"disconnect\\" must be true or false');
     expect(server.fakes.inspect().mounts.flatMap((mount) => mount.blocks)).toEqual([]);
@@ -134,17 +149,37 @@ describe("load errors for a bad step", () => {
       scope: { testId: "t" },
       undeclaredTool: "deny",
       tools: [
-        { name: "t", calls: [{ id: "same", anyArgs: true, step: { hang: "yes" } }, { id: "same", anyArgs: true, result: "x" }] },
+        {
+          name: "t",
+          calls: [
+            { id: "same", anyArgs: true, step: { hang: "yes" } },
+            { id: "same", anyArgs: true, result: "x" },
+          ],
+        },
         { name: "t", calls: [{ anyArgs: true, result: "y" }] },
       ],
     });
     expect(error).toBeInstanceOf(McpFakesAddError);
     const problems = (error as McpFakesAddError).errors.map((problem) => problem.toJSON());
     expect(problems.map((problem) => problem.rule).sort()).toEqual(["mcp-fakes/bad-step", "mcp-fakes/duplicate-id", "mcp-fakes/duplicate-tool", "mcp-fakes/unknown-key"]);
-    expect(problems.find((problem) => problem.rule === "mcp-fakes/bad-step")).toMatchObject({ entryId: "code#1:same", message: expect.stringContaining('tools[0].calls[0].step: the step: "hang" must be true or false') });
+    expect(problems.find((problem) => problem.rule === "mcp-fakes/bad-step")).toMatchObject({
+      entryId: "code#1:same",
+      message: expect.stringContaining('tools[0].calls[0].step: the step: "hang" must be true or false'),
+    });
     expect(problems.find((problem) => problem.rule === "mcp-fakes/duplicate-id")?.message).toContain('entry id "code#1:same" is used twice in this load on mount /mcp');
     // A bad step alone keeps the block out too: its repeated id is still reported.
-    const stepOnly = await loadError({ scope: { testId: "t" }, tools: [{ name: "t", calls: [{ id: "same", anyArgs: true, step: { hang: "yes" } }, { id: "same", anyArgs: true, result: "x" }] }] });
+    const stepOnly = await loadError({
+      scope: { testId: "t" },
+      tools: [
+        {
+          name: "t",
+          calls: [
+            { id: "same", anyArgs: true, step: { hang: "yes" } },
+            { id: "same", anyArgs: true, result: "x" },
+          ],
+        },
+      ],
+    });
     expect((stepOnly as McpFakesAddError).errors.map((problem) => problem.rule).sort()).toEqual(["mcp-fakes/bad-step", "mcp-fakes/duplicate-id"]);
   });
 
@@ -155,7 +190,10 @@ describe("load errors for a bad step", () => {
     it("names the file, and lists every bad step of the load", async () => {
       dir = mkdtempSync(join(tmpdir(), "fake-steps-"));
       const file = join(dir, "faults.json");
-      const calls = [{ id: "a", args: { n: 1 }, step: { hang: 1 } }, { id: "b", anyArgs: true, step: { throws: 42 } }];
+      const calls = [
+        { id: "a", args: { n: 1 }, step: { hang: 1 } },
+        { id: "b", anyArgs: true, step: { throws: 42 } },
+      ];
       writeFileSync(file, JSON.stringify({ mcpFakes: { scope: "shared", tools: [{ name: "t", calls }] } }));
       const error = await loadError(file);
       expect(error).toBeInstanceOf(McpFakesAddError);

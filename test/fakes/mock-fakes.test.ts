@@ -162,7 +162,11 @@ describe("closed world and the control API", () => {
     const listing = await (await fetch(`${origin}/__mcp-testkit/fakes?testId=closed`)).json();
     expect(JSON.stringify(listing)).toContain("control-api#1");
 
-    const invalid = await fetch(`${origin}/__mcp-testkit/fixtures`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mcpFakes: { scope: "shared", undeclaredTools: "deny", tools: [] } }) });
+    const invalid = await fetch(`${origin}/__mcp-testkit/fixtures`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mcpFakes: { scope: "shared", undeclaredTools: "deny", tools: [] } }),
+    });
     expect(invalid.status).toBe(400);
   });
 
@@ -180,7 +184,9 @@ describe("a tool faked only for other tests", () => {
       'MCP error -32602: Unknown tool: create_ticket (a fake for it is scoped to testId "tickets › retries once"; this request has no test id or context (send X-Test-Id or ?testId=))',
     );
     const { client: other } = await sdkClient(server.url, withTestId("billing"));
-    await expect(other.callTool({ name: "create_ticket", arguments: {} })).rejects.toThrow('(a fake for it is scoped to testId "tickets › retries once"; this request has test id "billing" and context null)');
+    await expect(other.callTool({ name: "create_ticket", arguments: {} })).rejects.toThrow(
+      '(a fake for it is scoped to testId "tickets › retries once"; this request has test id "billing" and context null)',
+    );
     const { client: owner } = await sdkClient(server.url, withTestId("tickets › retries once"));
     expect((await owner.callTool({ name: "create_ticket", arguments: {} })).content).toEqual([{ type: "text", text: "T-1" }]);
   });

@@ -45,7 +45,14 @@ describe("resource fakes", () => {
     expect(answers).toEqual([
       { result: { contents: [{ uri: "file:///a.md", mimeType: "text/markdown", text: "# A" }] } },
       { result: { contents: [{ uri: "file:///a.md", mimeType: "image/png", blob: "AAE=" }] } },
-      { result: { contents: [{ uri: "file:///a.md", mimeType: "text/markdown", text: "one" }, { uri: "file:///a.md#2", mimeType: "text/markdown", text: "two" }] } },
+      {
+        result: {
+          contents: [
+            { uri: "file:///a.md", mimeType: "text/markdown", text: "one" },
+            { uri: "file:///a.md#2", mimeType: "text/markdown", text: "two" },
+          ],
+        },
+      },
       { result: { contents: [{ uri: "file:///a.md", mimeType: "text/markdown", text: "full" }], _meta: { k: 1 } } },
       { result: { contents: [{ uri: "file:///a.md", mimeType: "application/json", text: '{"key":"value"}' }] } },
       { error: { code: -32002, message: "Resource not found", data: { uri: "file:///a.md" } } },
@@ -63,7 +70,18 @@ describe("resource fakes", () => {
     expect(failed.jsonRpcError).toEqual({
       code: -31010,
       message: 'mcp-testkit MCP fake exhausted: resource "file:///b" was read again, but its 1 matching fake is already used (no test id or context).',
-      data: { mcpTestkit: { code: "MCP_FAKE_EXHAUSTED", resource: "file:///b", testId: null, context: null, mount: "/mcp", matchingDeclared: 1, matchingConsumed: 1, matchingIds: ["code#1:resource:file:///b#0"] } },
+      data: {
+        mcpTestkit: {
+          code: "MCP_FAKE_EXHAUSTED",
+          resource: "file:///b",
+          testId: null,
+          context: null,
+          mount: "/mcp",
+          matchingDeclared: 1,
+          matchingConsumed: 1,
+          matchingIds: ["code#1:resource:file:///b#0"],
+        },
+      },
     });
     expect(fakes.journal.entries({}).map((entry) => [entry.method, entry.request.params, entry.response.mcpFake])).toEqual([
       ["resources/read", { uri: "file:///b" }, { outcome: "answered", entryId: "code#1:resource:file:///b#0" }],
@@ -80,7 +98,13 @@ describe("resource fakes", () => {
 
   it("list the request's resources, named by their URI unless given a name", () => {
     const fakes = createFakes();
-    fakes.load({ scope: { testId: "t" }, resources: [{ uri: "file:///d", reads: [{ result: "d" }] }, { uri: "file:///e", name: "E", description: "e file", mimeType: "text/plain", reads: [{ result: "e" }] }] });
+    fakes.load({
+      scope: { testId: "t" },
+      resources: [
+        { uri: "file:///d", reads: [{ result: "d" }] },
+        { uri: "file:///e", name: "E", description: "e file", mimeType: "text/plain", reads: [{ result: "e" }] },
+      ],
+    });
     expect(fakes.listResources({ identity: { testId: "t" } })).toEqual([
       { uri: "file:///d", name: "file:///d" },
       { uri: "file:///e", name: "E", description: "e file", mimeType: "text/plain" },
@@ -101,7 +125,13 @@ describe("prompt fakes", () => {
           arguments: [{ name: "text", required: true }],
           gets: [
             { id: "short", argsMatch: { text: { $regex: "^.{0,10}$" } }, result: "Say it in a word." },
-            { args: { text: "a long text indeed" }, result: [{ role: "user", content: "Summarize:" }, { role: "assistant", content: { type: "text", text: "OK" } }] },
+            {
+              args: { text: "a long text indeed" },
+              result: [
+                { role: "user", content: "Summarize:" },
+                { role: "assistant", content: { type: "text", text: "OK" } },
+              ],
+            },
             { anyArgs: true, result: { messages: [{ role: "user", content: "any" }], description: "own description" } },
           ],
         },
@@ -114,7 +144,15 @@ describe("prompt fakes", () => {
     const { get } = load();
     expect([get({ text: "hi" }), get({ text: "a long text indeed" }), get({ text: "x" })].map(answerOf)).toEqual([
       { result: { description: "Summarize a text", messages: [{ role: "user", content: { type: "text", text: "Say it in a word." } }] } },
-      { result: { description: "Summarize a text", messages: [{ role: "user", content: { type: "text", text: "Summarize:" } }, { role: "assistant", content: { type: "text", text: "OK" } }] } },
+      {
+        result: {
+          description: "Summarize a text",
+          messages: [
+            { role: "user", content: { type: "text", text: "Summarize:" } },
+            { role: "assistant", content: { type: "text", text: "OK" } },
+          ],
+        },
+      },
       { result: { description: "own description", messages: [{ role: "user", content: { type: "text", text: "any" } }] } },
     ]);
   });
@@ -142,7 +180,20 @@ describe("prompt fakes", () => {
     get({ text: "hi" });
     const blocks = fakes.inspect({ testId: "t" }).mounts[0].blocks;
     expect(blocks.map((block) => [block.tools, block.resources, block.prompts])).toEqual([
-      [[], undefined, [{ name: "summarize", entries: [{ id: "code#1:short", argsMatch: { text: { $regex: "^.{0,10}$" } }, consumed: true }, { id: "code#1:prompt:summarize#1", args: { text: "a long text indeed" }, consumed: false }, { id: "code#1:prompt:summarize#2", anyArgs: true, consumed: false }] }]],
+      [
+        [],
+        undefined,
+        [
+          {
+            name: "summarize",
+            entries: [
+              { id: "code#1:short", argsMatch: { text: { $regex: "^.{0,10}$" } }, consumed: true },
+              { id: "code#1:prompt:summarize#1", args: { text: "a long text indeed" }, consumed: false },
+              { id: "code#1:prompt:summarize#2", anyArgs: true, consumed: false },
+            ],
+          },
+        ],
+      ],
       [[], [{ uri: "file:///r", entries: [{ id: "code#2:resource:file:///r#0", anyArgs: true, consumed: false }] }], undefined],
     ]);
     expect(() => fakes.assertConsumed({ testId: "t" })).toThrow(
@@ -151,7 +202,18 @@ describe("prompt fakes", () => {
   });
 
   it("warn when an args entry comes after an anyArgs entry", () => {
-    const { warnings } = createFakes().load({ scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: "a" }, { args: {}, result: "b" }] }] });
+    const { warnings } = createFakes().load({
+      scope: "shared",
+      prompts: [
+        {
+          name: "p",
+          gets: [
+            { anyArgs: true, result: "a" },
+            { args: {}, result: "b" },
+          ],
+        },
+      ],
+    });
     expect(warnings.map((warning) => warning.entryId)).toEqual(["code#1:prompt:p#1"]);
   });
 });
@@ -159,20 +221,92 @@ describe("prompt fakes", () => {
 describe("resource and prompt load errors", () => {
   it.each([
     [{ scope: "shared", resources: [{ uri: "file:///a", reads: [] }] }, "mcp-fakes/bad-block", null, "resources[0].reads: expected at least one read; a resource with no reads could never answer"],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: "a", error: "b" }] }] }, "mcp-fakes/bad-entry", "code#1:resource:file:///a#0", 'has both "result" and "error"; expected exactly one of them'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: 5 }] }] }, "mcp-fakes/bad-entry", "code#1:resource:file:///a#0", 'result: expected a string, a content object, an array of contents or { "contents": [...] }, received number'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: [{ text: 1 }] }] }] }, "mcp-fakes/bad-entry", "code#1:resource:file:///a#0", 'result[0]: expected a resource content: an object with a string "text" or a base64 string "blob"'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: { contents: [{ text: "a" }], extra: 1 } }] }] }, "mcp-fakes/bad-entry", "code#1:resource:file:///a#0", 'a full read result (an object with "contents") may have only contents, _meta, found "extra"'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ id: "x", error: { code: "bad" } }] }] }, "mcp-fakes/bad-entry", "code#1:x", 'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", read: [] }] }, "mcp-fakes/unknown-key", null, 'resources[0]: unknown key "read"; did you mean "reads"? A resource has: uri, name, description, mimeType, reads'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ reslt: "a" }] }] }, "mcp-fakes/unknown-key", "code#1:resource:file:///a#0", 'unknown key "reslt"; did you mean "result"? A read has: id, result, error'],
-    [{ scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: "a" }] }, { uri: "file:///a", reads: [{ result: "b" }] }] }, "mcp-fakes/duplicate-resource", null, '"file:///a" is declared twice in this block; put all its reads in one resource'],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: "a", error: "b" }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:resource:file:///a#0",
+      'has both "result" and "error"; expected exactly one of them',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: 5 }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:resource:file:///a#0",
+      'result: expected a string, a content object, an array of contents or { "contents": [...] }, received number',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: [{ text: 1 }] }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:resource:file:///a#0",
+      'result[0]: expected a resource content: an object with a string "text" or a base64 string "blob"',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ result: { contents: [{ text: "a" }], extra: 1 } }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:resource:file:///a#0",
+      'a full read result (an object with "contents") may have only contents, _meta, found "extra"',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ id: "x", error: { code: "bad" } }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:x",
+      'expected the error\'s message (a string; code -32603) or { "code": integer, "message": string, "data"? }',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", read: [] }] },
+      "mcp-fakes/unknown-key",
+      null,
+      'resources[0]: unknown key "read"; did you mean "reads"? A resource has: uri, name, description, mimeType, reads',
+    ],
+    [
+      { scope: "shared", resources: [{ uri: "file:///a", reads: [{ reslt: "a" }] }] },
+      "mcp-fakes/unknown-key",
+      "code#1:resource:file:///a#0",
+      'unknown key "reslt"; did you mean "result"? A read has: id, result, error',
+    ],
+    [
+      {
+        scope: "shared",
+        resources: [
+          { uri: "file:///a", reads: [{ result: "a" }] },
+          { uri: "file:///a", reads: [{ result: "b" }] },
+        ],
+      },
+      "mcp-fakes/duplicate-resource",
+      null,
+      '"file:///a" is declared twice in this block; put all its reads in one resource',
+    ],
     [{ scope: "shared", prompts: [{ name: "p", gets: [{ result: "a" }] }] }, "mcp-fakes/bad-entry", "code#1:prompt:p#0", 'has neither "args" nor "anyArgs" nor "argsMatch"'],
-    [{ scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: { text: "a" } }] }] }, "mcp-fakes/bad-entry", "code#1:prompt:p#0", 'result: expected a string, an array of messages or { "messages": [...], "description"? }, received an object without "messages"'],
-    [{ scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: [{ role: "system", content: "a" }] }] }] }, "mcp-fakes/bad-entry", "code#1:prompt:p#0", 'result[0]: expected a prompt message: { "role": "user" or "assistant"'],
+    [
+      { scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: { text: "a" } }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:prompt:p#0",
+      'result: expected a string, an array of messages or { "messages": [...], "description"? }, received an object without "messages"',
+    ],
+    [
+      { scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: [{ role: "system", content: "a" }] }] }] },
+      "mcp-fakes/bad-entry",
+      "code#1:prompt:p#0",
+      'result[0]: expected a prompt message: { "role": "user" or "assistant"',
+    ],
     [{ scope: "shared", prompts: [{ name: "p", gets: [{ argsMatch: { a: { $regex: "[" } }, result: "a" }] }] }, "mcp-fakes/bad-regex", "code#1:prompt:p#0", "argsMatch.a:"],
-    [{ scope: "shared", prompts: [{ name: "p", arguments: [{ name: "a", requird: true }], gets: [{ anyArgs: true, result: "a" }] }] }, "mcp-fakes/unknown-key", null, 'prompts[0].arguments[0]: unknown key "requird"; did you mean "required"? A prompt argument has: name, description, required'],
-    [{ scope: "shared", prompts: [{ name: "p", gets: [{ anyArgs: true, result: "a" }] }, { name: "p", gets: [{ anyArgs: true, result: "b" }] }] }, "mcp-fakes/duplicate-prompt", null, '"p" is declared twice in this block; put all its gets in one prompt'],
+    [
+      { scope: "shared", prompts: [{ name: "p", arguments: [{ name: "a", requird: true }], gets: [{ anyArgs: true, result: "a" }] }] },
+      "mcp-fakes/unknown-key",
+      null,
+      'prompts[0].arguments[0]: unknown key "requird"; did you mean "required"? A prompt argument has: name, description, required',
+    ],
+    [
+      {
+        scope: "shared",
+        prompts: [
+          { name: "p", gets: [{ anyArgs: true, result: "a" }] },
+          { name: "p", gets: [{ anyArgs: true, result: "b" }] },
+        ],
+      },
+      "mcp-fakes/duplicate-prompt",
+      null,
+      '"p" is declared twice in this block; put all its gets in one prompt',
+    ],
   ])("%j fails with %s", (block, rule, entryId, message) => {
     const problem = problems(block).find((found) => found.rule === rule);
     if (!problem) throw new Error(`expected a ${rule} problem`);
@@ -181,7 +315,11 @@ describe("resource and prompt load errors", () => {
   });
 
   it("refuses an entry id used by a tool entry and a resource entry of the same mount", () => {
-    const [problem] = problems({ scope: "shared", tools: [{ name: "t", calls: [{ id: "same", anyArgs: true, result: "a" }] }], resources: [{ uri: "file:///a", reads: [{ id: "same", result: "b" }] }] });
+    const [problem] = problems({
+      scope: "shared",
+      tools: [{ name: "t", calls: [{ id: "same", anyArgs: true, result: "a" }] }],
+      resources: [{ uri: "file:///a", reads: [{ id: "same", result: "b" }] }],
+    });
     expect(problem).toMatchObject({ rule: "mcp-fakes/duplicate-id", entryId: "code#1:same" });
   });
 });

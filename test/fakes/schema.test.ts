@@ -99,8 +99,62 @@ describe("schemas/mcp-fakes.schema.json", () => {
 
   const valid: Array<[string, unknown]> = [
     ["argsMatch with nested patterns", matched({ q: { $regex: "^a", $flags: "i" }, n: { $schema: { type: "integer" } }, tags: ["a", { $regex: "b" }], deep: { x: null } })],
-    ["every step answer kind", { scope: "shared", tools: [{ name: "t", calls: [{ returns: 1 }, { content: [{ type: "text", text: "a" }], structuredContent: { a: 1 } }, { toolError: "no" }, { throws: "x" }, { throws: { code: -1, message: "m", data: [] } }, { hang: true }, { result: null }, { disconnect: true }, { raw: "}{" }, { delayMs: 5 }, { returns: "a", hang: false, stream: { mode: "sse", closeAfterEvents: 0, retryMs: 10 } }].map((step, i) => ({ id: `s${i}`, args: { i }, step })) }] }],
-    ["reads and gets of every result shape", { scope: { context: "c" }, resources: [{ uri: "file:///a", mimeType: "text/plain", reads: [{ result: "a" }, { result: { blob: "AA==" } }, { result: [{ text: "a", uri: "file:///b" }] }, { result: { contents: [{ text: "a" }] } }, { result: { any: 1 } }, { error: "gone" }, { error: { code: -32002, message: "gone", data: 1 } }] }], prompts: [{ name: "p", arguments: [{ name: "a", required: true }], gets: [{ args: { a: "1" }, result: "x" }, { argsMatch: { a: { $regex: "." } }, result: [{ role: "assistant", content: { type: "text", text: "y" } }] }, { anyArgs: true, result: { messages: [], description: "d" } }] }] }],
+    [
+      "every step answer kind",
+      {
+        scope: "shared",
+        tools: [
+          {
+            name: "t",
+            calls: [
+              { returns: 1 },
+              { content: [{ type: "text", text: "a" }], structuredContent: { a: 1 } },
+              { toolError: "no" },
+              { throws: "x" },
+              { throws: { code: -1, message: "m", data: [] } },
+              { hang: true },
+              { result: null },
+              { disconnect: true },
+              { raw: "}{" },
+              { delayMs: 5 },
+              { returns: "a", hang: false, stream: { mode: "sse", closeAfterEvents: 0, retryMs: 10 } },
+            ].map((step, i) => ({ id: `s${i}`, args: { i }, step })),
+          },
+        ],
+      },
+    ],
+    [
+      "reads and gets of every result shape",
+      {
+        scope: { context: "c" },
+        resources: [
+          {
+            uri: "file:///a",
+            mimeType: "text/plain",
+            reads: [
+              { result: "a" },
+              { result: { blob: "AA==" } },
+              { result: [{ text: "a", uri: "file:///b" }] },
+              { result: { contents: [{ text: "a" }] } },
+              { result: { any: 1 } },
+              { error: "gone" },
+              { error: { code: -32002, message: "gone", data: 1 } },
+            ],
+          },
+        ],
+        prompts: [
+          {
+            name: "p",
+            arguments: [{ name: "a", required: true }],
+            gets: [
+              { args: { a: "1" }, result: "x" },
+              { argsMatch: { a: { $regex: "." } }, result: [{ role: "assistant", content: { type: "text", text: "y" } }] },
+              { anyArgs: true, result: { messages: [], description: "d" } },
+            ],
+          },
+        ],
+      },
+    ],
   ];
   for (const [what, block] of valid) {
     it(`accepts ${what}, as the loader does`, () => {

@@ -85,7 +85,10 @@ export function shapedParams(method: string): fc.Arbitrary<Record<string, unknow
   return (() => {
     switch (method) {
       case "initialize":
-        return fc.record({ protocolVersion: fc.oneof(fc.constantFrom("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"), fc.string()), capabilities: hostileObject(), clientInfo: hostileObject() }, { requiredKeys: [] });
+        return fc.record(
+          { protocolVersion: fc.oneof(fc.constantFrom("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"), fc.string()), capabilities: hostileObject(), clientInfo: hostileObject() },
+          { requiredKeys: [] },
+        );
       case "logging/setLevel":
         return fc.record({ level: fc.oneof(fc.constantFrom("debug", "error"), hostileName()) }, { requiredKeys: [] });
       case "tools/call":
@@ -104,7 +107,10 @@ export function shapedParams(method: string): fc.Arbitrary<Record<string, unknow
               { weight: 2, arbitrary: fc.record({ type: fc.constant("ref/resource"), uri: hostileName(KNOWN.templates) }) },
               hostileObject(["type", "name", "uri"]),
             ),
-            argument: fc.oneof({ weight: 3, arbitrary: fc.record({ name: hostileName([...KNOWN.promptArguments, "owner", "term"]), value: fc.string({ maxLength: 4 }) }) }, hostileObject(["name", "value"])),
+            argument: fc.oneof(
+              { weight: 3, arbitrary: fc.record({ name: hostileName([...KNOWN.promptArguments, "owner", "term"]), value: fc.string({ maxLength: 4 }) }) },
+              hostileObject(["name", "value"]),
+            ),
             context: fc.record({ arguments: hostileObject(KNOWN.promptArguments) }, { requiredKeys: [] }),
           },
           { requiredKeys: ["ref", "argument"] },
@@ -123,7 +129,15 @@ export const wellFormedRequest: fc.Arbitrary<Record<string, unknown>> = fc
   .chain(([method, id]) => shapedParams(method).map((params) => ({ jsonrpc: "2.0", id, method, params })));
 
 /** A JSON-RPC id, or something that is not one. */
-export const anyId = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 1_000_000 }) }, fc.string({ maxLength: 6 }), fc.constant(null), fc.boolean(), fc.constant({}), fc.constant([]), fc.double());
+export const anyId = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 1_000_000 }) },
+  fc.string({ maxLength: 6 }),
+  fc.constant(null),
+  fc.boolean(),
+  fc.constant({}),
+  fc.constant([]),
+  fc.double(),
+);
 
 /** A message a hostile client might send: usually close to a valid request, sometimes anything. */
 export const hostileMessage: fc.Arbitrary<unknown> = fc.oneof(

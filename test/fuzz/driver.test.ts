@@ -21,7 +21,11 @@ const action = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ do: "ok" }) },
   fc.record({ do: fc.constant("garbage"), text: fc.string({ maxLength: 40 }).map((text) => text.replace(/[\r\n]/g, " ")) }),
   fc.constant({ do: "wrongId" }),
-  fc.record({ do: fc.constant("notify"), method: fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.constantFrom("notifications/tools/list_changed", "notifications/message")), params: fc.oneof(fc.constant(undefined), fc.constant({}), fc.jsonValue({ maxDepth: 1 })) }),
+  fc.record({
+    do: fc.constant("notify"),
+    method: fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.constantFrom("notifications/tools/list_changed", "notifications/message")),
+    params: fc.oneof(fc.constant(undefined), fc.constant({}), fc.jsonValue({ maxDepth: 1 })),
+  }),
   fc.constant({ do: "bothResultAndError" }),
   fc.constant({ do: "silent" }),
   fc.constant({ do: "partial" }),
@@ -55,7 +59,11 @@ describe("fuzz: the driver against hostile stdio servers", () => {
           if (settled !== "result") expect(settled).toBeInstanceOf(Error);
         }
       } finally {
-        await within(driver.close(1_000).catch(() => undefined), SETTLE_BOUND_MS, "close()");
+        await within(
+          driver.close(1_000).catch(() => undefined),
+          SETTLE_BOUND_MS,
+          "close()",
+        );
       }
     },
     testTimeout(10),

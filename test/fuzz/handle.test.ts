@@ -57,7 +57,13 @@ describe("fuzz: handle()", () => {
 
   it.prop([fc.array(wellFormedRequest, { minLength: 5, maxLength: 20 })], budget(100, 5))(
     "requests with hostile names and values in their params get a result the schema accepts, or a JSON-RPC error that is not internal",
-    (requests) => withMock((server) => expectEachAnswered(server, requests.map((request) => JSON.stringify(request)))),
+    (requests) =>
+      withMock((server) =>
+        expectEachAnswered(
+          server,
+          requests.map((request) => JSON.stringify(request)),
+        ),
+      ),
     testTimeout(5),
   );
 
@@ -83,5 +89,6 @@ describe("fuzz: handle()", () => {
       expect(server.recordStats.droppedMessages).toBeGreaterThan(0);
       // Without --expose-gc the heap is only roughly measurable; an unbounded record of this stream would be far above.
       expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
-    }));
+    }),
+  );
 });

@@ -33,7 +33,11 @@ async function openSession(version: string): Promise<{ id: string; version: stri
   const id = answer.headers.get("mcp-session-id");
   await answer.text();
   if (answer.status !== 200 || id === null) throw new Error(`initialize answered ${answer.status}`);
-  const initialized = await fetch(server.url, { method: "POST", headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": version }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const initialized = await fetch(server.url, {
+    method: "POST",
+    headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": version },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   await initialized.text();
   return { id, version };
 }
@@ -97,7 +101,7 @@ function expectLawfulAnswer(answer: RawAnswer, sentText: string, { batchEntries 
   if (answer.status === 202) return expect(answer.body).toBe("");
   const messages = messagesOf(answer);
   for (const message of messages) {
-    expect(isObject(message) && message.jsonrpc === "2.0" && ("result" in message) !== ("error" in message), JSON.stringify(message)).toBe(true);
+    expect(isObject(message) && message.jsonrpc === "2.0" && "result" in message !== "error" in message, JSON.stringify(message)).toBe(true);
   }
   if (answer.status >= 400) {
     expect(answer.contentType).toBe("application/json");
@@ -206,12 +210,20 @@ describe("fuzz: the router's guard, in front of every route", () => {
   /** One attack: the request's target and headers, and the status the guard owes it. */
   const attack = fc.oneof(
     withPort.map((host) => ({ kind: "foreign Host", absolute: undefined, fragment: undefined, host, origin: undefined, status: 403 })),
-    fc.tuple(fc.constantFrom("http", "https"), withPort).map(([scheme, host]) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin: `${scheme}://${host.replace(/^.*@/, "")}`, status: 403 })),
+    fc
+      .tuple(fc.constantFrom("http", "https"), withPort)
+      .map(([scheme, host]) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin: `${scheme}://${host.replace(/^.*@/, "")}`, status: 403 })),
     fc.constantFrom("null", "not an origin").map((origin) => ({ kind: "foreign Origin", absolute: undefined, fragment: undefined, host: undefined, origin, status: 403 })),
-    fc.tuple(fc.constantFrom("http", "HTTP", "https"), withPort).map(([scheme, host]) => ({ kind: "absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 403 })),
+    fc
+      .tuple(fc.constantFrom("http", "HTTP", "https"), withPort)
+      .map(([scheme, host]) => ({ kind: "absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 403 })),
     malformedHost.map((host) => ({ kind: "malformed Host", absolute: undefined, fragment: undefined, host, origin: undefined, status: 400 })),
-    fc.tuple(fc.constantFrom("http", "https"), malformedAuthority).map(([scheme, host]) => ({ kind: "malformed absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 400 })),
-    fc.tuple(fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/), fc.option(withPort, { nil: undefined })).map(([fragment, host]) => ({ kind: "fragment", absolute: undefined, fragment, host, origin: undefined, status: 400 })),
+    fc
+      .tuple(fc.constantFrom("http", "https"), malformedAuthority)
+      .map(([scheme, host]) => ({ kind: "malformed absolute-form", absolute: `${scheme}://${host}`, fragment: undefined, host: undefined, origin: undefined, status: 400 })),
+    fc
+      .tuple(fc.stringMatching(/^[a-zA-Z0-9_-]{0,8}$/), fc.option(withPort, { nil: undefined }))
+      .map(([fragment, host]) => ({ kind: "fragment", absolute: undefined, fragment, host, origin: undefined, status: 400 })),
   );
 
   /** Bodies that would change the mock if they got through: add fakes, reset, open a session. */
@@ -231,7 +243,11 @@ describe("fuzz: the router's guard, in front of every route", () => {
       const before = state();
       const answer = await socketRequest(port, { method, target, headers, ...(method === "GET" ? {} : { body }) }, ANSWER_BOUND_MS * 2);
       expect(answer.status, `${attempt.kind}: ${method} ${target} ${JSON.stringify(headers)} → ${answer.body.slice(0, 200)}`).toBe(attempt.status);
-      expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: attempt.status === 400 ? expect.stringMatching(/^Bad Request: /) : expect.stringMatching(/^Forbidden: .*DNS rebinding protection/) } });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: attempt.status === 400 ? expect.stringMatching(/^Bad Request: /) : expect.stringMatching(/^Forbidden: .*DNS rebinding protection/) },
+      });
       expect(state()).toBe(before);
     },
     testTimeout(6),

@@ -12,19 +12,22 @@ export interface RawAnswer {
 export function rawRequest(url: string, init: { method: string; headers: Record<string, string>; body?: string }, deadlineMs: number): Promise<RawAnswer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: init.method, headers: init.headers, agent: false, setHost: !("host" in init.headers) }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body });
-      });
-      res.on("error", (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: init.method, headers: init.headers, agent: false, setHost: !("host" in init.headers) },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body });
+        });
+        res.on("error", (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`${init.method} ${url} got no complete answer within ${deadlineMs} ms`));

@@ -28,49 +28,77 @@ const BASELINES: Baseline[] = [
     label: "initialize",
     message: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true } }, clientInfo: { name: "c", version: "1" } } },
     options: client,
-    typed: [["params", "protocolVersion"], ["params", "clientInfo", "name"], ["params", "capabilities"]],
+    typed: [
+      ["params", "protocolVersion"],
+      ["params", "clientInfo", "name"],
+      ["params", "capabilities"],
+    ],
   },
   {
     label: "tools/call",
     message: { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "search", arguments: { q: "x" }, _meta: { progressToken: 3 } } },
     options: client,
-    typed: [["params", "name"], ["params", "arguments"]],
+    typed: [
+      ["params", "name"],
+      ["params", "arguments"],
+    ],
   },
   {
     label: "tools/list result",
     message: { jsonrpc: "2.0", id: 2, result: { tools: [{ name: "search", description: "Search", inputSchema: { type: "object", properties: { q: { type: "string" } } } }] } },
     options: answers("tools/list"),
-    typed: [["result", "tools"], ["result", "tools", 0, "name"], ["result", "tools", 0, "inputSchema"]],
+    typed: [
+      ["result", "tools"],
+      ["result", "tools", 0, "name"],
+      ["result", "tools", 0, "inputSchema"],
+    ],
   },
   {
     label: "tools/call result",
     message: { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "hi" }], isError: false } },
     options: answers("tools/call"),
-    typed: [["result", "content"], ["result", "content", 0, "text"], ["result", "isError"]],
+    typed: [
+      ["result", "content"],
+      ["result", "content", 0, "text"],
+      ["result", "isError"],
+    ],
   },
   {
     label: "resources/read result",
     message: { jsonrpc: "2.0", id: 4, result: { contents: [{ uri: "notes://today", mimeType: "text/plain", text: "Ship" }] } },
     options: answers("resources/read"),
-    typed: [["result", "contents"], ["result", "contents", 0, "uri"]],
+    typed: [
+      ["result", "contents"],
+      ["result", "contents", 0, "uri"],
+    ],
   },
   {
     label: "completion/complete result",
     message: { jsonrpc: "2.0", id: 5, result: { completion: { values: ["Ada"], total: 1, hasMore: false } } },
     options: answers("completion/complete"),
-    typed: [["result", "completion"], ["result", "completion", "values"], ["result", "completion", "hasMore"]],
+    typed: [
+      ["result", "completion"],
+      ["result", "completion", "values"],
+      ["result", "completion", "hasMore"],
+    ],
   },
   {
     label: "notifications/progress",
     message: { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } },
     options: { direction: "server-to-client", protocolVersion: "2025-11-25" },
-    typed: [["params", "progress"], ["params", "total"]],
+    typed: [
+      ["params", "progress"],
+      ["params", "total"],
+    ],
   },
   {
     label: "error response",
     message: { jsonrpc: "2.0", id: 6, error: { code: -32602, message: "Invalid params" } },
     options: answers("tools/call"),
-    typed: [["error", "code"], ["error", "message"]],
+    typed: [
+      ["error", "code"],
+      ["error", "message"],
+    ],
   },
 ];
 
@@ -99,7 +127,10 @@ function formatPath(at: Path): string {
 const baseline = fc.constantFrom(...BASELINES);
 
 /** A `_meta` key anyone may add (progressToken has a type of its own, so it is left out). */
-const metaKey = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "progressToken"));
+const metaKey = fc.oneof(
+  fc.constantFrom(...PROTOTYPE_NAMES),
+  fc.string({ minLength: 1, maxLength: 8 }).filter((key) => key !== "progressToken"),
+);
 
 /** A value of a JSON type that the typed field does not have (every typed field above is one type only). */
 function otherType(current: unknown): fc.Arbitrary<unknown> {
@@ -129,17 +160,31 @@ describe("fuzz: the validator", () => {
     testTimeout(3),
   );
 
-  it.prop([baseline.chain((base) => fc.constantFrom(...base.typed).chain((at) => fc.tuple(fc.constant(base), fc.constant(at), otherType(at.reduce<any>((value, segment) => value[segment], base.message)))))], budget(300, 3))(
+  it.prop(
+    [baseline.chain((base) => fc.constantFrom(...base.typed).chain((at) => fc.tuple(fc.constant(base), fc.constant(at), otherType(at.reduce<any>((value, segment) => value[segment], base.message)))))],
+    budget(300, 3),
+  )(
     "a message with one field of the wrong type is reported at that field's path",
     ([base, at, value]) => {
       const problems = validateMessage(replaced(base.message, at, value), base.options);
       const path = formatPath(at);
-      expect(problems.map((problem) => problem.path), `${base.label} with ${path} = ${JSON.stringify(value)}`).toContainEqual(expect.stringMatching(new RegExp(`^${path.replace(/[$.[\]]/g, "\\$&")}`)));
+      expect(
+        problems.map((problem) => problem.path),
+        `${base.label} with ${path} = ${JSON.stringify(value)}`,
+      ).toContainEqual(expect.stringMatching(new RegExp(`^${path.replace(/[$.[\]]/g, "\\$&")}`)));
     },
     testTimeout(3),
   );
 
-  it.prop([fc.oneof(hostileMessage, fc.jsonValue({ maxDepth: 6 }), fc.string()), fc.constantFrom<ValidateMessageOptions["direction"]>("client-to-server", "server-to-client"), fc.constantFrom(undefined, "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "1999-01-01"), fc.constantFrom(undefined, "tools/call", "initialize", "constructor", "__proto__")], budget(500, 4))(
+  it.prop(
+    [
+      fc.oneof(hostileMessage, fc.jsonValue({ maxDepth: 6 }), fc.string()),
+      fc.constantFrom<ValidateMessageOptions["direction"]>("client-to-server", "server-to-client"),
+      fc.constantFrom(undefined, "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "1999-01-01"),
+      fc.constantFrom(undefined, "tools/call", "initialize", "constructor", "__proto__"),
+    ],
+    budget(500, 4),
+  )(
     "any value, string or message gets a list of problems, each with a path and a message, in bounded time, and nothing thrown",
     (value, direction, protocolVersion, requestMethod) => {
       const start = performance.now();

@@ -75,10 +75,7 @@ describe("recordTraffic on a client's transport", () => {
       expect(Math.abs(response.latency! - (response.timestamp - request.timestamp))).toBeLessThanOrEqual(2);
     }
     const latencies = responses.map((r) => r.latency!);
-    expect(recorder.averageLatency()).toBeCloseTo(
-      (latencies.reduce((a, b) => a + b, 0) + recorder.byMethod("initialize")[1]!.latency!) / 4,
-      6,
-    );
+    expect(recorder.averageLatency()).toBeCloseTo((latencies.reduce((a, b) => a + b, 0) + recorder.byMethod("initialize")[1]!.latency!) / 4, 6);
   });
 
   it("copies each message deeply, so later mutation by either end cannot change the record", async () => {
@@ -195,7 +192,12 @@ describe("recordTraffic on a server's transport", () => {
     // Each answer's latency is from its own request, the one of its id sent the other way: the
     // pings (0, 1) from the server's pings, not from the client's initialize (0) or tools/call (1).
     const { messages } = recorder;
-    for (const [answer, request] of [[1, 0], [5, 4], [7, 6], [8, 3]] as const) {
+    for (const [answer, request] of [
+      [1, 0],
+      [5, 4],
+      [7, 6],
+      [8, 3],
+    ] as const) {
       expect(Math.abs(messages[answer]!.latency! - (messages[answer]!.timestamp - messages[request]!.timestamp)), `latency of message ${answer}`).toBeLessThanOrEqual(2);
     }
     expect(recorder.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);

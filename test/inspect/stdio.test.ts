@@ -38,10 +38,7 @@ async function connectToStdioServer() {
 describe("recordTraffic around a stdio transport", () => {
   it("records the traffic with a real child process, then lets it be closed", async () => {
     const { client, recorder, pid } = await connectToStdioServer();
-    const [slow, fast] = await Promise.all([
-      client.callTool({ name: "sleep", arguments: { ms: 80 } }),
-      client.callTool({ name: "echo", arguments: { text: "over stdio" } }),
-    ]);
+    const [slow, fast] = await Promise.all([client.callTool({ name: "sleep", arguments: { ms: 80 } }), client.callTool({ name: "echo", arguments: { text: "over stdio" } })]);
     expect(slow.content).toEqual([{ type: "text", text: "slept 80" }]);
     expect(fast.content).toEqual([{ type: "text", text: "over stdio" }]);
 
@@ -87,9 +84,7 @@ describe("recordTraffic around a stdio transport", () => {
   it("records a send after the child is gone as a failed send", async () => {
     const { client, transport, recorder } = await connectToStdioServer();
     await client.close();
-    await expect(transport.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" })).rejects.toThrow(
-      "Not connected",
-    );
+    await expect(transport.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" })).rejects.toThrow("Not connected");
     expect(recorder.messages.at(-1)).toMatchObject({
       direction: "error",
       method: "notifications/roots/list_changed",

@@ -7,13 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  InvalidMessageError,
-  recordTraffic,
-  TrafficRecorder,
-  type MessageRecord,
-  type TrafficProblem,
-} from "../../src/inspect/index.js";
+import { InvalidMessageError, recordTraffic, TrafficRecorder, type MessageRecord, type TrafficProblem } from "../../src/inspect/index.js";
 import { isRequest, type JsonRpcRequest } from "../../src/protocol/jsonrpc.js";
 import { connectInMemory, delay, newClient } from "./support.js";
 
@@ -26,12 +20,7 @@ afterEach(async () => {
  * A hand-written server: answers `initialize` with `version`, and `tools/call` with `toolResult`.
  * `serverTransport` lets a test put a recorder on the server's side.
  */
-async function rawServer(options: {
-  version: string;
-  toolResult: Record<string, unknown>;
-  wrapServer?: (transport: Transport) => Transport;
-  onSendError?: (error: unknown) => void;
-}) {
+async function rawServer(options: { version: string; toolResult: Record<string, unknown>; wrapServer?: (transport: Transport) => Transport; onSendError?: (error: unknown) => void }) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const transport = options.wrapServer ? options.wrapServer(serverSide) : serverSide;
   const answer = (request: JsonRpcRequest): Record<string, unknown> | undefined => {
@@ -113,9 +102,7 @@ describe("strict mode", () => {
     expect(problem!.message).toContain('"banana"');
 
     const answer = recorder.byMethod("tools/call").find((r) => r.direction === "incoming") as MessageRecord;
-    expect(answer.problems).toEqual([
-      { path: problem!.path, message: problem!.message, rule: problem!.rule },
-    ]);
+    expect(answer.problems).toEqual([{ path: problem!.path, message: problem!.message, rule: problem!.rule }]);
     expect(onProblem).toHaveBeenCalledTimes(1);
     expect(onProblem).toHaveBeenCalledWith(problem, answer);
     // The messages before it were fine.

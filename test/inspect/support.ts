@@ -30,10 +30,7 @@ export function newClient(): Client {
  * Connects a fresh client and fixture server in memory; `wrap` may replace either end's transport
  * (with a recording one). Returns a `close` that closes both.
  */
-export async function connectInMemory(wrap: {
-  client?: (transport: Transport) => Transport;
-  server?: (transport: Transport) => Transport;
-} = {}) {
+export async function connectInMemory(wrap: { client?: (transport: Transport) => Transport; server?: (transport: Transport) => Transport } = {}) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = fixtureServer();
   const client = newClient();
@@ -60,9 +57,7 @@ export function isResponseRecord(record: TrafficRecord): boolean {
 
 /** The request record with the same id travelling the other way, for a response record. */
 export function requestOf(records: readonly TrafficRecord[], response: TrafficRecord): TrafficRecord {
-  const found = records.find(
-    (r) => r.direction !== "error" && r.direction !== response.direction && isRequest(r.content) && r.id === response.id,
-  );
+  const found = records.find((r) => r.direction !== "error" && r.direction !== response.direction && isRequest(r.content) && r.id === response.id);
   if (!found) throw new Error(`no request with id ${String(response.id)} opposite ${response.direction}`);
   return found;
 }

@@ -80,7 +80,7 @@ describe("toHaveTool", () => {
   it("throws for a name that is not a string", async () => {
     const driver = await fileServer();
     // @ts-expect-error a number is not a tool name
-    await expect(expect(driver).toHaveTool(42)).rejects.toThrow('[mcp-testkit] toHaveTool() takes the tool\'s name (a string); got 42.');
+    await expect(expect(driver).toHaveTool(42)).rejects.toThrow("[mcp-testkit] toHaveTool() takes the tool's name (a string); got 42.");
   });
 
   it("rejects with the driver's own error when listing fails", async () => {
@@ -97,9 +97,7 @@ describe("toHaveTools", () => {
     await expect(driver).toHaveTools(["read_file", "list_directory"]);
     await expect(driver).toHaveTools([]);
     const failed = await failure(() => expect(driver).toHaveTools(["read_file", "write_file", "list_dir"]));
-    expect(failed.message).toBe(
-      'expected server to have tools "read_file", "write_file", "list_dir"; missing: "write_file", "list_dir"; it has: read_file, list_directory',
-    );
+    expect(failed.message).toBe('expected server to have tools "read_file", "write_file", "list_dir"; missing: "write_file", "list_dir"; it has: read_file, list_directory');
     expect(failed.expected).toEqual(["read_file", "list_directory", "write_file", "list_dir"]);
   });
 
@@ -219,9 +217,7 @@ describe("toMatchToolSchema", () => {
     const failed = await failure(() => expect(driver).toMatchToolSchema("read", { annotations: {} }));
     expect(failed.message).toBe('expected tool "read" to match {"annotations":{}}, but the server has no tool "read"; it has: read_file, list_directory');
     const negated = await failure(() => expect(driver).not.toMatchToolSchema("reed_file", { annotations: {} }));
-    expect(negated.message).toBe(
-      'expected tool "reed_file" not to match {"annotations":{}}, but the server has no tool "reed_file"; it has: read_file, list_directory; did you mean "read_file"?',
-    );
+    expect(negated.message).toBe('expected tool "reed_file" not to match {"annotations":{}}, but the server has no tool "reed_file"; it has: read_file, list_directory; did you mean "read_file"?');
   });
 
   it("works with .not on a matching definition", async () => {
@@ -247,7 +243,8 @@ describe("a tool the driver itself left out (an invalid x-mcp-header over HTTP i
       },
     });
     await using driver = mcpConnect(server.url!);
-    const why = 'the server does list "execute_sql", but the driver left it out of getTools() (over HTTP, 2026-07-28 requires a client to): inputSchema.properties.limit: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"';
+    const why =
+      'the server does list "execute_sql", but the driver left it out of getTools() (over HTTP, 2026-07-28 requires a client to): inputSchema.properties.limit: x-mcp-header is allowed on string, integer and boolean parameters only, not type "number"';
     expect((await failure(() => expect(driver).toHaveTool("execute_sql"))).message).toBe(`expected server to have tool "execute_sql"; it has: search; ${why}`);
     expect((await failure(() => expect(driver).toHaveTools(["search", "execute_sql"]))).message).toContain(`missing: "execute_sql"; it has: search; ${why}`);
     expect((await failure(() => expect(driver).toMatchToolSchema("execute_sql", { inputSchema: {} }))).message).toContain(`but the server has no tool "execute_sql"; it has: search; ${why}`);

@@ -119,9 +119,7 @@ describe("a received value of the wrong kind", () => {
     expect((await failure(() => expect({ tools: [] }).toHaveTools(["a"]))).message).toBe(`toHaveTools expects ${driverWanted}; received an object with keys: tools`);
     expect((await failure(() => expect(undefined).toHavePrompt("a"))).message).toBe(`toHavePrompt expects ${driverWanted}; received undefined`);
     expect((await failure(() => expect("read_file").toBeSuccessful())).message).toBe(`toBeSuccessful expects ${toolResultWanted}; received the string "read_file"`);
-    expect((await failure(() => expect([{ type: "text", text: "x" }]).toHaveTextContent("x"))).message).toBe(
-      `toHaveTextContent expects ${toolResultWanted}; received an array of 1 item`,
-    );
+    expect((await failure(() => expect([{ type: "text", text: "x" }]).toHaveTextContent("x"))).message).toBe(`toHaveTextContent expects ${toolResultWanted}; received an array of 1 item`);
     expect((await failure(() => expect({ contents: [] }).toBeToolError())).message).toBe(`toBeToolError expects ${toolResultWanted}; received a resource read result`);
     expect((await failure(() => expect(ok()).toHaveTextResource("x"))).message).toBe(
       "toHaveTextResource expects a resource read result ({ contents: [...] }, from readResource()); received a tool call result",

@@ -59,7 +59,10 @@ it("runs the built matchers under Jest: passes pass, failures fail with their me
   const tests = report.testResults.flatMap((file) => file.assertionResults);
   const byTitle = new Map(tests.map((test) => [test.title, test]));
   const unexpected = tests.filter((test) => test.title.startsWith("FAILS:") !== (test.status === "failed"));
-  expect(unexpected.map((test) => `${test.title}: ${test.status}\n${test.failureMessages.join("\n")}`), stderr).toEqual([]);
+  expect(
+    unexpected.map((test) => `${test.title}: ${test.status}\n${test.failureMessages.join("\n")}`),
+    stderr,
+  ).toEqual([]);
   expect([report.numPassedTests, report.numFailedTests]).toEqual([3, 5]);
 
   const message = (title: string) => byTitle.get(title)?.failureMessages.join("\n") ?? "";

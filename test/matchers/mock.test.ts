@@ -30,7 +30,9 @@ describe("toHaveBeenCalledTool", () => {
   it("fails with the mock's message listing the calls", async () => {
     const server = await calledServer();
     const never = await failure(() => expect(server).toHaveBeenCalledTool("unused"));
-    expect(never.message).toBe('Expected "unused" to be called, but it was never called.\nCalls to other tools:\n  search #0 {"query":"bug","limit":10}\n  search #1 {"query":"crash"}\n  fetch #0 {"id":7}');
+    expect(never.message).toBe(
+      'Expected "unused" to be called, but it was never called.\nCalls to other tools:\n  search #0 {"query":"bug","limit":10}\n  search #1 {"query":"crash"}\n  fetch #0 {"id":7}',
+    );
     expect(never.hasDiff).toBe(false);
   });
 
@@ -67,7 +69,7 @@ describe("toHaveBeenCalledTool", () => {
     for (let n = 0; n < 23; n++) await driver.callTool("search", { n });
     const failed = await failure(() => expect(server).not.toHaveBeenCalledTool("search"));
     expect(failed.message).toContain('  #19 {"n":19}');
-    expect(failed.message).not.toContain('#20 {');
+    expect(failed.message).not.toContain("#20 {");
     expect(failed.message).toContain("… and 3 more (in server.calls)");
   });
 
@@ -90,7 +92,12 @@ describe("toHaveBeenCalledTool", () => {
   });
 
   it("lets an unexpected error from assertCalled through", () => {
-    const broken = { calls: [], assertCalled: () => { throw new RangeError("record is gone"); } };
+    const broken = {
+      calls: [],
+      assertCalled: () => {
+        throw new RangeError("record is gone");
+      },
+    };
     expect(() => expect(broken).toHaveBeenCalledTool("search")).toThrow(RangeError);
   });
 });

@@ -9,7 +9,13 @@ import { failure, mock, sdkDriver, useCleanup } from "./support.js";
 useCleanup();
 
 const ok = { content: [{ type: "text", text: "hello" }] };
-const toolError = { content: [{ type: "text", text: "file not found" }, { type: "text", text: "path: /nope" }], isError: true };
+const toolError = {
+  content: [
+    { type: "text", text: "file not found" },
+    { type: "text", text: "path: /nope" },
+  ],
+  isError: true,
+};
 const imageOnly = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] };
 
 describe("toBeSuccessful", () => {

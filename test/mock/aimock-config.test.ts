@@ -100,7 +100,9 @@ describe("fromAimockConfig", () => {
     const ignored: string[] = [];
     const options = fromAimockConfig({ llm: { fixtures: llmOnly }, mcp: { tools: [{ name: "a" }] } }, { onIgnored: (line) => ignored.push(line) });
     expect(options).toEqual({ tools: { a: {} } });
-    expect(ignored).toEqual([`ignoring the aimock config's parts for its other mocks: llm.fixtures (${llmOnly} holds no mcpFakes); mcp-testkit serves its "mcp" part and the mcpFakes in "llm.fixtures".`]);
+    expect(ignored).toEqual([
+      `ignoring the aimock config's parts for its other mocks: llm.fixtures (${llmOnly} holds no mcpFakes); mcp-testkit serves its "mcp" part and the mcpFakes in "llm.fixtures".`,
+    ]);
   });
 
   it.each([

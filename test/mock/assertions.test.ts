@@ -34,14 +34,21 @@ function failure(run: () => unknown): AssertionError {
 
 describe("assertCalled", () => {
   it("passes when the tool was called at least once, and returns the calls", async () => {
-    const server = await afterCalls([["search_issues", { query: "bug" }], ["get_issue", { id: 1 }], ["search_issues", { query: "crash" }]]);
+    const server = await afterCalls([
+      ["search_issues", { query: "bug" }],
+      ["get_issue", { id: 1 }],
+      ["search_issues", { query: "crash" }],
+    ]);
     const calls = server.assertCalled("search_issues");
     expect(calls.map((call) => call.arguments)).toEqual([{ query: "bug" }, { query: "crash" }]);
     expect(ExportedAssertionError).toBe(AssertionError);
   });
 
   it("fails with the seed's message when the count is wrong", async () => {
-    const server = await afterCalls([["search_issues", { query: "bug", limit: 10 }], ["search_issues", { query: "crash" }]]);
+    const server = await afterCalls([
+      ["search_issues", { query: "bug", limit: 10 }],
+      ["search_issues", { query: "crash" }],
+    ]);
     const error = failure(() => server.assertCalled("search_issues", { times: 3 }));
     expect(error.message).toBe('Expected "search_issues" to be called 3 times, but it was called 2 times.\nCalls:\n  #0 {"query":"bug","limit":10}\n  #1 {"query":"crash"}');
     expect(error.actual).toBe(2);
@@ -52,12 +59,18 @@ describe("assertCalled", () => {
   it("says 1 time, not 1 times", async () => {
     const server = await afterCalls([["get_issue", { id: 1 }]]);
     expect(failure(() => server.assertCalled("get_issue", { times: 2 })).message).toBe('Expected "get_issue" to be called 2 times, but it was called 1 time.\nCalls:\n  #0 {"id":1}');
-    const twice = await afterCalls([["get_issue", { id: 1 }], ["get_issue", { id: 2 }]]);
+    const twice = await afterCalls([
+      ["get_issue", { id: 1 }],
+      ["get_issue", { id: 2 }],
+    ]);
     expect(failure(() => twice.assertCalled("get_issue", { times: 1 })).message).toBe('Expected "get_issue" to be called 1 time, but it was called 2 times.\nCalls:\n  #0 {"id":1}\n  #1 {"id":2}');
   });
 
   it("fails when the tool was never called, listing the other calls", async () => {
-    const server = await afterCalls([["search_issues", { query: "bug" }], ["get_issue", { id: 7 }]]);
+    const server = await afterCalls([
+      ["search_issues", { query: "bug" }],
+      ["get_issue", { id: 7 }],
+    ]);
     expect(failure(() => server.assertCalled("add_comment")).message).toBe(
       'Expected "add_comment" to be called, but it was never called.\nCalls to other tools:\n  search_issues #0 {"query":"bug"}\n  get_issue #0 {"id":7}',
     );
@@ -67,7 +80,10 @@ describe("assertCalled", () => {
   });
 
   it("a name close to a tool that was called is named as the likely typo", async () => {
-    const server = await afterCalls([["search_issues", { query: "bug" }], ["search_issues", { query: "crash" }]]);
+    const server = await afterCalls([
+      ["search_issues", { query: "bug" }],
+      ["search_issues", { query: "crash" }],
+    ]);
     expect(failure(() => server.assertCalled("search_issue")).message).toBe(
       'Expected "search_issue" to be called, but it was never called; did you mean "search_issues"? It was called 2 times.\nCalls to other tools:\n  search_issues #0 {"query":"bug"}\n  search_issues #1 {"query":"crash"}',
     );
@@ -75,7 +91,9 @@ describe("assertCalled", () => {
 
   it("refuses an unknown option (plain JS would pass an assertion that checks less than it says)", async () => {
     const server = await afterCalls([["get_issue", { id: 1 }]]);
-    expect(() => server.assertCalled("get_issue", { time: 1 } as never)).toThrow('[mcp-testkit] assertCalled("get_issue", options) has unknown option "time"; did you mean "times"? It takes { times?, with? }.');
+    expect(() => server.assertCalled("get_issue", { time: 1 } as never)).toThrow(
+      '[mcp-testkit] assertCalled("get_issue", options) has unknown option "time"; did you mean "times"? It takes { times?, with? }.',
+    );
     expect(() => server.assertCalled("get_issue", { colour: 1 } as never)).toThrow('has unknown option "colour". It takes { times?, with? }.');
   });
 
@@ -114,7 +132,11 @@ describe("assertCalled", () => {
   });
 
   it("with and times together count only the matching calls", async () => {
-    const server = await afterCalls([["get_issue", { id: 1 }], ["get_issue", { id: 2 }], ["get_issue", { id: 1 }]]);
+    const server = await afterCalls([
+      ["get_issue", { id: 1 }],
+      ["get_issue", { id: 2 }],
+      ["get_issue", { id: 1 }],
+    ]);
     expect(server.assertCalled("get_issue", { with: { id: 1 }, times: 2 })).toHaveLength(2);
     expect(failure(() => server.assertCalled("get_issue", { with: { id: 2 }, times: 2 })).message).toBe(
       'Expected "get_issue" to be called 2 times with {"id":2}, but it was called 1 time with matching arguments.\n' +
@@ -155,7 +177,7 @@ describe("assertCalled", () => {
   });
 
   it("shows RegExps with quotes and backslashes as written, and argument strings that look like markers as strings", async () => {
-    const server = await afterCalls([["search_issues", { query: "__regexp__/x/", note: '__matcher__Any<String>' }]]);
+    const server = await afterCalls([["search_issues", { query: "__regexp__/x/", note: "__matcher__Any<String>" }]]);
     expect(failure(() => server.assertCalled("search_issues", { with: { query: /say "hi"\s/ } })).message).toBe(
       'Expected "search_issues" to be called with {"query":/say "hi"\\s/}, but no call matched.\n' +
         "Calls:\n" +
@@ -199,7 +221,10 @@ describe("assertCalledInOrder", () => {
   });
 
   it("fails when a tool came too early, listing every call in order", async () => {
-    const server = await afterCalls([["get_issue", { id: 1 }], ["search_issues", { query: "bug" }]]);
+    const server = await afterCalls([
+      ["get_issue", { id: 1 }],
+      ["search_issues", { query: "bug" }],
+    ]);
     expect(failure(() => server.assertCalledInOrder("search_issues", "get_issue")).message).toBe(
       'Expected tools to be called in order "search_issues" → "get_issue", but "get_issue" was not called after "search_issues" #0.\n' +
         "Calls, in order:\n" +
@@ -286,7 +311,10 @@ describe("waitForCalls", () => {
   });
 
   it("times out with an AssertionError listing the calls there were", async () => {
-    const server = await afterCalls([["search_issues", { query: "bug" }], ["get_issue", { id: 3 }]]);
+    const server = await afterCalls([
+      ["search_issues", { query: "bug" }],
+      ["get_issue", { id: 3 }],
+    ]);
     const started = Date.now();
     const error = await server.waitForCalls(2, { tool: "search_issues", timeoutMs: 30 }).then(
       () => undefined,
@@ -354,7 +382,7 @@ describe("failure messages over a long or capped record", () => {
     const server = await afterCalls(Array.from({ length: 25 }, (_, n) => ["search_issues", { page: n }] as [string, Record<string, unknown>]));
     const error = failure(() => server.assertCalled("search_issues", { times: 1 }));
     expect(error.message).toMatch(/called 25 times/);
-    expect(error.message).toContain("#19 {\"page\":19}");
+    expect(error.message).toContain('#19 {"page":19}');
     expect(error.message).not.toContain("#20 {");
     expect(error.message).toContain("… and 5 more (in server.calls)");
     const order = failure(() => server.assertCalledInOrder("search_issues", "get_issue"));

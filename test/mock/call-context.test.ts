@@ -5,15 +5,7 @@
  * recorded on the call as `exchanges`.
  */
 import { describe, expect, it } from "vitest";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  type Progress,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolCallContext } from "../../src/index.js";
 import { connect, delay, mock, useCleanup } from "./support.js";
@@ -22,7 +14,7 @@ import { get, post, rawSession, readSse, rpcRequest, serve, sseReader, useCleanu
 useCleanup();
 useHttpCleanup();
 
-const text = (result: object) => ((result as { content: { text: string }[] }).content)[0]!.text;
+const text = (result: object) => (result as { content: { text: string }[] }).content[0]!.text;
 
 /** An SDK client whose elicitation handler answers only once the server cancels the request, keeping the reason it was given. */
 async function answersOnlyWhenCancelled(server: Awaited<ReturnType<typeof mock>>) {
@@ -296,11 +288,7 @@ describe("server requests answered by the SDK client", () => {
       expect(exchange.sentAt).toBeGreaterThanOrEqual(call.startedAt);
     }
     // The client's answers are in the message record too.
-    expect(server.messages.filter((message) => !("method" in message)).map((message) => (message as { id: unknown }).id)).toEqual([
-      "mcp-testkit-0",
-      "mcp-testkit-1",
-      "mcp-testkit-2",
-    ]);
+    expect(server.messages.filter((message) => !("method" in message)).map((message) => (message as { id: unknown }).id)).toEqual(["mcp-testkit-0", "mcp-testkit-1", "mcp-testkit-2"]);
   });
 
   it("a client error answer is recorded as the exchange's error, and the step function can handle it", async () => {
@@ -362,7 +350,14 @@ describe("server requests answered by the SDK client", () => {
 
   it("a server request through handle() fails at once: that session has no way back to the client", async () => {
     const server = await mock({
-      tools: { t: async (call) => ({ returns: await call.listRoots().then(() => "answered", (error: Error) => error.message) }) },
+      tools: {
+        t: async (call) => ({
+          returns: await call.listRoots().then(
+            () => "answered",
+            (error: Error) => error.message,
+          ),
+        }),
+      },
     });
     const reply = JSON.parse((await server.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}'))!);
     expect(reply.result.content[0].text).toBe("The client did not answer roots/list: the client is not connected (or cannot receive server requests on this wire)");
@@ -425,7 +420,12 @@ describe("server requests answered by the SDK client", () => {
           const giveUp = new AbortController();
           const asked = call.elicit({ message: "Still there?", requestedSchema: { type: "object", properties: {} } }, { signal: giveUp.signal });
           setTimeout(() => giveUp.abort(), 30);
-          return { returns: await asked.then(() => "answered", (error: Error) => error.message) };
+          return {
+            returns: await asked.then(
+              () => "answered",
+              (error: Error) => error.message,
+            ),
+          };
         },
       },
     });
@@ -438,7 +438,16 @@ describe("server requests answered by the SDK client", () => {
 
   it("a request whose signal already aborted is not sent", async () => {
     let asked = 0;
-    const server = await mock({ tools: { t: async (call) => ({ returns: await call.listRoots({ signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message) }) } });
+    const server = await mock({
+      tools: {
+        t: async (call) => ({
+          returns: await call.listRoots({ signal: AbortSignal.abort() }).then(
+            () => "answered",
+            (error: Error) => error.message,
+          ),
+        }),
+      },
+    });
     const client = await capableClient(server);
     client.setRequestHandler(ListRootsRequestSchema, () => (asked++, { roots: [] }));
     expect(text(await client.callTool({ name: "t" }))).toContain("the step gave the request up");
@@ -446,7 +455,16 @@ describe("server requests answered by the SDK client", () => {
   });
 
   it("a request given up unanswered stays unanswered, even to a client that did not declare the capability (no refusal hint)", async () => {
-    const server = await mock({ tools: { t: async (call) => ({ returns: await call.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } }, { signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message) }) } });
+    const server = await mock({
+      tools: {
+        t: async (call) => ({
+          returns: await call.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } }, { signal: AbortSignal.abort() }).then(
+            () => "answered",
+            (error: Error) => error.message,
+          ),
+        }),
+      },
+    });
     const client = await connect(server);
     expect(text(await client.callTool({ name: "t" }))).toBe("The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered");
   });
@@ -458,7 +476,10 @@ describe("server requests answered by the SDK client", () => {
       tools: {
         t: async (call) => {
           await new Promise<void>((resolve) => call.signal.addEventListener("abort", () => resolve(), { once: true }));
-          failure = await call.elicit({ message: "Too late", requestedSchema: { type: "object", properties: {} } }).then(() => "answered", (error: Error) => error.message);
+          failure = await call.elicit({ message: "Too late", requestedSchema: { type: "object", properties: {} } }).then(
+            () => "answered",
+            (error: Error) => error.message,
+          );
           return { returns: "late" };
         },
       },

@@ -128,10 +128,7 @@ describe("resources", () => {
     "db://users/{id}": { name: "user", description: "A user", mimeType: "application/json", text: '{"id":"{id}"}' },
     "repo://{owner}/{repo}/files{/path}": {
       name: "file",
-      read: (uri: string, variables: Record<string, string>) => [
-        { text: JSON.stringify(variables) },
-        { uri: `${uri}#meta`, text: "second part", mimeType: "text/markdown" },
-      ],
+      read: (uri: string, variables: Record<string, string>) => [{ text: JSON.stringify(variables) }, { uri: `${uri}#meta`, text: "second part", mimeType: "text/markdown" }],
     },
   };
 
@@ -248,7 +245,9 @@ describe("resources", () => {
   });
 
   it("a resource whose definition throws answers every read with that JSON-RPC error, and is still listed", async () => {
-    const client = await connect(await mock({ resources: { "x://gone": { name: "gone", throws: { code: -32001, message: "Gone for good", data: { why: "deleted" } } }, "x://flaky": { throws: "Storage offline" } } }));
+    const client = await connect(
+      await mock({ resources: { "x://gone": { name: "gone", throws: { code: -32001, message: "Gone for good", data: { why: "deleted" } } }, "x://flaky": { throws: "Storage offline" } } }),
+    );
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(["x://gone", "x://flaky"]);
     const gone = await rejection(client.readResource({ uri: "x://gone" }));
     expect([gone.code, gone.message, gone.data]).toEqual([-32001, "MCP error -32001: Gone for good", { why: "deleted" }]);
@@ -261,8 +260,12 @@ describe("resources", () => {
     await expect(mockMcp({ resources: { "a://b": { text: "x", blob: "eA==" } } })).rejects.toThrow('[mcp-testkit] Resource "a://b" gives both "text" and "blob"; give one.');
     await expect(mockMcp({ resources: { "a://b": 5 as never } })).rejects.toThrow('[mcp-testkit] Resource "a://b" must be a text or a definition object, got number 5.');
     await expect(mockMcp({ resources: { "a://b": { read: "text" as never } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "read" must be a function, got "text".');
-    await expect(mockMcp({ resources: { "a://b": { text: "x", throws: "no" } } })).rejects.toThrow('[mcp-testkit] Resource "a://b" gives "throws" and "text"; "throws" answers every request with an error, so give one or the other.');
-    await expect(mockMcp({ resources: { "a://b": { throws: { code: 1.5, message: "x" } } } })).rejects.toThrow('[mcp-testkit] Resource "a://b": "throws" must be a message string or { code?: integer, message: string, data? }, got');
+    await expect(mockMcp({ resources: { "a://b": { text: "x", throws: "no" } } })).rejects.toThrow(
+      '[mcp-testkit] Resource "a://b" gives "throws" and "text"; "throws" answers every request with an error, so give one or the other.',
+    );
+    await expect(mockMcp({ resources: { "a://b": { throws: { code: 1.5, message: "x" } } } })).rejects.toThrow(
+      '[mcp-testkit] Resource "a://b": "throws" must be a message string or { code?: integer, message: string, data? }, got',
+    );
   });
 });
 
@@ -331,12 +334,16 @@ describe("prompts", () => {
   });
 
   it("a prompt whose definition throws answers every get with that JSON-RPC error, before its arguments are checked", async () => {
-    const client = await connect(await mock({ prompts: { retired: { title: "Retired", arguments: [{ name: "topic", required: true }], throws: { code: -32602, message: "This prompt was retired" } } } }));
+    const client = await connect(
+      await mock({ prompts: { retired: { title: "Retired", arguments: [{ name: "topic", required: true }], throws: { code: -32602, message: "This prompt was retired" } } } }),
+    );
     expect((await client.listPrompts()).prompts).toEqual([{ name: "retired", title: "Retired", arguments: [{ name: "topic", required: true }] }]);
     const error = await rejection(client.getPrompt({ name: "retired" }));
     expect([error.code, error.message]).toEqual([-32602, "MCP error -32602: This prompt was retired"]);
     const { mockMcp } = await import("../../src/index.js");
-    await expect(mockMcp({ prompts: { p: { messages: [], throws: "x" } } })).rejects.toThrow('[mcp-testkit] Prompt "p" gives "throws" and "messages"; "throws" answers every request with an error, so give one or the other.');
+    await expect(mockMcp({ prompts: { p: { messages: [], throws: "x" } } })).rejects.toThrow(
+      '[mcp-testkit] Prompt "p" gives "throws" and "messages"; "throws" answers every request with an error, so give one or the other.',
+    );
   });
 
   it("a messages function that throws is -32603", async () => {
@@ -373,9 +380,9 @@ describe("completion/complete", () => {
     expect(await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "language", value: "p" } })).toEqual({
       completion: { values: ["python", "perl"], total: 2, hasMore: false },
     });
-    expect(
-      await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "framework", value: "dj" }, context: { arguments: { language: "python" } } }),
-    ).toEqual({ completion: { values: ["python-dj1", "python-dj2"], total: 2, hasMore: false } });
+    expect(await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "framework", value: "dj" }, context: { arguments: { language: "python" } } })).toEqual({
+      completion: { values: ["python-dj1", "python-dj2"], total: 2, hasMore: false },
+    });
     // An argument without completions completes to nothing.
     expect(await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "other", value: "" } })).toEqual({
       completion: { values: [], total: 0, hasMore: false },
@@ -451,10 +458,26 @@ describe("pagination", () => {
 
   async function paged(client: Client) {
     return {
-      tools: await allPages<{ name: string }>((cursor) => client.listTools({ cursor }), "tools", (t) => t.name),
-      resources: await allPages<{ uri: string }>((cursor) => client.listResources({ cursor }), "resources", (r) => r.uri),
-      templates: await allPages<{ uriTemplate: string }>((cursor) => client.listResourceTemplates({ cursor }), "resourceTemplates", (r) => r.uriTemplate),
-      prompts: await allPages<{ name: string }>((cursor) => client.listPrompts({ cursor }), "prompts", (p) => p.name),
+      tools: await allPages<{ name: string }>(
+        (cursor) => client.listTools({ cursor }),
+        "tools",
+        (t) => t.name,
+      ),
+      resources: await allPages<{ uri: string }>(
+        (cursor) => client.listResources({ cursor }),
+        "resources",
+        (r) => r.uri,
+      ),
+      templates: await allPages<{ uriTemplate: string }>(
+        (cursor) => client.listResourceTemplates({ cursor }),
+        "resourceTemplates",
+        (r) => r.uriTemplate,
+      ),
+      prompts: await allPages<{ name: string }>(
+        (cursor) => client.listPrompts({ cursor }),
+        "prompts",
+        (p) => p.name,
+      ),
     };
   }
 

@@ -26,7 +26,7 @@ function watch(client: Client) {
   return seen;
 }
 
-const text = (result: object) => ((result as { content: { text: string }[] }).content)[0]!.text;
+const text = (result: object) => (result as { content: { text: string }[] }).content[0]!.text;
 
 describe("tools", () => {
   it("setTool adds a tool, tells every client, and the tool works at once", async () => {

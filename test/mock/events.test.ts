@@ -40,6 +40,8 @@ describe("server.on", () => {
   it("refuses an event it does not have, naming the ones it has", async () => {
     const server = await mock();
     expect(() => server.on("call:finish" as "call:end", () => undefined)).toThrow(McpTestkitError);
-    expect(() => server.on("call:finish" as "call:end", () => undefined)).toThrow(/Unknown event "call:finish"; events are "call:start", "call:end", "session:open", "session:close", "request:start", "request:end", "stream:open", "stream:close", .*"server:didStop"\./);
+    expect(() => server.on("call:finish" as "call:end", () => undefined)).toThrow(
+      /Unknown event "call:finish"; events are "call:start", "call:end", "session:open", "session:close", "request:start", "request:end", "stream:open", "stream:close", .*"server:didStop"\./,
+    );
   });
 });

@@ -36,7 +36,7 @@ describe("mockMcp() options with several problems", () => {
     ]);
     expect(problems[4]).toMatchObject({ file: null, blockId: "code#1" });
     // The message lists them too, for a test run's output.
-    expect((error as Error).message).toContain("[mcp-testkit] 5 problems in the mockMcp() options; fix each:\n  1. mockMcp() options has unknown key \"severInfo\"");
+    expect((error as Error).message).toContain('[mcp-testkit] 5 problems in the mockMcp() options; fix each:\n  1. mockMcp() options has unknown key "severInfo"');
     expect((error as Error).message).toContain('\n  3. Tool "fetch" has unknown key "descripton"');
   });
 

@@ -54,7 +54,7 @@ describe("replies", () => {
     expect(server.calls[0]).toMatchObject({ outcome: "cancelled", reason: "cancelled by the client: enough" });
   });
 
-  it("ids are compared by value and type: cancelling \"41\" does not cancel 41", async () => {
+  it('ids are compared by value and type: cancelling "41" does not cancel 41', async () => {
     const server = await mock({ tools: { t: { hang: true } } });
     const hanging = server.handle('{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"t"}}');
     await server.waitForCalls(1);
@@ -90,7 +90,15 @@ describe("error codes", () => {
 
   it("an integer id beyond 2^53 → -32600 naming it as sent, with id null: the rounded id would match nothing", async () => {
     const server = await mock();
-    expect(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"}'))!)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id -9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes -9007199254740992, which the client never sent); use a smaller number or a string id" } });
+    expect(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"}'))!)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: the id -9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes -9007199254740992, which the client never sent); use a smaller number or a string id",
+      },
+    });
     expect(JSON.parse((await server.handle('{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}'))!)).toEqual({ jsonrpc: "2.0", id: 9007199254740992, result: {} });
   });
 
@@ -145,7 +153,10 @@ describe("error codes", () => {
         },
       },
     });
-    expect((await request(server, "prompts/get", { name: "odd" })).error).toEqual({ code: -32603, message: "Prompt odd: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }" });
+    expect((await request(server, "prompts/get", { name: "odd" })).error).toEqual({
+      code: -32603,
+      message: "Prompt odd: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }",
+    });
     expect((await request(server, "resources/read", { uri: "x://null" })).error).toEqual({ code: -32603, message: "Internal error: Cannot read properties of null (reading 'uri')" });
     expect((await request(server, "completion/complete", { ref: { type: "ref/prompt", name: "completes" }, argument: { name: "a", value: "" } })).error).toEqual({
       code: -32603,
@@ -229,7 +240,10 @@ describe("hostile inputs", () => {
     ["a read of a malformed percent-encoding", '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"db://users/%E0%A4%A"}}'],
     ["a subscribe to nothing", '{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":""}}'],
     ["setLevel to __proto__", '{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"__proto__"}}'],
-    ["complete with a context that is a number", '{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"},"context":5}}'],
+    [
+      "complete with a context that is a number",
+      '{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"},"context":5}}',
+    ],
     ["complete with a non-string value", '{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":{}}}}'],
     ["a cursor that is an object", '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":{}}}'],
     ["a cursor of the wrong shape", '{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"cursor":"!!!"}}'],
@@ -299,7 +313,10 @@ describe("hostile inputs", () => {
     // Nothing leaked onto Object.prototype.
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     // The calls were recorded as sent (non-object arguments in rawArguments, steps saw {}), and the mock still answers normally.
-    expect(server.callsTo("fn").map((call) => [call.arguments, call.rawArguments])).toEqual([[{}, null], [{}, "city=Paris"]]);
+    expect(server.callsTo("fn").map((call) => [call.arguments, call.rawArguments])).toEqual([
+      [{}, null],
+      [{}, "city=Paris"],
+    ]);
     expect(server.callsTo("fn").map((call) => call.outcome)).toEqual(["result", "result"]);
     expect((await request(server, "tools/call", { name: "t" })).result).toEqual({ content: [{ type: "text", text: "ok" }] });
     const client = await connect(server);
@@ -333,7 +350,10 @@ describe("handle() and subscriptions/listen", () => {
     await using server = await mockMcp({ transport: "memory" });
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta } })))!);
-    expect(reply.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^subscriptions\/listen needs a connection that carries notifications .* Listen over Streamable HTTP, stdio or connectInMemory\(\)$/) });
+    expect(reply.error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/^subscriptions\/listen needs a connection that carries notifications .* Listen over Streamable HTTP, stdio or connectInMemory\(\)$/),
+    });
     expect(server.endSubscriptions()).toBe(0);
   });
 });

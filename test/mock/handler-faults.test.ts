@@ -116,10 +116,12 @@ describe.each(["memory", "http"] as const)("faults a handler returns, over %s", 
     await expect.poll(() => ended.length).toBe(1);
     cancel.abort();
     await expect(waiting).rejects.toThrow();
-    await expect.poll(() => ended.map((event) => [event.method, event.outcome])).toEqual([
-      ["tools/call", "result"],
-      ["x/wait", "none"],
-    ]);
+    await expect
+      .poll(() => ended.map((event) => [event.method, event.outcome]))
+      .toEqual([
+        ["tools/call", "result"],
+        ["x/wait", "none"],
+      ]);
     // With the handlers gone, the built-in tool answers again.
     server.resetHandlers();
     expect((await client.callTool({ name: "search" })).content).toEqual([{ type: "text", text: "built-in" }]);

@@ -26,11 +26,7 @@ describe("close()", () => {
     const closed = { a: false, b: false };
     a.onclose = () => (closed.a = true);
     b.onclose = () => (closed.b = true);
-    const pending = [
-      rejection(a.callTool({ name: "hang" })),
-      rejection(b.callTool({ name: "slow" })),
-      server.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hang"}}'),
-    ];
+    const pending = [rejection(a.callTool({ name: "hang" })), rejection(b.callTool({ name: "slow" })), server.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hang"}}')];
     await server.waitForCalls(3);
 
     await server.close();

@@ -91,7 +91,14 @@ describe("a step's asks", () => {
     expect(result.content).toEqual([{ type: "text", text: "signed up" }]);
     expect(asked).toEqual(["elicit Your name?", "roots"]);
     expect(server.calls).toHaveLength(1);
-    expect(server.calls[0]).toMatchObject({ protocolVersion: MODERN, outcome: "result", exchanges: [{ method: "elicitation/create", result: { action: "decline" } }, { method: "roots/list", result: { roots: [] } }] });
+    expect(server.calls[0]).toMatchObject({
+      protocolVersion: MODERN,
+      outcome: "result",
+      exchanges: [
+        { method: "elicitation/create", result: { action: "decline" } },
+        { method: "roots/list", result: { roots: [] } },
+      ],
+    });
   });
 
   it("a ping ask pings a legacy client and is skipped in 2026-07-28, which has no ping: one step serves both", async () => {
@@ -135,7 +142,10 @@ describe("a step's asks", () => {
     const server = await mockMcp({ transport: "memory", ...scenario });
     open.push(server);
     const reply = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sign_up", arguments: {} } })))!);
-    expect(reply.error).toEqual({ code: -32603, message: 'The step of tool "sign_up" could not go on: its asks[0] (elicitation/create) got no answer: the client is not connected (or cannot receive server requests on this wire)' });
+    expect(reply.error).toEqual({
+      code: -32603,
+      message: 'The step of tool "sign_up" could not go on: its asks[0] (elicitation/create) got no answer: the client is not connected (or cannot receive server requests on this wire)',
+    });
     expect(server.calls[0]).toMatchObject({ outcome: "protocol-error", exchanges: [{ method: "elicitation/create", error: { code: -32000 } }] });
   });
 

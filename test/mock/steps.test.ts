@@ -11,7 +11,8 @@ import { connect, delay, mock, relay, useCleanup } from "./support.js";
 useCleanup();
 
 /** Every key a step may have, as the error for an unknown key lists them. */
-const STEP_KEYS = '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"';
+const STEP_KEYS =
+  '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"';
 
 /** The text of every text block of a result. */
 function texts(result: object): string[] {
@@ -159,11 +160,7 @@ describe("delayMs", () => {
     });
     const client = await connect(server);
     const started = Date.now();
-    const [text, toolError, thrown] = await Promise.all([
-      client.callTool({ name: "slow_text" }),
-      client.callTool({ name: "slow_error" }),
-      rejection(client.callTool({ name: "slow_throw" })),
-    ]);
+    const [text, toolError, thrown] = await Promise.all([client.callTool({ name: "slow_text" }), client.callTool({ name: "slow_error" }), rejection(client.callTool({ name: "slow_throw" }))]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(15);
     expect(texts(text)).toEqual(["late"]);
     expect(toolError).toEqual({ content: [{ type: "text", text: "late failure" }], isError: true });
@@ -272,10 +269,7 @@ describe("result (raw)", () => {
     expect(second.name).toBe("$ZodError");
     expect(second.issues.map((issue: { path: unknown[] }) => issue.path[0])).toEqual(expect.arrayContaining(["content"]));
     // The mock recorded what it sent, malformed as it was.
-    expect(server.calls.map((call) => call.response)).toEqual([
-      { result: { content: "not a list" } },
-      { result: { content: [{ type: "nonsense" }] } },
-    ]);
+    expect(server.calls.map((call) => call.response)).toEqual([{ result: { content: "not a list" } }, { result: { content: [{ type: "nonsense" }] } }]);
   });
 
   it("a result that is not an object is sent too; the SDK client cannot even read it as a response and times out", async () => {
@@ -291,10 +285,7 @@ describe("result (raw)", () => {
     const empty = await rejection(client.callTool({ name: "empty" }, undefined, { timeout: 30 }));
     expect(empty.message).toBe("MCP error -32001: Request timed out");
     expect(seen).toEqual(["just text", null]);
-    expect(errors).toEqual([
-      `Unknown message type: {"jsonrpc":"2.0","id":1,"result":"just text"}`,
-      `Unknown message type: {"jsonrpc":"2.0","id":2,"result":null}`,
-    ]);
+    expect(errors).toEqual([`Unknown message type: {"jsonrpc":"2.0","id":1,"result":"just text"}`, `Unknown message type: {"jsonrpc":"2.0","id":2,"result":null}`]);
     // The mock recorded the answer it gave; the client's cancellation came after it.
     expect(server.calls.map((call) => [call.outcome, call.response])).toEqual([
       ["result", { result: "just text" }],
@@ -434,16 +425,24 @@ describe("function steps", () => {
     });
     const client = await connect(server);
     const message = async (name: string) => (await rejection(client.callTool({ name }))).message as string;
-    expect(await message("number")).toBe('MCP error -32603: Step function for tool "number" returned an invalid step: The step function of tool "number" must be a step object or a function (call) => step, got number 42.');
-    expect(await message("nothing")).toBe('MCP error -32603: Step function for tool "nothing" returned an invalid step: The step function of tool "nothing" must be a step object or a function (call) => step, got nothing.');
+    expect(await message("number")).toBe(
+      'MCP error -32603: Step function for tool "number" returned an invalid step: The step function of tool "number" must be a step object or a function (call) => step, got number 42.',
+    );
+    expect(await message("nothing")).toBe(
+      'MCP error -32603: Step function for tool "nothing" returned an invalid step: The step function of tool "nothing" must be a step object or a function (call) => step, got nothing.',
+    );
     expect(await message("typo")).toBe(
       `MCP error -32603: Step function for tool "typo" returned an invalid step: The step function of tool "typo" has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`,
     );
-    expect(await message("two")).toBe('MCP error -32603: Step function for tool "two" returned an invalid step: The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.');
+    expect(await message("two")).toBe(
+      'MCP error -32603: Step function for tool "two" returned an invalid step: The step function of tool "two" gives "returns" and "toolError"; a step gives one answer.',
+    );
     expect(await message("extra")).toBe(
       `MCP error -32603: Step function for tool "extra" returned an invalid step: The step function of tool "extra" has unknown key "dleayMs"; did you mean "delayMs"? A step takes ${STEP_KEYS}.`,
     );
-    expect(await message("forever")).toBe('MCP error -32603: Step function for tool "forever" returned an invalid step: The step function of tool "forever": "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.');
+    expect(await message("forever")).toBe(
+      'MCP error -32603: Step function for tool "forever" returned an invalid step: The step function of tool "forever": "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.',
+    );
     expect(await message("fn")).toBe('MCP error -32603: Step function for tool "fn" returned an invalid step: a step function must return a step object, not another function');
     expect(server.calls.every((call) => call.outcome === "protocol-error")).toBe(true);
   });
@@ -505,7 +504,12 @@ describe("scripts", () => {
     const client = await connect(server);
     const outcomes: string[] = [];
     for (let i = 0; i < 5; i++) {
-      outcomes.push(await client.callTool({ name: "search_issues" }).then((result) => texts(result)[0]!, (error: Error) => error.message));
+      outcomes.push(
+        await client.callTool({ name: "search_issues" }).then(
+          (result) => texts(result)[0]!,
+          (error: Error) => error.message,
+        ),
+      );
     }
     expect(outcomes).toEqual(['[{"id":1,"title":"Bug"}]', "MCP error -32603: rate_limited", "third", "third", "third"]);
     expect(server.callsTo("search_issues").map((call) => call.index)).toEqual([0, 1, 2, 3, 4]);
@@ -514,17 +518,20 @@ describe("scripts", () => {
   it("repeat: n uses a step for n calls in a row", async () => {
     const server = await mock({
       tools: {
-        fetch_page: [
-          { throws: { code: -32000, message: "upstream timeout" }, repeat: 2 },
-          { returns: "<html>…</html>" },
-        ],
+        fetch_page: [{ throws: { code: -32000, message: "upstream timeout" }, repeat: 2 }, { returns: "<html>…</html>" }],
         counter: [{ returns: "a", repeat: 1 }, { returns: "b", repeat: 3 }, { returns: "c" }],
       },
     });
     const client = await connect(server);
     const run = async (name: string, n: number) => {
       const seen: string[] = [];
-      for (let i = 0; i < n; i++) seen.push(await client.callTool({ name }).then((result) => texts(result)[0]!, (error: Error) => error.message));
+      for (let i = 0; i < n; i++)
+        seen.push(
+          await client.callTool({ name }).then(
+            (result) => texts(result)[0]!,
+            (error: Error) => error.message,
+          ),
+        );
       return seen;
     };
     expect(await run("fetch_page", 4)).toEqual(["MCP error -32000: upstream timeout", "MCP error -32000: upstream timeout", "<html>…</html>", "<html>…</html>"]);
@@ -560,46 +567,94 @@ describe("invalid steps are refused at mockMcp()", () => {
   const DEFINITION_KEYS = '"title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "responses"';
   const SCHEMA_TYPES = '"string", "number", "integer", "boolean", "object", "array", "null"';
   const cases: [string, unknown, string][] = [
-    ["an unknown key", { t: { retruns: "x" } }, `[mcp-testkit] Tool "t" has unknown key "retruns"; did you mean "returns"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`],
+    [
+      "an unknown key",
+      { t: { retruns: "x" } },
+      `[mcp-testkit] Tool "t" has unknown key "retruns"; did you mean "returns"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`,
+    ],
     ["an unknown key in a list of steps", { t: [{ returns: "x" }, { retruns: "x" }] }, `[mcp-testkit] Tool "t" step 2 has unknown key "retruns"; did you mean "returns"? A step takes ${STEP_KEYS}.`],
-    ["a misspelt definition key alone", { t: { descripton: "d" } }, `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`],
-    ["a misspelt definition key", { t: { descripton: "d", responses: { returns: 1 } } }, `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool definition takes ${DEFINITION_KEYS}.`],
+    [
+      "a misspelt definition key alone",
+      { t: { descripton: "d" } },
+      `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool is a step (${STEP_KEYS}), a list of steps, or a definition (${DEFINITION_KEYS}).`,
+    ],
+    [
+      "a misspelt definition key",
+      { t: { descripton: "d", responses: { returns: 1 } } },
+      `[mcp-testkit] Tool "t" has unknown key "descripton"; did you mean "description"? A tool definition takes ${DEFINITION_KEYS}.`,
+    ],
     ["hang as text", { t: { hang: "yes" } }, `[mcp-testkit] Tool "t"'s step: "hang" must be true or false, got "yes".`],
     ["disconnect as a number", { t: [{ disconnect: 1 }] }, `[mcp-testkit] Tool "t"'s step: "disconnect" must be true or false, got number 1.`],
     ["a description that is not text", { t: { description: 5 } }, `[mcp-testkit] Tool "t": "description" must be a string, got number 5.`],
-    ["a misspelt JSON Schema type", { t: { inputSchema: { type: "object", properties: { city: { type: "strin" } } } } }, `[mcp-testkit] Tool "t": inputSchema.properties.city.type is "strin", which is not a JSON Schema type; did you mean "string"? Types are ${SCHEMA_TYPES}.`],
-    ["a nested unknown JSON Schema type", { t: { outputSchema: { type: "object", properties: { list: { type: "array", items: { type: ["number", "float"] } } } } } }, `[mcp-testkit] Tool "t": outputSchema.properties.list.items.type is "float", which is not a JSON Schema type. Types are ${SCHEMA_TYPES}.`],
+    [
+      "a misspelt JSON Schema type",
+      { t: { inputSchema: { type: "object", properties: { city: { type: "strin" } } } } },
+      `[mcp-testkit] Tool "t": inputSchema.properties.city.type is "strin", which is not a JSON Schema type; did you mean "string"? Types are ${SCHEMA_TYPES}.`,
+    ],
+    [
+      "a nested unknown JSON Schema type",
+      { t: { outputSchema: { type: "object", properties: { list: { type: "array", items: { type: ["number", "float"] } } } } } },
+      `[mcp-testkit] Tool "t": outputSchema.properties.list.items.type is "float", which is not a JSON Schema type. Types are ${SCHEMA_TYPES}.`,
+    ],
     ["required that is not a list", { t: { inputSchema: { type: "object", required: "city" } } }, `[mcp-testkit] Tool "t": inputSchema.required must be a list of property names, got "city".`],
     ["two answers", { t: { returns: "x", throws: "y" } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "throws"; a step gives one answer.`],
     ["a negative delay", { t: { delayMs: -1 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number -1.`],
     ["a delay as text", { t: { delayMs: "100" } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got "100".`],
-    ["a delay longer than a timer holds (it would fire at once)", { t: { delayMs: 3e9 } }, `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.`],
+    [
+      "a delay longer than a timer holds (it would fire at once)",
+      { t: { delayMs: 3e9 } },
+      `[mcp-testkit] Tool "t"'s step: "delayMs" must be a number of ms from 0 to 2147483647, got number 3000000000.`,
+    ],
     ["repeat: 0", { t: [{ returns: "a", repeat: 0 }] }, `[mcp-testkit] Tool "t"'s step: "repeat" must be a whole number of calls, 1 or more, got number 0.`],
     ["repeat: 1.5", { t: [{ returns: "a" }, { returns: "b", repeat: 1.5 }] }, `[mcp-testkit] Tool "t" step 2: "repeat" must be a whole number of calls, 1 or more, got number 1.5.`],
     ["a toolError that is not a string", { t: { toolError: 404 } }, `[mcp-testkit] Tool "t"'s step: "toolError" must be a string, got number 404.`],
     ["throws without a message", { t: { throws: { code: -32000 } } }, `[mcp-testkit] Tool "t"'s step: "throws" must be a message string or { code?: integer, message: string, data? }, got an object.`],
-    ["throws with a fractional code", { t: { throws: { code: 1.5, message: "x" } } }, `[mcp-testkit] Tool "t"'s step: "throws" must be a message string or { code?: integer, message: string, data? }, got an object.`],
+    [
+      "throws with a fractional code",
+      { t: { throws: { code: 1.5, message: "x" } } },
+      `[mcp-testkit] Tool "t"'s step: "throws" must be a message string or { code?: integer, message: string, data? }, got an object.`,
+    ],
     ["content that is not a list", { t: { content: { type: "text", text: "x" } } }, `[mcp-testkit] Tool "t"'s step: "content" must be an array of content blocks, got an object.`],
     ["structuredContent without content", { t: { structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step has "structuredContent" without "content"; send both, or use "returns".`],
-    ["structuredContent beside returns", { t: { returns: "x", structuredContent: { a: 1 } } }, `[mcp-testkit] Tool "t"'s step gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`],
-    ["broadcast that is not a list", { t: { broadcast: { method: "notifications/tools/list_changed" } } }, `[mcp-testkit] Tool "t"'s step: "broadcast" must be a list of { method, params? } notifications to send every client, got an object.`],
+    [
+      "structuredContent beside returns",
+      { t: { returns: "x", structuredContent: { a: 1 } } },
+      `[mcp-testkit] Tool "t"'s step gives "returns" and "structuredContent"; "returns" makes the whole result (a value the tool's outputSchema admits is also its structuredContent), so give it alone, or "content" with "structuredContent".`,
+    ],
+    [
+      "broadcast that is not a list",
+      { t: { broadcast: { method: "notifications/tools/list_changed" } } },
+      `[mcp-testkit] Tool "t"'s step: "broadcast" must be a list of { method, params? } notifications to send every client, got an object.`,
+    ],
     [
       "a broadcast of a misspelt notification",
       { t: { broadcast: [{ method: "notifications/tool/list_changed" }] } },
       `[mcp-testkit] Tool "t"'s step: broadcast[0]: "method" must be one of "notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated" (what a server tells every client when something changed), got "notifications/tool/list_changed"; did you mean "notifications/tools/list_changed"?`,
     ],
-    ["a resource update that names no resource", { t: { broadcast: [{ method: "notifications/resources/updated" }] } }, `[mcp-testkit] Tool "t"'s step: broadcast[0]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`],
+    [
+      "a resource update that names no resource",
+      { t: { broadcast: [{ method: "notifications/resources/updated" }] } },
+      `[mcp-testkit] Tool "t"'s step: broadcast[0]: notifications/resources/updated names the resource that changed: give params: { uri: "…" }.`,
+    ],
     ["endSubscriptions as text", { t: { endSubscriptions: "yes" } }, `[mcp-testkit] Tool "t"'s step: "endSubscriptions" must be true or false, got "yes".`],
     ["raw that is not a string", { t: { raw: 5 } }, `[mcp-testkit] Tool "t"'s step: "raw" must be a string (the bytes to write), got number 5.`],
     ["raw with another answer", { t: { raw: "x", result: {} } }, `[mcp-testkit] Tool "t"'s step gives "result" and "raw"; a step gives one answer.`],
-    ["stream hints of the wrong shape", { t: { returns: 1, stream: { mode: "xml" } } }, `[mcp-testkit] Tool "t"'s step: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got an object.`],
+    [
+      "stream hints of the wrong shape",
+      { t: { returns: 1, stream: { mode: "xml" } } },
+      `[mcp-testkit] Tool "t"'s step: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got an object.`,
+    ],
     ["an empty list", { t: [] }, `[mcp-testkit] Tool "t" has an empty list of steps; give at least one.`],
     ["a step that is a number", { t: [{ returns: 1 }, 5] }, `[mcp-testkit] Tool "t" step 2 must be a step object or a function (call) => step, got number 5.`],
     ["a null step", { t: null }, `[mcp-testkit] Tool "t"'s step must be a step object or a function (call) => step, got null.`],
     ["a definition mixed with steps", { t: { description: "d", returns: "x" } }, `[mcp-testkit] Tool "t" mixes a definition with "returns". Put steps under "responses".`],
     ["a definition with a stray key", { t: { description: "d", colour: "red" } }, `[mcp-testkit] Tool "t" has unknown key "colour". A tool definition takes ${DEFINITION_KEYS}.`],
     ["an inputSchema that is not an object", { t: { inputSchema: "object" } }, `[mcp-testkit] Tool "t": "inputSchema" must be an object, got "object".`],
-    ["a bad step inside responses", { t: { description: "d", responses: [{ returns: 1 }, { hang: true, disconnect: true }] } }, `[mcp-testkit] Tool "t" step 2 gives "hang" and "disconnect"; a step gives one answer.`],
+    [
+      "a bad step inside responses",
+      { t: { description: "d", responses: [{ returns: 1 }, { hang: true, disconnect: true }] } },
+      `[mcp-testkit] Tool "t" step 2 gives "hang" and "disconnect"; a step gives one answer.`,
+    ],
   ];
 
   it.each(cases)("%s", async (_label, tools, message) => {

@@ -66,9 +66,7 @@ export async function connectWithSession(server: MockMcpServer, options: Connect
 function askForVersion(inner: Transport, version: string): Transport {
   return relay(inner, {
     outgoing: (message) =>
-      "method" in message && message.method === "initialize" && message.params
-        ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
-        : message,
+      "method" in message && message.method === "initialize" && message.params ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage) : message,
   });
 }
 
@@ -76,10 +74,7 @@ function askForVersion(inner: Transport, version: string): Transport {
  * A transport in front of `inner` that lets a test see (or rewrite) each message: `outgoing`
  * before the client's message reaches the mock, `incoming` before the mock's message reaches the client.
  */
-export function relay(
-  inner: Transport,
-  hooks: { outgoing?: (message: JSONRPCMessage) => JSONRPCMessage; incoming?: (message: JSONRPCMessage) => void },
-): Transport {
+export function relay(inner: Transport, hooks: { outgoing?: (message: JSONRPCMessage) => JSONRPCMessage; incoming?: (message: JSONRPCMessage) => void }): Transport {
   const outer: Transport & { mockSessionId?: string } = {
     mockSessionId: (inner as Transport & { mockSessionId?: string }).mockSessionId,
     start: () => inner.start(),

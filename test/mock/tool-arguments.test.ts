@@ -9,8 +9,7 @@ import { mock, request, useCleanup } from "./support.js";
 
 useCleanup();
 
-const weather = (call: { arguments: Record<string, unknown> }) =>
-  call.arguments.city === "Paris" ? { returns: { tempC: 21 } } : { toolError: `Unknown city: ${String(call.arguments.city)}` };
+const weather = (call: { arguments: Record<string, unknown> }) => (call.arguments.city === "Paris" ? { returns: { tempC: 21 } } : { toolError: `Unknown city: ${String(call.arguments.city)}` });
 
 describe.each([
   ["null", null],

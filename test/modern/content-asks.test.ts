@@ -64,7 +64,19 @@ describe("a content function asks a legacy client (a request on the prompts/get 
     let failure = "";
     const server = await serve({
       transport: "memory",
-      prompts: { ask: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => (failure = error.message)) }] } },
+      prompts: {
+        ask: {
+          messages: async (_args, request) => [
+            {
+              role: "user",
+              content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(
+                () => "answered",
+                (error: Error) => (failure = error.message),
+              ),
+            },
+          ],
+        },
+      },
     });
     const client = new Client({ name: "legacy", version: "1.0.0" });
     await client.connect(await server.connectInMemory());
@@ -98,7 +110,10 @@ describe("a content function asks a legacy client (a request on the prompts/get 
     });
     const client = new Client({ name: "legacy", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     let cancelled = "";
-    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelled = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })));
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((cancelled = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })),
+    );
     await client.connect(await server.connectInMemory());
     expect((await client.getPrompt({ name: "hasty" })).messages).toHaveLength(1);
     await expect.poll(() => cancelled).toContain("the server answered the request that asked");
@@ -110,7 +125,10 @@ describe("a content function asks a legacy client (a request on the prompts/get 
 describe("a content function asks a 2026-07-28 client (MRTR: the function waits for the retry)", () => {
   const meta = (capabilities: Record<string, unknown> = { elicitation: {}, sampling: {} }) => modernMeta({ "io.modelcontextprotocol/clientCapabilities": capabilities });
   const send = async (server: MockMcpServer, id: number, method: string, params: Record<string, unknown>, capabilities?: Record<string, unknown>) =>
-    JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(capabilities) } })))!) as { result?: Record<string, any>; error?: { code: number; message: string; data?: any } };
+    JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(capabilities) } })))!) as {
+      result?: Record<string, any>;
+      error?: { code: number; message: string; data?: any };
+    };
 
   it("prompts/get answers input_required with a signed state; the retry resumes the same function, which answers it", async () => {
     let runs = 0;
@@ -129,7 +147,11 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
     const first = await send(server, 1, "prompts/get", { name: "greeting" });
     expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create", params: { message: "Your name?" } } } });
     expect(first.result!.requestState).toMatch(/^mtk1\./);
-    const done = await send(server, 2, "prompts/get", { name: "greeting", requestState: first.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } } });
+    const done = await send(server, 2, "prompts/get", {
+      name: "greeting",
+      requestState: first.result!.requestState,
+      inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } },
+    });
     expect(done.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "Greet Ada" } }] });
     // One run of the function, resumed: not run again from the start.
     expect(runs).toBe(1);
@@ -152,7 +174,17 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
       ...scenario,
       prompts: {
         ...scenario.prompts,
-        pinging: { messages: async (_args, request) => [{ role: "user", content: await request.request("ping").then(() => "pinged", (error: Error) => error.message) }] },
+        pinging: {
+          messages: async (_args, request) => [
+            {
+              role: "user",
+              content: await request.request("ping").then(
+                () => "pinged",
+                (error: Error) => error.message,
+              ),
+            },
+          ],
+        },
       },
     });
     const undeclared = await send(server, 1, "prompts/get", { name: "greeting" }, {});
@@ -174,12 +206,19 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
     const tool = await send(server, 1, "tools/call", { name: "ask" });
     const prompt = await send(server, 2, "prompts/get", { name: "greeting" });
     const crossed = await send(server, 3, "prompts/get", { name: "greeting", requestState: tool.result!.requestState, inputResponses: {} });
-    expect(crossed.error).toMatchObject({ code: -32602, message: 'Invalid params for prompts/get: requestState belongs to a call of tool "ask", not a prompts/get of "greeting": a retry must repeat the original request\'s method, name and arguments' });
+    expect(crossed.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params for prompts/get: requestState belongs to a call of tool "ask", not a prompts/get of "greeting": a retry must repeat the original request\'s method, name and arguments',
+    });
     const crossedBack = await send(server, 4, "tools/call", { name: "ask", requestState: prompt.result!.requestState, inputResponses: {} });
     expect(crossedBack.error).toMatchObject({ code: -32602, message: expect.stringContaining('requestState belongs to a prompts/get of "greeting", not a call of tool "ask"') });
     const toolDone = await send(server, 5, "tools/call", { name: "ask", requestState: tool.result!.requestState, inputResponses: { "elicitation-1": { action: "decline" } } });
     expect(toolDone.result!.content).toEqual([{ type: "text", text: "decline" }]);
-    const promptDone = await send(server, 6, "prompts/get", { name: "greeting", requestState: prompt.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Cy" } } } });
+    const promptDone = await send(server, 6, "prompts/get", {
+      name: "greeting",
+      requestState: prompt.result!.requestState,
+      inputResponses: { "elicitation-1": { action: "accept", content: { name: "Cy" } } },
+    });
     expect(promptDone.result!.messages[0].content.text).toBe("Greet Cy (2026-07-28)");
   });
 
@@ -199,10 +238,22 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
       },
     });
     const one = await send(server, 1, "resources/read", { uri: "notes://two" }, { elicitation: {}, roots: {} });
-    const two = await send(server, 2, "resources/read", { uri: "notes://two", requestState: one.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Di" } } } }, { elicitation: {}, roots: {} });
+    const two = await send(
+      server,
+      2,
+      "resources/read",
+      { uri: "notes://two", requestState: one.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Di" } } } },
+      { elicitation: {}, roots: {} },
+    );
     expect(Object.keys(two.result!.inputRequests)).toEqual(["roots-2"]);
     expect(seen).toEqual([{ "elicitation-1": { action: "accept", content: { name: "Di" } } }]);
-    const three = await send(server, 3, "resources/read", { uri: "notes://two", requestState: two.result!.requestState, inputResponses: { "roots-2": { roots: [{ uri: "file:///repo" }] } } }, { elicitation: {}, roots: {} });
+    const three = await send(
+      server,
+      3,
+      "resources/read",
+      { uri: "notes://two", requestState: two.result!.requestState, inputResponses: { "roots-2": { roots: [{ uri: "file:///repo" }] } } },
+      { elicitation: {}, roots: {} },
+    );
     expect(three.result).toMatchObject({ resultType: "complete", contents: [{ uri: "notes://two", text: "Di @ file:///repo" }] });
   });
 
@@ -217,10 +268,18 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
   it("a URL-mode elicitation to a client that declared forms only names what is missing (elicitation.url)", async () => {
     const server = await serve({
       transport: "memory",
-      prompts: { link: { messages: async (_args, request) => [{ role: "user", content: (await request.elicit({ mode: "url", url: "https://example.com/auth", message: "Sign in", elicitationId: "e1" })).action }] } },
+      prompts: {
+        link: {
+          messages: async (_args, request) => [{ role: "user", content: (await request.elicit({ mode: "url", url: "https://example.com/auth", message: "Sign in", elicitationId: "e1" })).action }],
+        },
+      },
     });
     const refused = await send(server, 1, "prompts/get", { name: "link" }, { elicitation: { form: {} } });
-    expect(refused.error).toMatchObject({ code: -32021, message: 'Missing required client capability: prompts/get "link" asks the client for elicitation.url, which its clientCapabilities in _meta do not declare', data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(refused.error).toMatchObject({
+      code: -32021,
+      message: 'Missing required client capability: prompts/get "link" asks the client for elicitation.url, which its clientCapabilities in _meta do not declare',
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
   });
 
   it("a parked function is given up when its state expires or the mock is reset: its ask rejects, and the state is refused", async () => {
@@ -231,19 +290,38 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
       const server = await serve({
         transport: "memory",
         inputTimeoutMs: 50,
-        prompts: { waiting: { messages: async (_args, request) => [{ role: "user", content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(() => "answered", (error: Error) => ((failure = error.message), "given up")) }] } },
+        prompts: {
+          waiting: {
+            messages: async (_args, request) => [
+              {
+                role: "user",
+                content: await request.elicit({ message: "?", requestedSchema: nameSchema }).then(
+                  () => "answered",
+                  (error: Error) => ((failure = error.message), "given up"),
+                ),
+              },
+            ],
+          },
+        },
       });
       const first = await send(server, 1, "prompts/get", { name: "waiting" });
       await vi.advanceTimersByTimeAsync(50);
       expect(failure).toContain("the prompts/get was given up");
       const late = await send(server, 2, "prompts/get", { name: "waiting", requestState: first.result!.requestState, inputResponses: {} });
-      expect(late.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState expired: the request was given up; send prompts/get again without requestState"), data: { problem: "expired" } });
+      expect(late.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("requestState expired: the request was given up; send prompts/get again without requestState"),
+        data: { problem: "expired" },
+      });
       const second = await send(server, 3, "prompts/get", { name: "waiting" });
       failure = "";
       await server.reset();
       await vi.advanceTimersByTimeAsync(0);
       expect(failure).toContain("reset or closed");
-      expect((await send(server, 4, "prompts/get", { name: "waiting", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject({ code: -32602, data: { problem: "stale" } });
+      expect((await send(server, 4, "prompts/get", { name: "waiting", requestState: second.result!.requestState, inputResponses: {} })).error).toMatchObject({
+        code: -32602,
+        data: { problem: "stale" },
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -252,7 +330,10 @@ describe("a content function asks a 2026-07-28 client (MRTR: the function waits 
   it("a non-string requestState or non-object inputResponses is -32602, as for a tool", async () => {
     const server = await serve();
     expect((await send(server, 1, "prompts/get", { name: "greeting", requestState: 5 })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"requestState" must be the string') });
-    expect((await send(server, 2, "resources/read", { uri: "notes://summary", inputResponses: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"inputResponses" must be an object') });
+    expect((await send(server, 2, "resources/read", { uri: "notes://summary", inputResponses: [] })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('"inputResponses" must be an object'),
+    });
   });
 });
 
@@ -265,7 +346,10 @@ describe("a legacy client cancels a prompts/get whose function is asking", () =>
         slow: {
           messages: async (_args, request) => {
             request.signal.addEventListener("abort", () => (aborted = "yes"), { once: true });
-            const answer = await request.elicit({ message: "Take your time", requestedSchema: nameSchema }).then((a) => a.action, (error: Error) => error.message);
+            const answer = await request.elicit({ message: "Take your time", requestedSchema: nameSchema }).then(
+              (a) => a.action,
+              (error: Error) => error.message,
+            );
             return [{ role: "user", content: answer }];
           },
         },
@@ -273,7 +357,10 @@ describe("a legacy client cancels a prompts/get whose function is asking", () =>
     });
     const client = new Client({ name: "legacy", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     let told = "";
-    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((told = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })));
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((told = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })),
+    );
     await client.connect(await server.connectInMemory());
     const controller = new AbortController();
     const pending = client.getPrompt({ name: "slow" }, { signal: controller.signal }).catch((error: Error) => error.message);
@@ -286,4 +373,3 @@ describe("a legacy client cancels a prompts/get whose function is asking", () =>
     await client.close();
   });
 });
-

@@ -76,10 +76,11 @@ function peerOn(send: (text: string) => void): { peer: RawPeer; receive(text: st
     peer: {
       heard,
       raw,
-      request: (method, params, id = nextId++) => new Promise((resolve) => {
-        waiting.set(id, resolve);
-        send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params && { params }) }));
-      }),
+      request: (method, params, id = nextId++) =>
+        new Promise((resolve) => {
+          waiting.set(id, resolve);
+          send(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params && { params }) }));
+        }),
       notify: async (method, params) => send(JSON.stringify({ jsonrpc: "2.0", method, ...(params && { params }) })),
     },
   };
@@ -144,7 +145,11 @@ for (const [wire, connect] of Object.entries(WIRES)) {
       const legacy = await peer.request("tools/call", { name: "who", arguments: {} });
       const modernCall = await peer.request("tools/call", { name: "who", arguments: {}, ...modern() });
       expect(legacy.result).toEqual({ content: [{ type: "text", text: "2025-11-25 #0" }] });
-      expect(modernCall.result).toMatchObject({ content: [{ type: "text", text: `${MODERN} #1` }], resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } } });
+      expect(modernCall.result).toMatchObject({
+        content: [{ type: "text", text: `${MODERN} #1` }],
+        resultType: "complete",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-testkit", version: "0.1.0" } },
+      });
       expect((await peer.request("ping")).result).toEqual({});
       expect(peer.server!.calls.map((call) => [call.tool, call.protocolVersion])).toEqual([
         ["who", "2025-11-25"],
@@ -222,11 +227,17 @@ describe("2026-07-28 results and options", () => {
   it("bad caching options are refused at mockMcp()", async () => {
     await expect(mockMcp({ transport: "memory", cache: { ttlMs: -1 } })).rejects.toThrow('"cache".ttlMs must be a whole number of milliseconds, 0 or more, got number -1.');
     await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/call": {} } as never } })).rejects.toThrow(/"cache.methods" has "tools\/call", which is not cacheable/);
-    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { cacheScope: "shared" as never } } } })).rejects.toThrow(/Resource "x:\/\/y": "cache".cacheScope must be "public" or "private"/);
+    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { cacheScope: "shared" as never } } } })).rejects.toThrow(
+      /Resource "x:\/\/y": "cache".cacheScope must be "public" or "private"/,
+    );
     // A misspelt hint would be ignored silently: refused with the closest key, at every level.
     await expect(mockMcp({ transport: "memory", cache: { ttl: 60_000 } as never })).rejects.toThrow('"cache" has unknown key "ttl". It takes "ttlMs", "cacheScope", "methods".');
-    await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/list": { ttlMS: 60_000 } as never } } })).rejects.toThrow(/"cache.methods\["tools\/list"\]" has unknown key "ttlMS"; did you mean "ttlMs"\?/);
-    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { scope: "public" } as never } } })).rejects.toThrow('Resource "x://y": "cache" has unknown key "scope". It takes "ttlMs", "cacheScope".');
+    await expect(mockMcp({ transport: "memory", cache: { methods: { "tools/list": { ttlMS: 60_000 } as never } } })).rejects.toThrow(
+      /"cache.methods\["tools\/list"\]" has unknown key "ttlMS"; did you mean "ttlMs"\?/,
+    );
+    await expect(mockMcp({ transport: "memory", resources: { "x://y": { text: "", cache: { scope: "public" } as never } } })).rejects.toThrow(
+      'Resource "x://y": "cache" has unknown key "scope". It takes "ttlMs", "cacheScope".',
+    );
   });
 
   it("resource not found is -32602 in 2026-07-28 and -32002 in a legacy session", async () => {
@@ -247,7 +258,9 @@ describe("2026-07-28 results and options", () => {
     const peer = await WIRES.handle!({ protocolVersions: [MODERN] });
     const reply = await initialize(peer);
     expect(reply.error).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: "2025-11-25" } });
-    expect(reply.error.message).toBe('Unsupported protocol version "2025-11-25": this server speaks 2026-07-28 per request (in _meta). Retry with one of data.supported. There is no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"].');
+    expect(reply.error.message).toBe(
+      'Unsupported protocol version "2025-11-25": this server speaks 2026-07-28 per request (in _meta). Retry with one of data.supported. There is no initialize: send each request with params._meta["io.modelcontextprotocol/protocolVersion"].',
+    );
   });
 
   it("over HTTP that refusal is a 400 with no session, as 2026-07-28 rejects a legacy client", async () => {
@@ -274,7 +287,15 @@ describe("2026-07-28 results and options", () => {
   });
 
   it("logs go out only at the level a 2026-07-28 request names in _meta", async () => {
-    const peer = await WIRES.memory!({ tools: { chatty: (call) => { call.log("info", "hello"); call.log("debug", "noise"); return { returns: "done" }; } } });
+    const peer = await WIRES.memory!({
+      tools: {
+        chatty: (call) => {
+          call.log("info", "hello");
+          call.log("debug", "noise");
+          return { returns: "done" };
+        },
+      },
+    });
     await peer.request("tools/call", modern({ name: "chatty" }));
     expect(peer.heard).toEqual([]);
     await peer.request("tools/call", modern({ name: "chatty" }, { "io.modelcontextprotocol/logLevel": "info" }));
@@ -282,7 +303,9 @@ describe("2026-07-28 results and options", () => {
     // A level nobody knows is refused, as logging/setLevel refuses it (it let every message through).
     const refused = (await peer.request("tools/call", modern({ name: "chatty" }, { "io.modelcontextprotocol/logLevel": "loud" }))) as { error?: { code: number; message: string } };
     expect(refused.error?.code).toBe(-32602);
-    expect(refused.error?.message).toMatch(/^Invalid params: params\._meta\["io\.modelcontextprotocol\/logLevel"\] is "loud", not a log level \(debug, info, notice, warning, error, critical, alert, emergency\)/);
+    expect(refused.error?.message).toMatch(
+      /^Invalid params: params\._meta\["io\.modelcontextprotocol\/logLevel"\] is "loud", not a log level \(debug, info, notice, warning, error, critical, alert, emergency\)/,
+    );
     expect(peer.heard).toHaveLength(1);
   });
 });
@@ -293,7 +316,9 @@ describe("subscriptions/listen on a shared channel (stdio)", () => {
     const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
     write({ jsonrpc: "2.0", id: "sub-1", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true, promptsListChanged: false } }) });
     await settle();
-    expect(lines).toEqual([{ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } } }]);
+    expect(lines).toEqual([
+      { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } } },
+    ]);
     await server.setTool("t", { returns: "x" });
     await server.setPrompt("p", "hi");
     await settle();
@@ -327,7 +352,9 @@ describe("a step tells every client", () => {
     await vi.waitFor(() => expect(lines).toHaveLength(1));
     write({ jsonrpc: "2.0", id: "l", method: "subscriptions/listen", params: modern({ notifications: { toolsListChanged: true } }) });
     write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "announce" }) });
-    await vi.waitFor(() => expect(lines.map((line) => line.method ?? line.id)).toEqual([0, "notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/tools/list_changed", 1]));
+    await vi.waitFor(() =>
+      expect(lines.map((line) => line.method ?? line.id)).toEqual([0, "notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/tools/list_changed", 1]),
+    );
     expect(lines[2]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(lines[3]!.params._meta).toEqual({ "io.modelcontextprotocol/subscriptionId": "l" });
     write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "stop" }) });
@@ -363,10 +390,12 @@ describe("a step tells every client", () => {
     await vi.waitFor(() => expect(lines.at(-1)!.id).toBe(3));
     write({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "publish" } });
     await vi.waitFor(() => expect(lines.at(-1)!.id).toBe(4));
-    expect(lines.slice(7).filter((line) => line.method === "notifications/resources/updated").map((line) => line.params)).toEqual([
-      { uri: "notes://today" },
-      { uri: "notes://today", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } },
-    ]);
+    expect(
+      lines
+        .slice(7)
+        .filter((line) => line.method === "notifications/resources/updated")
+        .map((line) => line.params),
+    ).toEqual([{ uri: "notes://today" }, { uri: "notes://today", _meta: { "io.modelcontextprotocol/subscriptionId": "l" } }]);
     const before = lines.length;
     write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: modern({ name: "close" }) });
     await vi.waitFor(() => expect(lines.slice(before).map((line) => line.id)).toEqual(["l", 2]));
@@ -377,7 +406,9 @@ describe("a step tells every client", () => {
     const { lines, write } = await stdioChannel({ tools: { wrong: () => ({ broadcast: [{ method: "notifications/tools/list_changed" }], returns: "x" }) } });
     write({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern({ name: "wrong" }) });
     await vi.waitFor(() => expect(lines).toHaveLength(1));
-    expect(lines[0]!.error.message).toContain('returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions())');
+    expect(lines[0]!.error.message).toContain(
+      'returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions())',
+    );
   });
 
   it("server.notify() sends a notification as given, to every session (raw control: an update nobody subscribed to)", async () => {
@@ -389,7 +420,7 @@ describe("a step tells every client", () => {
     expect(lines[1]).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "notes://today", title: "Today" } });
   });
 
-  it("call.broadcast(\"notifications/resources/updated\", { uri }) reaches a listen that names that URI, and no other", async () => {
+  it('call.broadcast("notifications/resources/updated", { uri }) reaches a listen that names that URI, and no other', async () => {
     const { lines, write } = await stdioChannel({
       resources: { "notes://today": "ship it", "notes://later": "not yet" },
       tools: { touch: (call) => (call.broadcast("notifications/resources/updated", { uri: "notes://today" }), { returns: "touched" }) },

@@ -120,7 +120,9 @@ describe("2026-07-28 request headers", () => {
       const modern = await fetch(server.url, { method, headers: { "content-type": "application/json", "mcp-protocol-version": MODERN }, body: "{}" });
       expect(modern.status, method).toBe(405);
       expect(modern.headers.get("allow"), method).toBe("POST");
-      expect(((await modern.json()) as { error: { message: string } }).error.message).toBe(`Method Not Allowed: ${method} is not part of protocol version ${MODERN} (POST each request; subscriptions/listen replaces the GET stream)`);
+      expect(((await modern.json()) as { error: { message: string } }).error.message).toBe(
+        `Method Not Allowed: ${method} is not part of protocol version ${MODERN} (POST each request; subscriptions/listen replaces the GET stream)`,
+      );
       const legacy = await fetch(server.url, { method, headers: { "content-type": "application/json", "mcp-protocol-version": "2025-11-25" }, body: "{}" });
       expect(legacy.status, method).toBe(405);
       expect(legacy.headers.get("allow"), method).toBe("GET, POST, DELETE");
@@ -151,12 +153,24 @@ describe("2026-07-28 request headers", () => {
 
   it("a response in the body → 400 -32600 (clients send none in 2026-07-28)", async () => {
     const server = await serve({ tools });
-    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }),
+    });
     expect(await errorOf(response)).toMatchObject({ status: 400, code: -32600 });
   });
 
   it("closing the response stream cancels the request", async () => {
-    const server = await serve({ tools: { slow: (call) => new Promise((resolve) => { call.progress(1); call.signal.addEventListener("abort", () => resolve({ returns: "late" })); }) } });
+    const server = await serve({
+      tools: {
+        slow: (call) =>
+          new Promise((resolve) => {
+            call.progress(1);
+            call.signal.addEventListener("abort", () => resolve({ returns: "late" }));
+          }),
+      },
+    });
     const controller = new AbortController();
     const request = modernRequest("tools/call", { name: "slow", arguments: {} }, { progressToken: "p" });
     const response = await postModern(server.url, request, {}, controller.signal);
@@ -171,10 +185,18 @@ describe("2026-07-28 request headers", () => {
 describe("2026-07-28 request bodies", () => {
   it.each([
     ["no _meta at all", { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, "io.modelcontextprotocol/protocolVersion"],
-    ["_meta without clientCapabilities", { jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } }, "io.modelcontextprotocol/clientCapabilities"],
+    [
+      "_meta without clientCapabilities",
+      { jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } },
+      "io.modelcontextprotocol/clientCapabilities",
+    ],
   ])("%s → 400 -32602 naming the missing field", async (_what, body, missing) => {
     const server = await serve({});
-    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "server/discover" }, body: JSON.stringify(body) });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
+      body: JSON.stringify(body),
+    });
     const error = await errorOf(response);
     expect(error).toMatchObject({ status: 400, code: -32602, data: { missing } });
     expect(error.message).toMatch(/a 2026-07-28 request carries params._meta with/);
@@ -182,7 +204,11 @@ describe("2026-07-28 request bodies", () => {
 
   /** POSTs any body with the 2026-07-28 headers of a tools/list (override with `headers`). */
   const postRaw = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "tools/list", ...headers }, body: JSON.stringify(body) });
+    fetch(url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MODERN, "mcp-method": "tools/list", ...headers },
+      body: JSON.stringify(body),
+    });
 
   it.each([
     ['"id": true', { id: true }, { id: null, message: /"id" must be a string or a number/ }],
@@ -206,26 +232,47 @@ describe("2026-07-28 request bodies", () => {
 
   it("a valid notification (no id) → 202 with no body", async () => {
     const server = await serve({ tools });
-    const response = await postRaw(server.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernRequest("tools/list").params._meta } }, { "mcp-method": "notifications/cancelled" });
+    const response = await postRaw(
+      server.url,
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernRequest("tools/list").params._meta } },
+      { "mcp-method": "notifications/cancelled" },
+    );
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("");
   });
 
   it.each([
-    ["named by its MCP-Protocol-Version header", [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }], { "mcp-protocol-version": MODERN }],
+    [
+      "named by its MCP-Protocol-Version header",
+      [
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+        { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+      ],
+      { "mcp-protocol-version": MODERN },
+    ],
     ["named by its members' _meta", [modernRequest("tools/list"), modernRequest("tools/list")], {}],
   ])("a batch %s → 400 -32600: one message per POST", async (_what, batch, headers) => {
     const server = await serve({ tools });
-    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers }, body: JSON.stringify(batch) });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers },
+      body: JSON.stringify(batch),
+    });
     const error = await errorOf(response);
     expect(error).toMatchObject({ status: 400, code: -32600 });
-    expect(error.message).toBe(`Invalid Request: protocol version ${MODERN} carries one JSON-RPC message per POST, and this body is an array of 2 (a batch); send each message in its own POST (batches exist only in 2025-03-26, in a session)`);
+    expect(error.message).toBe(
+      `Invalid Request: protocol version ${MODERN} carries one JSON-RPC message per POST, and this body is an array of 2 (a batch); send each message in its own POST (batches exist only in 2025-03-26, in a session)`,
+    );
     expect(server.calls).toEqual([]);
   });
 
   it("a legacy batch without a session still asks for initialize", async () => {
     const server = await serve({ tools });
-    const response = await fetch(server.url, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-03-26" }, body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]) });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-03-26" },
+      body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]),
+    });
     expect(await errorOf(response)).toMatchObject({ status: 400, code: -32000, message: expect.stringMatching(/Mcp-Session-Id header is required/) });
   });
 

@@ -38,7 +38,12 @@ describe("MRTR rounds", () => {
     expect(first.result!.requestState).toMatch(/^mtk1\.[\w-]+\.[\w-]+$/);
     expect(first.result).not.toHaveProperty("ttlMs");
     expect(server.calls[0]!.outcome).toBe("pending");
-    const retry = await send("tools/call", { name: "greet", arguments: { a: 1 }, requestState: first.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } } });
+    const retry = await send("tools/call", {
+      name: "greet",
+      arguments: { a: 1 },
+      requestState: first.result!.requestState,
+      inputResponses: { "elicitation-1": { action: "accept", content: { name: "Ada" } } },
+    });
     expect(retry.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hello Ada" }] });
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]).toMatchObject({ outcome: "result", requestId: first.id, protocolVersion: MODERN, exchanges: [{ method: "elicitation/create", result: { action: "accept" } }] });
@@ -57,7 +62,11 @@ describe("MRTR rounds", () => {
     const one = await send("tools/call", { name: "two" });
     const two = await send("tools/call", { name: "two", requestState: one.result!.requestState, inputResponses: { "elicitation-1": { action: "accept", content: {} } } });
     expect(Object.keys(two.result!.inputRequests)).toEqual(["sampling-2"]);
-    const three = await send("tools/call", { name: "two", requestState: two.result!.requestState, inputResponses: { "sampling-2": { role: "assistant", content: { type: "text", text: "x" }, model: "m" } } });
+    const three = await send("tools/call", {
+      name: "two",
+      requestState: two.result!.requestState,
+      inputResponses: { "sampling-2": { role: "assistant", content: { type: "text", text: "x" }, model: "m" } },
+    });
     expect(three.result!.content).toEqual([{ type: "text", text: "accept+x" }]);
     expect(server.calls).toHaveLength(1);
     expect(server.calls[0]!.exchanges.map((e) => e.method)).toEqual(["elicitation/create", "sampling/createMessage"]);
@@ -80,7 +89,10 @@ describe("asks given up by the step (AskOptions.signal)", () => {
       tools: {
         pick: async (call) => {
           const giveUp = new AbortController();
-          const roots = call.listRoots({ signal: giveUp.signal }).then(() => "roots", (error: Error) => error.message);
+          const roots = call.listRoots({ signal: giveUp.signal }).then(
+            () => "roots",
+            (error: Error) => error.message,
+          );
           giveUp.abort();
           const answer = await call.elicit({ message: "Name?", requestedSchema: nameSchema });
           return { returns: `${await roots} / ${answer.action}` };
@@ -91,7 +103,10 @@ describe("asks given up by the step (AskOptions.signal)", () => {
     expect(Object.keys(first.result!.inputRequests)).toEqual(["elicitation-2"]);
     const done = await send("tools/call", { name: "pick", requestState: first.result!.requestState, inputResponses: { "elicitation-2": { action: "decline" } } });
     expect(done.result!.content).toEqual([{ type: "text", text: "The client did not answer roots/list: the step gave the request up (its signal aborted) before the client answered / decline" }]);
-    expect(server.calls[0]!.exchanges).toMatchObject([{ method: "roots/list", error: { code: -32000 } }, { method: "elicitation/create", result: { action: "decline" } }]);
+    expect(server.calls[0]!.exchanges).toMatchObject([
+      { method: "roots/list", error: { code: -32000 } },
+      { method: "elicitation/create", result: { action: "decline" } },
+    ]);
   });
 
   it("an ask given up after its round went out: the step goes on, and the retry gets its answer, its input response ignored", async () => {
@@ -101,7 +116,12 @@ describe("asks given up by the step (AskOptions.signal)", () => {
           const giveUp = new AbortController();
           const asked = call.elicit({ message: "Name?", requestedSchema: nameSchema }, { signal: giveUp.signal });
           setTimeout(() => giveUp.abort(), 20);
-          return { returns: await asked.then(() => "answered", () => "went on without it") };
+          return {
+            returns: await asked.then(
+              () => "answered",
+              () => "went on without it",
+            ),
+          };
         },
       },
     });
@@ -136,21 +156,29 @@ describe("asks given up by the step (AskOptions.signal)", () => {
     expect(late.result).toMatchObject({ resultType: "input_required", inputRequests: { q: { params: { message: "New question?" } } } });
     const done = await send("tools/call", { name: "rephrase", requestState: late.result!.requestState, inputResponses: { q: { action: "accept", content: { name: "for the new one" } } } });
     expect(done.result!.content).toEqual([{ type: "text", text: "new: for the new one" }]);
-    expect(server.calls[0]!.exchanges).toMatchObject([{ params: { message: "Old question?" }, error: { code: -32000 } }, { params: { message: "New question?" }, result: { content: { name: "for the new one" } } }]);
+    expect(server.calls[0]!.exchanges).toMatchObject([
+      { params: { message: "Old question?" }, error: { code: -32000 } },
+      { params: { message: "New question?" }, result: { content: { name: "for the new one" } } },
+    ]);
   });
 
   it("an ask whose signal already aborted joins no round, and does not take an answer the request already carries", async () => {
     const { server, send } = await direct({
       tools: {
         early: async (call) => {
-          const skipped = await call.elicit({ message: "Skipped?", requestedSchema: nameSchema }, { key: "q", signal: AbortSignal.abort() }).then(() => "answered", (error: Error) => error.message);
+          const skipped = await call.elicit({ message: "Skipped?", requestedSchema: nameSchema }, { key: "q", signal: AbortSignal.abort() }).then(
+            () => "answered",
+            (error: Error) => error.message,
+          );
           const given = await call.elicit({ message: "Given?", requestedSchema: nameSchema }, { key: "q" });
           return { returns: `${skipped} / ${given.action}` };
         },
       },
     });
     const done = await send("tools/call", { name: "early", inputResponses: { q: { action: "decline" } } });
-    expect(done.result!.content).toEqual([{ type: "text", text: "The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered / decline" }]);
+    expect(done.result!.content).toEqual([
+      { type: "text", text: "The client did not answer elicitation/create: the step gave the request up (its signal aborted) before the client answered / decline" },
+    ]);
     expect(server.calls[0]!.exchanges).toMatchObject([{ error: { code: -32000 } }, { result: { action: "decline" } }]);
   });
 
@@ -203,7 +231,9 @@ describe("requestState faults (the client's)", () => {
     const other = await send("tools/call", { name: "greet", arguments: { n: 3 }, requestState: second.result!.requestState, inputResponses: answers });
     expect(other.error).toMatchObject({ code: -32602, data: { problem: "mismatch" } });
     // It says what differs: the arguments (of the same tool), not "another call".
-    expect(other.error!.message).toBe('Invalid params for tools/call: requestState was issued for a call of tool "greet" with other arguments: a retry must repeat the original request\'s arguments exactly');
+    expect(other.error!.message).toBe(
+      'Invalid params for tools/call: requestState was issued for a call of tool "greet" with other arguments: a retry must repeat the original request\'s arguments exactly',
+    );
   });
 
   it("reset() makes every parked call's state stale and ends the call", async () => {
@@ -220,7 +250,10 @@ describe("requestState faults (the client's)", () => {
     const { send } = await direct({ tools: { greet } });
     expect((await send("tools/call", { name: "greet", requestState: 5 })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"requestState" must be the string/) });
     const first = await send("tools/call", { name: "greet" });
-    expect((await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: [] })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/"inputResponses" must be an object/) });
+    expect((await send("tools/call", { name: "greet", requestState: first.result!.requestState, inputResponses: [] })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/"inputResponses" must be an object/),
+    });
   });
 
   it("an ask the client did not declare → -32021 with requiredCapabilities", async () => {
@@ -242,7 +275,10 @@ describe("requestState faults (the client's)", () => {
       expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
       expect(refused.error!.message).toContain('tool "visit" asks the client for elicitation.url, which its clientCapabilities in _meta do not declare');
     }
-    expect((await send("tools/call", { name: "visit" }, { elicitation: { url: {} } })).result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { params: { mode: "url" } } } });
+    expect((await send("tools/call", { name: "visit" }, { elicitation: { url: {} } })).result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { "elicitation-1": { params: { mode: "url" } } },
+    });
     // A client that declared URL mode alone cannot fill a form.
     expect((await send("tools/call", { name: "greet" }, { elicitation: { url: {} } })).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
     expect((await send("tools/call", { name: "greet" }, { elicitation: { form: {}, url: {} } })).result).toMatchObject({ resultType: "input_required" });
@@ -260,7 +296,18 @@ describe("requestState faults (the client's)", () => {
   });
 
   it("ping to the client has no MRTR form: the step's ping rejects with a message saying so", async () => {
-    const { send } = await direct({ tools: { pinger: async (call) => { try { await call.ping(); return { returns: "pinged" }; } catch (error) { return { returns: (error as Error).message }; } } } });
+    const { send } = await direct({
+      tools: {
+        pinger: async (call) => {
+          try {
+            await call.ping();
+            return { returns: "pinged" };
+          } catch (error) {
+            return { returns: (error as Error).message };
+          }
+        },
+      },
+    });
     const reply = await send("tools/call", { name: "pinger" });
     expect(reply.result!.content[0].text).toMatch(/ping cannot be sent to a client in protocol version 2026-07-28/);
   });
@@ -281,7 +328,10 @@ describe("scripted inputRequired steps (raw control)", () => {
     await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
     const legacy = JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "raw" } })))!);
     expect(legacy.result).toBeUndefined();
-    expect(legacy.error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Tool "raw" answered \{ inputRequired \}, which only protocol version 2026-07-28 can carry; this request speaks 2025-11-25\. Ask through call\.elicit\(\)/) });
+    expect(legacy.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/^Tool "raw" answered \{ inputRequired \}, which only protocol version 2026-07-28 can carry; this request speaks 2025-11-25\. Ask through call\.elicit\(\)/),
+    });
     const modern = await send("tools/call", { name: "raw" });
     expect(modern.result).toMatchObject({ resultType: "input_required", requestState: "s" });
     expect(server.calls.map((call) => [call.protocolVersion, call.outcome])).toEqual([
@@ -351,7 +401,14 @@ describe("keys, answers given up front, prompts", () => {
   });
 
   it("two asks of one round with the same key: the second is refused", async () => {
-    const { send } = await direct({ tools: { twice: async (call) => { const [, second] = await Promise.allSettled([call.elicit({ message: "a" }, { key: "k" }), call.elicit({ message: "b" }, { key: "k" })]); return { returns: second.status === "rejected" ? (second.reason as Error).message : "no" }; } } });
+    const { send } = await direct({
+      tools: {
+        twice: async (call) => {
+          const [, second] = await Promise.allSettled([call.elicit({ message: "a" }, { key: "k" }), call.elicit({ message: "b" }, { key: "k" })]);
+          return { returns: second.status === "rejected" ? (second.reason as Error).message : "no" };
+        },
+      },
+    });
     const first = await send("tools/call", { name: "twice" });
     const done = await send("tools/call", { name: "twice", requestState: first.result!.requestState, inputResponses: { k: { action: "accept", content: {} } } });
     expect(done.result!.content[0].text).toMatch(/share the key "k"; keys must be unique within a request/);
@@ -361,7 +418,10 @@ describe("keys, answers given up front, prompts", () => {
     const { send } = await direct({
       prompts: {
         ctx: {
-          messages: (_args, request) => (request.inputResponses?.c ? [{ role: "user", content: `ctx ${JSON.stringify(request.inputResponses.c)}` }] : { inputRequired: { inputRequests: { c: { method: "elicitation/create", params: { message: "context?" } } } } }),
+          messages: (_args, request) =>
+            request.inputResponses?.c
+              ? [{ role: "user", content: `ctx ${JSON.stringify(request.inputResponses.c)}` }]
+              : { inputRequired: { inputRequests: { c: { method: "elicitation/create", params: { message: "context?" } } } } },
         },
       },
     });
@@ -376,7 +436,13 @@ describe("keys, answers given up front, prompts", () => {
       resources: {
         "secret://{name}": {
           read: (_uri, variables, request) =>
-            request.inputResponses?.pin ? `the ${variables.name} secret` : { inputRequired: { inputRequests: { pin: { method: "elicitation/create", params: { message: `PIN for ${variables.name}? (elicitation: ${request.clientCapabilities.elicitation !== undefined})` } } } } },
+            request.inputResponses?.pin
+              ? `the ${variables.name} secret`
+              : {
+                  inputRequired: {
+                    inputRequests: { pin: { method: "elicitation/create", params: { message: `PIN for ${variables.name}? (elicitation: ${request.clientCapabilities.elicitation !== undefined})` } } },
+                  },
+                },
         },
       },
     });

@@ -23,7 +23,9 @@ const scenario = (name: string) => scratchFile(name, JSON.stringify({ tools: { e
 
 /** The processes whose command line serves `file` (ps; loopback tests only run on Linux/macOS). */
 function mocksServing(file: string): string[] {
-  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes(file));
+  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(file));
 }
 
 describe("SDK v2 client over stdio (mcp-testkit mock --stdio)", () => {
@@ -74,7 +76,11 @@ describe("MRTR over stdio (mcp-testkit mock --stdio, a step function that elicit
     // MRTR, not a server request on the stream: the client retried tools/call with its answer, and sent no response.
     const toolCalls = messages.filter((message) => message.method === "tools/call");
     expect(toolCalls).toHaveLength(2);
-    expect(toolCalls[1]!.params).toMatchObject({ requestState: expect.any(String), inputResponses: { "elicitation-1": { action: "accept" } }, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } });
+    expect(toolCalls[1]!.params).toMatchObject({
+      requestState: expect.any(String),
+      inputResponses: { "elicitation-1": { action: "accept" } },
+      _meta: { "io.modelcontextprotocol/protocolVersion": MODERN },
+    });
     expect(messages.filter((message) => message.method === undefined)).toEqual([]);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({
@@ -89,7 +95,12 @@ describe("MRTR over stdio (mcp-testkit mock --stdio, a step function that elicit
 
 describe("SDK v2 client in process (server.fetch as its transport's fetch)", () => {
   it("needs no socket: discover, call, MRTR", async () => {
-    const server = track(await mockMcp({ transport: "memory", tools: { ask: async (call) => ({ returns: String(((await call.elicit({ message: "n?", requestedSchema: { type: "object", properties: {} } })) as { action: string }).action) }) } }));
+    const server = track(
+      await mockMcp({
+        transport: "memory",
+        tools: { ask: async (call) => ({ returns: String(((await call.elicit({ message: "n?", requestedSchema: { type: "object", properties: {} } })) as { action: string }).action) }) },
+      }),
+    );
     const client = v2Client({ capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
     await client.connect(new StreamableHTTPClientTransport(new URL("http://in-process.invalid/mcp"), { fetch: server.fetch as never }));

@@ -55,7 +55,13 @@ describe("MRTR with the SDK v2 client's own handlers", () => {
   it("the same step function in the legacy era (SDK v1 client) sends real requests on the stream", async () => {
     const { sdkClient } = await import("../wire/support/http.js");
     const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
-    const server = await serve({ tools: { ask: async (call) => ({ returns: `hi ${((await call.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content as { name: string }).name}` }) } });
+    const server = await serve({
+      tools: {
+        ask: async (call) => ({
+          returns: `hi ${((await call.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } })).content as { name: string }).name}`,
+        }),
+      },
+    });
     const { client } = await sdkClient(server.url, { clientOptions: { capabilities: { elicitation: {} } } });
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
     const result = await client.callTool({ name: "ask", arguments: {} });

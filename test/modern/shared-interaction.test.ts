@@ -73,7 +73,10 @@ async function legacyClient(server: MockMcpServer, wire: "memory" | "http"): Pro
 
 async function modernClient(server: MockMcpServer, wire: "memory" | "http"): Promise<ReturnType<typeof v2Client>> {
   const client = wire === "http" ? await v2Http(server.url!, { capabilities: { elicitation: {} } }) : v2Client({ capabilities: { elicitation: {} } });
-  client.setRequestHandler("elicitation/create", async (request: { params: { message: string } }) => ({ action: "accept", content: { name: request.params.message === "Topic?" ? "testing" : "Ada" } }));
+  client.setRequestHandler("elicitation/create", async (request: { params: { message: string } }) => ({
+    action: "accept",
+    content: { name: request.params.message === "Topic?" ? "testing" : "Ada" },
+  }));
   if (wire === "memory") await client.connect(await server.connectInMemory());
   return client;
 }
@@ -122,9 +125,21 @@ describe("one place for the runtime's refusals and its messages", () => {
     );
     const refusals = [await send(server, "tools/call", { name: "ask" }), await send(server, "prompts/get", { name: "welcome" }), await send(server, "x/greet", {})].map((reply) => reply.error);
     expect(refusals).toEqual([
-      { code: -32021, message: 'Missing required client capability: tool "ask" asks the client for elicitation, which its clientCapabilities in _meta do not declare', data: { requiredCapabilities: { elicitation: {} } } },
-      { code: -32021, message: 'Missing required client capability: prompts/get "welcome" asks the client for elicitation, which its clientCapabilities in _meta do not declare', data: { requiredCapabilities: { elicitation: {} } } },
-      { code: -32021, message: "Missing required client capability: x/greet asks the client for elicitation, which its clientCapabilities in _meta do not declare", data: { requiredCapabilities: { elicitation: {} } } },
+      {
+        code: -32021,
+        message: 'Missing required client capability: tool "ask" asks the client for elicitation, which its clientCapabilities in _meta do not declare',
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
+      {
+        code: -32021,
+        message: 'Missing required client capability: prompts/get "welcome" asks the client for elicitation, which its clientCapabilities in _meta do not declare',
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
+      {
+        code: -32021,
+        message: "Missing required client capability: x/greet asks the client for elicitation, which its clientCapabilities in _meta do not declare",
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
     ]);
   });
 

@@ -38,7 +38,10 @@ describe("structured output of any JSON type", () => {
       expect(modern.getProtocolEra?.()).toBe("modern");
       const listed = Object.fromEntries((await modern.listTools()).tools.map((tool) => [tool.name, tool.outputSchema]));
       expect(listed).toMatchObject({ cities: arrayOutput, count: { type: "integer" }, report: { type: "object" } });
-      expect(await modern.callTool({ name: "cities", arguments: {} })).toMatchObject({ structuredContent: [{ city: "Rome" }, { city: "Oslo" }], content: [{ type: "text", text: '[{"city":"Rome"},{"city":"Oslo"}]' }] });
+      expect(await modern.callTool({ name: "cities", arguments: {} })).toMatchObject({
+        structuredContent: [{ city: "Rome" }, { city: "Oslo" }],
+        content: [{ type: "text", text: '[{"city":"Rome"},{"city":"Oslo"}]' }],
+      });
       expect((await modern.callTool({ name: "count", arguments: {} })).structuredContent).toBe(3);
       expect((await modern.callTool({ name: "report", arguments: {} })).structuredContent).toEqual({ ok: true });
       expect(await modern.callTool({ name: "mislabelled", arguments: {} }).catch((error: Error) => error.message)).toContain("has an output schema but did not return structured content");
@@ -134,4 +137,3 @@ describe("structured output of any JSON type, recorded and served from fixtures"
     }
   });
 });
-

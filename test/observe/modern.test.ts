@@ -109,7 +109,11 @@ describe("subscriptions/listen on a wire without HTTP (memory)", () => {
 describe("outcomes and error codes of 2026-07-28", () => {
   it("input_required is an outcome of its own, then complete on the retry", async () => {
     const observer = recordingObserver();
-    const server = await serve({ metrics: true, observers: [observer], tools: { ask: [{ inputRequired: { inputRequests: { k: { method: "roots/list" } }, requestState: "s-1" } }, { returns: "after" }] } });
+    const server = await serve({
+      metrics: true,
+      observers: [observer],
+      tools: { ask: [{ inputRequired: { inputRequests: { k: { method: "roots/list" } }, requestState: "s-1" } }, { returns: "after" }] },
+    });
     const first = await postModern(server.url, modernRequest("tools/call", { name: "ask", arguments: {} }));
     expect(((await first.json()) as { result: { resultType: string } }).result.resultType).toBe("input_required");
     const retry = await postModern(server.url, modernRequest("tools/call", { name: "ask", arguments: {}, requestState: "s-1", inputResponses: { k: { roots: [] } } }));

@@ -148,7 +148,10 @@ describe("requests", () => {
     const server = await serve({ observers: [observer], tools: { ok: { returns: "fine" } } });
     const { sessionId } = await rawSession(server.url);
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-    await post(server.url, rpcRequest("tools/call", { name: "ok", arguments: {}, _meta: { traceparent, baggage: "tenant=a" } }), { sessionId, headers: { traceparent: "00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01" } });
+    await post(server.url, rpcRequest("tools/call", { name: "ok", arguments: {}, _meta: { traceparent, baggage: "tenant=a" } }), {
+      sessionId,
+      headers: { traceparent: "00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01" },
+    });
     await until(() => observer.finishes.some(({ request }) => request.method === "tools/call"), "the finish");
     expect(observer.finishes.find(({ request }) => request.method === "tools/call")!.request.traceContext).toEqual({ traceparent, baggage: "tenant=a" });
   });
@@ -188,7 +191,11 @@ describe("containment and bounded delivery", () => {
       expect(await settlesWithin(answers, 10_000), "the client's answers, while the slow observer holds").toBe("settled");
       // The other observers heard every request, start and finish, while the slow one still held them.
       await others.finished(4);
-      expect(others.lines.filter((line) => /^(start|finish) /.test(line))).toEqual(["start initialize", "finish initialize complete", ...[0, 1, 2].flatMap(() => ["start tools/call", "finish tools/call complete"])]);
+      expect(others.lines.filter((line) => /^(start|finish) /.test(line))).toEqual([
+        "start initialize",
+        "finish initialize complete",
+        ...[0, 1, 2].flatMap(() => ["start tools/call", "finish tools/call complete"]),
+      ]);
       expect(holding).toBe(4);
       await until(() => diagnostics.length > 0, "the diagnostic");
       await delay(50);

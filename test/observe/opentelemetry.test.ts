@@ -76,7 +76,12 @@ describe("openTelemetryObserver()", () => {
     // lasts as long as the server took, as the mock's own observation of it says.
     await recording.finished(4);
     const observed = recording.finishes.map(({ request, finish }) => ({ method: request.method, id: String(request.requestId), startMs: request.startedAt, durationMs: finish.durationMs }));
-    const timed = spans.map((span) => ({ method: span.attributes["mcp.method.name"], id: span.attributes["jsonrpc.request.id"], startMs: milliseconds(span.startTime), durationMs: milliseconds(span.duration) }));
+    const timed = spans.map((span) => ({
+      method: span.attributes["mcp.method.name"],
+      id: span.attributes["jsonrpc.request.id"],
+      startMs: milliseconds(span.startTime),
+      durationMs: milliseconds(span.duration),
+    }));
     expect(timed).toEqual(observed.map((own) => ({ ...own, startMs: closeTo(own.startMs), durationMs: closeTo(own.durationMs) })));
   });
 

@@ -19,17 +19,50 @@ const resource = { uri: "file:///a.txt", name: "a", mimeType: "text/plain", size
 /** Valid params and results of the methods (for the latest version; older ones reject some parts). */
 const samples: Record<string, unknown>[] = [
   // results
-  { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {}, tasks: {} }, serverInfo: { ...implementation, title: "Demo", icons: [{ src: "https://example.com/i.png", sizes: ["48x48"], theme: "dark" }] }, instructions: "x" },
+  {
+    protocolVersion: "2025-11-25",
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {}, tasks: {} },
+    serverInfo: { ...implementation, title: "Demo", icons: [{ src: "https://example.com/i.png", sizes: ["48x48"], theme: "dark" }] },
+    instructions: "x",
+  },
   {},
-  { tools: [tool, { ...tool, name: "w", title: "W", outputSchema: { type: "object", properties: { c: { type: "number" } } }, annotations: { readOnlyHint: true }, execution: { taskSupport: "optional" } }], nextCursor: "2" },
+  {
+    tools: [
+      tool,
+      { ...tool, name: "w", title: "W", outputSchema: { type: "object", properties: { c: { type: "number" } } }, annotations: { readOnlyHint: true }, execution: { taskSupport: "optional" } },
+    ],
+    nextCursor: "2",
+  },
   { content: [text] },
-  { content: [text, { type: "image", data: png, mimeType: "image/png", annotations }, { type: "audio", data: png, mimeType: "audio/wav" }, { type: "resource", resource: { uri: "notes://x", text: "x" } }, { type: "resource_link", uri: "file:///r.txt", name: "r" }], structuredContent: { c: 21 }, isError: false, _meta: { trace: 1 } },
+  {
+    content: [
+      text,
+      { type: "image", data: png, mimeType: "image/png", annotations },
+      { type: "audio", data: png, mimeType: "audio/wav" },
+      { type: "resource", resource: { uri: "notes://x", text: "x" } },
+      { type: "resource_link", uri: "file:///r.txt", name: "r" },
+    ],
+    structuredContent: { c: 21 },
+    isError: false,
+    _meta: { trace: 1 },
+  },
   { task },
   { resources: [resource] },
   { resourceTemplates: [{ uriTemplate: "notes://{day}", name: "notes" }] },
-  { contents: [{ uri: "notes://today", text: "Ship it." }, { uri: "file:///logo.png", mimeType: "image/png", blob: png }] },
+  {
+    contents: [
+      { uri: "notes://today", text: "Ship it." },
+      { uri: "file:///logo.png", mimeType: "image/png", blob: png },
+    ],
+  },
   { prompts: [{ name: "greet", arguments: [{ name: "name", required: true }] }] },
-  { description: "Hi", messages: [{ role: "user", content: text }, { role: "assistant", content: { type: "resource", resource: { uri: "notes://x", text: "x" } } }] },
+  {
+    description: "Hi",
+    messages: [
+      { role: "user", content: text },
+      { role: "assistant", content: { type: "resource", resource: { uri: "notes://x", text: "x" } } },
+    ],
+  },
   { completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } },
   task,
   { tasks: [task] },
@@ -46,7 +79,14 @@ const samples: Record<string, unknown>[] = [
   { ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" }, context: { arguments: { x: "y" } } },
   { level: "info" },
   { messages: [{ role: "user", content: text }], maxTokens: 10, modelPreferences: { hints: [{ name: "m" }], costPriority: 0.2 }, includeContext: "none", stopSequences: ["x"] },
-  { message: "Who?", requestedSchema: { type: "object", properties: { name: { type: "string", minLength: 1 }, age: { type: "integer" }, ok: { type: "boolean" }, color: { type: "string", enum: ["r", "g"] } }, required: ["name"] } },
+  {
+    message: "Who?",
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string", minLength: 1 }, age: { type: "integer" }, ok: { type: "boolean" }, color: { type: "string", enum: ["r", "g"] } },
+      required: ["name"],
+    },
+  },
   { mode: "url", message: "Sign in", elicitationId: "e1", url: "https://example.com/login" },
   { taskId: "t-1" },
   { requestId: 3, reason: "no longer needed" },
@@ -61,9 +101,35 @@ class Thing {
   text = "x";
 }
 const odd: unknown[] = [
-  undefined, null, 0, -0, -1, 1.5, 2, 101, NaN, Infinity, "", "x", "text", "file:///a", "not base64!", true, false,
-  [], [1], [text], {}, { type: "text" }, text, new Date(0), new Thing(), Object.create(null) as object,
-  { constructor: class Fake {} }, { [Symbol("s")]: 1 }, JSON.parse('{"__proto__": {"x": 1}}') as object,
+  undefined,
+  null,
+  0,
+  -0,
+  -1,
+  1.5,
+  2,
+  101,
+  NaN,
+  Infinity,
+  "",
+  "x",
+  "text",
+  "file:///a",
+  "not base64!",
+  true,
+  false,
+  [],
+  [1],
+  [text],
+  {},
+  { type: "text" },
+  text,
+  new Date(0),
+  new Thing(),
+  Object.create(null) as object,
+  { constructor: class Fake {} },
+  { [Symbol("s")]: 1 },
+  JSON.parse('{"__proto__": {"x": 1}}') as object,
   [, 1],
 ];
 

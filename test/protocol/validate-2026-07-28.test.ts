@@ -150,7 +150,6 @@ function mutated(type: string, file: string, change: (copy: Json) => void): Json
   return copy;
 }
 
-
 describe("mutations of the examples are invalid where they were changed", () => {
   it("parts, checked where they travel: a tool's inputSchema must still be an object type; an image needs its data", () => {
     const tool = mutated("Tool", "tool-with-array-output-schema.json", (t) => (t.inputSchema = { type: "array" }));
@@ -210,7 +209,7 @@ describe("mutations of the examples are invalid where they were changed", () => 
     // An answer of no known kind is said to be none of the three, not a sampling result missing its fields.
     const unknownKind = validateMessage(retry({ github_login: { answer: "Paris" } }), fromClient);
     expect(unknownKind.map((problem) => [problem.path, problem.message])).toEqual([
-      ["$.params.inputResponses.github_login", 'expected an elicitation result ({ action }), a roots result ({ roots }) or a sampling result ({ role, content, model }); got an object'],
+      ["$.params.inputResponses.github_login", "expected an elicitation result ({ action }), a roots result ({ roots }) or a sampling result ({ role, content, model }); got an object"],
     ]);
   });
 
@@ -278,7 +277,8 @@ describe("mutations of the examples are invalid where they were changed", () => 
       {
         path: "$.method",
         rule: "version.feature",
-        message: '"notifications/roots/list_changed" is not available: protocol version 2026-07-28 does not have notifications/roots/list_changed (2026-07-28: a server asks for roots in a result\'s input requests) (feature "rootsListChanged", only from 2024-11-05 up to, not including, 2026-07-28)',
+        message:
+          '"notifications/roots/list_changed" is not available: protocol version 2026-07-28 does not have notifications/roots/list_changed (2026-07-28: a server asks for roots in a result\'s input requests) (feature "rootsListChanged", only from 2024-11-05 up to, not including, 2026-07-28)',
       },
     ]);
     expect(validateMessage(rootsChanged, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
@@ -288,13 +288,18 @@ describe("mutations of the examples are invalid where they were changed", () => 
       {
         path: "$.method",
         rule: "version.feature",
-        message: '"notifications/progress" is not available: in protocol version 2026-07-28 a client sends no progress notifications, since they only reported on server-to-client requests, which 2026-07-28 removed (feature "serverRequests", only from 2024-11-05 up to, not including, 2026-07-28)',
+        message:
+          '"notifications/progress" is not available: in protocol version 2026-07-28 a client sends no progress notifications, since they only reported on server-to-client requests, which 2026-07-28 removed (feature "serverRequests", only from 2024-11-05 up to, not including, 2026-07-28)',
       },
     ]);
     expect(validateMessage(progress, { direction: "client-to-server", protocolVersion: "2025-11-25" })).toEqual([]);
     expect(validateMessage(progress, { direction: "server-to-client", protocolVersion: MODERN })).toEqual([]);
     const elicit = { jsonrpc: "2.0", id: 1, method: "elicitation/create", params: { message: "x", requestedSchema: { type: "object", properties: {} } } };
-    expect(validateMessage(elicit, { direction: "server-to-client", protocolVersion: MODERN })[0]).toMatchObject({ path: "$.method", rule: "version.feature", message: expect.stringContaining("server-to-client JSON-RPC requests") });
+    expect(validateMessage(elicit, { direction: "server-to-client", protocolVersion: MODERN })[0]).toMatchObject({
+      path: "$.method",
+      rule: "version.feature",
+      message: expect.stringContaining("server-to-client JSON-RPC requests"),
+    });
     const discover = examples.find(([type]) => type === "DiscoverRequest")![2];
     expect(pathsOf(validateMessage(discover, { direction: "client-to-server", protocolVersion: "2025-11-25" }))).toEqual([["$.method", "version.feature"]]);
     // Legacy results need no resultType.

@@ -41,18 +41,12 @@ describe("validateMessage: input", () => {
 
 describe("validateMessage: envelope rules", () => {
   it('jsonrpc.version: "2.0" is required', () => {
-    expect(validateMessage({ ...request("ping"), jsonrpc: "1.0" }, fromClient())).toEqual([
-      { path: "$.jsonrpc", rule: "jsonrpc.version", message: 'expected "2.0"; got "1.0"' },
-    ]);
-    expect(validateMessage({ id: 1, method: "ping" }, fromClient())).toEqual([
-      { path: "$.jsonrpc", rule: "jsonrpc.version", message: 'required field "jsonrpc" is missing; expected "2.0"' },
-    ]);
+    expect(validateMessage({ ...request("ping"), jsonrpc: "1.0" }, fromClient())).toEqual([{ path: "$.jsonrpc", rule: "jsonrpc.version", message: 'expected "2.0"; got "1.0"' }]);
+    expect(validateMessage({ id: 1, method: "ping" }, fromClient())).toEqual([{ path: "$.jsonrpc", rule: "jsonrpc.version", message: 'required field "jsonrpc" is missing; expected "2.0"' }]);
   });
 
   it("jsonrpc.method: method must be a string", () => {
-    expect(validateMessage({ jsonrpc: "2.0", id: 1, method: 5 }, fromClient())).toEqual([
-      { path: "$.method", rule: "jsonrpc.method", message: "expected a string; got 5" },
-    ]);
+    expect(validateMessage({ jsonrpc: "2.0", id: 1, method: 5 }, fromClient())).toEqual([{ path: "$.method", rule: "jsonrpc.method", message: "expected a string; got 5" }]);
   });
 
   it("jsonrpc.id: MCP requests never use a null id", () => {
@@ -60,9 +54,7 @@ describe("validateMessage: envelope rules", () => {
       { path: "$.id", rule: "jsonrpc.id", message: "expected a string or a number (MCP requests never use a null id); got null" },
     ]);
     expect(validateMessage(request("ping", undefined, "req-1"), fromClient())).toEqual([]);
-    expect(validateMessage({ jsonrpc: "2.0", id: [1], method: "ping" }, fromClient())).toEqual([
-      { path: "$.id", rule: "jsonrpc.id", message: "expected a string or a number; got an array" },
-    ]);
+    expect(validateMessage({ jsonrpc: "2.0", id: [1], method: "ping" }, fromClient())).toEqual([{ path: "$.id", rule: "jsonrpc.id", message: "expected a string or a number; got an array" }]);
   });
 
   it("jsonrpc.params: params are always a named object in MCP", () => {
@@ -75,15 +67,11 @@ describe("validateMessage: envelope rules", () => {
     expect(validateMessage({ jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }, fromServer())).toEqual([
       { path: "$", rule: "jsonrpc.response", message: 'expected exactly one of "result" and "error"; got both' },
     ]);
-    expect(validateMessage(response("done"), fromServer())).toEqual([
-      { path: "$.result", rule: "jsonrpc.response", message: 'expected an object; got "done"' },
-    ]);
+    expect(validateMessage(response("done"), fromServer())).toEqual([{ path: "$.result", rule: "jsonrpc.response", message: 'expected an object; got "done"' }]);
   });
 
   it("jsonrpc.id: a result response needs a string or number id", () => {
-    expect(validateMessage({ jsonrpc: "2.0", result: {} }, fromServer())).toEqual([
-      { path: "$.id", rule: "jsonrpc.id", message: 'required field "id" is missing; expected a string or a number' },
-    ]);
+    expect(validateMessage({ jsonrpc: "2.0", result: {} }, fromServer())).toEqual([{ path: "$.id", rule: "jsonrpc.id", message: 'required field "id" is missing; expected a string or a number' }]);
     expect(validateMessage({ jsonrpc: "2.0", id: null, result: {} }, fromServer())).toEqual([
       { path: "$.id", rule: "jsonrpc.id", message: "expected a string or a number (only an error response may have a null id); got null" },
     ]);
@@ -96,9 +84,7 @@ describe("validateMessage: envelope rules", () => {
     expect(validateMessage({ jsonrpc: "2.0", error }, fromServer("2025-06-18"))).toEqual([
       { path: "$.id", rule: "jsonrpc.id", message: 'required field "id" is missing; expected a string, a number or null' },
     ]);
-    expect(validateMessage({ jsonrpc: "2.0", id: true, error }, fromServer())).toEqual([
-      { path: "$.id", rule: "jsonrpc.id", message: "expected a string, a number or null; got true" },
-    ]);
+    expect(validateMessage({ jsonrpc: "2.0", id: true, error }, fromServer())).toEqual([{ path: "$.id", rule: "jsonrpc.id", message: "expected a string, a number or null; got true" }]);
   });
 
   it("jsonrpc.error: an integer code and a string message", () => {
@@ -117,9 +103,7 @@ describe("validateMessage: envelope rules", () => {
 
   it("without requestMethod a response is checked as an envelope only", () => {
     expect(validateMessage(response({ tools: "not a list" }), fromServer())).toEqual([]);
-    expect(validateMessage(response({ tools: "not a list" }), serverAnswers("tools/list"))).toEqual([
-      { path: "$.result.tools", rule: "result.shape", message: 'expected an array; got "not a list"' },
-    ]);
+    expect(validateMessage(response({ tools: "not a list" }), serverAnswers("tools/list"))).toEqual([{ path: "$.result.tools", rule: "result.shape", message: 'expected an array; got "not a list"' }]);
   });
 });
 
@@ -135,8 +119,7 @@ describe("validateMessage: versions", () => {
       {
         path: "$",
         rule: "version.unknown",
-        message:
-          'expected a protocol version this validator knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); got "2030-01-01"; only the JSON-RPC envelope was checked',
+        message: 'expected a protocol version this validator knows (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); got "2030-01-01"; only the JSON-RPC envelope was checked',
       },
       { path: "$.jsonrpc", rule: "jsonrpc.version", message: 'expected "2.0"; got "1.0"' },
     ]);
@@ -147,15 +130,11 @@ describe("validateMessage: JSON-RPC batches", () => {
   const batch = [request("ping", undefined, 1), notification("notifications/initialized"), { jsonrpc: "2.0", id: 3, method: "tools/call" }];
 
   it("validates each message of a batch in 2025-03-26, with indexed paths", () => {
-    expect(validateMessage(batch, fromClient("2025-03-26"))).toEqual([
-      { path: "$[2].params", rule: "params.shape", message: 'required field "params" is missing; expected an object' },
-    ]);
+    expect(validateMessage(batch, fromClient("2025-03-26"))).toEqual([{ path: "$[2].params", rule: "params.shape", message: 'required field "params" is missing; expected an object' }]);
   });
 
   it("reports an empty batch", () => {
-    expect(validateMessage([], fromClient("2025-03-26"))).toEqual([
-      { path: "$", rule: "jsonrpc.message", message: "expected at least one message in a batch; got an empty array" },
-    ]);
+    expect(validateMessage([], fromClient("2025-03-26"))).toEqual([{ path: "$", rule: "jsonrpc.message", message: "expected at least one message in a batch; got an empty array" }]);
   });
 
   it("reports batches in versions without them, both before and after 2025-03-26", () => {
@@ -173,17 +152,16 @@ describe("validateMessage: JSON-RPC batches", () => {
 
 describe("validateMessage: JSON paths", () => {
   it("quotes keys that are not plain identifiers and indexes arrays", () => {
-    const result = { content: [{ type: "text", text: "ok", _meta: { "io.example/x": 1 } }, { type: "text", text: "ok", _meta: "x" }] };
-    expect(validateMessage(response(result), serverAnswers("tools/call"))).toEqual([
-      { path: "$.result.content[1]._meta", rule: "result.shape", message: 'expected an object; got "x"' },
-    ]);
+    const result = {
+      content: [
+        { type: "text", text: "ok", _meta: { "io.example/x": 1 } },
+        { type: "text", text: "ok", _meta: "x" },
+      ],
+    };
+    expect(validateMessage(response(result), serverAnswers("tools/call"))).toEqual([{ path: "$.result.content[1]._meta", rule: "result.shape", message: 'expected an object; got "x"' }]);
     const args = { name: "x", arguments: { a: 1 }, _meta: { progressToken: true } };
-    expect(validateMessage(request("tools/call", args), fromClient())).toEqual([
-      { path: "$.params._meta.progressToken", rule: "params.shape", message: "expected a string or a number; got true" },
-    ]);
+    expect(validateMessage(request("tools/call", args), fromClient())).toEqual([{ path: "$.params._meta.progressToken", rule: "params.shape", message: "expected a string or a number; got true" }]);
     const prompt = { name: "p", arguments: { "first name": 3 } };
-    expect(validateMessage(request("prompts/get", prompt), fromClient())).toEqual([
-      { path: '$.params.arguments["first name"]', rule: "params.shape", message: "expected a string; got 3" },
-    ]);
+    expect(validateMessage(request("prompts/get", prompt), fromClient())).toEqual([{ path: '$.params.arguments["first name"]', rule: "params.shape", message: "expected a string; got 3" }]);
   });
 });

@@ -77,7 +77,8 @@ async function nodeReads(lines: readonly string[]): Promise<IncomingHttpHeaders>
   return seen;
 }
 
-const fromClient = (headers: unknown, extra: Record<string, unknown> = {}) => ({ direction: "client-to-server", protocolVersion: MODERN, headers, tools: [sql], ...extra }) as Parameters<typeof validateMessage>[1];
+const fromClient = (headers: unknown, extra: Record<string, unknown> = {}) =>
+  ({ direction: "client-to-server", protocolVersion: MODERN, headers, tools: [sql], ...extra }) as Parameters<typeof validateMessage>[1];
 const headerProblems = (message: unknown, options: Parameters<typeof validateMessage>[1]) =>
   validateMessage(message, options)
     .filter((problem) => problem.rule === "http.header")
@@ -135,18 +136,48 @@ describe("2026-07-28: conforming headers pass", () => {
 
 describe("2026-07-28: each rule broken is reported at its header", () => {
   it.each([
-    ["no MCP-Protocol-Version", { "mcp-protocol-version": null }, "headers.mcp-protocol-version", /MCP-Protocol-Version header is required on every POST, and must equal params._meta\["io.modelcontextprotocol\/protocolVersion"\] \("2026-07-28"\)/],
-    ["MCP-Protocol-Version unlike _meta", { "mcp-protocol-version": "2025-11-25" }, "headers.mcp-protocol-version", /MCP-Protocol-Version header value "2025-11-25" does not match the body's _meta version "2026-07-28"/],
+    [
+      "no MCP-Protocol-Version",
+      { "mcp-protocol-version": null },
+      "headers.mcp-protocol-version",
+      /MCP-Protocol-Version header is required on every POST, and must equal params._meta\["io.modelcontextprotocol\/protocolVersion"\] \("2026-07-28"\)/,
+    ],
+    [
+      "MCP-Protocol-Version unlike _meta",
+      { "mcp-protocol-version": "2025-11-25" },
+      "headers.mcp-protocol-version",
+      /MCP-Protocol-Version header value "2025-11-25" does not match the body's _meta version "2026-07-28"/,
+    ],
     ["no Mcp-Method", { "mcp-method": null }, "headers.mcp-method", /Mcp-Method header is required on every request \(expected "tools\/call"\)/],
     ["Mcp-Method unlike the body", { "mcp-method": "tools/list" }, "headers.mcp-method", /Mcp-Method header value "tools\/list" does not match the body's method "tools\/call"/],
     ["no Mcp-Name", { "mcp-name": null }, "headers.mcp-name", /Mcp-Name header is required on tools\/call \(expected params.name, "execute_sql"\)/],
     ["Mcp-Name unlike the body", { "mcp-name": "other" }, "headers.mcp-name", /Mcp-Name header value "other" does not match the body's params.name "execute_sql"/],
     ["a malformed Base64 sentinel", { "mcp-name": "=?base64?***?=" }, "headers.mcp-name", /Mcp-Name header value "=\?base64\?\*\*\*\?=" is not valid Base64/],
     ["a raw non-ASCII value", { "mcp-name": "exécute" }, "headers.mcp-name", /has characters a header value may not carry .* travels as =\?base64\?…\?=/],
-    ["a mirrored parameter left out", { "mcp-param-region": null }, "headers.mcp-param-region", /Mcp-Param-Region header is required: tool "execute_sql" mirrors arguments.region \("us-west1"\) into it \(x-mcp-header\)/],
-    ["a mirrored parameter unlike the body", { "mcp-param-region": "eu-north1" }, "headers.mcp-param-region", /Mcp-Param-Region header value "eu-north1" does not match the body's arguments.region "us-west1"/],
-    ["a mirrored parameter sent for an argument the body lacks", { "mcp-param-limit": "7" }, "headers.mcp-param-limit", /^Mcp-Param-Limit header value "7" mirrors nothing: the body's arguments.limit is absent \(a client omits the header then\)$/],
-    ["a nested mirrored parameter sent for an argument the body lacks", { "mcp-param-tenant": "acme" }, "headers.mcp-param-tenant", /^Mcp-Param-Tenant header value "acme" mirrors nothing: the body's arguments.target.tenant is absent/],
+    [
+      "a mirrored parameter left out",
+      { "mcp-param-region": null },
+      "headers.mcp-param-region",
+      /Mcp-Param-Region header is required: tool "execute_sql" mirrors arguments.region \("us-west1"\) into it \(x-mcp-header\)/,
+    ],
+    [
+      "a mirrored parameter unlike the body",
+      { "mcp-param-region": "eu-north1" },
+      "headers.mcp-param-region",
+      /Mcp-Param-Region header value "eu-north1" does not match the body's arguments.region "us-west1"/,
+    ],
+    [
+      "a mirrored parameter sent for an argument the body lacks",
+      { "mcp-param-limit": "7" },
+      "headers.mcp-param-limit",
+      /^Mcp-Param-Limit header value "7" mirrors nothing: the body's arguments.limit is absent \(a client omits the header then\)$/,
+    ],
+    [
+      "a nested mirrored parameter sent for an argument the body lacks",
+      { "mcp-param-tenant": "acme" },
+      "headers.mcp-param-tenant",
+      /^Mcp-Param-Tenant header value "acme" mirrors nothing: the body's arguments.target.tenant is absent/,
+    ],
   ])("%s", (_what, change, at, message) => {
     const call = sqlCall();
     const problems = headerProblems(call, fromClient(headersFor(call, change)));
@@ -220,7 +251,7 @@ describe("2026-07-28: each rule broken is reported at its header", () => {
     const call = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
     const problems = validateMessage(call, fromClient({ "mcp-method": "tools/list" }));
     expect(problems.map((problem) => [problem.path, problem.rule])).toEqual([
-      ['$.params._meta', "params.shape"],
+      ["$.params._meta", "params.shape"],
       ["headers.mcp-protocol-version", "http.header"],
     ]);
     expect(problems[1]!.message).toBe("the MCP-Protocol-Version header is required on every POST");
@@ -266,15 +297,21 @@ describe("the mock refuses what the validator reports, in the same words", () =>
 });
 
 describe("the legacy era's header rules", () => {
-  const legacy = (protocolVersion: string, headers: unknown, sessionId?: string) => ({ direction: "client-to-server", protocolVersion, headers, ...(sessionId !== undefined && { sessionId }) }) as Parameters<typeof validateMessage>[1];
+  const legacy = (protocolVersion: string, headers: unknown, sessionId?: string) =>
+    ({ direction: "client-to-server", protocolVersion, headers, ...(sessionId !== undefined && { sessionId }) }) as Parameters<typeof validateMessage>[1];
   const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
 
   it("2025-06-18 and later: MCP-Protocol-Version on every POST after initialize, equal to the negotiated version", () => {
     expect(headerProblems(list, legacy("2025-11-25", { "mcp-protocol-version": "2025-11-25" }))).toEqual([]);
     expect(headerProblems(list, legacy("2025-06-18", {}))).toEqual([
-      ["headers.mcp-protocol-version", 'the MCP-Protocol-Version header is required on every POST after initialize in 2025-06-18 (expected "2025-06-18", the negotiated version); a server may assume 2025-03-26 without it'],
+      [
+        "headers.mcp-protocol-version",
+        'the MCP-Protocol-Version header is required on every POST after initialize in 2025-06-18 (expected "2025-06-18", the negotiated version); a server may assume 2025-03-26 without it',
+      ],
     ]);
-    expect(headerProblems(list, legacy("2025-11-25", { "mcp-protocol-version": "2025-06-18" }))).toEqual([["headers.mcp-protocol-version", 'MCP-Protocol-Version header value "2025-06-18" is not the negotiated version "2025-11-25"']]);
+    expect(headerProblems(list, legacy("2025-11-25", { "mcp-protocol-version": "2025-06-18" }))).toEqual([
+      ["headers.mcp-protocol-version", 'MCP-Protocol-Version header value "2025-06-18" is not the negotiated version "2025-11-25"'],
+    ]);
     // A notification after initialize is a POST too.
     expect(headerProblems({ jsonrpc: "2.0", method: "notifications/initialized" }, legacy("2025-11-25", {})).map(([at]) => at)).toEqual(["headers.mcp-protocol-version"]);
   });
@@ -289,8 +326,12 @@ describe("the legacy era's header rules", () => {
     const version = { "mcp-protocol-version": "2025-11-25" };
     expect(headerProblems(list, legacy("2025-11-25", version))).toEqual([]);
     expect(headerProblems(list, legacy("2025-11-25", { ...version, "mcp-session-id": "abc" }, "abc"))).toEqual([]);
-    expect(headerProblems(list, legacy("2025-11-25", version, "abc"))).toEqual([["headers.mcp-session-id", 'the Mcp-Session-Id header is required on every POST after initialize: the server gave session "abc"']]);
-    expect(headerProblems(list, legacy("2025-11-25", { ...version, "mcp-session-id": "abd" }, "abc"))).toEqual([["headers.mcp-session-id", 'Mcp-Session-Id header value "abd" is not the session the server gave, "abc"']]);
+    expect(headerProblems(list, legacy("2025-11-25", version, "abc"))).toEqual([
+      ["headers.mcp-session-id", 'the Mcp-Session-Id header is required on every POST after initialize: the server gave session "abc"'],
+    ]);
+    expect(headerProblems(list, legacy("2025-11-25", { ...version, "mcp-session-id": "abd" }, "abc"))).toEqual([
+      ["headers.mcp-session-id", 'Mcp-Session-Id header value "abd" is not the session the server gave, "abc"'],
+    ]);
     const batch = [list, { ...list, id: 3 }];
     expect(headerProblems(batch, legacy("2025-03-26", {}, "abc")).map(([at]) => at)).toEqual(["headers.mcp-session-id"]);
   });

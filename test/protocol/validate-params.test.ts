@@ -7,7 +7,10 @@ const shape = (path: string, message: string) => ({ path, rule: "params.shape", 
 
 describe("valid requests and notifications in each direction", () => {
   const clientMessages: [string, object][] = [
-    ["initialize", request("initialize", { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } }, clientInfo: implementation })],
+    [
+      "initialize",
+      request("initialize", { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } }, clientInfo: implementation }),
+    ],
     ["ping", request("ping")],
     ["tools/list", request("tools/list", { cursor: "page-2" })],
     ["tools/call", request("tools/call", { name: "search", arguments: { q: "bug" }, _meta: { progressToken: "p1" } })],
@@ -36,14 +39,20 @@ describe("valid requests and notifications in each direction", () => {
 
   const serverMessages: [string, object][] = [
     ["ping", request("ping")],
-    ["sampling/createMessage", request("sampling/createMessage", {
-      messages: [{ role: "user", content: { type: "text", text: "Hi" } }, { role: "assistant", content: [{ type: "tool_use", id: "u1", name: "search", input: { q: "x" } }] }],
-      maxTokens: 100,
-      modelPreferences: { hints: [{ name: "claude" }], costPriority: 0.2 },
-      includeContext: "none",
-      tools: [tool],
-      toolChoice: { mode: "auto" },
-    })],
+    [
+      "sampling/createMessage",
+      request("sampling/createMessage", {
+        messages: [
+          { role: "user", content: { type: "text", text: "Hi" } },
+          { role: "assistant", content: [{ type: "tool_use", id: "u1", name: "search", input: { q: "x" } }] },
+        ],
+        maxTokens: 100,
+        modelPreferences: { hints: [{ name: "claude" }], costPriority: 0.2 },
+        includeContext: "none",
+        tools: [tool],
+        toolChoice: { mode: "auto" },
+      }),
+    ],
     ["elicitation/create (form)", request("elicitation/create", { message: "Where?", requestedSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })],
     ["elicitation/create (url)", request("elicitation/create", { mode: "url", message: "Sign in", elicitationId: "e1", url: "https://example.com/auth" })],
     ["roots/list", request("roots/list")],
@@ -74,7 +83,11 @@ describe("method.unknown and method.kind", () => {
 
   it("reports a method sent in the wrong direction", () => {
     expect(validateMessage(request("sampling/createMessage", { messages: [], maxTokens: 1 }), fromClient())).toEqual([
-      expect.objectContaining({ path: "$.method", rule: "method.unknown", message: expect.stringMatching(/^"sampling\/createMessage" is not sent by the client; expected one of the client's requests: "initialize", /) }),
+      expect.objectContaining({
+        path: "$.method",
+        rule: "method.unknown",
+        message: expect.stringMatching(/^"sampling\/createMessage" is not sent by the client; expected one of the client's requests: "initialize", /),
+      }),
     ]);
     expect(validateMessage(notification("notifications/initialized"), fromServer("2024-11-05"))).toEqual([
       {
@@ -90,9 +103,7 @@ describe("method.unknown and method.kind", () => {
     expect(validateMessage(request("notifications/initialized"), fromClient())).toEqual([
       { path: "$.method", rule: "method.kind", message: '"notifications/initialized" is a notification; expected no "id"' },
     ]);
-    expect(validateMessage(notification("tools/list"), fromClient())).toEqual([
-      { path: "$.method", rule: "method.kind", message: '"tools/list" is a request; expected an "id"' },
-    ]);
+    expect(validateMessage(notification("tools/list"), fromClient())).toEqual([{ path: "$.method", rule: "method.kind", message: '"tools/list" is a request; expected an "id"' }]);
   });
 });
 
@@ -128,10 +139,7 @@ describe("params.shape by method", () => {
   });
 
   it("tools/call: a string name and object arguments", () => {
-    expect(check(request("tools/call", { name: 1, arguments: "q=bug" }))).toEqual([
-      shape("$.params.name", "expected a string; got 1"),
-      shape("$.params.arguments", 'expected an object; got "q=bug"'),
-    ]);
+    expect(check(request("tools/call", { name: 1, arguments: "q=bug" }))).toEqual([shape("$.params.name", "expected a string; got 1"), shape("$.params.arguments", 'expected an object; got "q=bug"')]);
   });
 
   it("list requests: cursor is a string", () => {
@@ -139,9 +147,7 @@ describe("params.shape by method", () => {
   });
 
   it("resources/read and subscribe: uri is a URI", () => {
-    expect(check(request("resources/read", { uri: "today.txt" }))).toEqual([
-      shape("$.params.uri", 'expected a URI with a scheme (such as "file:///notes.txt"); got "today.txt"'),
-    ]);
+    expect(check(request("resources/read", { uri: "today.txt" }))).toEqual([shape("$.params.uri", 'expected a URI with a scheme (such as "file:///notes.txt"); got "today.txt"')]);
     expect(check(request("resources/subscribe", {}))).toEqual([shape("$.params.uri", 'required field "uri" is missing; expected a string')]);
   });
 
@@ -162,15 +168,11 @@ describe("params.shape by method", () => {
   it("logging/setLevel and notifications/message: the level enum", () => {
     const levels = '"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
     expect(check(request("logging/setLevel", { level: "verbose" }))).toEqual([shape("$.params.level", `expected one of ${levels}; got "verbose"`)]);
-    expect(check(notification("notifications/message", { level: "WARN", data: "x" }), server)).toEqual([
-      shape("$.params.level", `expected one of ${levels}; got "WARN"`),
-    ]);
+    expect(check(notification("notifications/message", { level: "WARN", data: "x" }), server)).toEqual([shape("$.params.level", `expected one of ${levels}; got "WARN"`)]);
   });
 
   it("notifications/message: data is required (any value)", () => {
-    expect(check(notification("notifications/message", { level: "info" }), server)).toEqual([
-      shape("$.params.data", 'required field "data" is missing; expected any JSON value'),
-    ]);
+    expect(check(notification("notifications/message", { level: "info" }), server)).toEqual([shape("$.params.data", 'required field "data" is missing; expected any JSON value')]);
   });
 
   it("notifications/progress: token and numbers", () => {
@@ -185,15 +187,11 @@ describe("params.shape by method", () => {
       shape("$.params.requestId", 'required field "requestId" is missing; expected a string or a number'),
     ]);
     expect(check(notification("notifications/cancelled", { reason: "bored" }), fromClient("2025-11-25"))).toEqual([]);
-    expect(check(notification("notifications/cancelled", { requestId: {} }))).toEqual([
-      shape("$.params.requestId", "expected a string or a number; got an object"),
-    ]);
+    expect(check(notification("notifications/cancelled", { requestId: {} }))).toEqual([shape("$.params.requestId", "expected a string or a number; got an object")]);
   });
 
   it("notifications/resources/updated: a uri", () => {
-    expect(check(notification("notifications/resources/updated", {}), server)).toEqual([
-      shape("$.params.uri", 'required field "uri" is missing; expected a string'),
-    ]);
+    expect(check(notification("notifications/resources/updated", {}), server)).toEqual([shape("$.params.uri", 'required field "uri" is missing; expected a string')]);
   });
 
   it("sampling/createMessage: messages, maxTokens, content blocks and preferences in range", () => {
@@ -203,9 +201,9 @@ describe("params.shape by method", () => {
       shape("$.params.modelPreferences.speedPriority", "expected a number <= 1; got 2"),
       shape("$.params.maxTokens", 'required field "maxTokens" is missing; expected a number'),
     ]);
-    expect(check(request("sampling/createMessage", { messages: [{ role: "user", content: { type: "image", data: png, mimeType: "image/png" } }], maxTokens: 5, includeContext: "everything" }), server)).toEqual([
-      shape("$.params.includeContext", 'expected one of "none", "thisServer", "allServers"; got "everything"'),
-    ]);
+    expect(
+      check(request("sampling/createMessage", { messages: [{ role: "user", content: { type: "image", data: png, mimeType: "image/png" } }], maxTokens: 5, includeContext: "everything" }), server),
+    ).toEqual([shape("$.params.includeContext", 'expected one of "none", "thisServer", "allServers"; got "everything"')]);
   });
 
   it("elicitation/create (form): requestedSchema is a flat object schema of primitive fields", () => {
@@ -225,15 +223,11 @@ describe("params.shape by method", () => {
       shape("$.params.elicitationId", 'required field "elicitationId" is missing; expected a string'),
       shape("$.params.url", 'expected a URI with a scheme (such as "file:///notes.txt"); got "example.com"'),
     ]);
-    expect(check(request("elicitation/create", { mode: "voice", message: "Say it" }), server)).toEqual([
-      shape("$.params.mode", 'expected one of "form", "url"; got "voice"'),
-    ]);
+    expect(check(request("elicitation/create", { mode: "voice", message: "Say it" }), server)).toEqual([shape("$.params.mode", 'expected one of "form", "url"; got "voice"')]);
   });
 
   it("notifications/elicitation/complete: an elicitationId", () => {
-    expect(check(notification("notifications/elicitation/complete", { elicitationId: 7 }), server)).toEqual([
-      shape("$.params.elicitationId", "expected a string; got 7"),
-    ]);
+    expect(check(notification("notifications/elicitation/complete", { elicitationId: 7 }), server)).toEqual([shape("$.params.elicitationId", "expected a string; got 7")]);
   });
 
   it("tasks: taskId in requests, a full task in status notifications", () => {

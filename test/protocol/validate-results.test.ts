@@ -8,16 +8,70 @@ const contentTypes = 'expected one of "text", "image", "audio", "resource", "res
 
 describe("valid results", () => {
   const serverResults: [string, object][] = [
-    ["initialize", { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {}, tasks: {} }, serverInfo: { ...implementation, title: "Demo", icons: [{ src: "https://example.com/i.png", sizes: ["48x48"], theme: "dark" }], websiteUrl: "https://example.com" }, instructions: "Be nice." }],
+    [
+      "initialize",
+      {
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {}, tasks: {} },
+        serverInfo: { ...implementation, title: "Demo", icons: [{ src: "https://example.com/i.png", sizes: ["48x48"], theme: "dark" }], websiteUrl: "https://example.com" },
+        instructions: "Be nice.",
+      },
+    ],
     ["ping", {}],
-    ["tools/list", { tools: [tool, { ...tool, name: "weather", title: "Weather", outputSchema: { type: "object", properties: { c: { type: "number" } } }, annotations: { readOnlyHint: true }, execution: { taskSupport: "optional" } }], nextCursor: "2" }],
-    ["tools/call", { content: [{ type: "text", text: "21°" }, { type: "resource_link", uri: "file:///r.txt", name: "r" }], structuredContent: { c: 21 }, isError: false }],
-    ["resources/list", { resources: [{ uri: "file:///a.txt", name: "a", mimeType: "text/plain", size: 12, annotations: { audience: ["user", "assistant"], priority: 1, lastModified: "2025-01-01T00:00:00Z" } }] }],
+    [
+      "tools/list",
+      {
+        tools: [
+          tool,
+          {
+            ...tool,
+            name: "weather",
+            title: "Weather",
+            outputSchema: { type: "object", properties: { c: { type: "number" } } },
+            annotations: { readOnlyHint: true },
+            execution: { taskSupport: "optional" },
+          },
+        ],
+        nextCursor: "2",
+      },
+    ],
+    [
+      "tools/call",
+      {
+        content: [
+          { type: "text", text: "21°" },
+          { type: "resource_link", uri: "file:///r.txt", name: "r" },
+        ],
+        structuredContent: { c: 21 },
+        isError: false,
+      },
+    ],
+    [
+      "resources/list",
+      { resources: [{ uri: "file:///a.txt", name: "a", mimeType: "text/plain", size: 12, annotations: { audience: ["user", "assistant"], priority: 1, lastModified: "2025-01-01T00:00:00Z" } }] },
+    ],
     ["resources/templates/list", { resourceTemplates: [{ uriTemplate: "notes://{day}", name: "notes" }] }],
-    ["resources/read", { contents: [{ uri: "notes://today", text: "Ship it." }, { uri: "file:///logo.png", mimeType: "image/png", blob: png }] }],
+    [
+      "resources/read",
+      {
+        contents: [
+          { uri: "notes://today", text: "Ship it." },
+          { uri: "file:///logo.png", mimeType: "image/png", blob: png },
+        ],
+      },
+    ],
     ["resources/subscribe", {}],
     ["prompts/list", { prompts: [{ name: "greet", arguments: [{ name: "name", required: true }] }] }],
-    ["prompts/get", { description: "Hi", messages: [{ role: "user", content: { type: "text", text: "Hello" } }, { role: "assistant", content: { type: "resource", resource: { uri: "notes://x", text: "x" } } }] }],
+    [
+      "prompts/get",
+      {
+        description: "Hi",
+        messages: [
+          { role: "user", content: { type: "text", text: "Hello" } },
+          { role: "assistant", content: { type: "resource", resource: { uri: "notes://x", text: "x" } } },
+        ],
+      },
+    ],
     ["completion/complete", { completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } }],
     ["logging/setLevel", {}],
     ["tasks/get", task],
@@ -48,7 +102,11 @@ describe("valid results", () => {
 describe("requestMethod", () => {
   it("must be a request the other side sends", () => {
     expect(validateMessage(response({}), serverAnswers("roots/list"))).toEqual([
-      expect.objectContaining({ path: "$", rule: "method.unknown", message: expect.stringMatching(/^requestMethod: "roots\/list" is not sent by the client; expected one of the client's requests: /) }),
+      expect.objectContaining({
+        path: "$",
+        rule: "method.unknown",
+        message: expect.stringMatching(/^requestMethod: "roots\/list" is not sent by the client; expected one of the client's requests: /),
+      }),
     ]);
     expect(validateMessage(response({}), serverAnswers("notifications/initialized"))).toEqual([
       { path: "$", rule: "method.kind", message: 'requestMethod: "notifications/initialized" is a notification, and notifications get no response' },
@@ -66,7 +124,12 @@ describe("result.shape by method", () => {
   });
 
   it("tools/list: each tool has a name and an inputSchema of type object", () => {
-    const tools = [{ description: "no name", inputSchema: { type: "object" } }, { name: "x" }, { name: "y", inputSchema: { type: "string" } }, { name: "z", inputSchema: { type: "object", required: "q" } }];
+    const tools = [
+      { description: "no name", inputSchema: { type: "object" } },
+      { name: "x" },
+      { name: "y", inputSchema: { type: "string" } },
+      { name: "z", inputSchema: { type: "object", required: "q" } },
+    ];
     expect(validateMessage(response({ tools }), serverAnswers("tools/list"))).toEqual([
       shape("$.result.tools[0].name", 'required field "name" is missing; expected a string'),
       shape("$.result.tools[1].inputSchema", 'required field "inputSchema" is missing; expected an object'),
@@ -79,9 +142,7 @@ describe("result.shape by method", () => {
   });
 
   it("tools/call: content is required and each block has a known type and its fields", () => {
-    expect(validateMessage(response({ isError: true }), serverAnswers("tools/call"))).toEqual([
-      shape("$.result.content", 'required field "content" is missing; expected an array'),
-    ]);
+    expect(validateMessage(response({ isError: true }), serverAnswers("tools/call"))).toEqual([shape("$.result.content", 'required field "content" is missing; expected an array')]);
     const content = [
       { type: "txt", text: "x" },
       { text: "no type" },
@@ -147,9 +208,7 @@ describe("result.shape by method", () => {
 
   it("completion/complete: at most 100 string values", () => {
     const values = Array.from({ length: 101 }, (_, i) => `v${i}`);
-    expect(validateMessage(response({ completion: { values } }), serverAnswers("completion/complete"))).toEqual([
-      shape("$.result.completion.values", "expected at most 100 items; got 101 items"),
-    ]);
+    expect(validateMessage(response({ completion: { values } }), serverAnswers("completion/complete"))).toEqual([shape("$.result.completion.values", "expected at most 100 items; got 101 items")]);
     expect(validateMessage(response({ completion: { values: [1], total: 1.5 } }), serverAnswers("completion/complete"))).toEqual([
       shape("$.result.completion.values[0]", "expected a string; got 1"),
       shape("$.result.completion.total", "expected an integer; got 1.5"),
@@ -168,9 +227,7 @@ describe("result.shape by method", () => {
   });
 
   it("elicitation/create: the action enum, and content only with accept", () => {
-    expect(validateMessage(response({ action: "ok" }), clientAnswers("elicitation/create"))).toEqual([
-      shape("$.result.action", 'expected one of "accept", "decline", "cancel"; got "ok"'),
-    ]);
+    expect(validateMessage(response({ action: "ok" }), clientAnswers("elicitation/create"))).toEqual([shape("$.result.action", 'expected one of "accept", "decline", "cancel"; got "ok"')]);
     expect(validateMessage(response({ action: "decline", content: { city: "Oslo" } }), clientAnswers("elicitation/create"))).toEqual([
       shape("$.result.content", 'expected no "content" when "action" is "decline"; content comes only with "accept"'),
     ]);

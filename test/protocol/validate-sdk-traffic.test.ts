@@ -70,9 +70,14 @@ function buildServer(): McpServer {
   }));
   server.registerTool("fails", { description: "Always a tool error" }, async () => ({ content: [{ type: "text", text: "no" }], isError: true }));
   // Without an inputSchema the SDK passes only `extra`.
-  server.registerTool("slow", { description: "Waits until cancelled" }, (extra) => new Promise<CallToolResult>((resolve) => {
-    extra.signal.addEventListener("abort", () => resolve({ content: [] }));
-  }));
+  server.registerTool(
+    "slow",
+    { description: "Waits until cancelled" },
+    (extra) =>
+      new Promise<CallToolResult>((resolve) => {
+        extra.signal.addEventListener("abort", () => resolve({ content: [] }));
+      }),
+  );
   server.registerResource("today", "notes://today", { title: "Today", mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: "text/plain", text: "Ship it." }],
   }));
@@ -99,19 +104,14 @@ function buildServer(): McpServer {
 }
 
 function buildClient(): Client {
-  const client = new Client(
-    { name: "traffic-client", version: "2.0.0" },
-    { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } },
-  );
+  const client = new Client({ name: "traffic-client", version: "2.0.0" }, { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } });
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: "assistant",
     content: { type: "text", text: "Sunny." },
     model: "test-model",
     stopReason: "endTurn",
   }));
-  client.setRequestHandler(ElicitRequestSchema, async (request) =>
-    request.params.mode === "url" ? { action: "decline" } : { action: "accept", content: { city: "Oslo", days: 3 } },
-  );
+  client.setRequestHandler(ElicitRequestSchema, async (request) => (request.params.mode === "url" ? { action: "decline" } : { action: "accept", content: { city: "Oslo", days: 3 } }));
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
   return client;
 }
@@ -129,7 +129,10 @@ describe("official SDK traffic validates under 2025-11-25", () => {
     capture(serverTransport, "server-to-client", log);
     const server = buildServer();
     const client = buildClient();
-    cleanup.push(() => client.close(), () => server.close());
+    cleanup.push(
+      () => client.close(),
+      () => server.close(),
+    );
     await server.connect(serverTransport);
     await client.connect(clientTransport);
 

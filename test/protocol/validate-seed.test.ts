@@ -87,17 +87,13 @@ describe("validateResponse", () => {
 
   it("requires exactly one of result and error", () => {
     expect(validateResponse({ jsonrpc: "2.0", id: 1 })).toEqual(['a response must have exactly one of "result" and "error"; got neither']);
-    expect(validateResponse({ jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } })).toEqual([
-      'a response must have exactly one of "result" and "error"; got both',
-    ]);
+    expect(validateResponse({ jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } })).toEqual(['a response must have exactly one of "result" and "error"; got both']);
   });
 
   it("requires error to be an object with an integer code and a string message", () => {
     expect(validateResponse({ jsonrpc: "2.0", id: 1, error: "boom" })).toEqual(['"error" must be an object; got "boom"']);
     expect(validateResponse({ jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } })).toEqual(['"error.code" must be an integer; got 1.5']);
-    expect(validateResponse({ jsonrpc: "2.0", id: 1, error: { code: "-32600", message: "x" } })).toEqual([
-      '"error.code" must be an integer; got "-32600"',
-    ]);
+    expect(validateResponse({ jsonrpc: "2.0", id: 1, error: { code: "-32600", message: "x" } })).toEqual(['"error.code" must be an integer; got "-32600"']);
     expect(validateResponse({ jsonrpc: "2.0", id: 1, error: { code: -32600 } })).toEqual(['"error.message" must be a string; got nothing']);
   });
 

@@ -45,9 +45,7 @@ describe("validator wording", () => {
   it("a required key that takes any value, when missing, reads 'expected any JSON value'", () => {
     // zod reports such a key as expected "nonoptional"; a schema of tomorrow may have one again.
     const issues = issuesOf(z.looseObject({ payload: z.unknown() }), {});
-    expect(translateZodIssues(issues, ["data"], "error.data")).toEqual([
-      { path: "$.data.payload", rule: "error.data", message: 'required field "payload" is missing; expected any JSON value' },
-    ]);
+    expect(translateZodIssues(issues, ["data"], "error.data")).toEqual([{ path: "$.data.payload", rule: "error.data", message: 'required field "payload" is missing; expected any JSON value' }]);
   });
 
   it("a zod type it has no words for reads 'a valid value', not zod's name", () => {

@@ -50,7 +50,11 @@ describe("recording server-everything's elicitation and sampling (stdio, legacy 
       expect(asked.map(([method]) => method)).toEqual(["elicitation/create", "sampling/createMessage"]);
 
       const [first, second] = recording.exchanges;
-      expect(first).toMatchObject({ kind: "tool", name: "trigger-elicitation-request", asks: [{ method: "elicitation/create", params: { message: expect.any(String) }, answer: { result: { action: "accept", content: { name: "Ada" } } } }] });
+      expect(first).toMatchObject({
+        kind: "tool",
+        name: "trigger-elicitation-request",
+        asks: [{ method: "elicitation/create", params: { message: expect.any(String) }, answer: { result: { action: "accept", content: { name: "Ada" } } } }],
+      });
       expect(second).toMatchObject({ kind: "tool", name: "trigger-sampling-request", asks: [{ method: "sampling/createMessage", answer: { result: { model: "agent-model" } } }] });
       const scenario = recording.scenario();
       const calls = (scenario.fixtures as Array<{ tools: Array<{ name: string; calls: Array<Record<string, any>> }> }>)[0]!.tools.map((tool) => tool.calls[0]!);
@@ -142,7 +146,12 @@ async function withdrawingServer() {
         const withdraw = new AbortController();
         const asked = call.elicit({ message: "Quick?", requestedSchema: { type: "object", properties: {} } }, { signal: withdraw.signal });
         setTimeout(() => withdraw.abort(), 50);
-        return { returns: await asked.then(() => "answered", () => "went on without an answer") };
+        return {
+          returns: await asked.then(
+            () => "answered",
+            () => "went on without an answer",
+          ),
+        };
       },
     },
   });
@@ -155,7 +164,10 @@ describe("a request the recorded server takes back (notifications/cancelled)", (
     await using recording = await recordMcp(upstream, { mock: { transport: "memory" } });
     const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     let withdrawnWith = "";
-    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((withdrawnWith = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })));
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (_request, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => ((withdrawnWith = String(extra.signal.reason)), resolve({ action: "cancel" })), { once: true })),
+    );
     await client.connect(await recording.server.connectInMemory());
     clients.push(client);
     const answer = await client.callTool({ name: "hurry", arguments: {} });

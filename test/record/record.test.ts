@@ -94,7 +94,9 @@ describe("recording server-everything (stdio, legacy era) and replaying it", () 
     expect(await client.callTool({ name: "get-sum", arguments: { a: "x" } })).toMatchObject({ isError: true });
     const mismatch = await client.callTool({ name: "echo", arguments: { message: "bye" } }).catch((error: unknown) => error);
     expect(mismatch).toBeInstanceOf(McpError);
-    expect((mismatch as McpError).message).toMatch(/MCP fake mismatch: tool "echo" was called with arguments that match no declared fake .*Received \{"message":"bye"\}\. Declared: .*\{"message":"hi"\}/);
+    expect((mismatch as McpError).message).toMatch(
+      /MCP fake mismatch: tool "echo" was called with arguments that match no declared fake .*Received \{"message":"bye"\}\. Declared: .*\{"message":"hi"\}/,
+    );
     const unrecorded = await client.callTool({ name: "get-tiny-image", arguments: {} }).catch((error: unknown) => error);
     expect((unrecorded as McpError).message).toMatch(/Not recorded: tool "get-tiny-image" was listed by the server but never called while this recording was made/);
     expect((await client.readResource({ uri: "demo://resource/static/document/architecture.md" })).contents).toEqual(
@@ -194,7 +196,12 @@ describe("recording a 2026-07-28 server for a legacy agent", () => {
     replay.fakes.reset();
     await using modern = mcpShell(zoo("sdk-v2-server") + " stdio"); // the same server, for comparison
     const replayed = await replay.handle(
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "add", arguments: { a: 2, b: 40 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+      }),
     );
     expect(JSON.parse(replayed!).result).toMatchObject({ content: [{ type: "text", text: "42" }], resultType: "complete" });
     expect((await modern.callTool("add", { a: 2, b: 40 })).getTextContent()).toBe("42");
@@ -209,8 +216,12 @@ describe("what is not a server's answer is not recorded", () => {
     const client = await agent(recording.server);
     const tool = (await client.listTools()).tools[0]!.name;
     const failed = await client.callTool({ name: tool, arguments: {} }).catch((error: unknown) => error);
-    expect((failed as McpError).message).toMatch(/^MCP error -32603: mcp-testkit record: the recorded server did not answer: \[mcp-testkit\] The server process exited before answering tools\/call "echo"[\s\S]*\(nothing was recorded for this request\)$/);
+    expect((failed as McpError).message).toMatch(
+      /^MCP error -32603: mcp-testkit record: the recorded server did not answer: \[mcp-testkit\] The server process exited before answering tools\/call "echo"[\s\S]*\(nothing was recorded for this request\)$/,
+    );
     expect(recording.exchanges).toEqual([]);
-    await expect(recording.save(path.join(directory, "empty.json"), { format: "fixture" })).rejects.toThrow(/Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get/);
+    await expect(recording.save(path.join(directory, "empty.json"), { format: "fixture" })).rejects.toThrow(
+      /Nothing to save as a fixture file yet: the agent made no tools\/call, resources\/read or prompts\/get/,
+    );
   });
 });

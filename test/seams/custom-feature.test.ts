@@ -169,10 +169,12 @@ describe("server.use(): a handler in front of any method", () => {
     server.use("x/slow", (request) => {
       started();
       // Waits only for the abort: the test cancels it.
-      return new Promise((resolve) => request.signal.addEventListener("abort", () => {
-        abortedWith = request.signal.reason;
-        resolve({ late: true });
-      }));
+      return new Promise((resolve) =>
+        request.signal.addEventListener("abort", () => {
+          abortedWith = request.signal.reason;
+          resolve({ late: true });
+        }),
+      );
     });
     const controller = new AbortController();
     const answer = sdk.request({ method: "x/slow" }, z.object({}), { signal: controller.signal }).catch((error: unknown) => error);
@@ -215,7 +217,9 @@ describe("onUnhandledMethod", () => {
   });
 
   it("is checked when the mock starts", async () => {
-    await expect(mockMcp({ transport: "memory", onUnhandledMethod: "ignore" as never })).rejects.toThrow('"onUnhandledMethod" must be "error", "warn" or a function (request) => result, got "ignore".');
+    await expect(mockMcp({ transport: "memory", onUnhandledMethod: "ignore" as never })).rejects.toThrow(
+      '"onUnhandledMethod" must be "error", "warn" or a function (request) => result, got "ignore".',
+    );
   });
 });
 
@@ -227,6 +231,6 @@ describe("features are checked when the mock starts", () => {
 
   it("refuses an unknown key and a method that is not a handler", async () => {
     await expect(mockMcp({ transport: "memory", features: [{ name: "x", method: {} } as never] })).rejects.toThrow('Feature "x" has an unknown key "method"');
-    await expect(mockMcp({ transport: "memory", features: [{ name: "x", methods: { "x/a": 1 } } as never] })).rejects.toThrow("Feature \"x\"'s method x/a must be a handler");
+    await expect(mockMcp({ transport: "memory", features: [{ name: "x", methods: { "x/a": 1 } } as never] })).rejects.toThrow('Feature "x"\'s method x/a must be a handler');
   });
 });

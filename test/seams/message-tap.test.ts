@@ -49,14 +49,7 @@ describe.each(Object.keys(wires))("every message, over %s", (wire) => {
     await client.connect(await wires[wire]!(server));
     await client.callTool({ name: "slow_search", arguments: {} }, undefined, { onprogress: () => undefined });
 
-    expect(events.map(line)).toEqual([
-      "in initialize",
-      "out answer to 0",
-      "in notifications/initialized",
-      "in tools/call",
-      "out notifications/progress (with request 1)",
-      "out answer to 1",
-    ]);
+    expect(events.map(line)).toEqual(["in initialize", "out answer to 0", "in notifications/initialized", "in tools/call", "out notifications/progress (with request 1)", "out answer to 1"]);
     const answer = events.at(-1)!;
     expect(answer.message).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "found" }] } });
     expect(new Set(events.map((event) => event.wire))).toEqual(new Set([wire]));

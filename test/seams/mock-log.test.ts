@@ -18,7 +18,8 @@ afterEach(() => {
 /** One fake: weather in Oslo; any other city is a mismatch, with an MCP-FAKE line when asked for. */
 const fixtures: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ args: { city: "Oslo" }, result: "snow" }] }] };
 /** What the mismatch says, to the client and on its MCP-FAKE line. */
-const MISMATCH = 'mcp-testkit MCP fake mismatch: tool "weather" was called with arguments that match no declared fake (no test id or context). Received {"city":"Bergen"}. Declared: code#1:weather#0 {"city":"Oslo"}.';
+const MISMATCH =
+  'mcp-testkit MCP fake mismatch: tool "weather" was called with arguments that match no declared fake (no test id or context). Received {"city":"Bergen"}. Declared: code#1:weather#0 {"city":"Oslo"}.';
 
 /** A logger that throws `thrown` on every line. */
 const throwing = (thrown: unknown) => () => {
@@ -100,7 +101,18 @@ describe("the mock's log", () => {
 
   it("still warns of a shadowed entry at load, unasked: a fixture that can never answer is a mistake to fix", async () => {
     const { logger, lines } = capture();
-    const shadowed: McpFakeBlock = { scope: "shared", tools: [{ name: "weather", calls: [{ anyArgs: true, result: "any" }, { args: { city: "Oslo" }, result: "snow" }] }] };
+    const shadowed: McpFakeBlock = {
+      scope: "shared",
+      tools: [
+        {
+          name: "weather",
+          calls: [
+            { anyArgs: true, result: "any" },
+            { args: { city: "Oslo" }, result: "snow" },
+          ],
+        },
+      ],
+    };
     await mock({ fixtures: shadowed, logger });
     expect(lines).toEqual([["warn", expect.stringMatching(/^MCP-FAKE: warning: code#1:weather#1 is shadowed/)]]);
   });
@@ -154,7 +166,9 @@ describe("the mock's log", () => {
     expect((await client.callTool({ name: "search" })).content).toEqual([{ type: "text", text: "ok" }]);
     const written = stderr.mock.calls.map(([line]) => String(line));
     expect(written).toHaveLength(2);
-    expect(written[0]).toBe('mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool. (the mock\'s logger threw: logger bug; its lines go to stderr when it throws)');
+    expect(written[0]).toBe(
+      'mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool. (the mock\'s logger threw: logger bug; its lines go to stderr when it throws)',
+    );
     expect(written[1]).toBe('mcp-testkit: tools/call for unknown tool "serch" (tools: search); answered -32602. Add the tool, or set onUnknownTool.');
   });
 
@@ -204,6 +218,8 @@ describe("the mock's log", () => {
     await expect(refused).rejects.toThrow(McpTestkitError);
     await expect(refused).rejects.toThrow('"logger" must be a function (level, line) => void, got "stderr".');
     await expect(mockMcp({ transport: "memory", fakesOptions: { logger: "stderr" as never } })).rejects.toThrow('"fakesOptions.logger" must be a function (level, line) => void, got "stderr".');
-    await expect(mockMcp({ transport: "memory", fakesOptions: { log: "yes" as never } })).rejects.toThrow(`"fakesOptions.log" must be true (write fake failures to the mock's log) or false, got "yes".`);
+    await expect(mockMcp({ transport: "memory", fakesOptions: { log: "yes" as never } })).rejects.toThrow(
+      `"fakesOptions.log" must be true (write fake failures to the mock's log) or false, got "yes".`,
+    );
   });
 });

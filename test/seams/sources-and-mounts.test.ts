@@ -62,10 +62,14 @@ describe("what a step function sees of its request", () => {
     // node:http keeps a header name as written (fetch lower-cases it): the rawHeaders are "X-Test-Id".
     const status = await new Promise<number>((resolve, reject) => {
       const body = JSON.stringify(rpcRequest("tools/call", { name: "t", arguments: {} }));
-      const request = httpRequest(server.url, { method: "POST", headers: { Accept: ACCEPT_BOTH, "Content-Type": "application/json", "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25", "X-Test-Id": "spelled-out" } }, (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
-      });
+      const request = httpRequest(
+        server.url,
+        { method: "POST", headers: { Accept: ACCEPT_BOTH, "Content-Type": "application/json", "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25", "X-Test-Id": "spelled-out" } },
+        (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        },
+      );
       request.on("error", reject);
       request.end(body);
     });

@@ -14,7 +14,10 @@ useCleanup();
 afterEach(() => vi.restoreAllMocks());
 
 const call = (sessionId: string, name: string, id: string | number = 1, meta?: Record<string, unknown>) =>
-  mcpPost({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { query: "shoe" }, ...(meta && { _meta: meta }) } }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" });
+  mcpPost(
+    { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { query: "shoe" }, ...(meta && { _meta: meta }) } },
+    { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+  );
 
 /** A fetch handler answering with these SSE chunks, as written (no MCP server behind it). */
 function sseHandler(chunks: string[]) {
@@ -86,7 +89,10 @@ describe("responses", () => {
     const lines: string[] = [];
     const server = await memoryMock({ logger: (_level, line) => void lines.push(line) });
     let pulls = 0;
-    server.mount("/feed", () => new Response(new ReadableStream({ pull: (controller) => (pulls++ === 0 ? controller.enqueue(new TextEncoder().encode("first,")) : Promise.reject(new Error("upstream reset"))) })));
+    server.mount(
+      "/feed",
+      () => new Response(new ReadableStream({ pull: (controller) => (pulls++ === 0 ? controller.enqueue(new TextEncoder().encode("first,")) : Promise.reject(new Error("upstream reset"))) })),
+    );
     const simulation = await simulator(server).startRequest(new Request(`${ORIGIN}/feed`));
     expect(await simulation.awaitResponse(2000)).toMatchObject({ status: 200 });
     await until(() => lines.length > 0, "the log line");
@@ -280,7 +286,9 @@ describe("no socket", () => {
     // 2026-07-28: one request alone, no initialize, no session.
     for (const target of [mock, sdkV2Server()]) {
       const sim = simulator(target);
-      const simulation = await sim.startRequest(modernPost({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: modernMeta(), name: "catalog.search", arguments: { query: "shoe" } } } as never));
+      const simulation = await sim.startRequest(
+        modernPost({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: modernMeta(), name: "catalog.search", arguments: { query: "shoe" } } } as never),
+      );
       await drain(simulation);
       const completion = await simulation.awaitCompletion(2000);
       expect(completion?.reason).toBe("completed");

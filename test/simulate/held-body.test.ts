@@ -15,7 +15,8 @@ useCleanup();
 const heldOnThisNode = process.versions.undici?.startsWith("6.") === true;
 
 const URL_ = `${ORIGIN}/mcp`;
-const post = (body: NonNullable<RequestInit["body"]>, extra: RequestInit = {}) => new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body, ...extra });
+const post = (body: NonNullable<RequestInit["body"]>, extra: RequestInit = {}) =>
+  new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body, ...extra });
 
 describe("takeHeldBody", () => {
   it.runIf(heldOnThisNode)("takes a string body as given on Node 20's fetch, and leaves the body used (a second read is refused, as after fetch)", async () => {
@@ -99,18 +100,20 @@ describe("the simulator reading a Request's body", () => {
     expect(texts).toEqual(["echo: held", "echo: streamed", "echo: \uFFFD"]);
     expect(server.calls.map((c) => c.arguments)).toEqual([{ text: "held" }, { text: "streamed" }, { text: "\uFFFD" }]);
     // The recorder saw the same text the mock read.
-    expect(sim.recorder.messages.filter((m) => m.method === "tools/call" && m.direction === "outgoing").map((m) => (m.content as unknown as { params: { arguments: unknown } }).params.arguments)).toEqual([
-      { text: "held" },
-      { text: "streamed" },
-      { text: "\uFFFD" },
-    ]);
+    expect(
+      sim.recorder.messages.filter((m) => m.method === "tools/call" && m.direction === "outgoing").map((m) => (m.content as unknown as { params: { arguments: unknown } }).params.arguments),
+    ).toEqual([{ text: "held" }, { text: "streamed" }, { text: "\uFFFD" }]);
   });
 
   it.runIf(heldOnThisNode)("on Node 20 takes a string body without reading its stream (arrayBuffer() is never called)", async () => {
     const server = await memoryMock({ tools: { echo: (call) => ({ returns: `echo: ${String(call.arguments.text)}` }) } });
     const sim = simulator(server);
     const sessionId = await openSession(sim);
-    const request = new Request(URL_, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" }, body: call(1, "held") });
+    const request = new Request(URL_, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+      body: call(1, "held"),
+    });
     Object.defineProperty(request, "arrayBuffer", { value: () => Promise.reject(new Error("the body was read through its stream")) });
     const completion = await (await sim.startRequest(request)).awaitCompletion(2000);
     expect(completion?.terminalMessage?.result).toEqual({ content: [{ type: "text", text: "echo: held" }] });

@@ -54,7 +54,12 @@ async function session(sim: Simulator, form: "init" | "request") {
   const onSession = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
   reports.push(await report(await sim.startRequest(pick(bothForms({ jsonrpc: "2.0", method: "notifications/initialized" }, onSession))), sessionId));
   reports.push(await report(await sim.startRequest(pick(bothForms({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ok", arguments: {} } }, onSession))), sessionId));
-  reports.push(await report(await sim.startRequest(pick(bothForms({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "busy", arguments: {}, _meta: { progressToken: "p" } } }, onSession))), sessionId));
+  reports.push(
+    await report(
+      await sim.startRequest(pick(bothForms({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "busy", arguments: {}, _meta: { progressToken: "p" } } }, onSession))),
+      sessionId,
+    ),
+  );
   reports.push(await report(await sim.startRequest(pick(bothForms({ jsonrpc: "2.0", id: 4, method: "tools/list" }, { "mcp-session-id": "nope" }))), sessionId));
   return reports;
 }
@@ -73,7 +78,12 @@ describe("a plain init object", () => {
       const sim = simulator(server, { observers: [observer] });
       const reports = await session(sim, form);
       await observer.finished(3); // the refused request was never admitted
-      const records = sim.recorder.messages.map((record) => ({ direction: record.direction, method: record.method, content: record.content, problems: "problems" in record ? record.problems : undefined }));
+      const records = sim.recorder.messages.map((record) => ({
+        direction: record.direction,
+        method: record.method,
+        content: record.content,
+        problems: "problems" in record ? record.problems : undefined,
+      }));
       runs.push({ reports, records: JSON.parse(JSON.stringify(records).replace(/[0-9a-f]{32}/g, "<session>")), observed: observer.lines, calls: server.calls.map((call) => call.tool) });
     }
     const [asRequests, asInits] = runs;
@@ -105,7 +115,16 @@ describe("a plain init object", () => {
     const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
     const forms: SimulationRequestInit[] = [
       { method: "post", url: `${ORIGIN}/mcp`, headers: { "Content-Type": "application/json", ACCEPT: "application/json, text/event-stream", "Mcp-Session-Id": sessionId }, body: ping },
-      { method: "POST", url: new URL(`${ORIGIN}/mcp`), headers: [["content-type", "application/json"], ["accept", "application/json, text/event-stream"], ["mcp-session-id", sessionId]], body: new TextEncoder().encode(ping) },
+      {
+        method: "POST",
+        url: new URL(`${ORIGIN}/mcp`),
+        headers: [
+          ["content-type", "application/json"],
+          ["accept", "application/json, text/event-stream"],
+          ["mcp-session-id", sessionId],
+        ],
+        body: new TextEncoder().encode(ping),
+      },
       { method: "POST", url: `${ORIGIN}/mcp`, headers: new Headers({ ...JSON_POST, "mcp-session-id": sessionId }), body: ping },
       // A Headers of another realm or another copy of undici fails `instanceof Headers`: it is read by its forEach.
       { method: "POST", url: `${ORIGIN}/mcp`, headers: foreignHeaders({ ...JSON_POST, "mcp-session-id": sessionId }), body: ping },
@@ -136,7 +155,13 @@ describe("a plain init object", () => {
   it("a repeated MCP-Protocol-Version reads joined for the mock and the recorder alike: refused, and recorded as the header problem", async () => {
     const sim = simulator(await memoryMock({ tools: TOOLS }));
     const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ok", arguments: {}, _meta: modernMeta() } };
-    const pairs: Array<[string, string]> = [...Object.entries(JSON_POST), ["mcp-method", "tools/call"], ["mcp-name", "ok"], ["mcp-protocol-version", "2026-07-28"], ["mcp-protocol-version", "2025-11-25"]];
+    const pairs: Array<[string, string]> = [
+      ...Object.entries(JSON_POST),
+      ["mcp-method", "tools/call"],
+      ["mcp-name", "ok"],
+      ["mcp-protocol-version", "2026-07-28"],
+      ["mcp-protocol-version", "2025-11-25"],
+    ];
     const refused = await (await sim.startRequest({ method: "POST", url: `${ORIGIN}/mcp`, headers: pairs, body: JSON.stringify(call) })).awaitResponse(2000);
     expect(refused?.status).toBe(400);
     expect(JSON.stringify(refused?.json)).toMatch(/MCP-Protocol-Version header value \\"2026-07-28, 2025-11-25\\" does not match/);
@@ -171,7 +196,12 @@ describe("a plain init object", () => {
       await expect(refused).rejects.toThrow(message);
     }
     // Values lose the whitespace at their ends, as in a Headers.
-    const trimmed = await sim.startRequest({ method: "POST", url, headers: { "content-type": " application/json ", accept: "\tapplication/json, text/event-stream ", "mcp-session-id": ` ${sessionId}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const trimmed = await sim.startRequest({
+      method: "POST",
+      url,
+      headers: { "content-type": " application/json ", accept: "\tapplication/json, text/event-stream ", "mcp-session-id": ` ${sessionId}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
     expect((await trimmed.awaitResponse(2000))?.status).toBe(200);
   });
 });

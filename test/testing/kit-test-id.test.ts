@@ -45,7 +45,7 @@ describe("kit with a given testId", () => {
 
   it.each([
     ["", 'The kit\'s "testId" must be true (the current test\'s full name) or a non-empty string, got "".'],
-    [false, 'The kit\'s "testId" must be true (the current test\'s full name) or a non-empty string, got false.'],
+    [false, "The kit's \"testId\" must be true (the current test's full name) or a non-empty string, got false."],
   ])("refuses testId %j before starting a server", async (testId, message) => {
     await expect(createTestKit({ testId: testId as never })).rejects.toThrow(message);
   });
@@ -64,7 +64,12 @@ describe("kit with a given testId", () => {
 
 describe("connectInMemory identity", () => {
   it("carries context and the undeclared override like the X-Test-* headers", async () => {
-    const server = await mockMcp({ transport: "memory", fakesOptions: quiet, tools: { other: { returns: "own" } }, fixtures: { scope: { context: "ctx" }, tools: [{ name: "search", calls: [{ anyArgs: true, result: "in context" }] }] } });
+    const server = await mockMcp({
+      transport: "memory",
+      fakesOptions: quiet,
+      tools: { other: { returns: "own" } },
+      fixtures: { scope: { context: "ctx" }, tools: [{ name: "search", calls: [{ anyArgs: true, result: "in context" }] }] },
+    });
     try {
       const client = new Client({ name: "in-memory", version: "1.0.0" });
       await client.connect(await server.connectInMemory({ context: "ctx", undeclared: "deny" }));

@@ -4,12 +4,7 @@
  */
 import { AssertionError } from "node:assert";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CreateMessageRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpTestkitError } from "../../src/errors.js";
 import type { MockMcpServer } from "../../src/mock/mock-mcp.js";
@@ -74,11 +69,7 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
     // Fresh: the tool set in the previous test is gone, and the record is empty.
     expect((await kit.client.listTools()).tools.map((tool) => tool.name)).toEqual(["search", "fetch", "slow", "turns"]);
     expect(kit.server.calls).toEqual([]);
-    expect(kit.server.messages.map((message) => ("method" in message ? message.method : "response"))).toEqual([
-      "initialize",
-      "notifications/initialized",
-      "tools/list",
-    ]);
+    expect(kit.server.messages.map((message) => ("method" in message ? message.method : "response"))).toEqual(["initialize", "notifications/initialized", "tools/list"]);
     // Scripts start over: the previous test's call took the first step.
     await kit.assertToolReturns("turns", {}, (result) => text(result) === "first");
     // The previous client was closed first (its hanging call ended as "disconnected"), then its server.
@@ -86,9 +77,7 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
     expect(server.callsTo("slow").map((call) => call.outcome)).toEqual(["disconnected"]);
     expect(client.transport).toBeUndefined();
     await expect(client.ping()).rejects.toThrow("Not connected");
-    await expect(server.connectInMemory()).rejects.toThrow(
-      new McpTestkitError("connectInMemory() was called after close(); create a new mock with mockMcp()."),
-    );
+    await expect(server.connectInMemory()).rejects.toThrow(new McpTestkitError("connectInMemory() was called after close(); create a new mock with mockMcp()."));
   });
 
   it("assertToolExists passes with the tool's definition", async () => {
@@ -122,17 +111,14 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
   it("assertToolReturns fails when the check returns false, showing the result", async () => {
     const error = await rejection(kit.assertToolReturns("fetch", {}, (r) => text(r) === "nope"));
     expect(error).toBeInstanceOf(AssertionError);
-    expect(error.message).toBe(
-      'Expected tool "fetch" to return a result that passes the check, but the check returned false\n' +
-        'Result: {"content":[{"type":"text","text":"page"}]}',
-    );
+    expect(error.message).toBe('Expected tool "fetch" to return a result that passes the check, but the check returned false\n' + 'Result: {"content":[{"type":"text","text":"page"}]}');
   });
 
   it("assertToolReturns fails when the check throws, with the thrown error as cause", async () => {
     const error = await rejection(kit.assertToolReturns("fetch", {}, (r) => expect(text(r)).toBe("nope")));
     expect(error).toBeInstanceOf(AssertionError);
     expect(error.message).toBe(
-      'Expected tool "fetch" to return a result that passes the check, but the check threw: expected \'page\' to be \'nope\' // Object.is equality\n' +
+      "Expected tool \"fetch\" to return a result that passes the check, but the check threw: expected 'page' to be 'nope' // Object.is equality\n" +
         'Result: {"content":[{"type":"text","text":"page"}]}',
     );
     expect((error.cause as Error).message).toBe("expected 'page' to be 'nope' // Object.is equality");
@@ -143,14 +129,11 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
     const toolError = await rejection(kit.assertToolReturns("broken", {}, () => true));
     expect(toolError).toBeInstanceOf(AssertionError);
     expect(toolError.message).toBe(
-      'Expected tool "broken" to return a result that passes the check, but it returned a tool error: upstream down\n' +
-        'Result: {"content":[{"type":"text","text":"upstream down"}],"isError":true}',
+      'Expected tool "broken" to return a result that passes the check, but it returned a tool error: upstream down\n' + 'Result: {"content":[{"type":"text","text":"upstream down"}],"isError":true}',
     );
     const unknown = await rejection(kit.assertToolReturns("nope", {}, () => true));
     expect(unknown).toBeInstanceOf(AssertionError);
-    expect(unknown.message).toBe(
-      'Expected tool "nope" to return a result that passes the check, but the call failed with JSON-RPC error -32602: Unknown tool: nope',
-    );
+    expect(unknown.message).toBe('Expected tool "nope" to return a result that passes the check, but the call failed with JSON-RPC error -32602: Unknown tool: nope');
   });
 
   it("assertToolFails passes on a tool error or a JSON-RPC error, and returns the failure", async () => {
@@ -196,14 +179,10 @@ describe("mcpTestKit: a fresh server and client for each test", () => {
     });
 
     expect((await kit.client.listResources()).resources).toEqual([{ uri: "notes://today", name: "notes://today", mimeType: "text/plain" }]);
-    expect((await kit.client.readResource({ uri: "notes://today" })).contents).toEqual([
-      { uri: "notes://today", mimeType: "text/plain", text: "Ship the docs." },
-    ]);
+    expect((await kit.client.readResource({ uri: "notes://today" })).contents).toEqual([{ uri: "notes://today", mimeType: "text/plain", text: "Ship the docs." }]);
     expect((await kit.client.readResource({ uri: "files://a.txt" })).contents).toMatchObject([{ uri: "files://a.txt", text: "contents of a.txt" }]);
     expect((await kit.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["greet"]);
-    expect((await kit.client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages).toEqual([
-      { role: "user", content: { type: "text", text: "Hello, Ada" } },
-    ]);
+    expect((await kit.client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada" } }]);
     // One per new entry: the resource, then the template.
     expect(resourceLists).toEqual(["notifications/resources/list_changed", "notifications/resources/list_changed"]);
     expect(promptLists).toEqual(["notifications/prompts/list_changed"]);
@@ -217,9 +196,7 @@ describe("mcpTestKit with a strict client: resources and prompts added in the te
   it("reads a resource and gets a prompt registered after the client initialized", async () => {
     await kit.server.setResource("notes://today", "Ship the docs.");
     await kit.server.setPrompt("greet", "Hello");
-    expect((await kit.client.readResource({ uri: "notes://today" })).contents).toEqual([
-      { uri: "notes://today", mimeType: "text/plain", text: "Ship the docs." },
-    ]);
+    expect((await kit.client.readResource({ uri: "notes://today" })).contents).toEqual([{ uri: "notes://today", mimeType: "text/plain", text: "Ship the docs." }]);
     expect((await kit.client.getPrompt({ name: "greet" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello" } }]);
   });
 
@@ -356,7 +333,9 @@ describe("mcpTestKit misuse", () => {
 describe("the kit's options, misspelt", () => {
   it("mcpTestKit() refuses a key neither it nor mockMcp() reads where it is called, naming the closest one", () => {
     const hooks: TestHooks = { beforeEach: () => undefined, afterEach: () => undefined };
-    expect(() => mcpTestKit({ testID: true } as never, hooks)).toThrow('mcpTestKit() options has unknown key "testID"; did you mean "testId"? mcpTestKit() takes "client" and "testId", and mockMcp()\'s options: "tools",');
+    expect(() => mcpTestKit({ testID: true } as never, hooks)).toThrow(
+      'mcpTestKit() options has unknown key "testID"; did you mean "testId"? mcpTestKit() takes "client" and "testId", and mockMcp()\'s options: "tools",',
+    );
   });
 
   it("createTestKit() does the same, before any server starts", async () => {
@@ -380,9 +359,7 @@ describe("createTestKit: one kit for one test, without hooks", () => {
       kit.server.assertCalled("echo", { times: 1, with: { text: "hi" } });
     }
     expect(() => held.server).toThrow(new McpTestkitError("kit.server was used after the kit was closed; create a new one with createTestKit()."));
-    await expect(held.assertToolExists("echo")).rejects.toThrow(
-      new McpTestkitError("kit.assertToolExists was used after the kit was closed; create a new one with createTestKit()."),
-    );
+    await expect(held.assertToolExists("echo")).rejects.toThrow(new McpTestkitError("kit.assertToolExists was used after the kit was closed; create a new one with createTestKit()."));
     await expect(client.ping()).rejects.toThrow("Not connected");
     await expect(server.handle("{}")).rejects.toThrow("handle() was called after close()");
     await held.close(); // closing again is harmless

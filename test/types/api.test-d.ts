@@ -223,11 +223,7 @@ describe("the simulator's request", () => {
     const url = "http://127.0.0.1:8082/mcp";
     expectTypeOf(sim.startRequest(new Request(url))).toEqualTypeOf<Promise<Simulation>>();
     expectTypeOf(sim.startRequest({ method: "POST", url, headers: { accept: "application/json, text/event-stream" }, body: "{}" })).toEqualTypeOf<Promise<Simulation>>();
-    const forms: SimulationRequestInit[] = [
-      { url },
-      { url: new URL(url), headers: [["accept", "text/event-stream"]] },
-      { method: "POST", url, headers: new Headers(), body: new Uint8Array(2) },
-    ];
+    const forms: SimulationRequestInit[] = [{ url }, { url: new URL(url), headers: [["accept", "text/event-stream"]] }, { method: "POST", url, headers: new Headers(), body: new Uint8Array(2) }];
     // @ts-expect-error the url is required
     const noUrl: SimulationRequestInit = { method: "POST" };
     // @ts-expect-error a body is text or bytes, not a message object (JSON.stringify it)

@@ -67,7 +67,10 @@ describe("a foreign Host or Origin is refused on every route", () => {
       expect(JSON.parse(answer.body)).toEqual({
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32000, message: `Forbidden: Host "evil.example:${port}" is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example" there to serve it` },
+        error: {
+          code: -32000,
+          message: `Forbidden: Host "evil.example:${port}" is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example" there to serve it`,
+        },
       });
     }
     expect(stateOf(server, hits)).toBe(before);
@@ -113,7 +116,11 @@ describe("allowed hosts and origins pass on every route", () => {
     }
     expect((await socketRequest(port, { method: "GET", target: "/hook", headers: { host: `localhost:${port}` } }, HANG_GUARD_MS)).body).toBe(`hook saw http://localhost:${port}/hook`);
     expect(hits).toHaveLength(1);
-    const added = await socketRequest(port, { method: "POST", target: "/__mcp-testkit/fixtures", headers: { host: `127.0.0.1:${port}`, "content-type": "application/json" }, body: addedBlock }, HANG_GUARD_MS);
+    const added = await socketRequest(
+      port,
+      { method: "POST", target: "/__mcp-testkit/fixtures", headers: { host: `127.0.0.1:${port}`, "content-type": "application/json" }, body: addedBlock },
+      HANG_GUARD_MS,
+    );
     expect([added.status, JSON.parse(added.body).mcpFakesAdded]).toEqual([200, 1]);
     expect(server.fakes.inspect().mounts[0]!.blocks.map((block) => block.tools[0]!.name)).toEqual(["ping", "added"]);
   });
@@ -125,7 +132,11 @@ describe("allowed hosts and origins pass on every route", () => {
     expect((await journal({ host: "other.test" })).status).toBe(403);
     expect((await journal({ host: `127.0.0.1:${port}`, origin: "https://ci.example" })).status).toBe(200);
     expect((await journal({ host: `127.0.0.1:${port}`, origin: "https://ci.example:8443" })).status).toBe(403);
-    const reset = await socketRequest(port, { method: "POST", target: "/__aimock/fixtures", headers: { host: `mcp.test:${port}`, origin: "https://ci.example", "content-type": "application/json" }, body: addedBlock }, HANG_GUARD_MS);
+    const reset = await socketRequest(
+      port,
+      { method: "POST", target: "/__aimock/fixtures", headers: { host: `mcp.test:${port}`, origin: "https://ci.example", "content-type": "application/json" }, body: addedBlock },
+      HANG_GUARD_MS,
+    );
     expect(reset.status).toBe(200);
     expect(server.fakes.inspect().mounts[0]!.blocks).toHaveLength(2);
   });
@@ -231,9 +242,7 @@ describe("an authority that is not host[:port] is a bad request", () => {
         for (const { label, headers, said } of malformed) {
           const answer = await socketRequest(port, { method: route.method, target: route.path, headers: headersFor(route, headers), body: route.body }, HANG_GUARD_MS);
           expect(answer.status, `${route.method} ${route.path} with ${label}`).toBe(400);
-          expect(JSON.parse(answer.body).error.message).toBe(
-            `Bad Request: ${said} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`,
-          );
+          expect(JSON.parse(answer.body).error.message).toBe(`Bad Request: ${said} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`);
         }
       }
       // An absolute-form target's authority is read the same way.
@@ -274,7 +283,9 @@ describe("the same guard when the mock is mounted in your own server", () => {
     expect((await journal({ host: "evil.example:8080" })).status).toBe(403);
     expect((await journal({ host: "127.0.0.1:8080", origin: "http://evil.example" })).status).toBe(403);
     expect((await journal({}, "http://127.0.0.1:8080/__mcp-testkit/journal#frag")).status).toBe(400);
-    const reset = await server.fetch(new Request("http://127.0.0.1:8080/__aimock/fixtures", { method: "POST", headers: { host: "evil.example", "content-type": "application/json" }, body: addedBlock }));
+    const reset = await server.fetch(
+      new Request("http://127.0.0.1:8080/__aimock/fixtures", { method: "POST", headers: { host: "evil.example", "content-type": "application/json" }, body: addedBlock }),
+    );
     expect(reset.status).toBe(403);
     expect(server.fakes.inspect().mounts[0]!.blocks).toHaveLength(1);
     // In process, the URL may be made up and no browser is in between: only what was sent is judged.

@@ -31,7 +31,11 @@ describe("an invalid request body gets 400, not 200", () => {
 
   it("an initialize with a wrong envelope is 400 and opens no session", async () => {
     const server = await serve();
-    const response = await post(server.url, { jsonrpc: "1.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "0" } } }, { version: null });
+    const response = await post(
+      server.url,
+      { jsonrpc: "1.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "0" } } },
+      { version: null },
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' } });
@@ -59,7 +63,13 @@ describe("a 2025-03-26 batch with invalid members", () => {
   it("every invalid member gets its entry, a notification none; ids are echoed where they can be read", async () => {
     const { server, sessionId } = await batchSession();
     const ping = rpcRequest("ping");
-    const batch = [ping, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "1.0", id: "old", method: "ping" }, { jsonrpc: "2.0", id: true, method: "ping" }, { jsonrpc: "2.0", method: "ping", params: [] }];
+    const batch = [
+      ping,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "1.0", id: "old", method: "ping" },
+      { jsonrpc: "2.0", id: true, method: "ping" },
+      { jsonrpc: "2.0", method: "ping", params: [] },
+    ];
     const response = await post(server.url, batch, { sessionId, version: "2025-03-26" });
     expect(response.status).toBe(200);
     const entries = (await response.json()) as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
@@ -80,7 +90,15 @@ describe("a 2025-03-26 batch with invalid members", () => {
 });
 
 describe("an empty array, a batch of no messages", () => {
-  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a 2025-03-26 session, a batch of one or more" } };
+  const refusal = {
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: -32600,
+      message:
+        "Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a 2025-03-26 session, a batch of one or more",
+    },
+  };
 
   it("is 400 with one -32600 error, id null, that says what to send: with no session, whatever version the header names", async () => {
     const server = await serve();
@@ -103,7 +121,15 @@ describe("an empty array, a batch of no messages", () => {
 
 describe("an integer id beyond 2^53, which a JSON number cannot carry exactly", () => {
   const bigIdPing = '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}';
-  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id" } };
+  const refusal = {
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: -32600,
+      message:
+        "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id",
+    },
+  };
 
   it("is 400 with -32600 naming the id as sent, with id null (an answer with the rounded id would match nothing)", async () => {
     const server = await serve();
@@ -116,7 +142,12 @@ describe("an integer id beyond 2^53, which a JSON number cannot carry exactly", 
     const batchSession = await rawSession(server.url, "2025-03-26");
     const batch = await post(server.url, `[{"jsonrpc":"2.0","id":1,"method":"ping"},${bigIdPing}]`, { sessionId: batchSession.sessionId, version: "2025-03-26" });
     expect([batch.status, await batch.json()]).toEqual([400, refusal]);
-    for (const [sent, echoed] of [["9007199254740991", 9007199254740991], ['"9007199254740993"', "9007199254740993"], ["9007199254740992", 9007199254740992], ["-158417092700238430", -158417092700238430]] as const) {
+    for (const [sent, echoed] of [
+      ["9007199254740991", 9007199254740991],
+      ['"9007199254740993"', "9007199254740993"],
+      ["9007199254740992", 9007199254740992],
+      ["-158417092700238430", -158417092700238430],
+    ] as const) {
       const answer = await post(server.url, `{"jsonrpc":"2.0","id":${sent},"method":"ping"}`, { sessionId });
       expect(await jsonOrSse(answer)).toEqual({ jsonrpc: "2.0", id: echoed, result: {} });
     }

@@ -56,7 +56,8 @@ describe("a method no Request can carry, on a route served by a web handler", ()
     expect(answer.headers.allow).toBeUndefined();
     expect(JSON.parse(answer.body)).toEqual({
       code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
-      error: "TRACE is not implemented here: /hook is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); send it with a method the route takes, such as GET or POST.",
+      error:
+        "TRACE is not implemented here: /hook is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); send it with a method the route takes, such as GET or POST.",
     });
     expect(hits).toEqual([]);
     const get = await socketRequest(port, { method: "GET", target: "/hook", headers: { host: `127.0.0.1:${port}` } }, HANG_GUARD_MS);

@@ -144,11 +144,21 @@ describe("a mounted handler's Response over listen()", () => {
     const url = new URL(`${new URL(front.url).origin}/back`);
     const post = (body: unknown, headers: Record<string, string> = {}) =>
       new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-        const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-          let text = "";
-          res.on("data", (chunk) => (text += chunk));
-          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-        });
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: "POST",
+            agent: false,
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (chunk) => (text += chunk));
+            res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+          },
+        );
         req.on("error", reject);
         req.end(JSON.stringify(body));
       });
@@ -158,7 +168,14 @@ describe("a mounted handler's Response over listen()", () => {
     const sessionHeaders = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
     await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders);
     // The call hangs on the back mock; the client gives up and closes its connection.
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent: false, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...sessionHeaders } });
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...sessionHeaders },
+    });
     req.on("error", () => undefined);
     req.end(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait", arguments: {} } }));
     await until(() => back.calls.length === 1, 2000, "the call to reach the mounted mock");
@@ -167,7 +184,6 @@ describe("a mounted handler's Response over listen()", () => {
     await until(() => back.calls[0]!.outcome !== "pending", 2000, "the mounted mock's call to end");
     expect(back.calls[0]).toMatchObject({ tool: "wait", outcome: "disconnected" });
   });
-
 });
 
 /** Requests over one keep-alive socket (an agent with one socket), so a response that spills onto the connection would show in the next one. */
@@ -238,18 +254,20 @@ describe("a mounted handler's Response that node cannot send as it is", () => {
     const server = await serve();
     let cancelled = false;
     let pulls = 0;
-    server.mount("/endless", () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          pull: async (controller) => {
-            pulls++;
-            await delay(5);
-            controller.enqueue(new TextEncoder().encode("tick\n"));
-          },
-          cancel: () => void (cancelled = true),
-        }),
-        { headers: { "content-type": "text/plain" } },
-      ),
+    server.mount(
+      "/endless",
+      () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull: async (controller) => {
+              pulls++;
+              await delay(5);
+              controller.enqueue(new TextEncoder().encode("tick\n"));
+            },
+            cancel: () => void (cancelled = true),
+          }),
+          { headers: { "content-type": "text/plain" } },
+        ),
     );
     server.mount("/next", () => new Response("next"));
     // HEAD then GET pipelined on one raw connection: the GET is answered only if the HEAD's response ended.

@@ -139,8 +139,7 @@ describe("server.fetch(Request) → Response", () => {
 
   it("the same rules apply: 406, 404, 405, 403", async () => {
     const mock = await memoryMock({});
-    const post = (extra: Record<string, string>, body: unknown = rpcRequest("ping")) =>
-      mock.fetch(new Request(url, { method: "POST", headers: headers(extra), body: JSON.stringify(body) }));
+    const post = (extra: Record<string, string>, body: unknown = rpcRequest("ping")) => mock.fetch(new Request(url, { method: "POST", headers: headers(extra), body: JSON.stringify(body) }));
     expect((await post({ accept: "application/json" })).status).toBe(406);
     expect((await post({ "mcp-session-id": "f".repeat(32) })).status).toBe(404);
     const put = await mock.fetch(new Request(url, { method: "PUT", body: "{}" }));
@@ -148,7 +147,9 @@ describe("server.fetch(Request) → Response", () => {
     expect(put.headers.get("allow")).toBe("GET, POST, DELETE");
     const foreign = await post({ origin: "http://evil.example" }, initializeRequest());
     expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/^Forbidden: Origin "http:\/\/evil\.example" is not allowed \(DNS rebinding protection\); .* allowedOrigins/) } });
+    expect(await foreign.json()).toMatchObject({
+      error: { code: -32000, message: expect.stringMatching(/^Forbidden: Origin "http:\/\/evil\.example" is not allowed \(DNS rebinding protection\); .* allowedOrigins/) },
+    });
   });
 
   it("the GET stream as a Response body: priming, then list_changed", async () => {

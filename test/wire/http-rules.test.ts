@@ -8,24 +8,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ListenError, McpTestkitError, mockMcp } from "../../src/index.js";
-import {
-  ACCEPT_BOTH,
-  get,
-  initializeRequest,
-  jsonOrSse,
-  nodeRequest,
-  post,
-  rawSession,
-  readSse,
-  rpcRequest,
-  sdkClient,
-  serve,
-  sseReader,
-  text,
-  track,
-  until,
-  useCleanup,
-} from "./support/http.js";
+import { ACCEPT_BOTH, get, initializeRequest, jsonOrSse, nodeRequest, post, rawSession, readSse, rpcRequest, sdkClient, serve, sseReader, text, track, until, useCleanup } from "./support/http.js";
 
 useCleanup();
 
@@ -401,11 +384,16 @@ describe("DNS rebinding protection (Origin and Host)", () => {
     expect(JSON.parse(origin.body)).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32000, message: 'Forbidden: Origin "http://evil.example" is not allowed (DNS rebinding protection); loopback origins are, and those in allowedOrigins: add it there to serve it' },
+      error: {
+        code: -32000,
+        message: 'Forbidden: Origin "http://evil.example" is not allowed (DNS rebinding protection); loopback origins are, and those in allowedOrigins: add it there to serve it',
+      },
     });
     const host = await nodeRequest(server.url, { headers: headers({ host: "evil.example" }), body: init });
     expect(host.status).toBe(403);
-    expect(JSON.parse(host.body).error.message).toBe('Forbidden: Host "evil.example" is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example" there to serve it');
+    expect(JSON.parse(host.body).error.message).toBe(
+      'Forbidden: Host "evil.example" is not allowed (DNS rebinding protection); loopback names (localhost, 127.0.0.1, [::1]) are, and those in allowedHosts: add "evil.example" there to serve it',
+    );
     const hostWithPort = await nodeRequest(server.url, { headers: headers({ host: "evil.example:80" }), body: init });
     expect(hostWithPort.status).toBe(403);
     const nullOrigin = await nodeRequest(server.url, { headers: headers({ origin: "null" }), body: init });
@@ -437,9 +425,10 @@ describe("DNS rebinding protection (Origin and Host)", () => {
     expect((await nodeRequest(server.url, { headers: headers({ host: "other.test" }), body: init })).status).toBe(403);
   });
 
-  it("a mock that listens on a non-loopback host (host: \"0.0.0.0\") checks nothing by default, so its own URL works; true turns the checks on", async () => {
+  it('a mock that listens on a non-loopback host (host: "0.0.0.0") checks nothing by default, so its own URL works; true turns the checks on', async () => {
     // Driven through server.fetch: these tests only listen on 127.0.0.1.
-    const request = (headers: Record<string, string>) => new Request("http://0.0.0.0:8080/mcp", { method: "POST", headers: { accept: ACCEPT_BOTH, "content-type": "application/json", ...headers }, body: init });
+    const request = (headers: Record<string, string>) =>
+      new Request("http://0.0.0.0:8080/mcp", { method: "POST", headers: { accept: ACCEPT_BOTH, "content-type": "application/json", ...headers }, body: init });
     const open = track(await mockMcp({ transport: "memory", host: "0.0.0.0" }));
     expect((await open.fetch(request({ host: "0.0.0.0:8080" }))).status).toBe(200);
     expect((await open.fetch(request({ host: "mock.internal:8080", origin: "http://agent.internal" }))).status).toBe(200);
@@ -670,9 +659,14 @@ describe("JSON or SSE answers, event ids, priming and resumption", () => {
     const { sessionId } = await rawSession(server.url, "2025-06-18");
     const first = await readSse(await post(server.url, rpcRequest("tools/call", { name: "cut", _meta: { progressToken: "p" } }), { sessionId, version: "2025-06-18" }));
     // The progress event went, then the stream closed: nothing can resume it, so the answer is never sent.
-    expect(first.map(({ id, data }) => ({ id, data }))).toEqual([{ id: undefined, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } }) }]);
+    expect(first.map(({ id, data }) => ({ id, data }))).toEqual([
+      { id: undefined, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } }) },
+    ]);
     await until(() => server.calls[0]?.outcome !== "pending", 2000, "the call to end");
-    expect(server.calls[0]).toMatchObject({ outcome: "disconnected", reason: expect.stringMatching(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/) });
+    expect(server.calls[0]).toMatchObject({
+      outcome: "disconnected",
+      reason: expect.stringMatching(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/),
+    });
     expect(server.calls[0]!.response).toBeUndefined();
     // An answer that is the stream's last allowed event still goes.
     const second = await readSse(await post(server.url, rpcRequest("tools/call", { name: "kept" }), { sessionId, version: "2025-06-18" }));
@@ -715,11 +709,13 @@ describe("JSON or SSE answers, event ids, priming and resumption", () => {
     expect(server.calls[0]!.reason).toMatch(/closeAfterEvents closed the response stream before this answer, and the stream cannot be resumed/);
     await until(() => aborted !== undefined, 2000, "the step function's signal to abort");
     expect(aborted).toMatch(/cannot be resumed/);
-    expect(ends).toEqual(expect.arrayContaining([
-      ["slow", "none", "stream_cut"],
-      ["quick", "result", undefined],
-      ["waits", "none", "stream_cut"],
-    ]));
+    expect(ends).toEqual(
+      expect.arrayContaining([
+        ["slow", "none", "stream_cut"],
+        ["quick", "result", undefined],
+        ["waits", "none", "stream_cut"],
+      ]),
+    );
     expect(ends).toHaveLength(3);
   });
 

@@ -225,9 +225,7 @@ describe("talking back during a call", () => {
       model: "test-model",
       content: { type: "text", text: `4 (asked ${(request.params.messages[0]!.content as { text: string }).text})` },
     }));
-    client.setRequestHandler(ElicitRequestSchema, async (request) =>
-      request.params.mode === "url" ? { action: "accept" } : { action: "accept", content: { confirmed: true } },
-    );
+    client.setRequestHandler(ElicitRequestSchema, async (request) => (request.params.mode === "url" ? { action: "accept" } : { action: "accept", content: { confirmed: true } }));
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///repo", name: "repo" }] }));
 
     const result = await client.callTool({ name: "agentic" });
@@ -261,9 +259,7 @@ describe("talking back during a call", () => {
     const result = await client.callTool({ name: "ask" });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/^no elicitation: The client answered elicitation\/create with error -32601: /);
-    expect(server.calls[0]!.exchanges).toEqual([
-      expect.objectContaining({ method: "elicitation/create", error: expect.objectContaining({ code: ErrorCode.MethodNotFound }) }),
-    ]);
+    expect(server.calls[0]!.exchanges).toEqual([expect.objectContaining({ method: "elicitation/create", error: expect.objectContaining({ code: ErrorCode.MethodNotFound }) })]);
   });
 
   it("list_changed arrives on the GET stream (the client refreshes its tool list)", async () => {
@@ -330,9 +326,7 @@ describe("faults on the wire", () => {
     const { client, transport } = await sdkClient(server.url, { seen });
     transport.onerror = (error) => errors.push(error);
     const updates: Progress[] = [];
-    const error = await client
-      .callTool({ name: "crashLate" }, undefined, { timeout: 500, onprogress: (update) => updates.push(update) })
-      .catch((thrown: unknown) => thrown);
+    const error = await client.callTool({ name: "crashLate" }, undefined, { timeout: 500, onprogress: (update) => updates.push(update) }).catch((thrown: unknown) => thrown);
     expect(updates).toEqual([{ progress: 1, total: 2, message: "started" }]);
     expect(server.calls[0]).toMatchObject({ outcome: "disconnected", reason: "the mock dropped the connection (disconnect step)" });
     // The SDK client tries to resume the cut stream (Last-Event-ID), gets 404 for the ended session,

@@ -180,7 +180,15 @@ describe("the stdio wire in process", () => {
     await peer.initialize();
     peer.input.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n');
     const error = await peer.next((message) => "error" in message);
-    expect(error).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id" } });
+    expect(error).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: the id 9007199254740993 is an integer beyond 2^53 that cannot be echoed exactly (read as a JSON number it becomes 9007199254740992, which the client never sent); use a smaller number or a string id",
+      },
+    });
     peer.send(call(4, "ping_me"));
     expect((await peer.reply(4)).result.content[0].text).toBe("pong");
   });
@@ -383,10 +391,7 @@ describe("mcp-testkit mock --stdio with the SDK's StdioClientTransport", () => {
   });
 
   it("passes on notifications a step sends, such as tools/list_changed", async () => {
-    const module = scratchFile(
-      "notifying.mjs",
-      `export default { tools: { evolve: async (call) => { call.notify("notifications/tools/list_changed"); return { returns: "evolved" }; } } };\n`,
-    );
+    const module = scratchFile("notifying.mjs", `export default { tools: { evolve: async (call) => { call.notify("notifications/tools/list_changed"); return { returns: "evolved" }; } } };\n`);
     const { client } = await connect([module]);
     const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     expect((await client.callTool({ name: "evolve", arguments: {} })).content).toEqual([{ type: "text", text: "evolved" }]);
@@ -419,7 +424,10 @@ describe("mcp-testkit mock --stdio, byte for byte", () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout.endsWith("\n")).toBe(true);
-    const written = result.stdout.split("\n").slice(0, -1).map((line) => JSON.parse(line) as Json);
+    const written = result.stdout
+      .split("\n")
+      .slice(0, -1)
+      .map((line) => JSON.parse(line) as Json);
     expect(written.every((message) => message.jsonrpc === "2.0")).toBe(true);
     expect(written.map((message) => message.id).sort()).toEqual([1, 2, 3, 4, 5, "init", null].sort());
     expect(written.find((message) => message.id === null)?.error.code).toBe(-32700);
@@ -443,15 +451,7 @@ describe("mcp-testkit mock --stdio, byte for byte", () => {
       ["no_such_tool", 0, {}, "unknown-tool"],
     ]);
     expect(saved.calls[1]!.response).toEqual({ error: { code: -32000, message: "rate_limited", data: { retryAfterMs: 1000 } } });
-    expect(saved.messages.map((message) => message.method)).toEqual([
-      "initialize",
-      "notifications/initialized",
-      "tools/list",
-      "tools/call",
-      "tools/call",
-      "tools/call",
-      "resources/read",
-    ]);
+    expect(saved.messages.map((message) => message.method)).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call", "tools/call", "resources/read"]);
   });
 
   it("keeps a scenario module's console.log off stdout", async () => {
@@ -465,7 +465,12 @@ describe("mcp-testkit mock --stdio, byte for byte", () => {
     await until(() => output.stdout.includes('"id":1'), "the answer to the call");
     child.stdin.end();
     const result = await exited(child, output);
-    expect(result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line).id)).toEqual(["init", 1]);
+    expect(
+      result.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(["init", 1]);
     expect(result.stderr).toContain("loading the scenario\n");
     expect(result.stderr).toContain("inside a step\ninfo too\n");
   });

@@ -9,7 +9,30 @@ import { plainLine } from "../target/target.js";
 import { clip, describeReply, INVALID_PARAMS, LISTS, METHOD_NOT_FOUND, plural, type CheckContext, type Json } from "./context.js";
 import { describeAnswer, rawPost } from "./raw-http.js";
 import { fail, pass, skip, warn, type CheckOutcome } from "./types.js";
-import { FOREIGN_ORIGIN, JSON_RPC_ERRORS, UNKNOWN_METHOD, UNKNOWN_TOOL, UNKNOWN_VERSION, capabilitiesHonest, definitionsCheck, deletedSession, describeProblems, endRawSession, httpHeaders, invalidCursor, malformedHttp, malformedStdio, modernOriginProbe, originProbe, pagination, ping, spec, stdinClose, unknownVersionHttp, unknownVersionStdio } from "./check-probes.js";
+import {
+  FOREIGN_ORIGIN,
+  JSON_RPC_ERRORS,
+  UNKNOWN_METHOD,
+  UNKNOWN_TOOL,
+  UNKNOWN_VERSION,
+  capabilitiesHonest,
+  definitionsCheck,
+  deletedSession,
+  describeProblems,
+  endRawSession,
+  httpHeaders,
+  invalidCursor,
+  malformedHttp,
+  malformedStdio,
+  modernOriginProbe,
+  originProbe,
+  pagination,
+  ping,
+  spec,
+  stdinClose,
+  unknownVersionHttp,
+  unknownVersionStdio,
+} from "./check-probes.js";
 
 export interface CheckDefinition {
   id: string;
@@ -50,7 +73,8 @@ export const CHECKS: readonly CheckDefinition[] = [
       const answered = ctx.initResult?.protocolVersion;
       if (answered === undefined) return ctx.init === undefined ? skip("initialize failed (check 1)") : fail("the InitializeResult has no protocolVersion");
       if (answered === LATEST_PROTOCOL_VERSION) return pass(`asked for ${LATEST_PROTOCOL_VERSION}, got ${LATEST_PROTOCOL_VERSION}`);
-      if (isSupportedVersion(answered)) return pass(`asked for ${LATEST_PROTOCOL_VERSION}, got ${answered} (the server does not speak ${LATEST_PROTOCOL_VERSION}; it may answer with another version it supports)`);
+      if (isSupportedVersion(answered))
+        return pass(`asked for ${LATEST_PROTOCOL_VERSION}, got ${answered} (the server does not speak ${LATEST_PROTOCOL_VERSION}; it may answer with another version it supports)`);
       return fail(`asked for ${LATEST_PROTOCOL_VERSION}, got ${JSON.stringify(answered)}: not a protocol version (mcp-testkit knows ${SUPPORTED_PROTOCOL_VERSIONS[0]} … ${LATEST_PROTOCOL_VERSION})`);
     },
   },
@@ -178,7 +202,9 @@ export const CHECKS: readonly CheckDefinition[] = [
       const copies = new Set(lines.map((stray) => stray.from)).size;
       const from = copies > 1 ? ` (from ${copies} copies of the server: check starts one per probe)` : "";
       const first = lines[0]!;
-      return fail(`${plural(lines.length, "line")} on stdout that ${lines.length === 1 ? "is" : "are"} not MCP messages${from}, first: ${JSON.stringify(clip(first.line, 100))} (${first.from}); log to stderr instead`);
+      return fail(
+        `${plural(lines.length, "line")} on stdout that ${lines.length === 1 ? "is" : "are"} not MCP messages${from}, first: ${JSON.stringify(clip(first.line, 100))} (${first.from}); log to stderr instead`,
+      );
     },
   },
   // ── Streamable HTTP ────────────────────────────────────────────────────────────────────

@@ -54,7 +54,10 @@ export async function unknownVersionStdio(ctx: CheckContext): Promise<CheckOutco
   try {
     probe.send(initialize("mcp-testkit-version", UNKNOWN_VERSION));
     const answer = await probe.response("mcp-testkit-version", ctx.timeoutMs);
-    return judgeUnknownVersion(answer, probe.exit ? `a second copy of the server exited (${describeExit(probe.exit)}) without answering` : `no answer within ${ctx.timeoutMs} ms (a second copy of the server)`);
+    return judgeUnknownVersion(
+      answer,
+      probe.exit ? `a second copy of the server exited (${describeExit(probe.exit)}) without answering` : `no answer within ${ctx.timeoutMs} ms (a second copy of the server)`,
+    );
   } finally {
     await probe.stop();
     collectStray(ctx, probe, "the copy asked for an unknown version");
@@ -153,7 +156,9 @@ export function definitionsCheck(kind: ListKind, id: string, title: string, path
       if (kind === "tools" && versionHas(ctx.version, "icons")) {
         const badNames = list.items.map((tool) => tool.name).filter((name): name is string => typeof name === "string" && !/^[A-Za-z0-9_.-]{1,128}$/.test(name));
         if (badNames.length > 0) {
-          return warn(`${plural(list.items.length, "tool")} valid, but tool names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . : ${badNames.map((name) => JSON.stringify(clip(name, 40))).join(", ")}`);
+          return warn(
+            `${plural(list.items.length, "tool")} valid, but tool names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . : ${badNames.map((name) => JSON.stringify(clip(name, 40))).join(", ")}`,
+          );
         }
       }
       if (list.items.length === 0) return pass(`no ${about.noun}s listed; the ${about.method} result is valid for ${ctx.version}`);
@@ -210,7 +215,9 @@ export async function malformedStdio(ctx: CheckContext): Promise<CheckOutcome> {
     probe.send(initialize("mcp-testkit-init", ctx.version));
     const init = await probe.response("mcp-testkit-init", ctx.timeoutMs);
     if (init === undefined || init.error !== undefined) {
-      return skip(`a second copy of the server did not initialize (${init === undefined ? (probe.exit ? describeExit(probe.exit) : `no answer within ${ctx.timeoutMs} ms`) : "an error"}), so the probe could not run`);
+      return skip(
+        `a second copy of the server did not initialize (${init === undefined ? (probe.exit ? describeExit(probe.exit) : `no answer within ${ctx.timeoutMs} ms`) : "an error"}), so the probe could not run`,
+      );
     }
     probe.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const before = probe.messages.length;
@@ -277,7 +284,6 @@ export function describeProblems(problems: ReadonlyArray<{ path: string; message
   const first = problems[0]!;
   return `${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`;
 }
-
 
 export function collectStray(ctx: CheckContext, probe: RawStdioServer, where: string): void {
   for (const line of probe.nonJson) ctx.strayStdout.push({ line, from: where });

@@ -17,11 +17,7 @@ import type { EraFinding } from "./types.js";
 
 export type Json = Record<string, unknown>;
 
-export type Reply =
-  | { kind: "result"; result: Json }
-  | { kind: "error"; code: number; message: string }
-  | { kind: "timeout"; message: string }
-  | { kind: "failed"; message: string };
+export type Reply = { kind: "result"; result: Json } | { kind: "error"; code: number; message: string } | { kind: "timeout"; message: string } | { kind: "failed"; message: string };
 
 export const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 export const INVALID_PARAMS = ErrorCode.InvalidParams;

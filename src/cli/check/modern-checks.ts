@@ -73,16 +73,51 @@ const modernCheck = (check: Omit<ModernCheckDefinition, "title">): ModernCheckDe
 
 export const MODERN_CHECKS: readonly ModernCheckDefinition[] = [
   modernCheck({ id: "modern-discover", what: "server/discover answered", spec: spec("server/discover"), run: discoverAnswered }),
-  modernCheck({ id: "modern-unsupported-version", what: "an unsupported version gets -32022 with the supported list", spec: spec("basic/versioning#protocol-version-negotiation"), run: unsupportedVersion }),
+  modernCheck({
+    id: "modern-unsupported-version",
+    what: "an unsupported version gets -32022 with the supported list",
+    spec: spec("basic/versioning#protocol-version-negotiation"),
+    run: unsupportedVersion,
+  }),
   modernCheck({ id: "modern-unknown-method", what: "an unknown method gets -32601", spec: spec("basic/transports/streamable-http#protocol-version-header"), run: unknownMethod }),
   modernCheck({ id: "modern-result-type", what: "resultType and caching hints on results", spec: spec("server/utilities/caching"), run: resultTypes }),
   modernCheck({ id: "modern-messages-valid", what: "every server message valid", spec: spec("schema"), run: messagesValid }),
-  modernCheck({ id: "modern-http-method-header", what: "a missing or mismatched Mcp-Method gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: methodHeader }),
+  modernCheck({
+    id: "modern-http-method-header",
+    what: "a missing or mismatched Mcp-Method gets 400 -32020",
+    spec: spec("basic/transports/streamable-http#server-validation"),
+    only: "http",
+    run: methodHeader,
+  }),
   modernCheck({ id: "modern-http-name-header", what: "a missing Mcp-Name gets 400 -32020", spec: spec("basic/transports/streamable-http#standard-request-headers"), only: "http", run: nameHeader }),
-  modernCheck({ id: "modern-http-name-mismatch", what: "an Mcp-Name that differs from the body's name gets 400 -32020", spec: spec("basic/transports/streamable-http#server-validation"), only: "http", run: nameMismatch }),
-  modernCheck({ id: "modern-http-version-header", what: "a missing MCP-Protocol-Version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionHeader }),
-  modernCheck({ id: "modern-http-version-mismatch", what: "an MCP-Protocol-Version that differs from _meta's version gets 400 -32020", spec: spec("basic/transports/streamable-http#protocol-version-header"), only: "http", run: versionMismatch }),
-  modernCheck({ id: "modern-http-param-header", what: "an Mcp-Param-* header that differs from its argument gets 400 -32020", spec: spec("basic/transports/streamable-http#server-behavior-for-custom-headers"), only: "http", run: paramHeader }),
+  modernCheck({
+    id: "modern-http-name-mismatch",
+    what: "an Mcp-Name that differs from the body's name gets 400 -32020",
+    spec: spec("basic/transports/streamable-http#server-validation"),
+    only: "http",
+    run: nameMismatch,
+  }),
+  modernCheck({
+    id: "modern-http-version-header",
+    what: "a missing MCP-Protocol-Version gets 400 -32020",
+    spec: spec("basic/transports/streamable-http#protocol-version-header"),
+    only: "http",
+    run: versionHeader,
+  }),
+  modernCheck({
+    id: "modern-http-version-mismatch",
+    what: "an MCP-Protocol-Version that differs from _meta's version gets 400 -32020",
+    spec: spec("basic/transports/streamable-http#protocol-version-header"),
+    only: "http",
+    run: versionMismatch,
+  }),
+  modernCheck({
+    id: "modern-http-param-header",
+    what: "an Mcp-Param-* header that differs from its argument gets 400 -32020",
+    spec: spec("basic/transports/streamable-http#server-behavior-for-custom-headers"),
+    only: "http",
+    run: paramHeader,
+  }),
   modernCheck({ id: "modern-http-get-delete", what: "GET and DELETE get 405", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: getAndDelete }),
   modernCheck({ id: "modern-http-no-session", what: "no session id minted", spec: spec("basic/transports/streamable-http#earlier-streamable-http-revisions"), only: "http", run: noSession }),
 ];
@@ -102,7 +137,8 @@ async function unsupportedVersion(ctx: ModernContext): Promise<CheckOutcome> {
   if (ctx.url !== undefined) {
     const answer = await ctx.post("server/discover", {}, undefined, UNSUPPORTED);
     const error = answer.messages.map((message) => message.error).find((value): value is Json => typeof value === "object" && value !== null);
-    if (error?.code !== UNSUPPORTED_VERSION) return fail(`${asked} got ${describeAnswer(answer)}; a server MUST answer a version it does not implement with 400 and error -32022 (UnsupportedProtocolVersion)`);
+    if (error?.code !== UNSUPPORTED_VERSION)
+      return fail(`${asked} got ${describeAnswer(answer)}; a server MUST answer a version it does not implement with 400 and error -32022 (UnsupportedProtocolVersion)`);
     const listed = supportedList(error.data);
     if (answer.status !== 400) return fail(`${asked} got -32022 with HTTP ${answer.status}; the status MUST be 400 Bad Request`);
     return listed.outcome(asked, "400 -32022");
@@ -124,7 +160,9 @@ function supportedList(data: unknown): { outcome: (asked: string, got: string) =
     outcome: (asked, got) => {
       if (!Array.isArray(supported)) return fail(`${asked} got ${got} without data.supported (the versions the server speaks, which the client retries with)`);
       if (typeof requested !== "string") {
-        return fail(`${asked} got ${got} without data.requested (the version it refused, a string the ${MODERN} schema requires); a client that does not recognise the error as modern falls back to initialize`);
+        return fail(
+          `${asked} got ${got} without data.requested (the version it refused, a string the ${MODERN} schema requires); a client that does not recognise the error as modern falls back to initialize`,
+        );
       }
       if (!supported.includes(MODERN)) return warn(`${asked} got ${got}, but data.supported ${JSON.stringify(supported)} lacks ${MODERN}, which the server just served`);
       return pass(`${asked} got ${got}, data.supported ${JSON.stringify(supported)}`);
@@ -193,7 +231,10 @@ function judgeHeaderProbe(what: string, answer: RawHttpAnswer): CheckOutcome {
   if (answer.status === 400 && code === HEADER_MISMATCH) return pass(`${what} got ${describeAnswer(answer)}`);
   if (answer.status >= 200 && answer.status < 300) return fail(`${what} was served (${describeAnswer(answer)}); the server MUST refuse it with 400 and -32020 (HeaderMismatch)`);
   // Refused, but not in the spec's words (MUST): a client reads a 400 that is not a modern error as a legacy server, and falls back.
-  if (answer.status >= 400 && answer.status < 500) return fail(`${what} got ${describeAnswer(answer)}: refused, but the server MUST answer 400 with -32020 (HeaderMismatch); a client takes any other refusal for a legacy server and falls back to initialize`);
+  if (answer.status >= 400 && answer.status < 500)
+    return fail(
+      `${what} got ${describeAnswer(answer)}: refused, but the server MUST answer 400 with -32020 (HeaderMismatch); a client takes any other refusal for a legacy server and falls back to initialize`,
+    );
   return fail(`${what} got ${describeAnswer(answer)}; expected 400 with -32020 (HeaderMismatch)`);
 }
 
@@ -230,7 +271,9 @@ async function versionHeader(ctx: ModernContext): Promise<CheckOutcome> {
   // is a 2026-07-28 discover result was served as this revision: the MAY does not cover that.
   const servedAsModern = answer.messages.some((message) => isObject(message.result) && Array.isArray(message.result.supportedVersions));
   if (older.length > 0 && answer.status >= 200 && answer.status < 300 && !servedAsModern) {
-    return warn(`${what} got ${describeAnswer(answer)}: answered as a request of ${older.join(", ")} (it lists them), which the spec allows (MAY) for a server that serves clients older than 2025-06-18; a server that does not MUST refuse it with 400 and -32020`);
+    return warn(
+      `${what} got ${describeAnswer(answer)}: answered as a request of ${older.join(", ")} (it lists them), which the spec allows (MAY) for a server that serves clients older than 2025-06-18; a server that does not MUST refuse it with 400 and -32020`,
+    );
   }
   return judgeHeaderProbe(what, answer);
 }
@@ -266,7 +309,8 @@ async function paramHeader(ctx: ModernContext): Promise<CheckOutcome> {
       break;
     }
   }
-  if (probe === undefined && mirroring.length === 0) return skip(`no tool mirrors a parameter into an Mcp-Param-* header (none of its ${plural(tools.length, "tool")} has x-mcp-header in its inputSchema)`);
+  if (probe === undefined && mirroring.length === 0)
+    return skip(`no tool mirrors a parameter into an Mcp-Param-* header (none of its ${plural(tools.length, "tool")} has x-mcp-header in its inputSchema)`);
   if (probe === undefined) {
     return skip(
       `${listFirst(mirroring, 5, ", ")} ${mirroring.length === 1 ? "mirrors" : "mirror"} a parameter into an Mcp-Param-* header, but none is marked readOnlyHint: true; ` +

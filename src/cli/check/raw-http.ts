@@ -36,7 +36,13 @@ export async function rawDelete(url: string, headers: Record<string, string>, ti
 }
 
 /** Any method, raw (GET and DELETE for the 405 probes). */
-export async function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | undefined, options: { timeoutMs: number; waitForId?: string | number }): Promise<RawHttpAnswer> {
+export async function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: { timeoutMs: number; waitForId?: string | number },
+): Promise<RawHttpAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
   let response: Response;
@@ -129,4 +135,3 @@ function parse(text: string): unknown {
     return undefined;
   }
 }
-

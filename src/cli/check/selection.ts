@@ -37,7 +37,10 @@ function resolve(checks: readonly CheckDefinition[], elsewhere: readonly CheckDe
   if (values === undefined) return undefined;
   const transport = TRANSPORT_NAMES[kind];
   const ids = checks.map((check) => check.id);
-  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter((name) => name !== "");
+  const names = values
+    .flatMap((value) => value.split(","))
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   if (names.length === 0) throw new UsageError(`${flag} needs check numbers or ids, such as ${flag} 1,ping`);
   const resolved = new Set<string>();
   for (const name of names) {

@@ -67,7 +67,9 @@ export async function run(argv: string[]): Promise<number> {
   // that looks meant as arguments (`'[1,2]'`, `'not json'`), which then gets the JSON object's error.
   const inline = tool !== undefined && extra.length === 1 && looksLikeArguments(extra[0]!) ? extra.pop() : undefined;
   if (extra.length > 0) {
-    throw new UsageError(`unexpected argument${extra.length === 1 ? "" : "s"} ${extra.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo`);
+    throw new UsageError(
+      `unexpected argument${extra.length === 1 ? "" : "s"} ${extra.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit call "node server.js" echo`,
+    );
   }
   if (inline !== undefined && values.args !== undefined) throw new UsageError("give the arguments once: after the tool name or in --args, not both");
   const target = parseTarget(targetText, values);
@@ -75,13 +77,19 @@ export async function run(argv: string[]): Promise<number> {
   const action = readAction(tool, { ...values, args: inline ?? values.args }, inline === undefined ? "--args" : "the arguments after the tool name");
   const json = values.json === true;
   const progress = createProgress();
-  return withConnectedDriver("call", target, progress, async (driver) => {
-    try {
-      return await callOnce(driver, action, json, target.value, progress);
-    } finally {
-      tellEra(driver, era, progress);
-    }
-  }, era);
+  return withConnectedDriver(
+    "call",
+    target,
+    progress,
+    async (driver) => {
+      try {
+        return await callOnce(driver, action, json, target.value, progress);
+      } finally {
+        tellEra(driver, era, progress);
+      }
+    },
+    era,
+  );
 }
 
 /** With an era flag: which version and era the call spoke (stderr, so stdout stays the result). */
@@ -124,7 +132,9 @@ async function callOnce(driver: McpDriver, action: Action, json: boolean, target
 }
 
 function readAction(tool: string | undefined, values: { args?: string | undefined; read?: string | undefined; prompt?: string | undefined }, argsFrom: string): Action {
-  const chosen = [tool === undefined ? undefined : `the tool "${tool}"`, values.read === undefined ? undefined : "--read", values.prompt === undefined ? undefined : "--prompt"].filter((what) => what !== undefined);
+  const chosen = [tool === undefined ? undefined : `the tool "${tool}"`, values.read === undefined ? undefined : "--read", values.prompt === undefined ? undefined : "--prompt"].filter(
+    (what) => what !== undefined,
+  );
   if (chosen.length === 0) throw new UsageError("missing what to call: a tool name after the target, --read <uri> or --prompt <name>");
   if (chosen.length > 1) throw new UsageError(`calls one thing at a time, got ${chosen.join(" and ")}`);
   const args = values.args === undefined ? {} : parseArgsJson(values.args, argsFrom);
@@ -208,7 +218,9 @@ function describeContent(blocks: Json[]): string[] {
         return `[resource_link ${String(block.uri)}${typeof block.name === "string" ? ` "${block.name}"` : ""}]`;
       case "resource": {
         const resource = (block.resource ?? {}) as Json;
-        return typeof resource.text === "string" ? `[resource ${String(resource.uri)}]\n${resource.text}` : `[resource ${String(resource.uri)}, blob${typeof resource.mimeType === "string" ? ` ${resource.mimeType}` : ""}]`;
+        return typeof resource.text === "string"
+          ? `[resource ${String(resource.uri)}]\n${resource.text}`
+          : `[resource ${String(resource.uri)}, blob${typeof resource.mimeType === "string" ? ` ${resource.mimeType}` : ""}]`;
       }
       default:
         return JSON.stringify(block);

@@ -82,7 +82,9 @@ const OPTIONS = {
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (positionals.length > 1) {
-    throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit check "node server.js --port 1"`);
+    throw new UsageError(
+      `takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit check "node server.js --port 1"`,
+    );
   }
   const target = parseTarget(positionals[0], values);
   const otherKind = target.kind === "http" ? "stdio" : "http";
@@ -124,7 +126,10 @@ export async function run(argv: string[]): Promise<number> {
     progress.step(`asking server/discover (${MODERN})`);
     if (ctx.modern === undefined && ctx.modernFailure === undefined && ctx.brokenDiscover === undefined) await probeModern(ctx);
     const info = (ctx.init?.serverInfo ?? ctx.modern?.driver.serverInfo) as Record<string, unknown> | undefined;
-    if (!json) progress.print(formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }));
+    if (!json)
+      progress.print(
+        formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }),
+      );
     // Those the report will hold: the checks of the eras the server speaks.
     const total = checksFor(target.kind).filter((check) => ctx.speaks(check.needs)).length;
     const report = await runChecks(ctx, {
@@ -221,7 +226,10 @@ async function writeJunit(file: string, xml: string): Promise<void> {
 function withStrayStdout(failure: CommandError, stray: ReadonlyArray<{ line: string }>): CommandError {
   if (stray.length === 0) return failure;
   const lines = `${stray.length} line${stray.length === 1 ? "" : "s"}`;
-  return new CommandError(`${failure.statement}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`, failure.context);
+  return new CommandError(
+    `${failure.statement}; it wrote ${lines} to stdout that are not MCP messages, the first: ${JSON.stringify(clip(stray[0]!.line, 120))} (stdout must carry only protocol messages; logs go to stderr)`,
+    failure.context,
+  );
 }
 
 /** The `--json` report of a server that could not be started or reached: one failed check, 0, as in the JUnit file. */

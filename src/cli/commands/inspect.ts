@@ -54,50 +54,58 @@ type ListKey = ListKind;
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (positionals.length > 1) {
-    throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit inspect "node server.js --port 1"`);
+    throw new UsageError(
+      `takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit inspect "node server.js --port 1"`,
+    );
   }
   const target = parseTarget(positionals[0], values);
   const era = parseEra(values);
   const json = values.json === true;
   const progress = createProgress();
-  return withConnectedDriver("inspect", target, progress, async (driver, init) => {
-    const lists: Partial<Record<ListKey, unknown[] | null>> = {};
-    const errors: Partial<Record<ListKey, string>> = {};
-    for (const { key, capability, title, list } of LISTS) {
-      if (init.capabilities[capability as keyof typeof init.capabilities] === undefined) {
-        lists[key] = null;
-        continue;
+  return withConnectedDriver(
+    "inspect",
+    target,
+    progress,
+    async (driver, init) => {
+      const lists: Partial<Record<ListKey, unknown[] | null>> = {};
+      const errors: Partial<Record<ListKey, string>> = {};
+      for (const { key, capability, title, list } of LISTS) {
+        if (init.capabilities[capability as keyof typeof init.capabilities] === undefined) {
+          lists[key] = null;
+          continue;
+        }
+        progress.step(`listing ${title.toLowerCase()}`);
+        try {
+          lists[key] = await list(driver);
+        } catch (error) {
+          errors[key] = plainLine(error);
+          lists[key] = null;
+        }
       }
-      progress.step(`listing ${title.toLowerCase()}`);
-      try {
-        lists[key] = await list(driver);
-      } catch (error) {
-        errors[key] = plainLine(error);
-        lists[key] = null;
+      progress.stop();
+      const problems = driver.problems.map(({ method, path, message, rule }) => ({ method, path, message, rule }));
+      if (json) {
+        const report: Json = {
+          target: target.value,
+          transport: target.kind,
+          protocolVersion: init.protocolVersion,
+          era: driver.era,
+          ...(driver.fallbackReason === undefined ? {} : { fallbackReason: driver.fallbackReason }),
+          serverInfo: init.serverInfo,
+          capabilities: init.capabilities,
+          ...(init.instructions === undefined ? {} : { instructions: init.instructions }),
+          ...lists,
+          ...(Object.keys(errors).length === 0 ? {} : { errors }),
+          problems,
+        };
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${describe(target, init as unknown as Json, describeEra(driver, era), lists, errors, problems.length).join("\n")}\n`);
       }
-    }
-    progress.stop();
-    const problems = driver.problems.map(({ method, path, message, rule }) => ({ method, path, message, rule }));
-    if (json) {
-      const report: Json = {
-        target: target.value,
-        transport: target.kind,
-        protocolVersion: init.protocolVersion,
-        era: driver.era,
-        ...(driver.fallbackReason === undefined ? {} : { fallbackReason: driver.fallbackReason }),
-        serverInfo: init.serverInfo,
-        capabilities: init.capabilities,
-        ...(init.instructions === undefined ? {} : { instructions: init.instructions }),
-        ...lists,
-        ...(Object.keys(errors).length === 0 ? {} : { errors }),
-        problems,
-      };
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    } else {
-      process.stdout.write(`${describe(target, init as unknown as Json, describeEra(driver, era), lists, errors, problems.length).join("\n")}\n`);
-    }
-    return Object.keys(errors).length === 0 ? EXIT_OK : EXIT_FAILURE;
-  }, era);
+      return Object.keys(errors).length === 0 ? EXIT_OK : EXIT_FAILURE;
+    },
+    era,
+  );
 }
 
 function describe(target: Target, init: Json, era: string, lists: Partial<Record<ListKey, unknown[] | null>>, errors: Partial<Record<ListKey, string>>, problemCount: number): string[] {
@@ -135,7 +143,12 @@ function describeCapabilities(capabilities: Json): string {
   return names
     .map((name) => {
       const value = capabilities[name];
-      const flags = typeof value === "object" && value !== null ? Object.entries(value as Json).filter(([, on]) => on === true).map(([flag]) => flag) : [];
+      const flags =
+        typeof value === "object" && value !== null
+          ? Object.entries(value as Json)
+              .filter(([, on]) => on === true)
+              .map(([flag]) => flag)
+          : [];
       return flags.length === 0 ? name : `${name} (${flags.join(", ")})`;
     })
     .join(", ");
@@ -149,7 +162,12 @@ function describeItem(key: ListKey, item: Json): string[] {
       const lines = [`  ${String(item.name)}${title}${description}`];
       lines.push("    input:", ...describeProperties(item.inputSchema, "      "));
       if (item.outputSchema !== undefined) lines.push("    output:", ...describeProperties(item.outputSchema, "      "));
-      const hints = typeof item.annotations === "object" && item.annotations !== null ? Object.entries(item.annotations as Json).filter(([name, on]) => name.endsWith("Hint") && on === true).map(([name]) => name) : [];
+      const hints =
+        typeof item.annotations === "object" && item.annotations !== null
+          ? Object.entries(item.annotations as Json)
+              .filter(([name, on]) => name.endsWith("Hint") && on === true)
+              .map(([name]) => name)
+          : [];
       if (hints.length > 0) lines.push(`    annotations: ${hints.join(", ")}`);
       return lines;
     }

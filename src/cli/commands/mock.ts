@@ -75,7 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   const scenarios = positionals.filter((path) => !positionalFixtures.includes(path));
   const fixtures = [...positionalFixtures, ...(values.fixtures ?? [])];
   if (scenarios.length === 0 && fixtures.length === 0) throw new UsageError("missing the scenario file to serve (or a fixtures directory or file for scenario fakes)");
-  if (scenarios.length > 1) throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
+  if (scenarios.length > 1)
+    throw new UsageError(`serves one scenario file at a time, got ${scenarios.length}: ${scenarios.join(", ")} (fixture files are those with an "mcpFakes" key, or directories)`);
   const file = scenarios[0];
   const fakeTestIdsMax = values["fake-test-ids-max"] === undefined ? undefined : parseCount(values["fake-test-ids-max"], "--fake-test-ids-max");
   // aimock's spelling: 0 keeps every entry (the library's journalMax takes Infinity for that).
@@ -130,13 +131,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(
-  what: Served,
-  scenario: Scenario,
-  stdio: boolean,
-  http: { port?: number; host?: string; path?: string },
-  stop: (why: string) => void,
-): Promise<MockMcpServer> {
+async function serve(what: Served, scenario: Scenario, stdio: boolean, http: { port?: number; host?: string; path?: string }, stop: (why: string) => void): Promise<MockMcpServer> {
   // The command line decides the wire; a scenario's own `transport` or `http` does not.
   const { transport: _transport, http: _http, ...options } = scenario;
   try {
@@ -216,7 +211,6 @@ function parseCount(text: string, flag: string): number {
   return Number(text);
 }
 
-
 async function writeRecord(file: string, server: MockMcpServer): Promise<void> {
   const record = { calls: server.calls, messages: server.messages };
   try {
@@ -245,4 +239,3 @@ function describeCatalog(scenario: Scenario, server: MockMcpServer): string {
   }
   return parts.join("; ");
 }
-

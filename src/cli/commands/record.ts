@@ -88,7 +88,9 @@ const PASSED_ON_CAPABILITIES = { elicitation: {}, sampling: {} };
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
   if (positionals.length > 1) {
-    throw new UsageError(`takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit record "node server.js --port 1" --out rec.json`);
+    throw new UsageError(
+      `takes one target, got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(" ")}; quote a command with arguments, e.g. mcp-testkit record "node server.js --port 1" --out rec.json`,
+    );
   }
   const target = parseTarget(positionals[0], values);
   const era = parseEra(values);
@@ -97,7 +99,9 @@ export async function run(argv: string[]): Promise<number> {
   const serving = parseServeFlags(values);
   const scope = parseScope(values["test-id"], values.context);
   if (values["closed-world"] === true && scope === "shared") {
-    throw new UsageError('--closed-world needs --test-id or --context: a recording shared by every test cannot deny the tools it never saw to all of them (a shared block cannot be undeclaredTools: "deny")');
+    throw new UsageError(
+      '--closed-world needs --test-id or --context: a recording shared by every test cannot deny the tools it never saw to all of them (a shared block cannot be undeclaredTools: "deny")',
+    );
   }
   await checkOutputFolder(values.out, "the recording");
   if (await isDirectory(values.out)) throw new UsageError(`--out ${JSON.stringify(values.out)} is a directory; give the file to write, such as ${join(values.out, "recording.json")}`);

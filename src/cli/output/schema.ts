@@ -28,7 +28,12 @@ export function describeProperties(schema: unknown, indent: string, depth = 0): 
     }
     lines.push(`${indent}${parts.join(" ")}`);
     if (isObject(property) && depth + 1 < MAX_DEPTH) {
-      const nested = property.type === "object" && isObject(property.properties) ? property : property.type === "array" && isObject(property.items) && isObject(property.items.properties) ? property.items : undefined;
+      const nested =
+        property.type === "object" && isObject(property.properties)
+          ? property
+          : property.type === "array" && isObject(property.items) && isObject(property.items.properties)
+            ? property.items
+            : undefined;
       if (nested) lines.push(...describeProperties(nested, `${indent}  `, depth + 1));
     }
   }

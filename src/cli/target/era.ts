@@ -54,7 +54,8 @@ export function parseEra(flags: { "version-negotiation"?: string | undefined; "p
     case "auto":
       return { asked: true, versionNegotiation: "auto", ...(version !== undefined && { protocolVersion: version }) };
     case "pin":
-      if (version !== undefined && !perRequest) throw new UsageError(`--version-negotiation pin speaks a revision per request (${LATEST_KNOWN_VERSION}); ${version} is spoken through initialize: use --version-negotiation legacy (or auto)`);
+      if (version !== undefined && !perRequest)
+        throw new UsageError(`--version-negotiation pin speaks a revision per request (${LATEST_KNOWN_VERSION}); ${version} is spoken through initialize: use --version-negotiation legacy (or auto)`);
       return { asked: true, versionNegotiation: { pin: version ?? LATEST_KNOWN_VERSION } };
     default:
       throw new UsageError(`--version-negotiation must be legacy, auto or pin, got ${JSON.stringify(mode)}`);

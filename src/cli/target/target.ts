@@ -69,7 +69,9 @@ export function parseTarget(value: string | undefined, flags: { header?: string[
     const unsendable = [...value].find((char) => char.codePointAt(0)! > 0xff || char === "\r" || char === "\n" || char === "\0");
     if (unsendable !== undefined) {
       const code = `U+${unsendable.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-      throw new UsageError(`--header "${name}" has a character an HTTP header cannot carry (${code}); percent-encode the value (${name}: ${encodeURIComponent(value)}): the mock's X-Test-Id and context headers are percent-decoded`);
+      throw new UsageError(
+        `--header "${name}" has a character an HTTP header cannot carry (${code}); percent-encode the value (${name}: ${encodeURIComponent(value)}): the mock's X-Test-Id and context headers are percent-decoded`,
+      );
     }
     headers[name] = value;
   }

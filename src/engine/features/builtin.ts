@@ -13,15 +13,7 @@ import { resourcesFeature } from "./resources.js";
 import { subscriptionsFeature } from "./subscriptions.js";
 import { toolsFeature } from "./tools.js";
 
-const BUILTIN_FEATURES: readonly FeatureSource[] = [
-  lifecycleFeature,
-  toolsFeature,
-  resourcesFeature,
-  promptsFeature,
-  loggingFeature,
-  completionFeature,
-  subscriptionsFeature,
-];
+const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature];
 
 /** The built-in features for one engine: a factory made anew, a stateless feature as it is. */
 export function builtinFeatures(): EngineFeature[] {

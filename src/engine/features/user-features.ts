@@ -18,7 +18,9 @@ export interface ParamsSchema {
     validate(value: unknown): StandardResult | Promise<StandardResult>;
   };
 }
-type StandardResult = { readonly value: unknown; readonly issues?: undefined } | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
 
 export interface FeatureMethod<State> {
   handler(request: McpMethodRequest, state: State): unknown;
@@ -107,7 +109,9 @@ async function checkParams(schema: ParamsSchema, params: Record<string, unknown>
 function checkFeature(feature: unknown): asserts feature is McpFeature<unknown> {
   const candidate = feature as Partial<McpFeature<unknown>> | null;
   if (typeof candidate !== "object" || candidate === null || typeof candidate.name !== "string" || candidate.name === "") {
-    throw new McpTestkitError(`A feature must be an object with a "name", such as defineFeature({ name: "x-echo", methods: { "x/echo": (request) => ({ echoed: request.params }) } }); got ${typeLabel(feature)}.`);
+    throw new McpTestkitError(
+      `A feature must be an object with a "name", such as defineFeature({ name: "x-echo", methods: { "x/echo": (request) => ({ echoed: request.params }) } }); got ${typeLabel(feature)}.`,
+    );
   }
   for (const key of Object.keys(candidate)) {
     if (!["name", "state", "methods", "notifications", "capabilities", "sessionClosed"].includes(key)) {

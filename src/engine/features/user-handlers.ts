@@ -71,11 +71,7 @@ function askedParams(params: Record<string, unknown>): Record<string, unknown> {
  * may rewrite what the handlers see. They run on the interaction runtime, so they may ask the
  * client (in 2026-07-28 the run parks for the retry) and are cancelled with their request.
  */
-export async function runUserHandlers(
-  input: HandlerInput,
-  handlers: readonly McpMethodHandler[],
-  params: Record<string, unknown> = input.params,
-): Promise<Outcome | undefined> {
+export async function runUserHandlers(input: HandlerInput, handlers: readonly McpMethodHandler[], params: Record<string, unknown> = input.params): Promise<Outcome | undefined> {
   const { request, connection, context } = input;
   const outcome = await runHandler(input, {
     // Named apart from the built-in handler's runs: a retry of one of those passes through here untouched.

@@ -71,7 +71,8 @@ export function cutStream<T>(closeAfterEvents: number, value?: T, options: { ret
 }
 
 function faultStream(closeAfterEvents: number, retryMs: number | undefined): StreamHints {
-  if (!Number.isInteger(closeAfterEvents) || closeAfterEvents < 0) throw new McpTestkitError(`cutStream(closeAfterEvents, value): closeAfterEvents must be a whole number, 0 or more, got ${typeLabel(closeAfterEvents)}.`);
+  if (!Number.isInteger(closeAfterEvents) || closeAfterEvents < 0)
+    throw new McpTestkitError(`cutStream(closeAfterEvents, value): closeAfterEvents must be a whole number, 0 or more, got ${typeLabel(closeAfterEvents)}.`);
   return retryMs === undefined ? { mode: "sse", closeAfterEvents } : { mode: "sse", closeAfterEvents, retryMs };
 }
 

@@ -159,7 +159,8 @@ export function parkedRunOf(input: HandlerInput, subject: Omit<RunSubject, "labe
   if ((params.requestState === undefined && params.inputResponses === undefined) || !versionHas(input.context.protocolVersion, "mrtr")) return undefined;
   const token = params.requestState;
   const { method } = subject;
-  if (token !== undefined && typeof token !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "requestState" must be the string of the input_required result, sent back unchanged`);
+  if (token !== undefined && typeof token !== "string")
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "requestState" must be the string of the input_required result, sent back unchanged`);
   if (params.inputResponses !== undefined && !isObject(params.inputResponses)) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: "inputResponses" must be an object mapping each inputRequests key to its result`);
   }

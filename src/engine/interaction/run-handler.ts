@@ -114,8 +114,7 @@ export function runHandler<T>(input: HandlerInput, spec: HandlerRunSpec<T>): Pro
     input.state.requestStates,
     subject,
     {
-      settle: (settled, answering, live) =>
-        "thrown" in settled ? spec.answer(settled, answering) : answerThroughFault(settled.value, live, answering, (value) => spec.answer({ value }, answering)),
+      settle: (settled, answering, live) => ("thrown" in settled ? spec.answer(settled, answering) : answerThroughFault(settled.value, live, answering, (value) => spec.answer({ value }, answering))),
       refuse: (error) => {
         throw new RpcError(error.code, error.message, error.data);
       },

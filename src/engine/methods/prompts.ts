@@ -56,7 +56,8 @@ function answerPrompt(prompt: PromptEntry, args: Record<string, string>, settled
   }
   const answer = settled.value;
   if (!Array.isArray(answer)) {
-    if (!asksForInput(answer)) throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);
+    if (!asksForInput(answer))
+      throw new RpcError(ErrorCode.InternalError, `Prompt ${name}: the messages function must return a list of messages or { inputRequired: { inputRequests?, requestState? } }`);
     return inputRequiredOutcome(answering, `Prompt ${name}`, answer);
   }
   return promptResult(prompt, args, answer as PromptMessage[], answering.requestId);

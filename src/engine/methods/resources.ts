@@ -25,8 +25,7 @@ import { closest } from "../../util/closest.js";
 export const listResources: RequestHandler = (input) =>
   listPage(input, input.state.catalog.resources.values(), { key: "resources", fields: RESOURCE_FIELDS, sources: input.state.resourceListSources, name: byUri });
 
-export const listResourceTemplates: RequestHandler = (input) =>
-  listPage(input, input.state.catalog.templates.values(), { key: "resourceTemplates", fields: RESOURCE_FIELDS });
+export const listResourceTemplates: RequestHandler = (input) => listPage(input, input.state.catalog.templates.values(), { key: "resourceTemplates", fields: RESOURCE_FIELDS });
 
 /**
  * Resource not found: -32002 in the legacy era, -32602 (invalid params) from 2026-07-28. The
@@ -50,7 +49,8 @@ export const readResource: RequestHandler = async (input) => {
   if (!found) throw notFound(uri, input);
   const { definition, variables } = found;
   if (definition.throws !== undefined) throw thrownRpcError(definition.throws);
-  if (definition.read === undefined && definition.fault === undefined) return readResult(input, { requestId: input.request.id, context: input.context }, uri, definition, staticValue(definition, variables));
+  if (definition.read === undefined && definition.fault === undefined)
+    return readResult(input, { requestId: input.request.id, context: input.context }, uri, definition, staticValue(definition, variables));
   // A read function (it may ask the client, or return a fault) or a fault: on the interaction runtime.
   const read = definition.read;
   return runHandler(input, {
@@ -74,7 +74,13 @@ function staticValue(definition: ResourceDefinition, variables: Record<string, s
 }
 
 /** The `resources/read` result for `value`, to the request `answering`. */
-function readResult(input: HandlerInput, answering: { readonly requestId: JsonRpcId; readonly context: RequestContext }, uri: string, definition: ResourceDefinition, value: ResourceReadValue): Outcome {
+function readResult(
+  input: HandlerInput,
+  answering: { readonly requestId: JsonRpcId; readonly context: RequestContext },
+  uri: string,
+  definition: ResourceDefinition,
+  value: ResourceReadValue,
+): Outcome {
   const items = typeof value === "string" ? [{ text: value }] : Array.isArray(value) ? value : [value];
   const contents = items.map((item) => contentFor(uri, definition, item));
   // A resource's own caching hints win over the mock's (the rest is added to every modern result).

@@ -30,8 +30,7 @@ import { isFault, unwrapFault, type Fault } from "../interaction/faults.js";
 import { sleep, untilAbort } from "../interaction/waits.js";
 import type { Interaction } from "../interaction/interaction.js";
 
-export const listTools: RequestHandler = (input) =>
-  listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
+export const listTools: RequestHandler = (input) => listPage(input, input.state.catalog.tools.values(), { key: "tools", fields: TOOL_FIELDS, sources: input.state.toolListSources, name: byName });
 
 const DEFAULT_THROW_CODE = ErrorCode.InternalError;
 
@@ -288,9 +287,14 @@ function checkedProduct(returned: unknown, tool: string): StepObject {
   const produced = isFault(returned) ? faultAsStep(returned) : returned;
   checkStep(produced, `The step function of tool "${tool}"`);
   if (typeof produced === "function") throw new Error("a step function must return a step object, not another function");
-  if (produced.asks !== undefined) throw new Error('a step function returned "asks", which is for static steps; a step function asks the client itself (await call.elicit(...), call.sample(...), call.listRoots(), call.request(method, params)) before it returns');
+  if (produced.asks !== undefined)
+    throw new Error(
+      'a step function returned "asks", which is for static steps; a step function asks the client itself (await call.elicit(...), call.sample(...), call.listRoots(), call.request(method, params)) before it returns',
+    );
   if (produced.broadcast !== undefined || produced.endSubscriptions !== undefined) {
-    throw new Error('a step function returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions()) before it returns');
+    throw new Error(
+      'a step function returned "broadcast" or "endSubscriptions", which are for static steps; a step function tells the clients itself (call.broadcast(method, params), call.endSubscriptions()) before it returns',
+    );
   }
   return produced;
 }

@@ -101,7 +101,10 @@ export class InputRound {
       exchange.answeredAt = Date.now();
       return Promise.resolve(given as Json);
     }
-    if (this.#asks.has(key)) return Promise.reject(new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method));
+    if (this.#asks.has(key))
+      return Promise.reject(
+        new ServerRequestError({ code: ErrorCode.InternalError, message: `two input requests of one round share the key ${JSON.stringify(key)}; keys must be unique within a request` }, method),
+      );
     return new Promise<Json>((resolve, reject) => {
       // Given up: it leaves the round (or, sent already, its answer will be ignored as an extra entry).
       const giveUp = () => {

@@ -35,9 +35,7 @@ export interface ParkedCall {
   expire(reason: string): void;
 }
 
-export type StateVerdict<T> =
-  | { ok: true; parked: T; round: number }
-  | { ok: false; problem: "malformed" | "tampered" | "expired" | "stale" | "mismatch"; message: string };
+export type StateVerdict<T> = { ok: true; parked: T; round: number } | { ok: false; problem: "malformed" | "tampered" | "expired" | "stale" | "mismatch"; message: string };
 
 interface Parking<T> {
   parked: T;
@@ -57,7 +55,9 @@ function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof set
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value as object).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -115,11 +115,19 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
     const expected = Buffer.from(this.#sign(payload));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      return { ok: false, problem: "tampered", message: "requestState failed its integrity check (it was changed, or made by another server instance): send back exactly the requestState you were given" };
+      return {
+        ok: false,
+        problem: "tampered",
+        message: "requestState failed its integrity check (it was changed, or made by another server instance): send back exactly the requestState you were given",
+      };
     }
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as StatePayload;
     if (claims.method !== method || claims.name !== name) {
-      return { ok: false, problem: "mismatch", message: `requestState belongs to ${requestOf(claims.method, claims.name)}, not ${requestOf(method, name)}: a retry must repeat the original request's method, name and arguments` };
+      return {
+        ok: false,
+        problem: "mismatch",
+        message: `requestState belongs to ${requestOf(claims.method, claims.name)}, not ${requestOf(method, name)}: a retry must repeat the original request's method, name and arguments`,
+      };
     }
     if (claims.digest !== callDigest(name, args)) {
       return { ok: false, problem: "mismatch", message: `requestState was issued for ${requestOf(method, name)} with other arguments: a retry must repeat the original request's arguments exactly` };
@@ -131,7 +139,11 @@ export class RequestStateKeeper<T extends ParkedCall = ParkedCall> {
       return { ok: false, problem: "expired", message: `requestState expired: the request was given up; send ${method} again without requestState` };
     }
     if (parking === undefined || parking.round !== claims.round) {
-      return { ok: false, problem: "stale", message: "requestState is stale: it was already used for a retry (a state works once), expired, or the mock was reset; send the newest requestState, or call again without one" };
+      return {
+        ok: false,
+        problem: "stale",
+        message: "requestState is stale: it was already used for a retry (a state works once), expired, or the mock was reset; send the newest requestState, or call again without one",
+      };
     }
     clearTimeout(parking.timer);
     this.#parked.delete(claims.id);

@@ -36,12 +36,19 @@ export class MetricsCollector {
   readonly streamsActive = this.gauge("request_streams_active", "Open SSE answer streams of POSTs.");
   readonly streamDuration = this.histogram("request_stream_duration_seconds", "SSE answer stream lifetimes by endpoint and termination reason, seconds.", ["endpoint", "reason"]);
   readonly subscriptionsActive = this.gauge("subscriptions_active", `Open subscriptions: standalone (GET) streams (2025) and subscriptions/listen requests (${revisionsWith("subscriptionsListen")}).`);
-  readonly subscriptionDuration = this.histogram("subscription_duration_seconds", "Subscription lifetimes (GET streams, subscriptions/listen) by endpoint and termination reason, seconds.", ["endpoint", "reason"]);
+  readonly subscriptionDuration = this.histogram("subscription_duration_seconds", "Subscription lifetimes (GET streams, subscriptions/listen) by endpoint and termination reason, seconds.", [
+    "endpoint",
+    "reason",
+  ]);
   readonly cancellations = this.counter("cancellations_total", "Requests cancelled by the client (notifications/cancelled), by endpoint and method.", ["endpoint", "method"]);
   readonly progress = this.counter("progress_emitted_total", "notifications/progress sent, by endpoint.", ["endpoint"]);
   readonly keepAlives = this.counter("keep_alives_emitted_total", "SSE keep-alive comments sent (the mock sends none yet; the family is here for dashboards).");
   readonly protocolErrors = this.counter("protocol_errors_total", "JSON-RPC errors sent (replies, refusals, HTTP transport errors), by code.", ["code"]);
-  readonly unknownMirroredHeaders = this.counter("unknown_mirrored_headers_total", `Mcp-Param-* headers (${revisionsWith("requestHeaders")}) for a parameter the called tool does not mirror, by endpoint and method.`, ["endpoint", "method"]);
+  readonly unknownMirroredHeaders = this.counter(
+    "unknown_mirrored_headers_total",
+    `Mcp-Param-* headers (${revisionsWith("requestHeaders")}) for a parameter the called tool does not mirror, by endpoint and method.`,
+    ["endpoint", "method"],
+  );
   readonly fakeFailures = this.counter("fake_failures_total", "Structured failures answered by scenario fakes, by stable code.", ["code"]);
 
   /** The per-request series without labels, held so a request's start and end touch no map. */

@@ -87,7 +87,8 @@ export const METRICS_PATH = "/__mcp-testkit/metrics";
 /** A web handler serving a collector's text (GET only). */
 export function metricsHandler(snapshot: () => MetricsSnapshot): (request: Request) => Promise<Response> {
   return async (request) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return new Response("Method Not Allowed: metrics are read with GET\n", { status: 405, headers: { allow: "GET, HEAD", "content-type": "text/plain" } });
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return new Response("Method Not Allowed: metrics are read with GET\n", { status: 405, headers: { allow: "GET, HEAD", "content-type": "text/plain" } });
     try {
       const { text, contentType } = await metricsText(snapshot(), requestedFormat(request));
       return new Response(request.method === "HEAD" ? null : text, { status: 200, headers: { "content-type": contentType } });

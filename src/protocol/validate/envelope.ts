@@ -15,8 +15,7 @@ export interface EnvelopeCheck {
 
 export function checkEnvelope(value: unknown, prefix: readonly PathSegment[], version: ProtocolVersion): EnvelopeCheck {
   const problems: ValidationProblem[] = [];
-  const report = (rule: ValidationRule, segments: PathSegment[], message: string) =>
-    problems.push({ path: formatJsonPath([...prefix, ...segments]), message, rule });
+  const report = (rule: ValidationRule, segments: PathSegment[], message: string) => problems.push({ path: formatJsonPath([...prefix, ...segments]), message, rule });
 
   if (!isObject(value)) {
     report("jsonrpc.message", [], `expected a JSON-RPC message (an object); got ${describeValue(value)}`);

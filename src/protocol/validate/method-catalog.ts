@@ -2,15 +2,7 @@
  * Which methods each side may send, per protocol version. The lists and the feature each method
  * needs come from `methods.ts`.
  */
-import {
-  ClientNotificationMethods,
-  ClientRequestMethods,
-  featuresOfMethod,
-  ServerNotificationMethods,
-  ServerRequestMethods,
-  TaskNotificationMethods,
-  TaskRequestMethods,
-} from "../methods.js";
+import { ClientNotificationMethods, ClientRequestMethods, featuresOfMethod, ServerNotificationMethods, ServerRequestMethods, TaskNotificationMethods, TaskRequestMethods } from "../methods.js";
 import { compareVersions, FEATURES, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
 import type { MessageDirection } from "./problem.js";
 import { featureProblemMessage, featureSpanText } from "./schemas/kit.js";
@@ -92,11 +84,7 @@ export function methodsSentBy(direction: MessageDirection, kind: MethodKind, ver
   return sentBy[direction][kind].filter((method) => featuresOfMethod(method, sender).every((feature) => versionHas(version, feature)));
 }
 
-export type MethodLookup =
-  | { found: "yes" }
-  | { found: "other-kind"; kind: MethodKind }
-  | { found: "other-direction" }
-  | { found: "no" };
+export type MethodLookup = { found: "yes" } | { found: "other-kind"; kind: MethodKind } | { found: "other-direction" } | { found: "no" };
 
 /** Whether `direction`'s side may send `method` as a `kind` (ignoring versions; see featuresOfMethod). */
 export function lookupMethod(method: string, direction: MessageDirection, kind: MethodKind): MethodLookup {

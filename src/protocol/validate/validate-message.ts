@@ -52,13 +52,7 @@ function validateBatch(batch: unknown[], direction: MessageDirection, version: P
   return batch.flatMap((item, index) => validateOne(item, [index], direction, version, undefined));
 }
 
-function validateOne(
-  value: unknown,
-  prefix: readonly PathSegment[],
-  direction: MessageDirection,
-  version: ProtocolVersion,
-  requestMethod: string | undefined,
-): ValidationProblem[] {
+function validateOne(value: unknown, prefix: readonly PathSegment[], direction: MessageDirection, version: ProtocolVersion, requestMethod: string | undefined): ValidationProblem[] {
   const envelope = checkEnvelope(value, prefix, version);
   const problems = envelope.problems;
   if (envelope.kind === undefined || !isObject(value)) return problems;
@@ -105,14 +99,7 @@ function parseAgain(schema: Schema, value: unknown, prefix: readonly PathSegment
 }
 
 /** Adds to `problems` what `schema` finds wrong with `value`, the member `key` of the message at `prefix`. */
-function parseWith(
-  schema: Schema,
-  value: unknown,
-  prefix: readonly PathSegment[],
-  key: "params" | "result",
-  rule: "params.shape" | "result.shape",
-  problems: ValidationProblem[],
-): void {
+function parseWith(schema: Schema, value: unknown, prefix: readonly PathSegment[], key: "params" | "result", rule: "params.shape" | "result.shape", problems: ValidationProblem[]): void {
   const issues = issuesOf(schema, value);
   if (issues.length > 0) problems.push(...translateZodIssues(issues, [...prefix, key], rule));
 }
@@ -159,7 +146,9 @@ function checkMethod(
     return { path, rule: "method.kind", message };
   }
   if (lookup.found !== "yes") {
-    const known = methodsSentBy(direction, kind, version).map((name) => JSON.stringify(name)).join(", ");
+    const known = methodsSentBy(direction, kind, version)
+      .map((name) => JSON.stringify(name))
+      .join(", ");
     const why = lookup.found === "other-direction" ? `${JSON.stringify(method)} is not sent by the ${sender}` : `unknown method ${JSON.stringify(method)}`;
     return { path, rule: "method.unknown", message: `${label}${why}; expected one of the ${sender}'s ${kind}s: ${known}` };
   }

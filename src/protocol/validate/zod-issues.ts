@@ -19,11 +19,7 @@ export interface CustomIssueParams {
   missingExpected?: string;
 }
 
-export function translateZodIssues(
-  issues: readonly Issue[],
-  prefix: readonly PathSegment[],
-  defaultRule: ValidationRule,
-): ValidationProblem[] {
+export function translateZodIssues(issues: readonly Issue[], prefix: readonly PathSegment[], defaultRule: ValidationRule): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   for (const issue of issues) translateIssue(issue, prefix, defaultRule, problems);
   return problems;
@@ -107,9 +103,7 @@ function describeGot(issue: Issue, input: unknown): string {
 
 /** A union where every branch failed on the value itself by type or literal: "a string or a number". */
 function isSimpleUnion(branches: readonly (readonly Issue[])[]): boolean {
-  return branches.every(
-    (branch) => branch.length === 1 && branch[0]!.path.length === 0 && (branch[0]!.code === "invalid_type" || branch[0]!.code === "invalid_value"),
-  );
+  return branches.every((branch) => branch.length === 1 && branch[0]!.path.length === 0 && (branch[0]!.code === "invalid_type" || branch[0]!.code === "invalid_value"));
 }
 
 function closestBranch(branches: readonly (readonly Issue[])[]): readonly Issue[] {

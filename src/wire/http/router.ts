@@ -139,7 +139,11 @@ export class Router implements ExchangeHandler {
     const authority = exchange.authority;
     if (authority !== undefined && authority !== this.lastWellFormed) {
       if (!isWellFormedAuthority(authority)) {
-        this.refuse(exchange, 400, `Bad Request: ${exchange.authorityFromTarget ? "the request target's authority" : "the Host header"} ${JSON.stringify(authority)} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`);
+        this.refuse(
+          exchange,
+          400,
+          `Bad Request: ${exchange.authorityFromTarget ? "the request target's authority" : "the Host header"} ${JSON.stringify(authority)} is not host[:port]; send one Host header naming the server (127.0.0.1:3000), with no user info, path or query`,
+        );
         return false;
       }
       this.lastWellFormed = authority;

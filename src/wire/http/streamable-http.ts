@@ -127,7 +127,12 @@ export class StreamableHttpEndpoint {
     const envelope = readEnvelope(message);
     if (envelope.kind === "invalid") return this.refuseInvalid(exchange, envelope);
     if (envelope.kind === "response") {
-      return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: in ${revisionsWith("mrtr")} a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)`);
+      return this.reject(
+        exchange,
+        400,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: in ${revisionsWith("mrtr")} a POST carries one request or notification (clients send no responses: input goes in the retry's inputResponses)`,
+      );
     }
     const facts = this.factsFor(exchange, undefined);
     if (!facts) return;
@@ -281,7 +286,12 @@ export class StreamableHttpEndpoint {
   /** `[]`: JSON-RPC 2.0 answers an empty batch with one Invalid Request error, id null. */
   private refuseEmptyBatch(exchange: HttpExchange): void {
     const batches = versionsWith("jsonRpcBatches").join(", ");
-    this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a ${batches} session, a batch of one or more`);
+    this.reject(
+      exchange,
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: the body is an empty array (a batch of no messages), which JSON-RPC 2.0 refuses; send one JSON-RPC message object, or, in a ${batches} session, a batch of one or more`,
+    );
   }
 
   /** The request facts (identity, mount) of a POST, or undefined when its identity earned a 400 (answered). */
@@ -318,7 +328,12 @@ export class StreamableHttpEndpoint {
       // Both the version the request claims and the one the session negotiated must allow batches.
       const refusing = batch ? [version, session.engineConnection.negotiated.protocolVersion].find((v) => !versionHas(v, "jsonRpcBatches")) : undefined;
       if (refusing !== undefined) {
-        return this.reject(exchange, 400, ErrorCode.InvalidRequest, `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only ${versionsWith("jsonRpcBatches").join(", ")})`);
+        return this.reject(
+          exchange,
+          400,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: JSON-RPC batches are not allowed in protocol version ${refusing} (only ${versionsWith("jsonRpcBatches").join(", ")})`,
+        );
       }
       facts = this.factsFor(exchange, session.identity);
       if (!facts) return;
@@ -359,7 +374,14 @@ export class StreamableHttpEndpoint {
   /** 2026-07-28 has no GET stream and no DELETE (no sessions): 405, as the spec says. */
   private refusesModern(exchange: HttpExchange): boolean {
     if (!servesPerRequest(exchange.header("mcp-protocol-version"), this.engine.protocolVersions)) return false;
-    exchange.respond(405, { ...JSON_HEADERS, allow: "POST" }, errorBody(-32000, `Method Not Allowed: ${exchange.method} is not part of protocol version ${exchange.header("mcp-protocol-version")} (POST each request; subscriptions/listen replaces the GET stream)`));
+    exchange.respond(
+      405,
+      { ...JSON_HEADERS, allow: "POST" },
+      errorBody(
+        -32000,
+        `Method Not Allowed: ${exchange.method} is not part of protocol version ${exchange.header("mcp-protocol-version")} (POST each request; subscriptions/listen replaces the GET stream)`,
+      ),
+    );
     return true;
   }
 

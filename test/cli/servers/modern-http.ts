@@ -98,7 +98,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   const params = (body.params ?? {}) as Json;
   const declared = params._meta?.[PROTOCOL_VERSION] as unknown;
   // A request without the modern _meta (initialize, say) is of an era this server does not speak.
-  if (declared === undefined) return answer(400, { error: { code: -32022, message: `Unsupported protocol version: this server speaks ${VERSION} only`, data: { supported: [VERSION], requested: "" } } });
+  if (declared === undefined)
+    return answer(400, { error: { code: -32022, message: `Unsupported protocol version: this server speaks ${VERSION} only`, data: { supported: [VERSION], requested: "" } } });
   const header = (name: string) => request.headers[name] as string | undefined;
   const version = header("mcp-protocol-version");
   // 2025-03-26 has no server/discover: answered as that revision would.
@@ -106,7 +107,13 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
   if (version === undefined && broken !== "accepts-missing-version" && broken !== "headerless-served-modern") return refuse("the MCP-Protocol-Version header is required");
   if (version !== undefined && version !== declared && broken !== "accepts-version-mismatch") return refuse(`MCP-Protocol-Version ${version} is not the body's ${String(declared)}`);
   if (declared !== VERSION && broken !== "serves-any-version") {
-    return answer(broken === "unsupported-version-200" ? 200 : 400, { error: { code: -32022, message: `Unsupported protocol version ${String(declared)}`, data: broken === "unsupported-without-requested" ? { supported: [VERSION] } : { supported: [VERSION], requested: String(declared) } } });
+    return answer(broken === "unsupported-version-200" ? 200 : 400, {
+      error: {
+        code: -32022,
+        message: `Unsupported protocol version ${String(declared)}`,
+        data: broken === "unsupported-without-requested" ? { supported: [VERSION] } : { supported: [VERSION], requested: String(declared) },
+      },
+    });
   }
   const methodHeader = header("mcp-method");
   if (methodHeader === undefined && broken !== "accepts-missing-method") return refuse("the Mcp-Method header is required");
@@ -117,12 +124,22 @@ async function handle(request: IncomingMessage, response: ServerResponse, broken
     if (name !== undefined && name !== params.name && broken !== "accepts-name-mismatch") return refuse(`Mcp-Name ${name} is not the body's ${String(params.name)}`);
     const city = params.arguments?.city as unknown;
     const cityHeader = header("mcp-param-city");
-    if (params.name === FORECAST.name && city !== undefined && cityHeader !== city && broken !== "accepts-param-mismatch") return refuse(`Mcp-Param-City ${String(cityHeader)} is not arguments.city ${String(city)}`);
+    if (params.name === FORECAST.name && city !== undefined && cityHeader !== city && broken !== "accepts-param-mismatch")
+      return refuse(`Mcp-Param-City ${String(cityHeader)} is not arguments.city ${String(city)}`);
   }
   const complete = broken === "no-result-type" && method.endsWith("/list") ? {} : { resultType: "complete" };
   switch (method) {
     case "server/discover":
-      return answer(200, { result: { resultType: "complete", supportedVersions: broken === "headerless-as-2025-03-26" || broken === "headerless-served-modern" ? [VERSION, "2025-03-26"] : [VERSION], capabilities: { tools: {} }, ttlMs: 60_000, cacheScope: "public", _meta: SERVER_INFO } });
+      return answer(200, {
+        result: {
+          resultType: "complete",
+          supportedVersions: broken === "headerless-as-2025-03-26" || broken === "headerless-served-modern" ? [VERSION, "2025-03-26"] : [VERSION],
+          capabilities: { tools: {} },
+          ttlMs: 60_000,
+          cacheScope: "public",
+          _meta: SERVER_INFO,
+        },
+      });
     case "tools/list":
       return answer(200, { result: { ...complete, tools: [FORECAST], ttlMs: 60_000, cacheScope: "public" } });
     case "tools/call":

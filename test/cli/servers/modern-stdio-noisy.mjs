@@ -11,7 +11,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (message.id === undefined) return;
   const version = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
   if (version !== "2026-07-28") {
-    return send({ jsonrpc: "2.0", id: message.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: String(version ?? message.params?.protocolVersion ?? "") } } });
+    return send({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: String(version ?? message.params?.protocolVersion ?? "") } },
+    });
   }
   if (message.method === "server/discover") {
     return send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "private", _meta: meta } });

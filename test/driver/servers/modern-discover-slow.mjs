@@ -10,12 +10,19 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined) return;
   if (message.method === "initialize") {
-    return send({ jsonrpc: "2.0", id: message.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: message.params?.protocolVersion ?? "" } } });
+    return send({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: message.params?.protocolVersion ?? "" } },
+    });
   }
   const meta = { "io.modelcontextprotocol/serverInfo": { name: "discover-slow", version: "1.0.0" } };
   if (message.method === "server/discover") {
     const delayMs = slowOnce && discovers++ > 0 ? 0 : 1500;
-    setTimeout(() => send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private", _meta: meta } }), delayMs);
+    setTimeout(
+      () => send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private", _meta: meta } }),
+      delayMs,
+    );
     return;
   }
   send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });

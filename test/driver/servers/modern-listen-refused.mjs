@@ -14,9 +14,17 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (message.id === undefined) return;
   switch (message.method) {
     case "server/discover":
-      return send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: "private", _meta: meta } });
+      return send({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: "private", _meta: meta },
+      });
     case "tools/list":
-      return send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", tools: [{ name: "requests", inputSchema: { type: "object" } }], ttlMs: 60_000, cacheScope: "private", _meta: meta } });
+      return send({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { resultType: "complete", tools: [{ name: "requests", inputSchema: { type: "object" } }], ttlMs: 60_000, cacheScope: "private", _meta: meta },
+      });
     case "tools/call":
       return send({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", content: [{ type: "text", text: seen.join(",") }], _meta: meta } });
     case "subscriptions/listen":

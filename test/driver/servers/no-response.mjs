@@ -2,6 +2,5 @@
 import { serve } from "./zoo-server.mjs";
 serve({
   "tools/call": () => undefined,
-  "notifications/cancelled": (notification) =>
-    console.error(`zoo: cancelled request ${notification.params.requestId}: ${notification.params.reason}`),
+  "notifications/cancelled": (notification) => console.error(`zoo: cancelled request ${notification.params.requestId}: ${notification.params.reason}`),
 });

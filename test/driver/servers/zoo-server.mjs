@@ -7,8 +7,7 @@ import { createInterface } from "node:readline";
 
 export const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 export const result = (request, value) => send({ jsonrpc: "2.0", id: request.id, result: value });
-export const error = (request, code, message, data) =>
-  send({ jsonrpc: "2.0", id: request.id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+export const error = (request, code, message, data) => send({ jsonrpc: "2.0", id: request.id, error: { code, message, ...(data === undefined ? {} : { data }) } });
 
 const echoTool = { name: "echo", description: "Echoes its text", inputSchema: { type: "object", properties: { text: { type: "string" } } } };
 

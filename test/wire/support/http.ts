@@ -212,10 +212,7 @@ export function sseReader(response: Response): SseReader {
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`no SSE event within ${timeoutMs} ms`);
         let timer: NodeJS.Timeout | undefined;
-        const chunk = await Promise.race([
-          reader.read(),
-          new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), left))),
-        ]).finally(() => clearTimeout(timer));
+        const chunk = await Promise.race([reader.read(), new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), left)))]).finally(() => clearTimeout(timer));
         if (chunk === "timeout") throw new Error(`no SSE event within ${timeoutMs} ms`);
         if (chunk.done) ended = true;
         else parser.feed(chunk.value);
@@ -239,7 +236,7 @@ export async function until(predicate: () => boolean, timeoutMs = 2000, what = "
 }
 
 /** The text of the first content block of a tool result. */
-export const text = (result: object) => ((result as { content: { text: string }[] }).content)[0]!.text;
+export const text = (result: object) => (result as { content: { text: string }[] }).content[0]!.text;
 
 /**
  * A request through `node:http` (fetch will not send a `Host` header of our choosing), on a
@@ -251,16 +248,13 @@ export function nodeRequest(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? "POST", headers: options.headers, agent: false },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        res.on("error", reject);
-      },
-    );
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? "POST", headers: options.headers, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on("error", reject);
+    });
     req.on("error", reject);
     req.end(options.body);
   });

@@ -86,10 +86,7 @@ export function catalogSchemas(kit: SchemaKit, content: ContentSchemas): Catalog
     experimental: z.record(z.string(), capability).optional(),
     roots: listChanged.optional(),
     sampling: z.looseObject({ context: capability.optional(), tools: since("samplingTools", capability).optional() }).optional(),
-    elicitation: since(
-      "elicitation",
-      z.looseObject({ form: capability.optional(), url: since("elicitationUrlMode", capability).optional() }),
-    ).optional(),
+    elicitation: since("elicitation", z.looseObject({ form: capability.optional(), url: since("elicitationUrlMode", capability).optional() })).optional(),
     tasks: tasksCapability,
   });
   const serverCapabilities = z.looseObject({

@@ -52,7 +52,9 @@ const unavailableSchemas = new WeakSet<Schema>();
  * problem. Tagged unions leave such branches out of the tags they list as expected.
  */
 export function unavailable(message: string): Schema {
-  const schema = zod().unknown().superRefine((_value, ctx) => ctx.addIssue(problemIssue(message, "version.feature")));
+  const schema = zod()
+    .unknown()
+    .superRefine((_value, ctx) => ctx.addIssue(problemIssue(message, "version.feature")));
   unavailableSchemas.add(schema);
   return schema;
 }
@@ -78,19 +80,21 @@ export function tagged(tagKey: string, variants: Record<string, Schema>, options
   const available = Object.keys(variants).filter((tag) => !unavailableSchemas.has(variants[tag]!));
   const tagOf = (value: Record<string, unknown>) => (tagKey in value ? value[tagKey] : options.defaultTag);
   const variantOf = (tag: unknown) => (typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined);
-  const schema = zod().unknown().superRefine((value, ctx) => {
-    if (!isObject(value)) {
-      ctx.addIssue({ code: "invalid_type", expected: "object", input: value === undefined ? MISSING : value });
-      return;
-    }
-    const tag = tagOf(value);
-    const variant = variantOf(tag);
-    if (variant === undefined) {
-      ctx.addIssue({ code: "invalid_value", values: available, input: tag === undefined ? MISSING : tag, path: [tagKey] });
-      return;
-    }
-    parseInto(ctx, variant, value);
-  });
+  const schema = zod()
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (!isObject(value)) {
+        ctx.addIssue({ code: "invalid_type", expected: "object", input: value === undefined ? MISSING : value });
+        return;
+      }
+      const tag = tagOf(value);
+      const variant = variantOf(tag);
+      if (variant === undefined) {
+        ctx.addIssue({ code: "invalid_value", values: available, input: tag === undefined ? MISSING : tag, path: [tagKey] });
+        return;
+      }
+      parseInto(ctx, variant, value);
+    });
   defineAcceptor(schema, (value) => {
     const variant = isObject(value) ? variantOf(tagOf(value)) : undefined;
     return variant !== undefined && acceptsFast(variant, value);
@@ -100,12 +104,14 @@ export function tagged(tagKey: string, variants: Record<string, Schema>, options
 
 /** A union decided by looking at the value (`pick`), e.g. text vs blob resource contents. */
 export function choose(expectation: string, pick: (value: unknown) => Schema | undefined): Schema {
-  const schema = zod().unknown().superRefine((value, ctx) => {
-    if (value === undefined) return ctx.addIssue(missingIssue(expectation));
-    const picked = pick(value);
-    if (picked === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
-    else parseInto(ctx, picked, value);
-  });
+  const schema = zod()
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return ctx.addIssue(missingIssue(expectation));
+      const picked = pick(value);
+      if (picked === undefined) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
+      else parseInto(ctx, picked, value);
+    });
   defineAcceptor(schema, (value) => {
     const picked = value === undefined ? undefined : pick(value);
     return picked !== undefined && acceptsFast(picked, value);
@@ -115,27 +121,33 @@ export function choose(expectation: string, pick: (value: unknown) => Schema | u
 
 /** Any JSON value, but present (e.g. `data` in a log message). */
 export function requiredValue(expectation: string): Schema {
-  const schema = zod().unknown().superRefine((value, ctx) => {
-    if (value === undefined) ctx.addIssue(missingIssue(expectation));
-  });
+  const schema = zod()
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value === undefined) ctx.addIssue(missingIssue(expectation));
+    });
   defineAcceptor(schema, (value) => value !== undefined);
   return schema;
 }
 
 /** A string checked by `test`, with our own "expected …" wording. */
 function checkedString(expectation: string, test: (value: string) => boolean): Schema {
-  const schema = zod().string().superRefine((value, ctx) => {
-    if (!test(value)) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
-  });
+  const schema = zod()
+    .string()
+    .superRefine((value, ctx) => {
+      if (!test(value)) ctx.addIssue(problemIssue(`expected ${expectation}; got ${describeValue(value)}`));
+    });
   defineAcceptor(schema, (value) => typeof value === "string" && test(value));
   return schema;
 }
 
 /** A string that must be `expected` exactly; `mismatch` says why another string is wrong. */
 export function exactString(expected: string, mismatch: (got: string) => string): Schema {
-  const schema = zod().string().superRefine((value, ctx) => {
-    if (value !== expected) ctx.addIssue(problemIssue(mismatch(value)));
-  });
+  const schema = zod()
+    .string()
+    .superRefine((value, ctx) => {
+      if (value !== expected) ctx.addIssue(problemIssue(mismatch(value)));
+    });
   defineAcceptor(schema, (value) => value === expected);
   return schema;
 }

@@ -39,8 +39,7 @@ export function contentSchemas(kit: SchemaKit): ContentSchemas {
   });
 
   const text = mcpObject({ type: z.literal("text"), text: z.string(), annotations: annotations.optional() });
-  const binary = (type: string) =>
-    mcpObject({ type: z.literal(type), data: base64String, mimeType: z.string(), annotations: annotations.optional() });
+  const binary = (type: string) => mcpObject({ type: z.literal(type), data: base64String, mimeType: z.string(), annotations: annotations.optional() });
   const embeddedResource = mcpObject({ type: z.literal("resource"), resource: resourceContents, annotations: annotations.optional() });
   const resourceShape = {
     uri: uriString,

@@ -78,9 +78,7 @@ export function interactionSchemas(kit: SchemaKit, content: ContentSchemas, cata
 
   const multiSelectValues = since("elicitationEnumVariants", z.array(z.string()));
   const singleValue = z.union([z.string(), z.number(), z.boolean()]);
-  const formValue = choose("a string, a number, a boolean or a list of strings", (value) =>
-    Array.isArray(value) ? multiSelectValues : singleValue,
-  );
+  const formValue = choose("a string, a number, a boolean or a list of strings", (value) => (Array.isArray(value) ? multiSelectValues : singleValue));
   const elicitResult = resultObject({
     action: z.enum(["accept", "decline", "cancel"]),
     content: z.record(z.string(), formValue).optional(),
