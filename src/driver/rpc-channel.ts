@@ -11,16 +11,15 @@
  * interceptors (interceptors.ts), which add `_meta`, hear requests and cancel them the wire's way.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ChannelOptions, ClosedError } from "./channel-options.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { TrafficRecorder } from "../inspect/recorder.js";
 import { SENT } from "../inspect/json-text.js";
 import { RecordingTransport } from "../inspect/recording-transport.js";
-import type { MessageTap } from "./message-tap.js";
 import { NO_PROBLEMS, type MessageProblem } from "../inspect/types.js";
 import { isObject, type JsonRpcErrorObject, type JsonRpcId } from "../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
-import { ConnectionClosedError, type McpDriverError, ProtocolError, type ProcessContext } from "./errors.js";
-import type { ErrorClassifier } from "./transport-errors.js";
+import { ConnectionClosedError, type McpDriverError, ProtocolError } from "./errors.js";
 import type { McpRequestOutcome } from "../observe/outcomes.js";
 import { clipCounted } from "../util/text.js";
 import { describeCause } from "../util/error-causes.js";
@@ -48,22 +47,7 @@ import { onAbort } from "../util/on-abort.js";
 export type { CallOptions, CallServerRequestHandler, ErrorFor, FailedRequest, JsonObject, ProgressParams, ReceivedNotification, RequestSpec, ServerRequestContext } from "./request-types.js";
 export { abortedBeforeSending, defaultErrorFor, describeErrorObject, formatProblems } from "./request-errors.js";
 
-/** The error a request gets when the connection ends before its answer. */
-export type ClosedError = (method: string, id: JsonRpcId, label: string) => McpDriverError;
-
-export interface SessionOptions {
-  requestTimeout: number;
-  /** When false, schema problems in results are recorded but do not fail the call. */
-  strict: boolean;
-  maxRecords?: number;
-  /** The spawned process, to give errors their context. */
-  processContext: () => ProcessContext | undefined;
-  /** Which transport errors are the server breaking the protocol (the transport's own knowledge). */
-  classifyError: ErrorClassifier;
-  /** The URL that refused the connection, when a failed send's `error` is that (HTTP); else undefined. */
-  refusedAt?: (error: unknown) => string | undefined;
-  tap?: MessageTap; // told every message sent and received (driver.traffic.on("message"))
-}
+export type { ChannelOptions, ClosedError } from "./channel-options.js";
 
 /**
  * Protocol failures kept; the rest are counted. Each carries the process's last output lines, so
@@ -98,7 +82,7 @@ export class RpcChannel {
 
   constructor(
     transport: Transport | PromiseLike<Transport>,
-    private readonly options: SessionOptions,
+    private readonly options: ChannelOptions,
   ) {
     this.recorder = new TrafficRecorder({
       side: "client",

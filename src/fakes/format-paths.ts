@@ -96,3 +96,18 @@ export function rawEntries(raw: Record<string, unknown>, list: ListKey): Array<{
   });
   return found;
 }
+
+/** The `id`s used twice within a block that failed its schema (a loaded block's are checked by the store, against the mount too). */
+export function repeatedIds(raw: Record<string, unknown>, blockId: string): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const list of Object.keys(LISTS) as ListKey[]) {
+    for (const { entry } of rawEntries(raw, list)) {
+      if (typeof entry.id !== "string" || entry.id === "") continue;
+      const id = entryId(blockId, list, "", 0, entry.id);
+      if (seen.has(id)) repeated.push(id);
+      seen.add(id);
+    }
+  }
+  return repeated;
+}

@@ -19,7 +19,7 @@ import { faultEndsRequest, faultProblem, type FaultSpec } from "../engine/intera
 import { frozenJsonCopy } from "../util/frozen-copy.js";
 import { fakesIssueWords } from "./issue-words.js";
 import { jsonObstacle } from "../util/json-obstacle.js";
-import { describeIssue, entryId, formatPath, LISTS, rawEntries, rawEntryId, ruleOf, SCOPE_KEYS, type ListKey } from "./format-paths.js";
+import { describeIssue, entryId, formatPath, LISTS, rawEntries, rawEntryId, repeatedIds, ruleOf, SCOPE_KEYS, type ListKey } from "./format-paths.js";
 
 /** The schema of one block, built when the first fixture is loaded (see zod-on-demand.ts). */
 function buildBlockSchema() {
@@ -399,21 +399,6 @@ function checkSteps(raw: Record<string, unknown>): Array<{ path: (string | numbe
 
 function isInsideStep(issue: z.core.$ZodIssue): boolean {
   return issue.path[0] === "tools" && issue.path[2] === "calls" && isInsideStepAt(issue, 4);
-}
-
-/** The `id`s used twice within a block that failed its schema (a loaded block's are checked by the store, against the mount too). */
-function repeatedIds(raw: Record<string, unknown>, blockId: string): string[] {
-  const seen = new Set<string>();
-  const repeated: string[] = [];
-  for (const list of Object.keys(LISTS) as ListKey[]) {
-    for (const { entry } of rawEntries(raw, list)) {
-      if (typeof entry.id !== "string" || entry.id === "") continue;
-      const id = entryId(blockId, list, "", 0, entry.id);
-      if (seen.has(id)) repeated.push(id);
-      seen.add(id);
-    }
-  }
-  return repeated;
 }
 
 type Matchable = ArgsMatcher & { id: string; index: number };

@@ -22,13 +22,13 @@ import { memoryFacts, MemoryTransport, type MemoryIdentity } from "../wire/memor
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
 import type { HttpExchange } from "../wire/http/exchange.js";
-import { listen } from "../wire/http/listen.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
 import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
 import { StreamableHttpEndpoint } from "../wire/http/streamable-http.js";
 import { originGuardFor } from "../wire/http/origin-guard.js";
 import type { ServedWire } from "../wire/served-wire.js";
-import type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
+import { mcpPath, WIRES, type WireStarter } from "./mock-wires.js";
+import type { MockMcpOptions, MockTransportKind, RecordStats } from "./mock-options.js";
 
 export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock-options.js";
 import { CONTROL_PREFIX, CONTROL_PREFIX_ALIAS, controlMethodsAt, type Fakes, type LoadResult } from "../fakes/index.js";
@@ -41,27 +41,6 @@ import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
-
-/** Starts a wire for a mock: its engine, its options and its HTTP router (the routes on its port). */
-type WireStarter = (engine: Engine, options: MockMcpOptions, router: Router) => Promise<ServedWire>;
-
-/** Serves the mock's router (its MCP endpoint at `path`, and whatever is mounted beside it) on its own port. */
-const startHttpWire: WireStarter = async (_engine, options, router) => {
-  const listening = await listen(router, { port: options.port, host: options.host });
-  return { url: `${listening.origin}${mcpPath(options)}`, close: () => listening.close() };
-};
-
-/** The wires `transport` can name. Memory needs none: `connectInMemory()` and `handle()` always work. */
-const WIRES: Record<string, WireStarter | undefined> = {
-  http: startHttpWire,
-  stdio: (engine, options) => import("../wire/stdio.js").then((wire) => wire.serveStdio(engine, (options as StdioMockOptions).stdio)),
-};
-
-function mcpPath(options: MockMcpOptions): string {
-  const path = options.path ?? "/mcp";
-  if (typeof path !== "string" || !path.startsWith("/")) throw new McpTestkitError(`"path" must start with "/", got ${JSON.stringify(path)}.`);
-  return path;
-}
 
 const DIRECT = wireFacts("direct");
 
