@@ -36,8 +36,15 @@ export class NodeExchange implements HttpExchange {
 
   /** The `Host` header; two of them name no one authority, so they come back joined, which no check passes (RFC 9112 §3.2: 400). */
   private hostHeader(): string | undefined {
-    const hosts = this.req.headersDistinct.host;
-    return hosts !== undefined && hosts.length > 1 ? hosts.join(",") : this.req.headers.host;
+    // Node keeps the first of two Host headers; the raw list tells whether there was a second
+    // (a scan of names, where headersDistinct would copy every header on every request).
+    const raw = this.req.rawHeaders;
+    let seen = 0;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.length === 4 && name.toLowerCase() === "host" && ++seen > 1) return this.req.headersDistinct.host!.join(",");
+    }
+    return this.req.headers.host;
   }
 
   get authorityFromTarget(): boolean {
