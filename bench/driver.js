@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The driver section of `npm run bench` (issue 4): our `mcpShell` next to expect-mcp's `mcpShell`
+ * The driver section of `npm run bench`: our `mcpShell` next to expect-mcp's `mcpShell`
  * and the SDK's `StdioClientTransport` + `Client`, in the same run, against the same minimal
  * stdio server (bench/servers/minimal-stdio.mjs: one tool, no SDK, exits on stdin close):
  *
@@ -297,7 +297,7 @@ async function main() {
     exitProbeCapMs: 15_000,
     totalCapMs: 100_000,
   };
-  // calls/s vs the SDK: at least 1.2x, sequential and 32 in flight (issue 11, item 8).
+  // calls/s vs the SDK: at least 1.2x, sequential and 32 in flight.
   const TARGETS = { setupVsSdkAtMost: 1, setupVsExpectBelow: 1, callsVsSdkAtLeast: 1.2, callsVsExpectAbove: 1 };
   const runStarted = performance.now();
   const timeLeft = () => CONFIG.totalCapMs - (performance.now() - runStarted);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node bench/fakes.js [--quick] [--rounds=N]` (the fakes section of `npm run bench`, issue 7):
+ * `node bench/fakes.js [--quick] [--rounds=N]` (the fakes section of `npm run bench`):
  * what a fake-answered `tools/call` costs next to a scripted one, with 10,000 fake entries
  * loaded for 500 test ids (1×) and with 100,000 entries for 5,000 test ids (10×), so the lookup
  * can be seen not to grow with other tests' entries.

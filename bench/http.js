@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The Streamable HTTP section of `npm run bench` (issue 3): `tools/call` requests per second,
+ * The Streamable HTTP section of `npm run bench`: `tools/call` requests per second,
  * p50/p99 latency and server CPU time per call, at concurrency 1 and 32, with one load generator
  * (bench/lib/loadgen.js, in this process) against nine servers, each in processes of its own
  * (bench/servers/http-server.js): our mock answering JSON (a static step and a step function)
@@ -10,7 +10,7 @@
  * ceiling). The servers whose figures carry an aim (ours in JSON, step function and 2026-07-28,
  * and both bare ones) each run in two identical processes (`--processes=N`), measured in turn
  * within each slice (bench/lib/server-set.js): one process's luck weighs half, and the second
- * process ÷ the first is that server's control. Then issue 8's pair on its own at each
+ * process ÷ the first is that server's control. Then the era pair on its own at each
  * concurrency: ours legacy and 2026-07-28 and the bare server called both ways, more rounds of
  * four slices each (CONFIG.eras), which its verdict is read from. Then per-test setup over HTTP, in this process
  * as a test would do it: start the server, SDK Client + StreamableHTTPClientTransport connect
@@ -94,7 +94,7 @@ const CONFIG = {
   },
   setup: { warmup: quick ? 15 : 40, perRound: quick ? 15 : 30, sliceCapMs: 800, sectionCapMs: quick ? 8_000 : 18_000, rounds: quick ? 6 : 12 },
   /**
-   * Issue 8's pair alone, at each concurrency: ours legacy and 2026-07-28, the bare server called
+   * The era pair alone, at each concurrency: ours legacy and 2026-07-28, the bare server called
    * both ways, in rounds of four slices (a Latin square over four orders): each pair's two slices
    * are at most three slices apart, not eight as among nine servers, and there are more rounds.
    */
@@ -103,14 +103,14 @@ const CONFIG = {
   totalCapMs: 270_000,
 };
 /**
- * Issue 3: our mock's server CPU per call within 1.3× of the bare node:http server's.
- * Issue 11: at concurrency 32, the static step and the step function each within 1.2×.
- * Issue 8: a 2026-07-28 call (no session, headers checked) costs no more than a legacy one.
+ * Our mock's server CPU per call within 1.3× of the bare node:http server's.
+ * At concurrency 32, the static step and the step function each within 1.2×.
+ * 2026-07-28 vs legacy: a 2026-07-28 call (no session, headers checked) costs no more than a legacy one.
  */
 const TARGETS = { cpuPerCallVsBareAtMost: 1.3, stepsVsBareAt32AtMost: 1.2, modernVsLegacyAtMost: 1.0 };
 /** The servers in several processes: every ratio an aim reads is between two of them. */
 const SET_SIDES = new Set(["ours-json", "ours-fn", "ours-modern", "bare", "bare-modern"]);
-/** Issue 8's comparison, measured again on its own (CONFIG.eras). */
+/** The era pair (2026-07-28 vs legacy), measured again on its own (CONFIG.eras). */
 const ERA_SIDES = ["ours-json", "ours-modern", "bare", "bare-modern"];
 const LABELS = {
   "ours-json": "mcp-testkit mock, JSON",
@@ -151,7 +151,7 @@ async function loadSlice(set, { count, ms }, reverse) {
 }
 
 /**
- * Rounds of slices of `sides` at one concurrency (every server, or issue 8's four), each round in
+ * Rounds of slices of `sides` at one concurrency (every server, or the era pair's four), each round in
  * an order of a balanced Latin square; `rounds` and `sectionCapMs` bound it.
  */
 async function benchLoad(servers, sides, concurrency, warmup, { rounds: wanted, sectionCapMs }) {
@@ -314,8 +314,8 @@ function loadTable(results) {
 }
 
 /**
- * The aims of issues 11 and 8, each against its own line: the steps at concurrency 32, a
- * 2026-07-28 call against a legacy one. Issue 8's verdict is read from its own four-server rounds
+ * The aims on the steps and on 2026-07-28 calls, each against its own line: the steps at concurrency 32, a
+ * 2026-07-28 call against a legacy one. The 2026-07-28 verdict is read from its own four-server rounds
  * (`eras`) when they ran, the nine-server rounds' figure shown beside it.
  */
 function laterAimsTable(load, eras) {
@@ -328,9 +328,17 @@ function laterAimsTable(load, eras) {
       const ratio = at32.ratio[side].serverCpuUsPerCall;
       const q = at32.ratioQuartiles[side].serverCpuUsPerCall;
       const status = verdictText(ratio <= TARGETS.stepsVsBareAt32AtMost, q, TARGETS.stepsVsBareAt32AtMost, false);
-      const measure = `${LABELS[side]}: server CPU per call vs bare, concurrency 32 (issue 11)`;
-      verdicts[`issue11-${side}@32`] = { issue: 11, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.stepsVsBareAt32AtMost}x`, met: ratio <= TARGETS.stepsVsBareAt32AtMost, status };
-      rows.push(["issue 11", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
+      const measure = `${LABELS[side]}: server CPU per call vs bare, concurrency 32`;
+      verdicts[`steps-vs-bare-${side}@32`] = {
+        aim: "steps vs bare",
+        measure,
+        ratio,
+        ratioQuartiles: q,
+        target: `<= ${TARGETS.stepsVsBareAt32AtMost}x`,
+        met: ratio <= TARGETS.stepsVsBareAt32AtMost,
+        status,
+      };
+      rows.push(["steps vs bare", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.stepsVsBareAt32AtMost}×`, status]);
     }
   }
   const governing = eras.length > 0 ? eras : load;
@@ -339,10 +347,10 @@ function laterAimsTable(load, eras) {
     const { median: ratio, quartiles: q } = result.oursVs.modernVsLegacy;
     const met = ratio <= TARGETS.modernVsLegacyAtMost;
     const status = verdictText(met, q, TARGETS.modernVsLegacyAtMost, false);
-    const where = eras.length > 0 ? `; its four servers alone, ${result.rounds.length} rounds` : "";
-    const measure = `2026-07-28 call ÷ legacy call, server CPU, concurrency ${c} (issue 8${where})`;
-    verdicts[`issue8-modern-vs-legacy@${c}`] = { issue: 8, measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status, rounds: result.rounds.length };
-    rows.push(["issue 8", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.modernVsLegacyAtMost.toFixed(1)}×`, status]);
+    const where = eras.length > 0 ? ` (its four servers alone, ${result.rounds.length} rounds)` : "";
+    const measure = `2026-07-28 call ÷ legacy call, server CPU, concurrency ${c}${where}`;
+    verdicts[`modern-vs-legacy@${c}`] = { aim: "2026-07-28 vs legacy", measure, ratio, ratioQuartiles: q, target: `<= ${TARGETS.modernVsLegacyAtMost}x`, met, status, rounds: result.rounds.length };
+    rows.push(["2026-07-28 vs legacy", measure, fmtRatioSpread(ratio, q), `≤ ${TARGETS.modernVsLegacyAtMost.toFixed(1)}×`, status]);
     const among = eras.length > 0 ? load.find((other) => other.concurrency === c) : undefined;
     if (among)
       rows.push([
@@ -374,7 +382,7 @@ function laterAimsTable(load, eras) {
 }
 
 function setupTable(setup) {
-  const header = ["Per-test setup over HTTP", "mean", "p50", "p99", "CPU per setup", "mean ÷ SDK (IQR)", "CPU ÷ SDK", "issue 3 measured"];
+  const header = ["Per-test setup over HTTP", "mean", "p50", "p99", "CPU per setup", "mean ÷ SDK (IQR)", "CPU ÷ SDK", "measured"];
   const labels = { ours: "mcp-testkit mock (JSON, default)", aimock: "aimock MCPMock", sdk: "SDK McpServer (SSE, default)" };
   const before = { ours: "", aimock: "≈ 4.8 ms", sdk: "≈ 6 ms" };
   const rows = SETUP_NAMES.map((side) => {
@@ -397,7 +405,9 @@ function setupTable(setup) {
 // ---------------------------------------------------------------- main
 const env = environment();
 banner("mcp-testkit bench, Streamable HTTP", env);
-console.log(`${CONFIG.rounds} rounds per concurrency (issue 8's four servers: ${CONFIG.eras.rounds} more); servers take turns in a balanced order; ratios are per round (same load), then the median.`);
+console.log(
+  `${CONFIG.rounds} rounds per concurrency (the era pair's four servers: ${CONFIG.eras.rounds} more); servers take turns in a balanced order; ratios are per round (same load), then the median.`,
+);
 
 const results = { load: [], eras: [] };
 const skipped = [];
@@ -435,7 +445,7 @@ try {
       warm = true;
       results[name].push(result);
       console.log(
-        `measured ${name === "load" ? "every server" : "issue 8's four servers"} at concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`,
+        `measured ${name === "load" ? "every server" : "the era pair's four servers"} at concurrency ${concurrency} in ${((performance.now() - t1) / 1000).toFixed(1)}s, ${result.rounds.length} rounds`,
       );
     };
     for (const concurrency of CONFIG.concurrencies) {
@@ -491,9 +501,14 @@ if (governing.length) {
   const misses = governing.filter((v) => !v.met);
   console.log(misses.length ? `Aim NOT met: ${misses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}` : "Aim met (our mock, JSON, at both concurrencies).");
 }
-const later = Object.values(verdicts).filter((v) => v.issue !== undefined);
+const later = Object.values(verdicts).filter((v) => v.aim !== undefined);
 const laterMisses = later.filter((v) => !v.met);
-if (later.length) console.log(laterMisses.length ? `Issues 11 and 8, NOT met: ${laterMisses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}` : "Issues 11 and 8: every aim met.");
+if (later.length)
+  console.log(
+    laterMisses.length
+      ? `Steps vs bare and 2026-07-28 vs legacy, NOT met: ${laterMisses.map((v) => `${v.measure} = ${fmtRatio(v.ratio)}`).join("; ")}`
+      : "Steps vs bare and 2026-07-28 vs legacy: every aim met.",
+  );
 
 const report = {
   section: "http",

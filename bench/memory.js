@@ -395,7 +395,7 @@ function buildRows(results) {
       text,
       fmtRate(m.floor.perSecond),
     ]);
-    // The same with the echo as a step function (issue 11: it must cost what a static step costs).
+    // The same with the echo as a step function (a step function must cost what a static step costs).
     const { ratioFn, ratioFnQuartiles: qFn } = results[key];
     const metFn = ratioFn.perSecond >= TARGETS.callsPerSecondAtLeast;
     const textFn = verdictText(metFn, qFn.perSecond, TARGETS.callsPerSecondAtLeast, true);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The observability section of `npm run bench` (issue 9), two parts:
+ * The observability section of `npm run bench`, two parts:
  *
  * - overhead: server CPU per `tools/call` at concurrency 32 over HTTP, our mock with metrics and
  *   an observer on (`mockMcp({ metrics: true, observers: [noop] })`, side "ours-observed") next to

@@ -4,10 +4,10 @@
  * process of its own (no JIT, heap or GC state carried from one to the next):
  *
  * - memory  bench/memory.js  the in-memory mock vs the SDK's McpServer over InMemoryTransport
- * - http    bench/http.js    Streamable HTTP: our mock vs aimock, the SDK and a bare node:http server (issue 3)
- * - driver  bench/driver.js  the stdio driver vs expect-mcp and the SDK's StdioClientTransport (issue 4)
- * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip (issue 9)
- * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries (issue 7)
+ * - http    bench/http.js    Streamable HTTP: our mock vs aimock, the SDK and a bare node:http server
+ * - driver  bench/driver.js  the stdio driver vs expect-mcp and the SDK's StdioClientTransport
+ * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip
+ * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries
  * - import  bench/import-cost.js  import("mcp-testkit") in a fresh process vs aimock's entry and a bare node start
  *
  * Options: --only=memory,http,driver,observe,fakes,import (default all; the memory section's own parts setup, seq,
