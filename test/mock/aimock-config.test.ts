@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { fromAimockConfig, McpTestkitError, mockMcp, type MockMcpServer } from "../../src/index.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { fromAimockConfig, McpTestkitError, mockMcp } from "../../src/index.js";
+import { closedAfterEach } from "../support/closed-after-each.js";
 
 /** The "Config File" example of aimock's document, as it is. */
 const DOCUMENT_EXAMPLE = {
@@ -24,14 +25,7 @@ const DOCUMENT_EXAMPLE = {
 const folder = mkdtempSync(join(tmpdir(), "mcp-testkit-aimock-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const servers = new Set<MockMcpServer>();
-const clients = new Set<Client>();
-afterEach(async () => {
-  for (const client of clients) await client.close();
-  for (const server of servers) await server.close();
-  clients.clear();
-  servers.clear();
-});
+const { servers, clients } = closedAfterEach();
 
 async function serve(config: unknown, onIgnored?: (line: string) => void): Promise<Client> {
   const server = await mockMcp(fromAimockConfig(config, { onIgnored }));

@@ -10,22 +10,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineFeature, McpTestkitError, mockMcp, type MockMcpServer } from "../../src/index.js";
 import { counterFeature } from "./servers/counter-feature.js";
+import { closedAfterEach } from "../support/closed-after-each.js";
 
 const STDIO_SERVER = fileURLToPath(new URL("./servers/counter-stdio.ts", import.meta.url));
 const COUNT_RESULT = z.object({ count: z.number(), protocolVersion: z.string() });
 
-const servers = new Set<MockMcpServer>();
-const clients = new Set<Client>();
-afterEach(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const server of servers) await server.close();
-  clients.clear();
-  servers.clear();
-});
+const { servers, clients } = closedAfterEach();
 
 async function served(options: Parameters<typeof mockMcp>[0]): Promise<MockMcpServer> {
   const server = await mockMcp(options);

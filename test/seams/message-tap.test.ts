@@ -6,17 +6,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mockMcp, type MessageEvent, type MockMcpServer } from "../../src/index.js";
+import { closedAfterEach } from "../support/closed-after-each.js";
 
-const servers = new Set<MockMcpServer>();
-const clients = new Set<Client>();
-afterEach(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const server of servers) await server.close();
-  clients.clear();
-  servers.clear();
-});
+const { servers, clients } = closedAfterEach();
 
 /** What a message event says, in one short line: direction, then the method, or the id it answers. */
 function line(event: MessageEvent): string {

@@ -9,24 +9,18 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { McpTestkitError, mockMcp, type MockMcpOptions, type MockMcpServer } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { McpTestkitError, mockMcp, type MockMcpOptions } from "../../src/index.js";
 import type { StdioEndReason, StdioWireOptions } from "../../src/wire/stdio.js";
 import type { StdioMockOptions } from "../../src/mock/mock-mcp.js";
 import { CLI, collect, delay, EXAMPLES, exited, REPO, scenarioFile, scratchFile, startCli, until, useCli } from "../cli/support.js";
+import { closedAfterEach } from "../support/closed-after-each.js";
 
 useCli();
 
 type Json = Record<string, any>;
 
-const servers = new Set<MockMcpServer>();
-const clients = new Set<Client>();
-afterEach(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const server of servers) await server.close();
-  clients.clear();
-  servers.clear();
-});
+const { servers, clients } = closedAfterEach();
 
 const INITIALIZE = {
   jsonrpc: "2.0",
