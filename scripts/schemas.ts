@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { fixtureBlockSchema } from "../src/fakes/format.js";
+import { stepSchemas } from "../src/formats/step.js";
 import { FIXTURE_JSON_SCHEMA_DEFS } from "../src/fakes/fixture-json-schema.js";
 import { scenarioFileSchema } from "./scenario-file.js";
 
@@ -54,8 +55,15 @@ function fixtureFileSchema(): Json {
         mcpFakes: { oneOf: [{ $ref: "#/$defs/block" }, { type: "array", items: { $ref: "#/$defs/block" }, minItems: 1 }] },
       },
     },
-    { $schema, $defs: { ...FIXTURE_JSON_SCHEMA_DEFS, ...$defs } },
+    { $schema, $defs: { ...FIXTURE_JSON_SCHEMA_DEFS, fault: faultJsonSchema(), ...$defs } },
   );
+}
+
+/** A fault, as the step description says it (the fixture format checks it in code, so its zod schema is not in the block's). */
+function faultJsonSchema(): Json {
+  // A schema with an id comes back as a reference to its own definition.
+  const { $defs } = toJsonSchema(stepSchemas().faultSchema) as { $defs: { fault: Json } };
+  return $defs.fault;
 }
 
 function scenarioSchema(): Json {

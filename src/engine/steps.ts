@@ -247,22 +247,3 @@ export function thrownRpcError(thrown: string | ThrownError): RpcError {
   const error = typeof thrown === "string" ? { message: thrown } : thrown;
   return new RpcError(error.code ?? -32603, error.message, error.data);
 }
-
-/**
- * Throws unless `value` is stream hints. A fault's `stream` is checked here, without the step
- * description: a fault can be made before any mock has loaded the step checks.
- */
-export function checkStreamHints(value: unknown, where: string): void {
-  const hints = value as Record<string, unknown>;
-  const ok =
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.keys(hints).every((key) => ["mode", "closeAfterEvents", "retryMs"].includes(key)) &&
-    (hints.mode === undefined || hints.mode === "json" || hints.mode === "sse") &&
-    (hints.closeAfterEvents === undefined || (Number.isInteger(hints.closeAfterEvents) && (hints.closeAfterEvents as number) >= 0)) &&
-    (hints.retryMs === undefined || (Number.isInteger(hints.retryMs) && (hints.retryMs as number) >= 0));
-  if (!ok) {
-    throw new McpTestkitError(`${where}: "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(value)}.`);
-  }
-}

@@ -29,23 +29,6 @@ export const ONE_MATCHER = { oneOf: oneOfRequired("args", "anyArgs", "argsMatch"
 /** The definitions the attachments above and in format.ts refer to. */
 export const FIXTURE_JSON_SCHEMA_DEFS: Record<string, object> = {
   contentBlock: { type: "object", properties: { type: { type: "string" } }, required: ["type"] },
-  fault: {
-    type: "object",
-    description:
-      "Answers through a fault: after delayMs, never (hang), by dropping the connection (disconnect), with raw bytes, or on a cut stream. hang, disconnect and raw end the request, so they need no result beside them.",
-    properties: {
-      delayMs: { type: "number", minimum: 0 },
-      hang: { type: "boolean" },
-      disconnect: { type: "boolean" },
-      raw: { type: "string" },
-      stream: {
-        type: "object",
-        properties: { mode: { enum: ["json", "sse"] }, closeAfterEvents: { type: "integer", minimum: 0 }, retryMs: { type: "integer", minimum: 0 } },
-        additionalProperties: false,
-      },
-    },
-    additionalProperties: false,
-  },
   fullResult: {
     description: "A full tools/call result, sent as is.",
     type: "object",

@@ -183,13 +183,47 @@ function build() {
       ),
     });
 
-  return { thrownErrorSchema, stepSchema, fakeStepSchema };
+  /**
+   * A fault in JSON (a resource's or a prompt's definition, a fixture read or get): the step keys
+   * that delay or end an answer, described by the same schemas as in a step.
+   */
+  const faultSchema = z
+    .strictObject({ delayMs: stepShape.delayMs, hang: stepShape.hang, disconnect: stepShape.disconnect, raw: stepShape.raw, stream: stepShape.stream })
+    .superRefine((fault, ctx) => {
+      const endings = FAULT_ENDINGS.filter((key) => fault[key] !== undefined && fault[key] !== false);
+      if (endings.length > 1) ctx.addIssue({ code: "custom", message: `gives ${endings.map((key) => `"${key}"`).join(" and ")}; each ends the request, so give one` });
+    })
+    .meta({
+      id: "fault",
+      description:
+        "Answers through a fault: after delayMs, never (hang), by dropping the connection (disconnect), with raw bytes, or on a cut stream. hang, disconnect and raw end the request, so they need no result beside them.",
+    });
+
+  return { thrownErrorSchema, stepSchema, fakeStepSchema, faultSchema };
+}
+
+/** The fault keys that end a request themselves; a fault gives at most one. */
+const FAULT_ENDINGS = ["hang", "disconnect", "raw"] as const;
+const FAULT_SHAPE = '{ delayMs?: ms, hang?: true, disconnect?: true, raw?: "bytes", stream?: { mode?, closeAfterEvents?, retryMs? } }';
+
+/** What is wrong with a JSON fault, in words that start from "fault" (undefined: nothing). */
+export function faultProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return `"fault" must be ${FAULT_SHAPE}, got ${typeLabel(value)}`;
+  const parsed = stepSchemas().faultSchema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === "unrecognized_keys") return `"fault" has ${issue.keys.map((key) => `"${key}"`).join(", ")}; it takes ${FAULT_SHAPE}`;
+  const key = issue.path[0] as string | undefined;
+  if (key === undefined) return `fault ${issue.message}`;
+  // A key's words are a step's ("\"hang\" must be …."), said of the fault.
+  const words = WHOLE[key] !== undefined ? must(key, WHOLE[key])({ input: (value as Record<string, unknown>)[key] }) : issue.message;
+  return `fault ${words.endsWith(".") ? words.slice(0, -1) : words}`;
 }
 
 type StepSchemas = ReturnType<typeof build>;
 let built: StepSchemas | undefined;
 
-/** The step schemas: `stepSchema` (a tool's script), `fakeStepSchema` (a fixture call's step), `thrownErrorSchema` (a `throws`). */
+/** The step schemas: `stepSchema` (a tool's script), `fakeStepSchema` (a fixture call's step), `thrownErrorSchema` (a `throws`), `faultSchema` (a JSON fault). */
 export function stepSchemas(): StepSchemas {
   built ??= build();
   return built;

@@ -11,7 +11,7 @@ import { timerMsProblem } from "../../util/timer-ms.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import type { Connection } from "../connection.js";
 import { CANCELLED, DROP, STREAM_CUT, type Outcome, type StreamHints } from "../outcome.js";
-import { checkStreamHints } from "../steps.js";
+import { faultProblem } from "../../formats/step.js";
 import type { Interaction } from "./interaction.js";
 import { sleep, untilAbort } from "./waits.js";
 
@@ -126,31 +126,8 @@ export async function answerThroughFault(produced: unknown, interaction: Interac
   return answer(value);
 }
 
-/** What is wrong with a JSON fault, in words (undefined: nothing). */
-export function faultProblem(value: unknown): string | undefined {
-  const shape = '{ delayMs?: ms, hang?: true, disconnect?: true, raw?: "bytes", stream?: { mode?, closeAfterEvents?, retryMs? } }';
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return `"fault" must be ${shape}, got ${typeLabel(value)}`;
-  const fault = value as Record<string, unknown>;
-  const unknown = Object.keys(fault).filter((key) => !["delayMs", "hang", "disconnect", "raw", "stream"].includes(key));
-  if (unknown.length > 0) return `"fault" has ${unknown.map((key) => `"${key}"`).join(", ")}; it takes ${shape}`;
-  const delayProblem = fault.delayMs === undefined ? undefined : timerMsProblem("delayMs", fault.delayMs);
-  if (delayProblem !== undefined) return `fault ${delayProblem}`;
-  for (const key of ["hang", "disconnect"]) {
-    if (fault[key] !== undefined && typeof fault[key] !== "boolean") return `fault "${key}" must be true or false, got ${typeLabel(fault[key])}`;
-  }
-  if (fault.raw !== undefined && typeof fault.raw !== "string") return `fault "raw" must be a string (the bytes to write), got ${typeLabel(fault.raw)}`;
-  const endings = ["hang", "disconnect", "raw"].filter((key) => fault[key] !== undefined && fault[key] !== false);
-  if (endings.length > 1) return `fault gives ${endings.map((key) => `"${key}"`).join(" and ")}; each ends the request, so give one`;
-  if (fault.stream !== undefined) {
-    try {
-      checkStreamHints(fault.stream, "fault");
-    } catch (error) {
-      if (!(error instanceof McpTestkitError)) throw error;
-      return `fault "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got ${typeLabel(fault.stream)}`;
-    }
-  }
-  return undefined;
-}
+/** What is wrong with a JSON fault (the one description of a step says it). */
+export { faultProblem };
 
 /** Throws a McpTestkitError naming `where` when a JSON fault is malformed. */
 export function checkFault(value: unknown, where: string): asserts value is FaultSpec {
