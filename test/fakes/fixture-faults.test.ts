@@ -61,6 +61,7 @@ describe("faults in a fixture file", () => {
     const notBoolean = await refusal([{ result: "a", fault: { hang: "yes" } }]);
     expect(notBoolean).toBeInstanceOf(FixtureLoadError);
     expect((notBoolean as FixtureLoadError).message).toMatch(/reads\[0\]\.fault.*fault "hang" must be true or false/s);
+    expect((notBoolean as FixtureLoadError).rule).toBe("mcp-fakes/bad-entry");
     // A delay alone ends nothing: the read still needs its result or error.
     const nothingBeside = await refusal([{ fault: { delayMs: 5 } }]);
     expect(nothingBeside).toBeInstanceOf(FixtureLoadError);
