@@ -2,7 +2,8 @@
  * The control API: a web-standard handler `(Request) => Promise<Response>` for the routes under
  * `/__mcp-testkit/` (and aimock's `/__aimock/`, so clients written for aimock work), to load,
  * inspect and reset fakes and read the journal from another process or language. It checks no
- * Host or Origin itself: the mock's router guards every route on its port, this one included.
+ * Host or Origin itself, nor the body's size: the mock's router guards every route on its port,
+ * this one included, and mounts it with `CONTROL_MAX_BODY_BYTES` and `controlBodyRefusal`.
  */
 import { MAX_MESSAGE_DEPTH, parseJsonText } from "../protocol/message-text.js";
 import type { FakesListing, InspectQuery } from "./inspect.js";
@@ -23,12 +24,14 @@ export interface ControlTarget {
   health(): Record<string, unknown>;
 }
 
-export interface ControlOptions {
-  /** Largest POST body read, in bytes. */
-  maxBodyBytes?: number;
-}
+/** The largest body the control API is given, in bytes (the router refuses a larger one with 413). */
+export const CONTROL_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** A body the router refused at the control API, worded as its other problems are: `{ error, code }`. */
+export function controlBodyRefusal(refusal: { status: 413; maxBytes: number } | { status: 415; accepted: readonly string[] }): { error: string; code: string } {
+  if (refusal.status === 413) return { error: `The body is over ${refusal.maxBytes} bytes; the control API reads at most ${refusal.maxBytes}.`, code: "MCP_CONTROL_BODY_TOO_LARGE" };
+  return { error: `The body's Content-Type must be ${refusal.accepted.join(" or ")}.`, code: "MCP_CONTROL_UNSUPPORTED_MEDIA_TYPE" };
+}
 const OUTCOMES: ReadonlyArray<McpFakeOutcome | "failed"> = ["answered", "mismatch", "exhausted", "not_declared", "evicted", "failed"];
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
@@ -56,9 +59,8 @@ function count(value: string | undefined, name: string): number | undefined {
   return Number(value);
 }
 
-async function readJsonBody(request: Request, limit: number): Promise<{ value: unknown } | Response> {
+async function readJsonBody(request: Request): Promise<{ value: unknown } | Response> {
   const text = await request.text();
-  if (text.length > limit) return problem(413, "MCP_CONTROL_BODY_TOO_LARGE", `The body has ${text.length} characters; the control API reads at most ${limit}.`);
   if (text.trim() === "") return { value: undefined };
   const read = parseJsonText(text);
   if ("value" in read) return read;
@@ -86,11 +88,9 @@ export function controlMethodsAt(pathname: string): readonly string[] | undefine
   return prefix === undefined ? undefined : (ROUTE_METHODS as Record<string, readonly string[] | undefined>)[pathname.slice(prefix.length)];
 }
 
-export function createControlHandler(target: ControlTarget, options: ControlOptions = {}): (request: Request) => Promise<Response> {
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-
+export function createControlHandler(target: ControlTarget): (request: Request) => Promise<Response> {
   const postFixtures: Route = async (request) => {
-    const body = await readJsonBody(request, limit);
+    const body = await readJsonBody(request);
     if (body instanceof Response) return body;
     const value = body.value;
     if (typeof value !== "object" || value === null || Array.isArray(value) || (!("mcpFakes" in value) && !("fixtures" in value))) {
@@ -107,7 +107,7 @@ export function createControlHandler(target: ControlTarget, options: ControlOpti
 
   const postReset: Route = async (request, url) => {
     const query = readQuery(url, ["testId"]);
-    const body = await readJsonBody(request, limit);
+    const body = await readJsonBody(request);
     if (body instanceof Response) return body;
     const fromBody = (body.value as { testId?: unknown } | undefined)?.testId;
     if (fromBody !== undefined && typeof fromBody !== "string") return problem(400, "MCP_CONTROL_BAD_BODY", `"testId" must be a string, received ${JSON.stringify(fromBody)}.`);

@@ -23,8 +23,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { FetchExchange } from "../wire/http/fetch-exchange.js";
 import type { HttpExchange } from "../wire/http/exchange.js";
 import { NodeExchange } from "../wire/http/node-exchange.js";
-import { Router, type MountOptions, type RouteHandler } from "../wire/http/router.js";
-import { StreamableHttpEndpoint } from "../wire/http/streamable-http.js";
+import { Router, type ExchangeHandler, type MountOptions, type RouteHandler } from "../wire/http/router.js";
+import { mcpRouteOptions, StreamableHttpEndpoint } from "../wire/http/streamable-http.js";
+import { CONTROL_MAX_BODY_BYTES, controlBodyRefusal } from "../fakes/control-api.js";
 import { originGuardFor } from "../wire/http/origin-guard.js";
 import type { ServedWire } from "../wire/served-wire.js";
 import { mcpPath, WIRES, type WireStarter } from "./mock-wires.js";
@@ -65,7 +66,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.engine = new Engine(options);
     const onRefused = (status: number, path: string) => this.engine.events.emit("http:rejected", { status, code: -32000, path });
     this.router = new Router(this.engine.log, { guard: originGuardFor(options), onRefused });
-    this.router.mount(mcpPath(options), this.mcpEndpoint);
+    this.router.mount(mcpPath(options), this.mcpEndpoint, mcpRouteOptions(options));
     if (options.observers !== undefined && options.observers.length > 0) this.observe(options.observers, options.observe);
     if (options.metrics === true) {
       this.collector = new MetricsCollector();
@@ -76,8 +77,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
       );
     } else this.router.mount(METRICS_PATH, metricsOffHandler, { unlisted: true });
     const control = (request: Request) => this.handleControl(request);
-    this.router.mount(CONTROL_PREFIX, control, { prefix: true, unlisted: true, methodsAt: controlMethodsAt });
-    this.router.mount(CONTROL_PREFIX_ALIAS, control, { prefix: true, unlisted: true, methodsAt: controlMethodsAt });
+    const controlRoute = { prefix: true, unlisted: true, methodsAt: controlMethodsAt, body: { maxBytes: CONTROL_MAX_BODY_BYTES }, bodyRefusal: controlBodyRefusal };
+    this.router.mount(CONTROL_PREFIX, control, controlRoute);
+    this.router.mount(CONTROL_PREFIX_ALIAS, control, controlRoute);
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 
@@ -101,7 +103,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const endpoint = new StreamableHttpEndpoint(this.engine, this.options, { mount: path });
     if (this.closed) endpoint.close();
     this.fakeEndpoints.set(path, endpoint);
-    this.router.mount(path, endpoint);
+    this.router.mount(path, endpoint, mcpRouteOptions(this.options));
   }
 
   /**
@@ -170,7 +172,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   }
 
   /** The MCP endpoint at `path`, as the router calls it (the endpoint itself is made on first use). */
-  private readonly mcpEndpoint = { handle: (exchange: HttpExchange) => this.http.handle(exchange) };
+  private readonly mcpEndpoint: ExchangeHandler = { handle: (exchange, body) => this.http.handle(exchange, body) };
 
   /** The Streamable HTTP endpoint, made on first use (a memory-only mock may never need it). */
   private get http(): StreamableHttpEndpoint {
@@ -224,7 +226,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
    * beside the MCP endpoint is the MCP endpoint.
    */
   private route(exchange: HttpExchange): void {
-    this.router.handle(exchange, this.mcpEndpoint);
+    this.router.handle(exchange, mcpPath(this.options));
   }
 
   /** @internal Every path the mock's port serves, unlisted ones too (prefix mounts end with `/*`). */

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFakes, isControlPath } from "../../src/fakes/index.js";
+import { mockMcp } from "../../src/index.js";
 
 const BASE = "http://127.0.0.1:4000";
 const retryBlock = {
@@ -164,9 +165,16 @@ describe("routing", () => {
     expect(isControlPath("/mcp")).toBe(false);
   });
 
-  it("refuses a body over the limit with 413", async () => {
-    const response = await send(createFakes(), "POST", "/__mcp-testkit/fixtures", JSON.stringify({ mcpFakes: "x".repeat(6 * 1024 * 1024) }));
-    expect(response).toMatchObject({ status: 413, json: { code: "MCP_CONTROL_BODY_TOO_LARGE" } });
+  it("refuses a body over the limit with 413, at the mock's router, before the control API reads it", async () => {
+    const mock = await mockMcp({});
+    const body = JSON.stringify({ mcpFakes: "x".repeat(6 * 1024 * 1024) });
+    for (const path of ["/__mcp-testkit/fixtures", "/__aimock/fixtures"]) {
+      const response = await mock.fetch(new Request(`${BASE}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ code: "MCP_CONTROL_BODY_TOO_LARGE", error: "The body is over 5242880 bytes; the control API reads at most 5242880." });
+    }
+    expect(mock.fakes.inspect().mounts).toEqual([]);
+    await mock.close();
   });
 });
 

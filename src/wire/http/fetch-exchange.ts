@@ -140,9 +140,15 @@ export class FetchExchange implements HttpExchange {
 
   private destroyStream?: () => void;
 
+  /** The request itself, or (a body of unknown length) a copy whose body was read under the limit. */
   async toRequest(limitBytes: number): Promise<Request | undefined> {
-    const declared = Number(this.request.headers.get("content-length"));
-    return declared > limitBytes ? undefined : this.request;
+    const request = this.request;
+    const length = request.headers.get("content-length");
+    if (Number(length) > limitBytes) return undefined;
+    if (request.body === null || length !== null) return request;
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > limitBytes) return undefined;
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
   }
 
   destroy(): void {

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { NodeExchange } from "./node-exchange.js";
-import type { ExchangeHandler } from "./router.js";
+import type { Router } from "./router.js";
 import { listenFailure } from "./listen-error.js";
 
 export interface ListenOptions {
@@ -23,7 +23,7 @@ export interface Listening {
 }
 
 /** Listens; a port in use (or not allowed, or a host not this machine's) rejects with a ListenError saying what to do. */
-export async function listen(router: ExchangeHandler, options: ListenOptions = {}): Promise<Listening> {
+export async function listen(router: Pick<Router, "handle">, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     try {

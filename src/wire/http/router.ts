@@ -5,17 +5,22 @@
  * standalone port (`listen`) as well as a mock mounted in the user's server (`server.handler`,
  * `server.fetch`): a web handler's throw is answered 500 here, whichever the way in. In front of
  * every route, mounted now or later, the edge checks run: a target with a fragment is 400, and a
- * foreign Host or Origin is 403 (DNS-rebinding protection), so no route can forget them.
+ * foreign Host or Origin is 403 (DNS-rebinding protection), so no route can forget them. Each
+ * route's body rule (its byte limit, the media types a POST may carry) is the router's too: the
+ * media type is checked before the handler runs, and a handler reads its body only through the
+ * route's gate, each refused in the route's own words (`body-gate.ts`).
  */
 import { McpTestkitError } from "../../errors.js";
 import { logToStderr, type LogSink } from "../../util/log.js";
 import { describeValue } from "../../util/text.js";
+import { BodyGate, checkBodyRule, DEFAULT_WEB_BODY_LIMIT, jsonRpcRefusalMessage, respondRefusal, webRefusal, type BodyRefusal, type BodyRefusalWording, type BodyRule } from "./body-gate.js";
 import type { HttpExchange } from "./exchange.js";
 import { isWellFormedAuthority, refusalMessage, type OriginGuard } from "./origin-guard.js";
 import { JSON_HEADERS } from "./post-answer.js";
 import { webExchangeHandler, type ExchangeHandler, type MethodsAt, type WebHandler } from "./web-handler.js";
 
 export type { ExchangeHandler, WebHandler } from "./web-handler.js";
+export type { BodyRule } from "./body-gate.js";
 
 export type RouteHandler = ExchangeHandler | WebHandler;
 
@@ -33,12 +38,20 @@ export interface MountOptions {
    * mock's state. Default false.
    */
   allowForeignHosts?: boolean;
+  /**
+   * What bodies the route takes: `{ maxBytes, contentTypes? }`. The router refuses a larger body
+   * with 413 and a POST of another media type with 415, before the handler is called. Default:
+   * any media type, up to 16 MiB.
+   */
+  body?: BodyRule;
 }
 
 /** Mount options the mock itself uses beside the public ones. */
 export interface RouteOptions extends MountOptions {
   /** The methods a web handler takes at a path, named when a method no `Request` can carry is refused. */
   methodsAt?: MethodsAt;
+  /** How a body refusal (413, 415) is worded at this route; default `{ error }` JSON. */
+  bodyRefusal?: BodyRefusalWording;
 }
 
 /** The edge of a router: the guard in front of its routes, and who hears of a refusal. */
@@ -55,9 +68,10 @@ interface Route {
   readonly unlisted: boolean;
   readonly allowForeignHosts: boolean;
   readonly handler: ExchangeHandler;
+  readonly gate: BodyGate;
 }
 
-export class Router implements ExchangeHandler {
+export class Router {
   private readonly exact = new Map<string, Route>();
   private prefixes: Route[] = [];
   /** The last authority found well formed: a client sends the same one every time, so it is checked once. */
@@ -80,8 +94,9 @@ export class Router implements ExchangeHandler {
     const allowForeignHosts = options.allowForeignHosts ?? false;
     // Opting out of the guard is a security decision: only `true` itself does it.
     if (typeof allowForeignHosts !== "boolean") throw new McpTestkitError(`"allowForeignHosts" must be true or false, got ${describeValue(allowForeignHosts)}.`);
+    const rule = options.body === undefined ? { maxBytes: DEFAULT_WEB_BODY_LIMIT } : checkBodyRule(options.body);
     const exchangeHandler = typeof handler === "function" ? webExchangeHandler(handler, this.log, options.methodsAt) : handler;
-    const route: Route = { path, prefix, unlisted, allowForeignHosts, handler: exchangeHandler };
+    const route: Route = { path, prefix, unlisted, allowForeignHosts, handler: exchangeHandler, gate: new BodyGate(rule, this.refusalFor(options.bodyRefusal)) };
     if (this.exact.has(path) || this.prefixes.some((taken) => taken.path === path)) {
       throw new McpTestkitError(`Something is mounted at ${path} already; mounted: ${this.paths.join(", ")}.`);
     }
@@ -117,16 +132,25 @@ export class Router implements ExchangeHandler {
     return this.find(path) !== undefined;
   }
 
+  /** How a route's body refusals are answered. */
+  private refusalFor(wording: BodyRefusalWording = webRefusal): (exchange: HttpExchange, refusal: BodyRefusal) => void {
+    if (wording === "json-rpc") return (exchange, refusal) => this.refuse(exchange, refusal.status, jsonRpcRefusalMessage(refusal));
+    return (exchange, refusal) => respondRefusal(exchange, refusal, wording);
+  }
+
   /**
-   * Answers an exchange by its path, once the edge let it in; where nothing is mounted, the
-   * `fallback` answers (a mock inside a framework that strips its mount path), else 404 listing
-   * what is mounted.
+   * Answers an exchange by its path, once the edge let it in; where nothing is mounted, the route
+   * mounted at `fallback` answers (a mock inside a framework that strips its mount path), else 404
+   * listing what is mounted.
    */
-  handle(exchange: HttpExchange, fallback?: ExchangeHandler): void {
-    const route = this.find(exchange.path);
-    if (!this.admits(exchange, route)) return;
-    if (route !== undefined) return route.handler.handle(exchange);
-    if (fallback !== undefined) return fallback.handle(exchange);
+  handle(exchange: HttpExchange, fallback?: string): void {
+    const found = this.find(exchange.path);
+    if (!this.admits(exchange, found)) return;
+    const route = found ?? (fallback === undefined ? undefined : this.find(fallback));
+    if (route !== undefined) {
+      if (route.gate.admits(exchange)) route.handler.handle(exchange, route.gate);
+      return;
+    }
     exchange.respond(404, { "content-type": "text/plain" }, `No MCP endpoint at ${exchange.path}; endpoints: ${this.paths.join(", ") || "none"}\n`);
   }
 

@@ -3,8 +3,9 @@
  * POST / GET / DELETE, header rules, JSON or SSE answers, the standalone GET stream, resumption
  * with `Last-Event-ID`. 2026-07-28 (a request naming its version in `_meta` or the
  * `MCP-Protocol-Version` header): POST only, no session, the Mcp-Method / Mcp-Name / Mcp-Param-*
- * header rules, each request answered alone. Both: a body limit. (DNS-rebinding protection stands
- * in front of it, at the router, as it does in front of every route.) Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
+ * header rules, each request answered alone. (DNS-rebinding protection, the body limit and the
+ * JSON media type stand in front of it, at the router, as they do in front of every route:
+ * `mcpRouteOptions` is what it is mounted with, and it reads its body through the router's gate.) Every rule answers with the status the spec names, and a JSON-RPC error body saying what was wrong.
  */
 import { randomBytes } from "node:crypto";
 import { parseMessageText } from "../../protocol/message-text.js";
@@ -22,7 +23,9 @@ import { readRequestIdentity, storedIdentity } from "./identity.js";
 import { headerProblem, unknownMirroredHeaders } from "./modern-headers.js";
 import { LISTEN_METHOD } from "../../engine/methods/subscriptions.js";
 import { StatelessRequest } from "./stateless-request.js";
-import { BODY_TOO_LARGE, type HttpExchange } from "./exchange.js";
+import type { BodyReader } from "./body-gate.js";
+import type { HttpExchange } from "./exchange.js";
+import type { RouteOptions } from "./router.js";
 import { parseEventId } from "./event-stream.js";
 import { HttpSession } from "./http-session.js";
 import { JSON_HEADERS, PostAnswer, SINGLE_REQUEST, SSE_HEADERS } from "./post-answer.js";
@@ -33,7 +36,7 @@ export interface StreamableHttpOptions {
   responseMode?: "json" | "sse";
   /** Serve the standalone GET stream (default true); false answers GET with 405. */
   getStream?: boolean;
-  /** Largest accepted POST body (default 4 MiB); larger gets 413. */
+  /** Largest accepted POST body (default 4 MiB); larger gets 413 (from the router, see `mcpRouteOptions`). */
   maxBodyBytes?: number;
 }
 
@@ -44,6 +47,11 @@ export interface EndpointPlacement {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** How an MCP endpoint is mounted: JSON bodies up to `maxBodyBytes`, refused (413, 415) with a JSON-RPC error by the router. */
+export function mcpRouteOptions(options: StreamableHttpOptions): RouteOptions {
+  return { body: { maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, contentTypes: ["application/json"] }, bodyRefusal: "json-rpc" };
+}
 
 function errorBody(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
@@ -66,7 +74,6 @@ export class StreamableHttpEndpoint {
   private readonly forgetStateless = (request: StatelessRequest): void => {
     this.stateless.delete(request);
   };
-  private readonly maxBodyBytes: number;
   private closed = false;
   private readonly forgetSession = (session: HttpSession): void => {
     this.sessions.delete(session.id);
@@ -81,15 +88,14 @@ export class StreamableHttpEndpoint {
     placement: EndpointPlacement = {},
   ) {
     this.plainFacts = { mount: placement.mount };
-    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   }
 
-  /** Answers one HTTP request; every failure is answered with its status, nothing is thrown. */
-  handle(exchange: HttpExchange): void {
+  /** Answers one HTTP request, reading its body through the router's gate; every failure is answered with its status, nothing is thrown. */
+  handle(exchange: HttpExchange, body: BodyReader): void {
     if (this.closed) return this.reject(exchange, 503, -32000, "Service Unavailable: the mock server is closed");
     switch (exchange.method) {
       case "POST":
-        return this.post(exchange);
+        return this.post(exchange, body);
       case "GET":
         return this.get(exchange);
       case "DELETE":
@@ -220,20 +226,16 @@ export class StreamableHttpEndpoint {
     return this.headerVersion(exchange) === undefined ? undefined : this.sessionFor(exchange);
   }
 
-  private post(exchange: HttpExchange): void {
+  private post(exchange: HttpExchange, body: BodyReader): void {
     const accept = exchange.header("accept") ?? "";
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
       return this.reject(exchange, 406, -32000, "Not Acceptable: the Accept header must list both application/json and text/event-stream");
     }
-    const contentType = exchange.header("content-type") ?? "";
-    if (!contentType.toLowerCase().startsWith("application/json")) {
-      return this.reject(exchange, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
-    }
-    exchange.readBody(this.maxBodyBytes, (body) => this.postBody(exchange, body));
+    // The media type (415) and the size (413) are the router's checks.
+    body.read(exchange, (text) => this.postBody(exchange, text));
   }
 
-  private postBody(exchange: HttpExchange, body: string | typeof BODY_TOO_LARGE): void {
-    if (body === BODY_TOO_LARGE) return this.reject(exchange, 413, -32000, `Payload Too Large: the body exceeds ${this.maxBodyBytes} bytes`);
+  private postBody(exchange: HttpExchange, body: string): void {
     const read = parseMessageText(body);
     if ("error" in read) return this.reject(exchange, 400, read.error.code, read.error.message);
     const parsed = read.value;

@@ -5,31 +5,32 @@
  */
 import { logToStderr, type LogSink } from "../../util/log.js";
 import { describeValue, errorText } from "../../util/text.js";
+import type { BodyReader } from "./body-gate.js";
 import type { HttpExchange } from "./exchange.js";
 import { JSON_HEADERS } from "./post-answer.js";
 
 /** A web-standard handler: a `Request` in, a `Response` out. */
 export type WebHandler = (request: Request) => Response | Promise<Response>;
 
-/** A handler that answers an exchange itself (it never throws; errors are answered). */
+/**
+ * A handler that answers an exchange itself (it never throws; errors are answered). It reads the
+ * body through `body`, the router's gate for its route, so the route's limit is the router's.
+ */
 export interface ExchangeHandler {
-  handle(exchange: HttpExchange): void;
+  handle(exchange: HttpExchange, body: BodyReader): void;
 }
 
 /** The methods a route takes at a path, for the `Allow` header; undefined where unknown. */
 export type MethodsAt = (path: string) => readonly string[] | undefined;
-
-/** The largest body a web handler is given (the control API takes fixture files). */
-const WEB_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** The fetch standard's forbidden methods: `new Request()` throws on them, whatever the handler. */
 const NO_REQUEST_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 export function webExchangeHandler(handler: WebHandler, log: LogSink = logToStderr, methodsAt?: MethodsAt): ExchangeHandler {
   return {
-    handle(exchange) {
+    handle(exchange, body) {
       if (NO_REQUEST_METHODS.has(exchange.method.toUpperCase())) return refuseMethod(exchange, methodsAt?.(exchange.path));
-      void answerWithWebHandler(exchange, handler, log);
+      void answerWithWebHandler(exchange, body, handler, log);
     },
   };
 }
@@ -47,13 +48,11 @@ function refuseMethod(exchange: HttpExchange, methods: readonly string[] | undef
   exchange.respond(501, headers, JSON.stringify({ error, code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED" }));
 }
 
-async function answerWithWebHandler(exchange: HttpExchange, handler: WebHandler, log: LogSink): Promise<void> {
+async function answerWithWebHandler(exchange: HttpExchange, body: BodyReader, handler: WebHandler, log: LogSink): Promise<void> {
   try {
-    const request = await exchange.toRequest(WEB_BODY_LIMIT);
-    if (request === undefined) {
-      exchange.respond(413, JSON_HEADERS, JSON.stringify({ error: `the body exceeds ${WEB_BODY_LIMIT} bytes` }));
-      return;
-    }
+    // Refused by the router's gate (413), answered: the handler is not called.
+    const request = await body.request(exchange);
+    if (request === undefined) return;
     const response = await handler(request);
     if (!isResponse(response)) throw new Error(`it returned ${describeValue(response)}, not a Response`);
     // `Response.error()` (status 0) is a network error: the client gets a dropped connection, as from a fetch server.
