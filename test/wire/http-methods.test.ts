@@ -41,7 +41,7 @@ describe("a method no Request can carry, on a route served by a web handler", ()
       expect(answer.contentType).toBe("application/json");
       expect(JSON.parse(answer.body)).toEqual({
         code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
-        error: `TRACE is not implemented here: ${path} is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); ${path} takes ${allow}.`,
+        error: `TRACE has no handler here: ${path} is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); ${path} takes ${allow}.`,
       });
     }
     // The route still serves the methods it takes.
@@ -57,7 +57,7 @@ describe("a method no Request can carry, on a route served by a web handler", ()
     expect(JSON.parse(answer.body)).toEqual({
       code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
       error:
-        "TRACE is not implemented here: /hook is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); send it with a method the route takes, such as GET or POST.",
+        "TRACE has no handler here: /hook is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); send it with a method the route takes, such as GET or POST.",
     });
     expect(hits).toEqual([]);
     const get = await socketRequest(port, { method: "GET", target: "/hook", headers: { host: `127.0.0.1:${port}` } }, HANG_GUARD_MS);
@@ -81,7 +81,7 @@ describe("a method no Request can carry, on a route served by a web handler", ()
       expect(answer.status, target).toBe(501);
       expect(JSON.parse(answer.body), target).toEqual({
         code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
-        error: "CONNECT is not implemented here: this is an MCP server, not a proxy, so it opens no tunnels; send GET, POST or DELETE to its MCP endpoint.",
+        error: "CONNECT has no handler here: this is an MCP server, not a proxy, so it opens no tunnels; send GET, POST or DELETE to its MCP endpoint.",
       });
     }
   });

@@ -59,7 +59,7 @@ export async function listen(router: Pick<Router, "handle">, options: ListenOpti
 /** 501 (RFC 9110 §9.1): this server tunnels nothing, at any target. */
 function refuseConnect(socket: Socket): void {
   const body = JSON.stringify({
-    error: "CONNECT is not implemented here: this is an MCP server, not a proxy, so it opens no tunnels; send GET, POST or DELETE to its MCP endpoint.",
+    error: "CONNECT has no handler here: this is an MCP server, not a proxy, so it opens no tunnels; send GET, POST or DELETE to its MCP endpoint.",
     code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED",
   });
   socket.on("error", () => socket.destroy());

@@ -43,7 +43,7 @@ export function webExchangeHandler(handler: WebHandler, log: LogSink = logToStde
  */
 function refuseMethod(exchange: HttpExchange, methods: readonly string[] | undefined): void {
   const takes = methods === undefined || methods.length === 0 ? "send it with a method the route takes, such as GET or POST" : `${exchange.path} takes ${methods.join(", ")}`;
-  const error = `${exchange.method} is not implemented here: ${exchange.path} is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); ${takes}.`;
+  const error = `${exchange.method} has no handler here: ${exchange.path} is served by a web handler (Request → Response), and no Request can carry CONNECT, TRACE or TRACK (the fetch standard forbids them); ${takes}.`;
   const headers = methods === undefined || methods.length === 0 ? JSON_HEADERS : { ...JSON_HEADERS, allow: methods.join(", ") };
   exchange.respond(501, headers, JSON.stringify({ error, code: "MCP_HTTP_METHOD_NOT_IMPLEMENTED" }));
 }
