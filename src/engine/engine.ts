@@ -31,7 +31,7 @@ import { builtinFeatures } from "./features/builtin.js";
 import { MethodTable } from "./features/method-table.js";
 import type { EngineFeature } from "./features/feature.js";
 import { bindUserFeature, type McpFeature } from "./features/user-features.js";
-import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
+import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, withoutRetryFields, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer, type WireOutcome } from "./outcome.js";
 import { serializeOutcome } from "./reply-text.js";
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
@@ -340,9 +340,11 @@ export class Engine implements EngineState {
 
   /** A method with `use()` handlers: they are asked first, then the method's own handler, then the unhandled policy. */
   private async overridden(input: HandlerInput, overrides: readonly McpMethodHandler[], own: RequestHandler | undefined): Promise<Outcome> {
-    const answer = await runUserHandlers(input, overrides);
+    const passed = { ownRetry: false };
+    const answer = await runUserHandlers(input, overrides, input.params, passed);
     if (answer !== undefined) return answer;
-    return own !== undefined ? own(input) : this.unhandled(input);
+    const next = passed.ownRetry ? withoutRetryFields(input) : input;
+    return own !== undefined ? own(next) : this.unhandled(next);
   }
 
   private unhandled(input: HandlerInput): Promise<Outcome> {

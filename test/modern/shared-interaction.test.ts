@@ -105,6 +105,22 @@ describe.each(["memory", "http"] as const)("handlers ask the client through one 
     expect(sent.filter((message) => "method" in message && "id" in message)).toEqual([]);
     expect(sent.filter((message) => (message.result as { resultType?: string } | undefined)?.resultType === "input_required")).toHaveLength(2);
   });
+
+  it("2026-07-28: a use() handler that asks, then passes on, lets the handler behind it answer the retry as a fresh request", async () => {
+    const server = await serve({ ...scenario(wire), tools: { hello: { returns: "hi from the tool" } }, prompts: { plain: { messages: async () => [{ role: "user", content: "from the prompt" }] } } });
+    const confirmed: string[] = [];
+    for (const method of ["tools/call", "prompts/get"]) {
+      server.use(method, async (request) => {
+        const answer = await request.elicit({ message: "Proceed?", requestedSchema: nameSchema });
+        confirmed.push(`${method} ${answer.action}`);
+        return undefined;
+      });
+    }
+    const client = await modernClient(server, wire);
+    expect(await client.callTool({ name: "hello", arguments: {} })).toMatchObject({ content: [{ type: "text", text: "hi from the tool" }] });
+    expect((await client.getPrompt({ name: "plain" })).messages).toEqual([{ role: "user", content: { type: "text", text: "from the prompt" } }]);
+    expect(confirmed).toEqual(["tools/call accept", "prompts/get accept"]);
+  });
 });
 
 describe("one place for the runtime's refusals and its messages", () => {

@@ -71,13 +71,21 @@ function askedParams(params: Record<string, unknown>): Record<string, unknown> {
  * may rewrite what the handlers see. They run on the interaction runtime, so they may ask the
  * client (in 2026-07-28 the run parks for the retry) and are cancelled with their request.
  */
-export async function runUserHandlers(input: HandlerInput, handlers: readonly McpMethodHandler[], params: Record<string, unknown> = input.params): Promise<Outcome | undefined> {
+export async function runUserHandlers(
+  input: HandlerInput,
+  handlers: readonly McpMethodHandler[],
+  params: Record<string, unknown> = input.params,
+  passed?: { ownRetry: boolean },
+): Promise<Outcome | undefined> {
   const { request, connection, context } = input;
+  // A retry that resumes a run of these handlers never calls this request's `run`: it is theirs.
+  let ranFresh = false;
   const outcome = await runHandler(input, {
     // Named apart from the built-in handler's runs: a retry of one of those passes through here untouched.
     subject: { method: request.method, name: `use() ${request.method}`, args: askedParams(params), label: request.method },
     passOthers: true,
     run: async (view) => {
+      ranFresh = true;
       const seen: McpMethodRequest = Object.create(view, {
         method: { value: request.method, enumerable: true },
         id: { value: request.id, enumerable: true },
@@ -96,7 +104,19 @@ export async function runUserHandlers(input: HandlerInput, handlers: readonly Mc
       return settled.value === PASSED ? PASSED : replyWith(answering.requestId, settled.value);
     },
   });
-  return outcome === PASSED ? undefined : outcome;
+  if (outcome !== PASSED) return outcome;
+  if (passed !== undefined && !ranFresh && input.params.requestState !== undefined) passed.ownRetry = true;
+  return undefined;
+}
+
+/**
+ * The request as the handler behind a `use()` handler sees it, after the `use()` handler asked
+ * the client (2026-07-28) and then passed: its round is over, so the retry's `requestState` and
+ * `inputResponses` are not the next handler's; it gets the request as first asked.
+ */
+export function withoutRetryFields(input: HandlerInput): HandlerInput {
+  const { requestState: _state, inputResponses: _responses, ...params } = input.params;
+  return { ...input, params, request: { ...input.request, params } };
 }
 
 /** The answer for a method nobody served, by the policy; `served` names what is served, for the hint. */
