@@ -98,21 +98,19 @@ function buildBlockSchema() {
     return given.length === 1 && entry.result !== undefined;
   }
 
-  /** True when the fault (checked here) ends the request itself, so no answer is needed beside it. */
-  function checkEntryFault(fault: Record<string, unknown> | undefined, ctx: z.RefinementCtx): boolean {
-    if (fault === undefined) return false;
-    const problem = faultProblem(fault);
-    if (problem !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["fault"], message: problem });
-      return false;
-    }
-    return faultEndsRequest(fault);
-  }
-
-  /** Exactly one answer; none at all when a fault ends the request itself. */
+  /**
+   * Exactly one answer, or none when a fault ends the request itself. A malformed fault is the
+   * entry's problem: what it needs beside it is judged once the fault says what it does.
+   */
   function checkAnswerBesideFault(entry: { result?: unknown; error?: unknown; fault?: Record<string, unknown> }, ctx: z.RefinementCtx): boolean {
-    const ends = checkEntryFault(entry.fault, ctx);
-    if (ends && entry.result === undefined && entry.error === undefined) return false;
+    if (entry.fault !== undefined) {
+      const problem = faultProblem(entry.fault);
+      if (problem !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["fault"], message: problem });
+        return false;
+      }
+      if (faultEndsRequest(entry.fault) && entry.result === undefined && entry.error === undefined) return false;
+    }
     return checkOneAnswer(entry, ctx);
   }
 

@@ -212,7 +212,7 @@ export function faultProblem(value: unknown): string | undefined {
   const parsed = stepSchemas().faultSchema.safeParse(value);
   if (parsed.success) return undefined;
   const issue = parsed.error.issues[0]!;
-  if (issue.code === "unrecognized_keys") return `"fault" has ${issue.keys.map((key) => `"${key}"`).join(", ")}; it takes ${FAULT_SHAPE}`;
+  if (issue.code === "unrecognized_keys" && issue.path.length === 0) return `"fault" has ${issue.keys.map((key) => `"${key}"`).join(", ")}; it takes ${FAULT_SHAPE}`;
   const key = issue.path[0] as string | undefined;
   if (key === undefined) return `fault ${issue.message}`;
   // A key's words are a step's ("\"hang\" must be …."), said of the fault.

@@ -65,7 +65,10 @@ export function checkMockOptions(options: unknown): void {
   );
   const record = options as Record<string, unknown>;
   checkValueKinds(record, MOCK_OPTION_KINDS, "mockMcp() options");
-  const { serverInfo, responseMode, http, port, fakesOptions } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  const { serverInfo, responseMode, http, port, fakesOptions, maxBodyBytes } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && (maxBodyBytes as number) >= 0)) {
+    throw new McpTestkitError(`"maxBodyBytes" must be a whole number of bytes, 0 or more (the largest POST body the MCP endpoint reads), got ${typeLabel(maxBodyBytes)}.`);
+  }
   const fakesLogger = (fakesOptions as { logger?: unknown } | undefined)?.logger;
   if (fakesLogger !== undefined && typeof fakesLogger !== "function") {
     throw new McpTestkitError(`"fakesOptions.logger" must be a function (level, line) => void, got ${typeLabel(fakesLogger)}.`);

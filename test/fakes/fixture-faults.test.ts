@@ -66,5 +66,11 @@ describe("faults in a fixture file", () => {
     const nothingBeside = await refusal([{ fault: { delayMs: 5 } }]);
     expect(nothingBeside).toBeInstanceOf(FixtureLoadError);
     expect((nothingBeside as FixtureLoadError).message).toMatch(/reads\[0\].*expected exactly one of them/s);
+    // Two endings are the fault's one problem (not also a missing answer); a key inside "stream" is named as stream's.
+    const twoEndings = (await refusal([{ fault: { hang: true, raw: "x" } }])) as FixtureLoadError;
+    expect(twoEndings.message).toContain('fault gives "hang" and "raw"; each ends the request, so give one');
+    expect(twoEndings.message).not.toContain("expected exactly one of them");
+    const nested = (await refusal([{ result: "a", fault: { stream: { mode: "sse", bogus: 1 } } }])) as FixtureLoadError;
+    expect(nested.message).toContain('fault "stream" must be { mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }, got an object');
   });
 });

@@ -47,6 +47,8 @@ describe("top-level options", () => {
     [{ responseMode: "xml" }, '"responseMode" must be "json" or "sse", got "xml".'],
     [{ http: true }, '"http" may only be false'],
     [{ port: 70000 }, '"port" must be a port number from 0 to 65535'],
+    [{ maxBodyBytes: 1.5 }, '"maxBodyBytes" must be a whole number of bytes, 0 or more (the largest POST body the MCP endpoint reads), got number 1.5.'],
+    [{ maxBodyBytes: -1 }, '"maxBodyBytes" must be a whole number of bytes, 0 or more'],
   ])("a value of the wrong kind, %j, is refused", async (options, expected) => {
     expect(await refusal({ transport: "memory", ...options })).toContain(expected);
   });

@@ -45,6 +45,10 @@ describe("a mounted handler's body rule, enforced by the router", () => {
     expect(calls).toEqual([`{"a":"${"y".repeat(8)}"}`]);
     // Only a POST's media type is checked.
     expect((await fetch(url)).status).toBe(200);
+    // A declared type is read as a request's is: its parameters and case do not matter either.
+    server.mount("/declared", handler, { body: { maxBytes: 16, contentTypes: [" Application/JSON; charset=utf-8"] } });
+    const declared = await fetch(new URL("/declared", server.url), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(declared.status).toBe(200);
   });
 
   it("answers the same through server.fetch, a body of unknown length included", async () => {

@@ -53,7 +53,7 @@ export interface BodyReader {
 
 export class BodyGate implements BodyReader {
   readonly maxBytes: number;
-  /** Lower-case, or undefined: any. */
+  /** Media types without parameters, lower-case; undefined: any. */
   private readonly contentTypes?: readonly string[];
 
   constructor(
@@ -61,7 +61,8 @@ export class BodyGate implements BodyReader {
     private readonly refuse: (exchange: HttpExchange, refusal: BodyRefusal) => void,
   ) {
     this.maxBytes = rule.maxBytes;
-    this.contentTypes = rule.contentTypes?.map((type) => type.toLowerCase());
+    // Read as a request's are: "Application/JSON; charset=utf-8" declares application/json.
+    this.contentTypes = rule.contentTypes?.map(mediaType);
   }
 
   /** Whether a request's media type is one the route takes (only a POST's is checked); false: refused, answered. */
