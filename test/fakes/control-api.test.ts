@@ -4,20 +4,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFakes, isControlPath } from "../../src/fakes/index.js";
 import { mockMcp } from "../../src/index.js";
+import { retryBlock } from "./retry-block.js";
 
 const BASE = "http://127.0.0.1:4000";
-const retryBlock = {
-  scope: { testId: "tickets › retry on timeout" },
-  tools: [
-    {
-      name: "create_ticket",
-      calls: [
-        { id: "first-try", args: { title: "Refund" }, error: "upstream timeout" },
-        { id: "retry", args: { title: "Refund" }, result: "TICKET-42" },
-      ],
-    },
-  ],
-};
 const pingBlock = { scope: "shared", tools: [{ name: "ping", calls: [{ anyArgs: true, result: "pong" }] }] };
 
 async function send(fakes: ReturnType<typeof createFakes>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {

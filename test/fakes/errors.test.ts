@@ -1,6 +1,7 @@
 /** The document's three error bodies, byte for byte (with our key and prefix), and the other failures. */
 import { describe, expect, it } from "vitest";
 import { createFakes, MCP_FAKE_ERROR_CODES, type FakeAnswer } from "../../src/fakes/index.js";
+import { retryBlock } from "./retry-block.js";
 
 /** The JSON-RPC response a wire sends for a fake error. */
 function body(id: number, answer: FakeAnswer): unknown {
@@ -12,21 +13,10 @@ function body(id: number, answer: FakeAnswer): unknown {
 const ours = (document: string): unknown => JSON.parse(document.replaceAll('"aimock"', '"mcpTestkit"').replaceAll("aimock MCP fake", "mcp-testkit MCP fake"));
 
 const seattle = { scope: { testId: "weather › seattle" }, tools: [{ name: "get_weather", calls: [{ args: { city: "Seattle" }, result: { tempF: 60, conditions: "rain" } }] }] };
-const retry = {
-  scope: { testId: "tickets › retry on timeout" },
-  tools: [
-    {
-      name: "create_ticket",
-      calls: [
-        { id: "first-try", args: { title: "Refund" }, error: "upstream timeout" },
-        { id: "retry", args: { title: "Refund" }, result: "TICKET-42" },
-      ],
-    },
-  ],
-};
+const retry = retryBlock;
 const readOnly = { scope: { testId: "account › read only" }, undeclaredTools: "deny", tools: [{ name: "get_account", calls: [{ args: { id: "u1" }, result: '{"plan":"pro"}' }] }] };
 
-describe("the document's error bodies", () => {
+describe("aimock's error bodies", () => {
   it("mismatch: get_weather with {city: seattle}", () => {
     const fakes = createFakes();
     fakes.store.add([{ kind: "file", file: "weather/seattle.json", value: seattle }]);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFakes, FixtureLoadError, McpFakesAddError } from "../../src/fakes/index.js";
+import { retryBlock } from "./retry-block.js";
 
 const root = mkdtempSync(join(tmpdir(), "mcp-testkit-fakes-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -17,18 +18,7 @@ function write(dir: string, name: string, content: unknown): string {
 
 const retry = {
   fixtures: [{ match: { userMessage: "open a refund ticket", hasToolResult: false }, response: { toolCalls: [{ name: "create_ticket", arguments: { title: "Refund" } }] } }],
-  mcpFakes: {
-    scope: { testId: "tickets › retry on timeout" },
-    tools: [
-      {
-        name: "create_ticket",
-        calls: [
-          { id: "first-try", args: { title: "Refund" }, error: "upstream timeout" },
-          { id: "retry", args: { title: "Refund" }, result: "TICKET-42" },
-        ],
-      },
-    ],
-  },
+  mcpFakes: retryBlock,
 };
 const travel = {
   mcpFakes: [
