@@ -72,6 +72,48 @@ describe("a mounted handler's body rule, enforced by the router", () => {
     expect(calls).toEqual(["{}"]);
   });
 
+  it("through server.fetch, counts the bytes that arrive: a Content-Length that says less is not believed", async () => {
+    const mock = track(await mockMcp({}));
+    const { calls, handler } = echo();
+    mock.mount("/hook", handler, { body: { maxBytes: 16 } });
+    const understated = new Request("http://127.0.0.1/hook", { method: "POST", headers: { "content-length": "2" }, body: "x".repeat(40) });
+    const refused = await mock.fetch(understated);
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ error: "the body exceeds 16 bytes" });
+    // The MCP endpoint reads its bodies the same way.
+    const rpc = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: ACCEPT_BOTH, "content-length": "2" },
+      body: JSON.stringify({ ...initializeRequest(), padding: "x".repeat(5 * 1024 * 1024) }),
+    });
+    expect((await mock.fetch(rpc)).status).toBe(413);
+    expect(calls).toEqual([]);
+  });
+
+  it("through server.fetch, stops reading a body of unknown length once it passes the limit", async () => {
+    const mock = track(await mockMcp({}));
+    const { calls, handler } = echo();
+    mock.mount("/hook", handler, { body: { maxBytes: 1024 } });
+    let pulls = 0;
+    let cancelled = false;
+    // A body that would never end: the router must stop at the limit rather than wait for its end.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        if (pulls > 10_000) controller.close();
+        else controller.enqueue(new Uint8Array(256));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await mock.fetch(new Request("http://127.0.0.1/hook", { method: "POST", body: endless, duplex: "half" } as RequestInit));
+    expect(response.status).toBe(413);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(20);
+    expect(calls).toEqual([]);
+  });
+
   it("the MCP endpoint's 413 and 415 come from the same middleware, as JSON-RPC errors", async () => {
     const server = await serve({ maxBodyBytes: 64 });
     const post = (body: string, contentType: string) => fetch(server.url, { method: "POST", headers: { accept: ACCEPT_BOTH, "content-type": contentType }, body });

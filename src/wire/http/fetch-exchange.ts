@@ -2,6 +2,7 @@
  * `HttpExchange` over a web-standard `Request`, producing a `Response`: for fetch-style hosts
  * (`server.fetch`) and for driving a mock without a socket.
  */
+import { OVER_LIMIT, readBounded } from "./bounded-body.js";
 import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type HttpExchange, type StreamSink } from "./exchange.js";
 import { onAbort } from "../../util/on-abort.js";
 
@@ -71,8 +72,8 @@ export class FetchExchange implements HttpExchange {
     const declared = Number(this.request.headers.get("content-length"));
     if (declared > limitBytes) return BODY_TOO_LARGE;
     try {
-      const bytes = new Uint8Array(await this.request.arrayBuffer());
-      if (bytes.byteLength > limitBytes) return BODY_TOO_LARGE;
+      const bytes = await readBounded(this.request.body, limitBytes);
+      if (bytes === OVER_LIMIT) return BODY_TOO_LARGE;
       return new TextDecoder().decode(bytes);
     } catch {
       return undefined;
@@ -140,15 +141,16 @@ export class FetchExchange implements HttpExchange {
 
   private destroyStream?: () => void;
 
-  /** The request itself, or (a body of unknown length) a copy whose body was read under the limit. */
+  /** The request itself when it has no body, or a copy whose body was read under the limit (a declared length is not trusted). */
   async toRequest(limitBytes: number): Promise<Request | undefined> {
     const request = this.request;
-    const length = request.headers.get("content-length");
-    if (Number(length) > limitBytes) return undefined;
-    if (request.body === null || length !== null) return request;
-    const bytes = await request.arrayBuffer();
-    if (bytes.byteLength > limitBytes) return undefined;
-    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+    if (Number(request.headers.get("content-length")) > limitBytes) return undefined;
+    if (request.body === null) return request;
+    const bytes = await readBounded(request.body, limitBytes);
+    if (bytes === OVER_LIMIT) return undefined;
+    const headers = new Headers(request.headers);
+    headers.set("content-length", String(bytes.byteLength));
+    return new Request(request.url, { method: request.method, headers, body: bytes, signal: request.signal });
   }
 
   destroy(): void {
