@@ -5,6 +5,7 @@
  * comes in. No part reaches one built after it; what the session reports later goes to parts that
  * exist by then.
  */
+import type { ForeignAnswers } from "./foreign-answers.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { callFailures } from "./call-failures.js";
 import { CallHandlers } from "./call-handlers.js";
@@ -45,6 +46,8 @@ export interface DriverConnection {
   closeWire?: () => Promise<void>;
   /** Which of the transport's errors mean the server broke the protocol (default: the SDK transports'). */
   classifyError?: ErrorClassifier;
+  /** Answers that were neither JSON nor an event stream, by request id (mcpConnect's fetch notes them). */
+  foreignAnswers?: ForeignAnswers;
   /** Streamable HTTP: the per-request headers and streams of 2026-07-28 (mcpConnect). */
   modernHttp?: ModernHttpFetch;
   /** Streamable HTTP: the connection goes on a session begun elsewhere (its initialize is done). */
@@ -96,6 +99,7 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
     processContext,
     classifyError,
     refusedAt,
+    ...(connection.foreignAnswers !== undefined && { foreignContentType: (id: number) => connection.foreignAnswers!.take(id) }),
     tap,
     ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }),
   });

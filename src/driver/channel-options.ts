@@ -18,5 +18,7 @@ export interface ChannelOptions {
   classifyError: ErrorClassifier;
   /** The URL that refused the connection, when a failed send's `error` is that (HTTP); else undefined. */
   refusedAt?: (error: unknown) => string | undefined;
+  /** The media type that answered request `id` instead of JSON or an event stream (HTTP), if one did. */
+  foreignContentType?: (id: number) => string | undefined;
   tap?: MessageTap; // told every message sent and received (driver.traffic.on("message"))
 }

@@ -1,4 +1,5 @@
 /** The three ways to get a driver: spawn a stdio server, connect to a URL, or attach to a transport. */
+import { ForeignAnswers } from "./foreign-answers.js";
 import { revisionsWith, LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpTestkitError } from "../errors.js";
@@ -52,7 +53,8 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   checkResumedSession(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
   const tap = new MessageTap("http", testIdOf(options.headers));
-  const modernHttp = new ModernHttpFetch(tap.watch(options.fetch ?? ((input, init) => fetch(input, init))));
+  const foreignAnswers = new ForeignAnswers();
+  const modernHttp = new ModernHttpFetch(foreignAnswers.watch(tap.watch(options.fetch ?? ((input, init) => fetch(input, init)))));
   // The SDK's HTTP transport (and the schemas it brings) is loaded when a driver first connects
   // over HTTP, not when mcp-testkit is imported; the driver takes a promise of a transport.
   const transport = import("@modelcontextprotocol/sdk/client/streamableHttp.js").then(
@@ -70,7 +72,7 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
     if (wire.sessionId !== undefined) await wire.terminateSession().catch(() => undefined);
     await wire.close();
   };
-  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, tap, resumesSession: options.sessionId !== undefined }, options);
+  return new McpDriver({ kind: "http", target: endpoint.href, transport, closeWire, modernHttp, tap, foreignAnswers, resumesSession: options.sessionId !== undefined }, options);
 }
 
 /**

@@ -70,7 +70,13 @@ export function formatProblems(problems: readonly MessageProblem[]): string {
  * What a failed send means. Over HTTP the transport's send is the whole round trip, so a refusal
  * (an HTTP status) or a connection cut before the answer came is no failure to send.
  */
-export function describeSendFailure(label: string, id: number, error: unknown, refusedAt?: string): { failure: SendFailure; text: string; url?: string } {
+export function describeSendFailure(
+  label: string,
+  id: number,
+  error: unknown,
+  seen: { refusedAt?: string | undefined; foreignContentType?: string | undefined } = {},
+): { failure: SendFailure; text: string; url?: string } {
+  const { refusedAt, foreignContentType: contentType } = seen;
   // Nothing listening is said first, in plain words: the method's name means little to a user at a wrong port.
   if (refusedAt !== undefined) {
     return {
@@ -82,9 +88,7 @@ export function describeSendFailure(label: string, id: number, error: unknown, r
   const status = (error as { code?: unknown } | undefined)?.code;
   if (typeof status === "number" && status >= 400 && status < 600) return { failure: "refused", text: `The server refused ${label} (id ${id}) with HTTP ${status}` };
   if (closedMidRequest(error)) return { failure: "closedMidRequest", text: `The server closed the connection before answering ${label} (id ${id})` };
-  // The SDK's words for an answer that is neither JSON nor an event stream (a web page, most often: the wrong path).
-  // Its StreamableHTTPError carries only code -1, so the content type is read from the SDK's own text.
-  const contentType = /Unexpected content type: ([^\s,;]+)/.exec(error instanceof Error ? error.message : String(error))?.[1];
+  // An answer that was neither JSON nor an event stream (a web page, most often: the wrong path), as the driver's fetch saw it.
   if (contentType !== undefined)
     return { failure: "notMcpEndpoint", text: `The server answered ${label} (id ${id}) with ${contentType}, not JSON or an event stream: is the URL the MCP endpoint (its path is often /mcp)?` };
   return { failure: "notSent", text: `Could not send ${label} (id ${id})` };

@@ -262,7 +262,12 @@ export class RpcChannel {
     const { method, label } = request;
     const failure = this.closed
       ? this.closedError(method, id, label)
-      : sendFailureError(describeSendFailure(label, id, error, this.options.refusedAt?.(error)), { method, id, cause: error, process: this.options.processContext() });
+      : sendFailureError(describeSendFailure(label, id, error, { refusedAt: this.options.refusedAt?.(error), foreignContentType: this.options.foreignContentType?.(id) }), {
+          method,
+          id,
+          cause: error,
+          process: this.options.processContext(),
+        });
     this.settle(request, "write_failed", failure);
     request.reject(failure);
   }
