@@ -15,16 +15,16 @@ function sourcesIn(dir: string): string[] {
 }
 
 /**
- * Throws unless each source under `src/<folder>` (all of src/ by default) has its `.js` in
- * `dist/<folder>`, written after the source was last changed.
+ * Throws unless the bundle (`dist/index.js`, written with every entry in one build) is newer
+ * than each source under `src/<folder>` (all of src/ by default).
  */
 export function assertBuilt(folder = ""): void {
-  const sources = join(root, "src", folder);
-  for (const source of sourcesIn(sources)) {
-    const name = relative(join(root, "src"), source);
-    const output = join(root, "dist", name.replace(/\.ts$/, ".js"));
-    if (!existsSync(output) || statSync(output).mtimeMs < statSync(source).mtimeMs) {
-      throw new Error(`dist/${name.replace(/\.ts$/, ".js")} is missing or older than src/${name}: run \`npm run build\` first (npm test does).`);
+  const bundle = join(root, "dist", "index.js");
+  const builtAt = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
+  for (const source of sourcesIn(join(root, "src", folder))) {
+    if (statSync(source).mtimeMs > builtAt) {
+      const name = relative(join(root, "src"), source);
+      throw new Error(`dist/ is missing or older than src/${name}: run \`npm run build\` first (npm test does).`);
     }
   }
 }
