@@ -8,18 +8,29 @@ import type { MockMcpServer } from "../mock/mock-mcp.js";
 import type { RequestEndEvent } from "../engine/events.js";
 import { clipLine as clip, describeCall } from "./call-line.js";
 
+/** What a live line shows of a request, named as a recording names it. */
+type Shown<A, R> = { arguments: A; answer: R };
+type Redact = <A, R>(shown: Shown<A, R>) => Shown<A, R>;
+
 type Colour = "green" | "red" | "yellow" | "cyan" | "dim";
 
-/** Prints the mock's live lines with `say`; `colour` on a terminal (NO_COLOR turns it off). */
-export function printLiveLines(server: MockMcpServer, say: (line: string) => void, colour: boolean): () => void {
+/**
+ * Prints the mock's live lines with `say`; `colour` on a terminal (NO_COLOR turns it off).
+ * `redact` copies what a line shows, `{ arguments, answer }` as a recording names them, with its
+ * secrets replaced, where the lines must not show them (`mcp-testkit record`).
+ */
+export function printLiveLines(server: MockMcpServer, say: (line: string) => void, colour: boolean, redact: Redact = (shown) => shown): () => void {
   const paint = (style: Colour, text: string) => (colour ? styleText(style, text) : text);
   const stops = [
     server.on("call:end", (call) => {
       const style: Colour = call.outcome === "result" ? "green" : call.outcome === "tool-error" ? "yellow" : "red";
-      say(paint(style, describeCall(call)));
+      const shown = redact({ arguments: call.arguments, answer: call.response });
+      say(paint(style, describeCall({ ...call, arguments: shown.arguments, response: shown.answer })));
     }),
     server.on("request:end", (event) => {
-      const line = describeRequest(event);
+      const shown = redact({ arguments: event.params?.arguments, answer: event.error === undefined ? undefined : { error: event.error } });
+      const params = event.params === undefined ? undefined : { ...event.params, ...(shown.arguments !== undefined && { arguments: shown.arguments }) };
+      const line = describeRequest({ ...event, ...(params !== undefined && { params }), ...(shown.answer?.error !== undefined && { error: shown.answer.error }) });
       if (line !== undefined) say(paint(event.outcome === "result" ? "cyan" : "red", line));
     }),
     server.on("session:open", (event) => say(paint("dim", `session ${shortId(event.sessionId)} opened (${event.wire})`))),

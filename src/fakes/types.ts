@@ -25,6 +25,18 @@ export interface McpFakeBlock {
   tools?: McpFakeTool[];
   resources?: McpFakeResource[];
   prompts?: McpFakePrompt[];
+  /** What a recorder replaced with "[redacted]" before writing the block, and where (informational). */
+  redacted?: McpFakeRedaction[];
+}
+
+/** One value a recorder redacted: the entry it was in (none: the server's info) and its path there. */
+export interface McpFakeRedaction {
+  tool?: string;
+  resource?: string;
+  prompt?: string;
+  entry?: number;
+  path: string;
+  rule: string;
 }
 
 /** A JSON-RPC error a read or prompt answers with: a message (code -32603), or code, message and data. */

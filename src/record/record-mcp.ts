@@ -17,6 +17,7 @@ import type { ToolCallContext } from "../engine/call-context.js";
 import type { StepObject } from "../engine/steps.js";
 import { errorText } from "../util/text.js";
 import { Recording, withoutProtocolKeys, type FixtureOptions, type RecordedAnswer, type RecordedAsk, type RecordedError, type RecordedExchange } from "./recording.js";
+import { Redactor, type Redaction, type RedactionOptions } from "./redact.js";
 import { ServerRequestError } from "../engine/connection.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
@@ -30,8 +31,15 @@ export type RecordingMockOptions = Omit<MockMcpOptions, "tools" | "resources" | 
 export interface RecordMcpOptions extends FixtureOptions {
   /** The mock the agent connects to (default: Streamable HTTP on a free port of 127.0.0.1). */
   mock?: RecordingMockOptions;
-  /** Told of each answer as it is recorded (the CLI prints a line per request). */
+  /** Told of each answer as it is recorded, redacted (the CLI prints a line per request). */
   onExchange?: (exchange: RecordedExchange) => void;
+  /**
+   * What is replaced by "[redacted]" before anything is kept: the built-in rules (keys named as
+   * credentials, bearer tokens, well-known API key prefixes, JWTs, private keys) and your own
+   * paths and patterns. The file lists each redaction; a redacted argument matches any value on
+   * replay. HTTP headers are never recorded at all.
+   */
+  redact?: RedactionOptions;
 }
 
 /** What `save()` writes: a scenario for `mcp-testkit mock <file>` (default), or a fixture file for a fixtures directory. */
@@ -63,6 +71,8 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
       'recordMcp: closedWorld needs a scope ({ testId } or { context }): a recording shared by every test cannot deny the tools it never saw to all of them (the fakes refuse undeclaredTools: "deny" on a shared block). Give scope, or leave closedWorld out.',
     );
   }
+  // A malformed rule is refused before the server is asked anything.
+  const redactor = new Redactor(options.redact);
   const init = await upstream.initialize();
   const capabilities = (init.capabilities ?? {}) as Json;
   const [tools, resources, templates, prompts] = await Promise.all([
@@ -71,18 +81,24 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
     listed(capabilities.resources, () => upstream.getResourceTemplates()),
     listed(capabilities.prompts, () => upstream.getPrompts()),
   ]);
-  const recording = new Recording({
-    serverInfo: { ...init.serverInfo } as Json,
-    ...(typeof init.instructions === "string" ? { instructions: init.instructions } : {}),
-    protocolVersion: init.protocolVersion,
-    tools: tools as unknown as Json[],
-    resources: resources as unknown as Json[],
-    templates: templates as unknown as Json[],
-    prompts: prompts as unknown as Json[],
-  });
+  const surfaceRedactions: Redaction[] = [];
+  const identity = redactor.redact({ serverInfo: { ...init.serverInfo } as Json, ...(typeof init.instructions === "string" ? { instructions: init.instructions } : {}) }, surfaceRedactions);
+  const recording = new Recording(
+    {
+      ...identity,
+      protocolVersion: init.protocolVersion,
+      tools: tools as unknown as Json[],
+      resources: resources as unknown as Json[],
+      templates: templates as unknown as Json[],
+      prompts: prompts as unknown as Json[],
+    },
+    surfaceRedactions,
+  );
   const keep = (exchange: RecordedExchange) => {
-    recording.add(exchange);
-    options.onExchange?.(exchange);
+    const redactions: Redaction[] = [];
+    const kept = redactExchange(redactor, exchange, redactions);
+    recording.add(kept, redactions);
+    options.onExchange?.(kept);
   };
   const forward = new Forwarder(upstream, keep);
   const server = await mockMcp({
@@ -316,4 +332,12 @@ async function writeJsonAtomically(path: string, content: unknown): Promise<stri
     throw error;
   }
   return full;
+}
+
+/** The exchange as it may be kept: its arguments, answer and asks redacted (its kind, name, URI and time are not). */
+function redactExchange(redactor: Redactor, exchange: RecordedExchange, found: Redaction[]): RecordedExchange {
+  const { kind, durationMs, ...rest } = exchange as RecordedExchange & Json;
+  const named = "uri" in exchange ? { uri: exchange.uri } : { name: exchange.name };
+  const { uri: _uri, name: _name, ...redactable } = rest as Json;
+  return { kind, ...named, ...redactor.redact(redactable, found), durationMs } as RecordedExchange;
 }

@@ -5,10 +5,11 @@
  * fixtures replay it, and as a scenario (the mock's options as JSON) that also lists every tool
  * the server had, with its full definition, its name and its instructions.
  */
+import { argsMatchFor, type Redaction } from "./redact.js";
 import { META } from "../protocol/meta-keys.js";
 import { withParams } from "../protocol/jsonrpc.js";
 import { UriTemplate } from "../engine/uri-template.js";
-import type { FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeTool } from "../fakes/types.js";
+import type { FakeScope, McpFakeBlock, McpFakeCall, McpFakePrompt, McpFakeResource, McpFakeTool, McpFakeRedaction } from "../fakes/types.js";
 
 type Json = Record<string, unknown>;
 
@@ -51,6 +52,13 @@ export interface RecordedSurface {
   prompts: Json[];
 }
 
+/**
+ * A value the recorder replaced with the marker before writing: where (the tool, resource or
+ * prompt and the index of its entry, or none for the server's info) and the path inside that
+ * entry's exchange (`arguments.apiKey`, `answer.result.content.0.text`, `serverInfo.build`).
+ */
+export type RecordedRedaction = McpFakeRedaction;
+
 export interface FixtureOptions {
   /** The block's scope (default `"shared"`): `{ testId }` to replay for one test only. */
   scope?: FakeScope;
@@ -74,10 +82,23 @@ const PROTOCOL_RESULT_KEYS = new Set(["resultType", "ttlMs", "cacheScope"]);
 
 export class Recording {
   readonly exchanges: RecordedExchange[] = [];
+  /** What was redacted, and where, in the surface and the exchanges. */
+  readonly redactions: RecordedRedaction[] = [];
 
-  constructor(readonly surface: RecordedSurface) {}
+  constructor(
+    readonly surface: RecordedSurface,
+    surfaceRedactions: readonly Redaction[] = [],
+  ) {
+    this.redactions.push(...surfaceRedactions);
+  }
 
-  add(exchange: RecordedExchange): void {
+  /** Keeps an exchange (already redacted), and what was redacted in it, placed by its entry. */
+  add(exchange: RecordedExchange, redactions: readonly Redaction[] = []): void {
+    if (redactions.length > 0) {
+      const key = exchange.kind === "resource" ? exchange.uri : exchange.name;
+      const entry = this.exchanges.filter((earlier) => earlier.kind === exchange.kind && (earlier.kind === "resource" ? earlier.uri : earlier.name) === key).length;
+      for (const { path, rule } of redactions) this.redactions.push({ [exchange.kind]: key, entry, path, rule });
+    }
     this.exchanges.push(exchange);
   }
 
@@ -91,6 +112,7 @@ export class Recording {
     if (tools.length > 0) block.tools = tools;
     if (resources.length > 0) block.resources = resources;
     if (prompts.length > 0) block.prompts = prompts;
+    if (this.redactions.length > 0) block.redacted = this.redactions.map((redaction) => ({ ...redaction }));
     return block;
   }
 
@@ -171,7 +193,7 @@ export class Recording {
         if (prompt.arguments !== undefined) prompt.arguments = prompt.arguments.map((argument) => pick(argument as Json, ["name", "description", "required"]) as { name: string });
         return { item: prompt, entries: (made) => made.gets };
       },
-      (exchange) => ("error" in exchange.answer ? { args: exchange.arguments, error: exchange.answer.error } : { args: exchange.arguments, result: promptResult(exchange.answer.result) }),
+      (exchange) => ({ ...argsEntry(exchange.arguments), ...("error" in exchange.answer ? { error: exchange.answer.error } : { result: promptResult(exchange.answer.result) }) }),
     );
   }
 
@@ -254,18 +276,25 @@ function promptDefinition(prompt: Json): Json {
  * (else as a raw result step) or the error as a `throws` step; a call that asked its client
  * something is a step whose `asks` come first.
  */
-function toolCall(args: Json, answer: RecordedAnswer, asked: readonly RecordedAsk[] = []): McpFakeCall {
+function toolCall(recordedArgs: Json, answer: RecordedAnswer, asked: readonly RecordedAsk[] = []): McpFakeCall {
   const asks = asked.length === 0 ? undefined : asked.map(({ method, params }) => withParams({ method }, params));
-  if ("error" in answer) return { args, step: { ...(asks && { asks }), throws: answer.error } };
+  const args = argsEntry(recordedArgs);
+  if ("error" in answer) return { ...args, step: { ...(asks && { asks }), throws: answer.error } };
   const result = withoutProtocolKeys(answer.result);
   if (!Array.isArray(result.content)) result.content = [];
   if (result.isError !== true) delete result.isError;
   const keys = Object.keys(result);
-  if (asks === undefined && keys.every((key) => FULL_RESULT_KEYS.has(key))) return { args, result };
+  if (asks === undefined && keys.every((key) => FULL_RESULT_KEYS.has(key))) return { ...args, result };
   // After asks, content (and structured content) as a step of their own, shaped for each client's
   // revision like any answer; a result with more (isError, _meta, a server's own extensions) is sent as is.
-  if (asks !== undefined && keys.every((key) => key === "content" || key === "structuredContent")) return { args, step: { asks, ...result } };
-  return { args, step: { ...(asks && { asks }), result } };
+  if (asks !== undefined && keys.every((key) => key === "content" || key === "structuredContent")) return { ...args, step: { asks, ...result } };
+  return { ...args, step: { ...(asks && { asks }), result } };
+}
+
+/** How an entry matches its recorded arguments: exactly, or (where a value was redacted) any value in its place. */
+function argsEntry(args: Json): { args: Json } | { argsMatch: Json } {
+  const match = argsMatchFor(args);
+  return match === undefined ? { args } : { argsMatch: match };
 }
 
 /** A prompts/get result in the fixture's full form (`messages`, `description`, `_meta`). */

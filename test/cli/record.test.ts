@@ -71,6 +71,35 @@ describe("mcp-testkit record", () => {
     }
   });
 
+  it("redacts secrets from the file and from the lines it prints: a server's environment, an agent's token, a pattern of your own", async () => {
+    const out = scratchFile("redacted.json");
+    const apiKey = `sk-proj-${"Zz9Yy8Xx".repeat(4)}`;
+    const child = startCli(["record", everythingCommand, "--out", out, "--redact-pattern", "internal-[0-9]+", "--redact", "arguments.note"], {
+      env: { LEAKY_API_KEY: apiKey, LEAKY_NOTE: "internal-31337" },
+    });
+    const output = collect(child);
+    const [, url] = await waitForLine(child, "stdout", /^mcp-testkit record: recording .* at (http:\/\/127\.0\.0\.1:\d+\/mcp)$/, 15_000);
+    const client = await connect(url!);
+    const env = await client.callTool({ name: "get-env", arguments: {} });
+    // The agent gets the server's real answer; only what is kept and shown is redacted.
+    expect(JSON.stringify(env)).toContain(apiKey);
+    await client.callTool({ name: "echo", arguments: { message: `Authorization: Bearer ${apiKey}`, note: "plain words" } });
+    await client.close();
+    child.kill("SIGINT");
+    const result = await exited(child, output, 10_000);
+    expect(result.code).toBe(0);
+    const file = readFileSync(out, "utf8");
+    for (const text of [file, result.stdout, result.stderr]) {
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain("internal-31337");
+    }
+    expect(result.stdout).toContain('echo #0 {"message":"Authorization: [redacted]","note":"[redacted]"} → result');
+    const redacted = JSON.parse(file).fixtures[0].redacted.map((entry: { tool: string; path: string; rule: string }) => `${entry.tool} ${entry.path} ${entry.rule}`);
+    expect(redacted).toEqual(
+      expect.arrayContaining(["get-env answer.result.content.0.text openai-key", "get-env answer.result.content.0.text pattern:internal-[0-9]+", "echo arguments.note path:arguments.note"]),
+    );
+  });
+
   it("--format fixture with nothing recorded: says so and exits 1, writing nothing", async () => {
     const out = scratchFile("nothing.json");
     const child = startCli(["record", everythingCommand, "--out", out, "--format", "fixture", "--test-id", "t1"]);
@@ -93,6 +122,7 @@ describe("mcp-testkit record", () => {
     [["record", everythingCommand, "--out", "x.json", "--stdio", "--port", "3000"], /--port sets up HTTP serving and cannot be combined with --stdio/],
     [["record", everythingCommand, "--out", "x.json", "--test-id", ""], /--test-id needs the test id to scope the recording to/],
     [["record", "a", "b", "--out", "x.json"], /takes one target, got 2/],
+    [["record", everythingCommand, "--out", "x.json", "--redact-pattern", "(oops"], /--redact-pattern: "\(oops" is not a valid regular expression/],
     [["record", everythingCommand, "--out", "x.json", "--closed-world"], /--closed-world needs --test-id or --context: a recording shared by every test cannot deny/],
     [["record", everythingCommand, "--out", tmpdir()], /--out ".*" is a directory; give the file to write, such as .*recording\.json/],
   ])("bad usage %j: %s", async (args, message) => {

@@ -64,8 +64,9 @@ export function scenarioFile(name: string, scenario: unknown): string {
 }
 
 /** Starts the CLI; the child is killed and waited for after the test if it is still running. */
-export function startCli(args: string[], options: { cwd?: string } = {}): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, stdio: ["pipe", "pipe", "pipe"] });
+export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): ChildProcessWithoutNullStreams {
+  const env = options.env === undefined ? undefined : { ...process.env, ...options.env };
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, stdio: ["pipe", "pipe", "pipe"], ...(env !== undefined && { env }) });
   children.add(child);
   child.once("exit", () => children.delete(child));
   return child;

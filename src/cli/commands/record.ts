@@ -11,7 +11,8 @@ import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
 import { McpTestkitError } from "../../errors.js";
 import { ListenError } from "../../wire/http/listen-error.js";
-import { recordMcp, type McpRecording, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
+import { recordMcp, type McpRecording, type RecordMcpOptions, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
+import { Redactor, type RedactionOptions } from "../../record/redact.js";
 import type { FakeScope } from "../../fakes/types.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { printLiveLines, wantsColour } from "../live-lines.js";
@@ -51,6 +52,15 @@ Options:
   --closed-world       Write undeclaredTools: "deny" (needs --test-id or --context): a
                        call to a tool the recording never saw fails instead of reaching
                        the mock's own tools
+  --redact <path>      Also replace the value at this path with "[redacted]" (repeatable):
+                       arguments.apiKey, answer.result.structuredContent.token,
+                       serverInfo.build, **.password (any depth)
+  --redact-pattern <re>
+                       Also replace text matching this regular expression (repeatable)
+Secrets are replaced with "[redacted]" before anything is written or printed: values under
+keys named as credentials (apiKey, password, access_token, ...), bearer tokens, JWTs,
+well-known API key prefixes (sk-, ghp_, xoxb-, AKIA, AIza, glpat-) and private keys. The file
+lists each redaction; a redacted argument matches any value on replay.
 ${SERVE_HELP}
 ${ERA_HELP}
 ${TARGET_HELP}
@@ -74,6 +84,8 @@ const OPTIONS = {
   "test-id": { type: "string" },
   context: { type: "string" },
   "closed-world": { type: "boolean" },
+  redact: { type: "string", multiple: true },
+  "redact-pattern": { type: "string", multiple: true },
 } as const;
 
 const FORMATS: readonly RecordingFormat[] = ["scenario", "fixture"];
@@ -103,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
       '--closed-world needs --test-id or --context: a recording shared by every test cannot deny the tools it never saw to all of them (a shared block cannot be undeclaredTools: "deny")',
     );
   }
+  const redact = parseRedaction(values.redact, values["redact-pattern"]);
   await checkOutputFolder(values.out, "the recording");
   if (await isDirectory(values.out)) throw new UsageError(`--out ${JSON.stringify(values.out)} is a directory; give the file to write, such as ${join(values.out, "recording.json")}`);
   const out = values.out;
@@ -118,8 +131,10 @@ export async function run(argv: string[]): Promise<number> {
       target,
       createProgress(),
       async (driver) => {
-        const recording = await startRecording(driver, serving, scope, values["closed-world"] === true, stopping.stop);
-        printLiveLines(recording.server, say, wantsColour(stdio ? process.stderr : process.stdout));
+        const recording = await startRecording(driver, serving, { scope, closedWorld: values["closed-world"] === true, redact }, stopping.stop);
+        // The lines show what the file will hold: redacted by the same rules.
+        const redactor = new Redactor(redact);
+        printLiveLines(recording.server, say, wantsColour(stdio ? process.stderr : process.stdout), (shown) => redactor.redact(shown, []));
         const where = stdio ? "over stdio" : `at ${recording.server.url}`;
         say(`mcp-testkit record: recording ${target.value} (${describeServer(driver)}, ${describeEra(driver, era)}) ${where}`);
         say(`  ${describeSurface(recording)}. Point your agent at it; ${stdio ? "close stdin or press Ctrl-C" : "press Ctrl-C"} to stop and write ${out}.`);
@@ -136,12 +151,12 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function startRecording(driver: McpDriver, serving: ServeFlags, scope: FakeScope, closedWorld: boolean, stop: (why: string) => void): Promise<McpRecording> {
+async function startRecording(driver: McpDriver, serving: ServeFlags, recordOptions: Pick<RecordMcpOptions, "scope" | "closedWorld" | "redact">, stop: (why: string) => void): Promise<McpRecording> {
   const mock: RecordingMockOptions = serving.stdio
     ? ({ transport: "stdio", stdio: { onEnd: (reason: string) => stop(reason === "input-ended" ? "stdin closed" : "stdout closed") } } as RecordingMockOptions)
     : { transport: "http", ...definedOnly(serving.http) };
   try {
-    return await recordMcp(driver, { scope, closedWorld, mock });
+    return await recordMcp(driver, { ...recordOptions, mock });
   } catch (error) {
     if (error instanceof ListenError) throw new CommandError(`Cannot serve the recording mock on ${error.host}:${error.port}: ${error.problem(FLAG_NAMES)}.`);
     if (error instanceof McpTestkitError) throw new CommandError(error.detail);
@@ -192,6 +207,18 @@ function parseScope(testId: string | undefined, context: string | undefined): Fa
   if (context === "") throw new UsageError("--context needs the context to scope the recording to");
   if (testId === undefined && context === undefined) return "shared";
   return { ...(testId === undefined ? {} : { testId }), ...(context === undefined ? {} : { context }) };
+}
+
+/** The user's own redaction rules; a pattern that is not a regular expression is bad usage. */
+function parseRedaction(paths: string[] | undefined, patterns: string[] | undefined): RedactionOptions {
+  const options: RedactionOptions = { ...(paths !== undefined && { paths }), ...(patterns !== undefined && { patterns }) };
+  try {
+    new Redactor(options, { paths: "--redact", patterns: "--redact-pattern" });
+  } catch (error) {
+    if (error instanceof McpTestkitError) throw new UsageError(error.detail);
+    throw error;
+  }
+  return options;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
