@@ -16,6 +16,8 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   tools: undefined, // tools, resources and prompts: the catalog checks them
   resources: undefined,
   prompts: undefined,
+  skills: undefined,
+  apps: undefined,
   serverInfo: "object",
   instructions: "string",
   capabilities: "object",

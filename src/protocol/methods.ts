@@ -53,7 +53,18 @@ export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "t
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
 
 /** Methods whose complete result carries `ttlMs` and `cacheScope` (caching, 2026-07-28). */
-export const CacheableMethods = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+export const CacheableMethods = [
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  // The Skills extension's results are cacheable as resources/read's are.
+  "skills/list",
+  "skills/get",
+  "resources/directory/read",
+] as const;
 export type CacheableMethod = (typeof CacheableMethods)[number];
 
 /** Methods whose result may be `input_required` (multi round-trip requests, 2026-07-28). */
