@@ -499,7 +499,15 @@ for (const { suite, serverRuns, clientScenarios } of plans) {
       }
       // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
       const note = code !== 0 && !rowFails(counts) && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
-      table.push({ suite, mode: "client", run: isSkillsScenario(scenario) ? "client skills" : "client", scenario, ...counts, failing: code !== 0 || rowFails(counts) || counts.warnings > 0, ...(note ? { note } : {}) });
+      table.push({
+        suite,
+        mode: "client",
+        run: isSkillsScenario(scenario) ? "client skills" : "client",
+        scenario,
+        ...counts,
+        failing: code !== 0 || rowFails(counts) || counts.warnings > 0,
+        ...(note ? { note } : {}),
+      });
     }
   }
 }

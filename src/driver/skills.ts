@@ -99,11 +99,16 @@ export async function readSkillFile(send: SkillSend, skill: SkillEntry, file: st
   const { frontmatter, body } = frontmatterOf(uri, text ?? Buffer.from(bytes).toString("utf8"));
   const differences = frontmatterDifferences(skill.frontmatter, frontmatter);
   if (differences.length > 0) {
-    throw new SkillVerificationError("frontmatter", uri, `its frontmatter differs from the listing's in ${differences.length === 1 ? "one field" : `${differences.length} fields`}: ${differences.join("; ")}`, {
-      listed: skill.frontmatter,
-      received: frontmatter,
-      differences,
-    });
+    throw new SkillVerificationError(
+      "frontmatter",
+      uri,
+      `its frontmatter differs from the listing's in ${differences.length === 1 ? "one field" : `${differences.length} fields`}: ${differences.join("; ")}`,
+      {
+        listed: skill.frontmatter,
+        received: frontmatter,
+        differences,
+      },
+    );
   }
   return { ...read, frontmatter, body };
 }
@@ -143,7 +148,10 @@ async function allPages(send: SkillSend, method: string, params: JsonObject, key
     if (Array.isArray(result[key])) items.push(...(result[key] as unknown[]));
     const next = result.nextCursor;
     if (typeof next !== "string" || next.length === 0) return items;
-    if (seen.has(next)) throw new McpDriverError([`${method} gave the cursor ${JSON.stringify(next)} twice; the driver stopped after ${page + 1} pages rather than loop. A server's nextCursor must move forward.`], { method });
+    if (seen.has(next))
+      throw new McpDriverError([`${method} gave the cursor ${JSON.stringify(next)} twice; the driver stopped after ${page + 1} pages rather than loop. A server's nextCursor must move forward.`], {
+        method,
+      });
     seen.add(next);
     cursor = next;
   }

@@ -31,7 +31,7 @@ describe("driver.listSkills() and readSkill()", () => {
       const skills = await driver.listSkills();
       expect(skills.map((skill) => skill.uri)).toEqual(["skill://acme/pdf-processing/SKILL.md", "skill://code-review/SKILL.md"]);
       // Listing fetched nothing: no resources/read went out.
-      expect(mock.messages.filter((message) => message.method === "resources/read")).toEqual([]);
+      expect(mock.messages.filter((message) => "method" in message && message.method === "resources/read")).toEqual([]);
 
       const skillMd = await driver.readSkill(skills[0]!);
       expect(skillMd).toMatchObject({ verified: true, mimeType: "text/markdown", frontmatter: { name: "pdf-processing", license: "MIT", metadata: { owner: "docs-team", tags: ["pdf", "forms"] } } });
@@ -101,7 +101,7 @@ describe("driver.listSkills() and readSkill()", () => {
     const error = await refusal(driver.readSkill(skill!, "references/MISSING.md"));
     expect(error.check).toBe("unlisted");
     expect(error.message).toContain("skill://pdf-processing/references/FORMS.md");
-    expect(mock.messages.filter((message) => message.method === "resources/read")).toEqual([]);
+    expect(mock.messages.filter((message) => "method" in message && message.method === "resources/read")).toEqual([]);
   });
 
   it("reads a skill listed as dynamic unverified (there is nothing to check against)", async () => {

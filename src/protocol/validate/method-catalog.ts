@@ -2,7 +2,16 @@
  * Which methods each side may send, per protocol version. The lists and the feature each method
  * needs come from `methods.ts`.
  */
-import { ClientNotificationMethods, ClientRequestMethods, featuresOfMethod, SkillsRequestMethods, ServerNotificationMethods, ServerRequestMethods, TaskNotificationMethods, TaskRequestMethods } from "../methods.js";
+import {
+  ClientNotificationMethods,
+  ClientRequestMethods,
+  featuresOfMethod,
+  SkillsRequestMethods,
+  ServerNotificationMethods,
+  ServerRequestMethods,
+  TaskNotificationMethods,
+  TaskRequestMethods,
+} from "../methods.js";
 import { compareVersions, FEATURES, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
 import type { MessageDirection } from "./problem.js";
 import { featureProblemMessage, featureSpanText } from "./schemas/kit.js";
