@@ -109,8 +109,14 @@ class Reader {
     if (/^[|>]/.test(rest)) throw new FrontmatterError("this block scalar header is not supported (use | or > with an optional - or +)", line.no);
     let text = stripComment(rest);
     // A plain scalar may go on over more indented lines, folded into one.
-    while (!/^["'[{]/.test(text) && this.lines[this.at] !== undefined && this.lines[this.at]!.indent > line.indent) text += ` ${stripComment(this.lines[this.at++]!.text)}`;
-    return readScalar(text, line.no);
+    let no = line.no;
+    while (!/^["'[{]/.test(text) && this.lines[this.at] !== undefined && this.lines[this.at]!.indent > line.indent) {
+      no = this.lines[this.at]!.no;
+      text += ` ${stripComment(this.lines[this.at++]!.text)}`;
+      // YAML reads "key: value" inside a plain value as a mapping it cannot be: refused, as a YAML parser refuses it.
+      if (/:(\s|$)/.test(text)) break;
+    }
+    return readScalar(text, no);
   }
 
   private sequence(indent: number): unknown[] {
@@ -159,6 +165,7 @@ function readScalar(text: string, no: number): unknown {
     if (!/^'(?:[^']|'')*'$/.test(text)) throw new FrontmatterError("an unclosed single-quoted value", no);
     return text.slice(1, -1).replaceAll("''", "'");
   }
+  if (/:(\s|$)/.test(text)) throw new FrontmatterError('a plain value may not hold ": "; quote it', no);
   if (/^[&*!%@`]/.test(text)) throw new FrontmatterError(`"${text[0]}" starts an anchor, alias, tag or reserved value, which this reader does not take; quote the value`, no);
   return typed(text);
 }
