@@ -93,7 +93,8 @@ class Reader {
       const key = String(readScalar(match[1]!, line.no));
       if (Object.hasOwn(map, key)) throw new FrontmatterError(`duplicate key "${key}"`, line.no);
       this.at++;
-      map[key] = this.value(match[2] ?? "", line);
+      // Defined, not assigned: a "__proto__" key from a server's SKILL.md is a key like any other.
+      Object.defineProperty(map, key, { value: this.value(match[2] ?? "", line), enumerable: true, writable: true, configurable: true });
     }
     return map;
   }
