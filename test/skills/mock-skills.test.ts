@@ -107,7 +107,9 @@ describe("skills in the legacy era", () => {
     await client.connect(await server.connectInMemory());
     try {
       expect(client.getServerCapabilities()?.extensions).toBeUndefined();
-      await expect(client.request({ method: "skills/list", params: {} }, z.object({}).loose())).rejects.toThrow(/-32601: Method not found: skills\/list is not part of protocol version 2025-06-18 \(it came with 2025-11-25/);
+      await expect(client.request({ method: "skills/list", params: {} }, z.object({}).loose())).rejects.toThrow(
+        /-32601: Method not found: skills\/list is not part of protocol version 2025-06-18 \(it came with 2025-11-25/,
+      );
     } finally {
       await client.close();
     }
@@ -125,7 +127,9 @@ describe("a malformed skill is refused when the mock starts", () => {
   };
 
   it("names the rule a bad name breaks", async () => {
-    expect(await refused({ PDF_Processing: { description: "x" } })).toContain(`Skill "PDF_Processing": its name "PDF_Processing" (the path's last segment) breaks the Agent Skills naming rules: only lowercase letters, digits and '-' are allowed. For example "pdf-processing".`);
+    expect(await refused({ PDF_Processing: { description: "x" } })).toContain(
+      `Skill "PDF_Processing": its name "PDF_Processing" (the path's last segment) breaks the Agent Skills naming rules: only lowercase letters, digits and '-' are allowed. For example "pdf-processing".`,
+    );
     expect(await refused({ "pdf--processing": { description: "x" } })).toContain("may not start or end with '-' or hold '--'");
     expect(await refused({ "acme//pdf": { description: "x" } })).toContain('no empty, "." or ".." segment');
   });
@@ -137,8 +141,10 @@ describe("a malformed skill is refused when the mock starts", () => {
 
   it("reads a whole SKILL.md, and says what is wrong with one", async () => {
     expect(await refused({ "pdf-processing": "no frontmatter" })).toContain('its SKILL.md cannot be read: line 1: SKILL.md must begin with a "---" line');
-    expect(await refused({ "pdf-processing": "---\nname: pdf\ndescription: x\n---\n" })).toContain('its SKILL.md says name: "pdf", but the skill\'s name is its path\'s last segment, "pdf-processing"');
-    expect(await refused({ "pdf-processing": "---\nname: pdf-processing\n  bad: indent\n---\n" })).toContain("line 3: a plain value may not hold \": \"; quote it");
+    expect(await refused({ "pdf-processing": "---\nname: pdf\ndescription: x\n---\n" })).toContain(
+      'its SKILL.md says name: "pdf", but the skill\'s name is its path\'s last segment, "pdf-processing"',
+    );
+    expect(await refused({ "pdf-processing": "---\nname: pdf-processing\n  bad: indent\n---\n" })).toContain('line 3: a plain value may not hold ": "; quote it');
   });
 
   it("refuses files outside the skill, and lies about files it does not have", async () => {
