@@ -16,8 +16,6 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   tools: undefined, // tools, resources and prompts: the catalog checks them
   resources: undefined,
   prompts: undefined,
-  skills: undefined,
-  apps: undefined,
   serverInfo: "object",
   instructions: "string",
   capabilities: "object",
@@ -30,6 +28,8 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   inputTimeoutMs: "number",
   features: undefined, // the engine checks each feature
   onUnhandledMethod: undefined, // the engine checks it
+  skills: undefined, // skills and app views: the catalog checks them
+  apps: undefined,
   // StreamableHttpOptions (and OriginGuardOptions)
   responseMode: undefined,
   getStream: "boolean",
