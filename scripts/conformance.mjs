@@ -13,12 +13,15 @@
  *   tools_call, elicitation-sep1034-client-defaults, sse-retry; the alpha: the 8 scenarios without
  *   OAuth (tools_call, request-metadata, sep-2322-client-request-state, http-standard-headers,
  *   http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref,
- *   json-schema-2020-12-preservation).
+ *   json-schema-2020-12-preservation);
+ * - the Skills extension (SEP-2640, the alpha, run with --force, rows labelled "skills"): server
+ *   mode sep-2640-skills-enumeration, -manifest, -directory; client mode sep-2640-client-no-prefetch,
+ *   -verify-digest, -verify-size, -verify-frontmatter.
  *
  *   npm run conformance                          both suites: server mode, then client mode, each
  *   npm run conformance -- --spec 2025           only 0.1.16 (or: 2026, only the alpha)
  *   npm run conformance -- --mode server         only server mode (or: client)
- *   npm run conformance -- --suite active        server mode: only the active suite (or: pending, draft)
+ *   npm run conformance -- --suite active        server mode: only the active suite (or: pending, draft, skills)
  *   npm run conformance -- --scenario ping       one scenario, in each suite that has it (client
  *                                                mode if it is one of the client scenarios above)
  *   npm run conformance -- --verbose             the suite's JSON output for every check
@@ -106,6 +109,17 @@ const SUITES = {
   ),
 };
 
+/**
+ * The Skills extension's scenarios (SEP-2640) in the alpha: extension scenarios, which the suite
+ * runs only with `--force`; each is run alone and reported in a row labelled "skills".
+ */
+const SKILLS_SCENARIOS = {
+  server: ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"],
+  client: ["sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"],
+};
+const isSkillsScenario = (name) => SKILLS_SCENARIOS.server.includes(name) || SKILLS_SCENARIOS.client.includes(name);
+const skillsServerRuns = () => SKILLS_SCENARIOS.server.map((name) => ({ label: "skills", selection: ["--scenario", name, "--force"] }));
+
 const { values: args } = parseArgs({
   options: {
     spec: { type: "string", default: "all" },
@@ -124,12 +138,12 @@ if (args.help) {
   console.log(
     `  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}); all (default): both`,
   );
-  console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), or all of them (default)");
+  console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), the skills extension's (2026 only), or all of them (default)");
   process.exit(0);
 }
 if (!["all", "2025", "2026"].includes(args.spec)) fail(`--spec must be all, 2025 or 2026, got "${args.spec}"`);
 if (!["all", "server", "client"].includes(args.mode)) fail(`--mode must be all, server or client, got "${args.mode}"`);
-if (!["all", "active", "pending", "draft"].includes(args.suite)) fail(`--suite must be all, active, pending or draft, got "${args.suite}"`);
+if (!["all", "active", "pending", "draft", "skills"].includes(args.suite)) fail(`--suite must be all, active, pending, draft or skills, got "${args.suite}"`);
 const selectedSuites = args.spec === "all" ? [SUITES[2025], SUITES[2026]] : [SUITES[args.spec]];
 
 function say(line) {
@@ -322,7 +336,8 @@ function runSuite(suite, url, selection, outputDir) {
 /** Client mode, one scenario: the suite serves it and runs examples/conformance/client.js (on this Node) against it. */
 function runClientScenario(suite, scenario, outputDir) {
   const command = `${shellWord(process.execPath)} ${CLIENT_FILE}`;
-  return runConformance(suite, ["client", "--command", command, "--scenario", scenario, ...suite.specArgs, "-o", outputDir]);
+  const force = isSkillsScenario(scenario) ? ["--force"] : [];
+  return runConformance(suite, ["client", "--command", command, "--scenario", scenario, ...force, ...suite.specArgs, "-o", outputDir]);
 }
 
 /** Runs the suite's CLI with `modeArgs`; resolves with its exit code. */
@@ -393,10 +408,21 @@ function rowFails(counts) {
  */
 function plan(suite) {
   if (args.scenario === undefined) {
+    const skills = suite.key === "2026";
     return {
-      serverRuns: args.mode === "client" ? [] : suite.serverSuites.filter((name) => args.suite === "all" || args.suite === name).map((name) => ({ label: name, selection: ["--suite", name] })),
-      clientScenarios: args.mode === "server" ? [] : suite.clientScenarios,
+      serverRuns:
+        args.mode === "client"
+          ? []
+          : [
+              ...suite.serverSuites.filter((name) => args.suite === "all" || args.suite === name).map((name) => ({ label: name, selection: ["--suite", name] })),
+              ...(skills && (args.suite === "all" || args.suite === "skills") ? skillsServerRuns() : []),
+            ],
+      clientScenarios: args.mode === "server" ? [] : [...suite.clientScenarios, ...(skills ? SKILLS_SCENARIOS.client : [])],
     };
+  }
+  if (suite.key === "2026" && isSkillsScenario(args.scenario)) {
+    const isClient = SKILLS_SCENARIOS.client.includes(args.scenario);
+    return { serverRuns: isClient ? [] : [{ label: "skills", selection: ["--scenario", args.scenario, "--force"] }], clientScenarios: isClient ? [args.scenario] : [] };
   }
   const isClient = args.mode === "client" || (args.mode === "all" && suite.clientScenarios.includes(args.scenario));
   if (args.spec === "all" && !listScenarios(suite, isClient ? "client" : "server").includes(args.scenario)) {
@@ -473,7 +499,15 @@ for (const { suite, serverRuns, clientScenarios } of plans) {
       }
       // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
       const note = code !== 0 && !rowFails(counts) && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
-      table.push({ suite, mode: "client", run: "client", scenario, ...counts, failing: code !== 0 || rowFails(counts) || counts.warnings > 0, ...(note ? { note } : {}) });
+      table.push({
+        suite,
+        mode: "client",
+        run: isSkillsScenario(scenario) ? "client skills" : "client",
+        scenario,
+        ...counts,
+        failing: code !== 0 || rowFails(counts) || counts.warnings > 0,
+        ...(note ? { note } : {}),
+      });
     }
   }
 }

@@ -99,6 +99,59 @@ const prompt = z
   ])
   .meta({ id: "prompt" });
 
+const skill = z
+  .union([
+    z.string().meta({ description: "The whole SKILL.md: YAML frontmatter between --- lines (name, description), then markdown." }),
+    z
+      .strictObject({
+        description: z.string().min(1).meta({ description: "SKILL.md's description: what the skill does and when to use it." }).optional(),
+        frontmatter: object.meta({ description: "More frontmatter fields (license, metadata, allowed-tools…); name is the path's last segment." }).optional(),
+        body: z.string().meta({ description: "SKILL.md's markdown, after the frontmatter." }).optional(),
+        skillMd: z.string().meta({ description: "The whole SKILL.md, instead of description, frontmatter and body." }).optional(),
+        files: z.record(z.string(), z.string()).meta({ description: 'The skill\'s other files, by path inside it ("references/FORMS.md").' }).optional(),
+        manifest: z.enum(["listed", "dynamic"]).meta({ description: 'dynamic: the entry lists no files (resources: "dynamic").' }).optional(),
+        _meta: object.optional(),
+        listed: z
+          .strictObject({
+            frontmatter: object.optional(),
+            files: z
+              .record(
+                z.string(),
+                z.strictObject({
+                  digest: z
+                    .string()
+                    .regex(/^sha256:[0-9a-f]{64}$/)
+                    .optional(),
+                  size: z.int().min(0).optional(),
+                }),
+              )
+              .optional(),
+          })
+          .meta({ description: "What the listing claims where it is not the truth, to test that a host verifies what it reads." })
+          .optional(),
+      })
+      .meta({ anyOf: [{ required: ["description"] }, { required: ["skillMd"] }] }),
+  ])
+  .meta({ id: "skill" });
+
+const strictList = z.array(z.string());
+const app = z
+  .union([
+    z.string().meta({ description: "The view's HTML." }),
+    z.strictObject({
+      html: z.string(),
+      name: z.string().optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      csp: z.strictObject({ connectDomains: strictList.optional(), resourceDomains: strictList.optional(), frameDomains: strictList.optional(), baseUriDomains: strictList.optional() }).optional(),
+      permissions: z.strictObject({ camera: object.optional(), microphone: object.optional(), geolocation: object.optional(), clipboardWrite: object.optional(), tools: object.optional() }).optional(),
+      domain: z.string().optional(),
+      prefersBorder: z.boolean().optional(),
+      _meta: object.optional(),
+    }),
+  ])
+  .meta({ id: "app" });
+
 /** A fixtures block is described in the fixture file's schema, beside this one. */
 const fixtureBlock = z.unknown().meta({ $ref: "mcp-fakes.schema.json#/$defs/block" });
 
@@ -114,6 +167,14 @@ export const scenarioFileSchema = z
       .meta({ description: "Resources by URI (a URI with {variables} is a template): a text, or a definition." })
       .optional(),
     prompts: z.record(z.string(), prompt).meta({ description: "Prompts by name: a text (one user message), or a definition." }).optional(),
+    skills: z
+      .record(z.string().regex(/^([a-z0-9-]+\/)*[a-z0-9-]+$/), skill)
+      .meta({ description: "Skills (SEP-2640) by path (the last segment is the name): served by skills/list, skills/get and as skill:// resources." })
+      .optional(),
+    apps: z
+      .record(z.string().regex(/^ui:\/\/\S+$/), app)
+      .meta({ description: "MCP Apps views by ui:// URI, served as text/html;profile=mcp-app." })
+      .optional(),
     protocolVersions: z.array(z.string()).min(1).meta({ description: "The protocol versions the mock speaks, newest first." }).optional(),
     pageSize: z.int().min(1).meta({ description: "Items per page of the lists." }).optional(),
     recordLimit: z.int().min(0).meta({ description: "Calls kept in the record (oldest dropped first)." }).optional(),

@@ -96,6 +96,9 @@ export type {
   PromptArgument,
   CompletionSource,
 } from "./engine/catalog.js";
+/** The shapes `skills` (SEP-2640) and `apps` (MCP Apps views) take in `mockMcp()` options. */
+export type { SkillSpec, SkillDefinition } from "./engine/skills/skill-catalog.js";
+export type { AppSpec, AppDefinition } from "./engine/apps/app-catalog.js";
 /** A JSON-RPC error to throw from a resource reader or prompt function, answered as is. */
 export { RpcError } from "./engine/outcome.js";
 /** The client answered a server request (sampling, elicitation, roots) with an error. */

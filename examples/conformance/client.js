@@ -33,6 +33,11 @@
  *                                         from MCP_CONFORMANCE_CONTEXT), invalid tools left out
  *   json-schema-ref-no-deref, json-schema-2020-12-preservation
  *                                         schemas kept as received (one echoed back verbatim)
+ * and the Skills extension's client scenarios (with --force; `npm run conformance -- --spec 2026
+ * --mode client` runs them in rows of their own):
+ *   sep-2640-client-no-prefetch          skills listed, no file read
+ *   sep-2640-client-verify-digest, -size, -frontmatter
+ *                                         SKILL.md refused on a failed check; nothing more read
  *
  * The era is chosen as the driver's default does (`versionNegotiation: "auto"`: probe
  * `server/discover`, fall back to `initialize`), so the same client serves the 2025 suite and the
@@ -49,7 +54,37 @@ const SCENARIOS = {
   tools_call: "list tools, call each with arguments from its input schema",
   "elicitation-sep1034-client-defaults": "call the tool; accept its elicitation with the schema's defaults",
   "sse-retry": "call the tool; its stream closes early, the answer comes on a resumed GET stream",
+  "sep-2640-client-no-prefetch": "list the skills; read none of their files (nobody asked for a skill)",
+  "sep-2640-client-verify-digest": "list the skills, load the first: its SKILL.md fails the digest check, so nothing more is read",
+  "sep-2640-client-verify-size": "list the skills, load the first: its SKILL.md fails the size check, so nothing more is read",
+  "sep-2640-client-verify-frontmatter": "list the skills, load the first: its frontmatter differs from the listing's, so nothing more is read",
 };
+
+const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
+/**
+ * Skills, as a host handles them: list them (no file is fetched then); load one only when it is
+ * asked for, here when the scenario stands for a model asking (the sep-2640-client-verify-*
+ * scenarios), verifying SKILL.md before reading the files it lists. A file that fails
+ * verification is refused, and the skill is not used: that is the right outcome, not a failure.
+ */
+export async function useSkills(driver, scenario) {
+  const skills = await driver.listSkills();
+  log(`skills: ${skills.map((skill) => skill.uri).join(", ") || "(none)"}`);
+  const skill = skills[0];
+  if (skill === undefined || !scenario.startsWith("sep-2640-client-verify")) return;
+  try {
+    const loaded = await driver.readSkill(skill);
+    log(`skill ${skill.uri}: loaded (verified: ${loaded.verified})`);
+    for (const file of Array.isArray(skill.resources) ? skill.resources.filter((entry) => entry.uri !== skill.uri) : []) {
+      await driver.readSkill(skill, file.uri);
+      log(`skill file ${file.uri}: read and verified`);
+    }
+  } catch (error) {
+    if (error?.name !== "SkillVerificationError") throw error;
+    log(`skill ${skill.uri}: refused (${error.check}): ${error.message}`);
+  }
+}
 
 /** Value for a JSON Schema property when no user is there to type one; `undefined` if none fits. */
 export function sampleValue(schema) {
@@ -201,6 +236,8 @@ async function main() {
         }
       }
     }
+
+    if (result.capabilities.extensions?.[SKILLS_EXTENSION] !== undefined) await useSkills(driver, scenario);
 
     const problems = driver.problems;
     for (const problem of problems) log(`warning: the server sent ${problem.method ?? "a message"} with a problem at ${problem.path}: ${problem.message}`);

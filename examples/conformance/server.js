@@ -535,4 +535,14 @@ export default {
       ],
     },
   },
+
+  // sep-2640-skills-enumeration, -manifest and -directory (0.2.0-alpha.12, --force): one skill
+  // with a file in a subdirectory, so resources/directory/read has a subdirectory to list.
+  skills: {
+    "pdf-processing": {
+      description: "Extract, fill, and assemble PDF documents",
+      body: "# PDF processing\n\nRead references/FORMS.md before filling a form.\n",
+      files: { "references/FORMS.md": "# Forms\n\nHow to fill PDF forms.\n" },
+    },
+  },
 };

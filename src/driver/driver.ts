@@ -47,6 +47,7 @@ import { DEFAULT_CLOSE_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, type DriverOptions, typ
 import type { CallOptions, JsonObject, ReceivedNotification, RequestSpec } from "./request-types.js";
 import { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
 import type { ServerProcess } from "./server-process.js";
+import { getSkill, listSkills, readSkillDirectory, readSkillFile, type Skill, type SkillFile } from "./skills.js";
 import type { ListenFilter, Subscription } from "./subscription.js";
 import type { DriverTraffic } from "./traffic.js";
 
@@ -289,6 +290,37 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     return new GetPromptResult(result, name);
   }
 
+  // ── Skills (SEP-2640): nothing is fetched before it is asked for ────────────────────────────
+
+  /** Every skill the server lists (`skills/list`, every page); no skill file is read. */
+  listSkills(options: CallOptions = {}): Promise<Skill[]> {
+    this.assertOpen("listSkills", options);
+    return listSkills(this.skillSend, options);
+  }
+
+  /** One skill's entry (`skills/get`) by the URI of its SKILL.md. */
+  getSkill(uri: string, options: CallOptions = {}): Promise<Skill> {
+    this.assertOpen("getSkill", options);
+    return getSkill(this.skillSend, uri, options);
+  }
+
+  /**
+   * Reads a skill's file (SKILL.md unless `file` names another, by path inside the skill) and
+   * verifies it against the skill's entry: size, digest, and SKILL.md's frontmatter. A file that
+   * fails throws `SkillVerificationError`; its content is never returned. A URI is looked up with `skills/get` first.
+   */
+  async readSkill(skill: Skill | string, file?: string, options: CallOptions = {}): Promise<SkillFile> {
+    this.assertOpen("readSkill", options);
+    const entry = typeof skill === "string" ? await getSkill(this.skillSend, skill, options) : skill;
+    return readSkillFile(this.skillSend, entry, file, options);
+  }
+
+  /** A directory's direct children (`resources/directory/read`, every page); subdirectories have mimeType `inode/directory`. */
+  readSkillDirectory(uri: string, options: CallOptions = {}): Promise<Record<string, unknown>[]> {
+    this.assertOpen("readSkillDirectory", options);
+    return readSkillDirectory(this.skillSend, uri, options);
+  }
+
   /** `completion/complete`: suggestions for an argument of a prompt or a resource template. */
   async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }, options: CallOptions = {}): Promise<CompleteResult> {
     this.assertOpen("complete", options);
@@ -430,6 +462,9 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
   private send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     return this.parts.gate.after(spec.label ?? method, () => this.parts.eras.current().send(method, params, spec));
   }
+
+  private readonly skillSend = (method: string, params: JsonObject, spec: RequestSpec) =>
+    this.send(method, params, method === "resources/read" ? { ...spec, errorFor: this.parts.failures.resource } : spec);
 
   private list<T>(kind: ListKind, options: ListOptions): Promise<T[]> {
     this.assertOpen(`get${kind[0]!.toUpperCase()}${kind.slice(1)}`);

@@ -60,6 +60,8 @@ export {
 } from "./options.js";
 /** What `callTool`, `readResource` and `getPrompt` return (the result with helpers), and the content types they filter by. */
 export { ToolCallResult, ReadResourceResult, GetPromptResult, type ContentType, type ContentOfType, type ResourceContents } from "./results.js";
+/** Skills (SEP-2640) as the driver reads them: listed, then each file verified when read. */
+export { SkillVerificationError, type Skill, type SkillFile, type SkillFileEntry, type SkillVerificationCheck } from "./skills.js";
 /** What the driver throws, each with the context to act on (the request, the server's stderr, the exit code). */
 export {
   McpDriverError,

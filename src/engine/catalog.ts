@@ -12,6 +12,9 @@ import { UriTemplate } from "./uri-template.js";
 import { checkCacheHints, type CacheHints } from "./cache-hints.js";
 import type { HandlerView } from "./interaction/run-handler.js";
 import { checkFault, type Fault, type FaultSpec } from "./interaction/faults.js";
+import { normalizeSkill, type SkillRecord, type SkillSpec } from "./skills/skill-catalog.js";
+import { checkToolViews, normalizeApp, type AppSpec } from "./apps/app-catalog.js";
+import { APP_SCHEME } from "../protocol/apps.js";
 
 type Json = Record<string, unknown>;
 
@@ -382,6 +385,10 @@ export interface CatalogOptions {
   tools?: Record<string, ToolSpec>;
   resources?: Record<string, ResourceSpec>;
   prompts?: Record<string, PromptSpec>;
+  /** Skills (SEP-2640) by path; their files are served as `skill://` resources. */
+  skills?: Record<string, SkillSpec>;
+  /** MCP Apps views by `ui://` URI, served as `text/html;profile=mcp-app` resources. */
+  apps?: Record<string, AppSpec>;
 }
 
 /** The live catalog. Maps keep insertion order, which is the order lists are served in. */
@@ -390,16 +397,37 @@ export class Catalog {
   readonly resources = new Map<string, ResourceEntry>();
   readonly templates = new Map<string, TemplateEntry>();
   readonly prompts = new Map<string, PromptEntry>();
+  /** Skills by the URI of their SKILL.md, in the order `skills/list` serves them. */
+  readonly skills = new Map<string, SkillRecord>();
 
   constructor(options: CatalogOptions = {}) {
-    for (const [label, value] of Object.entries({ tools: options.tools, resources: options.resources, prompts: options.prompts })) {
-      if (value !== undefined && !isObject(value)) {
-        throw new McpTestkitError(`"${label}" must be an object keyed by ${label === "resources" ? "URI" : "name"}, got ${typeLabel(value)}.`);
-      }
+    const keyed = { tools: "name", resources: "URI", prompts: "name", skills: "path", apps: "ui:// URI" } as const;
+    for (const [label, keyName] of Object.entries(keyed)) {
+      const value = options[label as keyof CatalogOptions];
+      if (value !== undefined && !isObject(value)) throw new McpTestkitError(`"${label}" must be an object keyed by ${keyName}, got ${typeLabel(value)}.`);
     }
     for (const [name, spec] of Object.entries(options.tools ?? {})) this.setTool(name, spec);
     for (const [uri, spec] of Object.entries(options.resources ?? {})) this.setResource(uri, spec);
     for (const [name, spec] of Object.entries(options.prompts ?? {})) this.setPrompt(name, spec);
+    for (const [path, spec] of Object.entries(options.skills ?? {})) this.setSkill(path, spec);
+    for (const [uri, spec] of Object.entries(options.apps ?? {})) this.setResource(uri, normalizeApp(uri, spec));
+  }
+
+  /** Refuses a tool whose `_meta.ui` names a view the catalog does not serve (asked once the whole catalog is there). */
+  checkToolViews(): void {
+    checkToolViews(
+      this.tools.values(),
+      [...this.resources.keys()].filter((uri) => uri.startsWith(APP_SCHEME)),
+    );
+  }
+
+  /** Adds or replaces a skill, and serves its files as resources. */
+  setSkill(path: string, spec: SkillSpec): void {
+    const skill = normalizeSkill(path, spec);
+    const before = this.skills.get(skill.entry.uri);
+    for (const uri of before?.files.keys() ?? []) this.resources.delete(uri);
+    this.skills.set(skill.entry.uri, skill);
+    for (const [uri, file] of skill.files) this.setResource(uri, file);
   }
 
   setTool(name: string, spec: ToolSpec): void {

@@ -146,6 +146,7 @@ export class Engine implements EngineState {
     this.log = log;
     this.events = new EventHub((event, error) => log("warn", listenerThrewLine(event, error)));
     this.catalog = new Catalog(options);
+    this.catalog.checkToolViews();
     const limit = options.recordLimit ?? DEFAULT_RECORD_LIMIT;
     this.calls = new CallLog(limit, this.events);
     this.received = new RingBuffer(limit);
@@ -168,7 +169,7 @@ export class Engine implements EngineState {
 
   /** The capabilities declared at `version`: every feature's. */
   capabilitiesFor(version: string): Record<string, unknown> {
-    return this.table.capabilitiesFor(version);
+    return this.table.capabilitiesFor(version, this.catalog);
   }
 
   /**

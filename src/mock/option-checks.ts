@@ -28,6 +28,8 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   inputTimeoutMs: "number",
   features: undefined, // the engine checks each feature
   onUnhandledMethod: undefined, // the engine checks it
+  skills: undefined, // skills and app views: the catalog checks them
+  apps: undefined,
   // StreamableHttpOptions (and OriginGuardOptions)
   responseMode: undefined,
   getStream: "boolean",

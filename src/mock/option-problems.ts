@@ -51,7 +51,7 @@ function isOptionError(error: unknown): error is Error {
   return error instanceof McpTestkitError || error instanceof TypeError || error instanceof RangeError;
 }
 
-const CATALOG_KEYS = ["tools", "resources", "prompts"] as const;
+const CATALOG_KEYS = ["tools", "resources", "prompts", "skills", "apps"] as const;
 
 /** `make()`, or the error for every problem of `options` when it throws (see `everyProblem`). */
 export function withEveryProblem<T>(options: Record<string, unknown>, make: () => T): T {

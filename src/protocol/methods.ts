@@ -48,12 +48,26 @@ export const BroadcastNotificationMethods = [
 ] as const;
 
 /** Task methods (2025-11-25): either side may run tasks, so both send these. */
+/** The Skills extension's requests (SEP-2640), a client's to a server that declares the extension. */
+export const SkillsRequestMethods = ["skills/list", "skills/get", "resources/directory/read"] as const;
+
 export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
 /** Task notifications (2025-11-25), sent by either side. */
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
 
 /** Methods whose complete result carries `ttlMs` and `cacheScope` (caching, 2026-07-28). */
-export const CacheableMethods = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
+export const CacheableMethods = [
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  // The Skills extension's results are cacheable as resources/read's are.
+  "skills/list",
+  "skills/get",
+  "resources/directory/read",
+] as const;
 export type CacheableMethod = (typeof CacheableMethods)[number];
 
 /** Methods whose result may be `input_required` (multi round-trip requests, 2026-07-28). */
@@ -100,6 +114,7 @@ const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.fre
   "notifications/roots/list_changed": ["rootsListChanged"],
   "notifications/elicitation/complete": ["elicitationUrlMode"],
   ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
+  ...Object.fromEntries(SkillsRequestMethods.map((method) => [method, ["skills"] as const])),
 });
 
 /**

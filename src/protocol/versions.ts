@@ -94,6 +94,8 @@ export const FEATURES = {
   mrtr: { since: "2026-07-28", what: "multi round-trip requests (input_required results, inputResponses and requestState)" },
   requestHeaders: { since: "2026-07-28", what: "the Mcp-Method, Mcp-Name and Mcp-Param-* HTTP headers, checked against the body" },
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
+  // Extensions, in the revisions that can declare them (SEP-2133's capabilities.extensions).
+  skills: { since: "2025-11-25", what: "the Skills extension (io.modelcontextprotocol/skills: skills/list, skills/get, resources/directory/read)" },
   structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value, and a tool's outputSchema of any root type (before: objects)" },
 } as const satisfies Record<string, FeatureSpan>;
 

@@ -85,6 +85,9 @@ describe("examples/conformance/server.js", () => {
       ["test://static-text", "static-text"],
       ["test://static-binary", "static-binary"],
       ["test://watched-resource", "watched-resource"],
+      // The sep-2640 scenarios' skill: its files are resources too.
+      ["skill://pdf-processing/SKILL.md", "pdf-processing"],
+      ["skill://pdf-processing/references/FORMS.md", "references/FORMS.md"],
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["test://template/{id}/data"]);
     const { prompts } = await client.listPrompts();

@@ -10,10 +10,11 @@ import { lifecycleFeature } from "./lifecycle.js";
 import { loggingFeature } from "./logging.js";
 import { promptsFeature } from "./prompts.js";
 import { resourcesFeature } from "./resources.js";
+import { skillsFeature } from "./skills.js";
 import { subscriptionsFeature } from "./subscriptions.js";
 import { toolsFeature } from "./tools.js";
 
-const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature];
+const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature, skillsFeature];
 
 /** The built-in features for one engine: a factory made anew, a stateless feature as it is. */
 export function builtinFeatures(): EngineFeature[] {

@@ -5,6 +5,7 @@
  * new feature is a new module, not an edit to the engine.
  */
 import type { Feature } from "../../protocol/versions.js";
+import type { Catalog } from "../catalog.js";
 import type { Connection } from "../connection.js";
 import type { EngineState, RequestHandler } from "../methods/handler-input.js";
 
@@ -43,8 +44,8 @@ export interface EngineFeature {
   readonly name: string;
   readonly methods?: readonly MethodSpec[];
   readonly notifications?: readonly NotificationSpec[];
-  /** What the feature adds to the capabilities declared at `version` (initialize and server/discover). */
-  readonly capabilities?: (version: string) => Record<string, unknown> | undefined;
+  /** What the feature adds to the capabilities declared at `version` (initialize and server/discover), given what the mock serves. */
+  readonly capabilities?: (version: string, catalog?: Catalog) => Record<string, unknown> | undefined;
   /** Forgets what the feature holds (`server.reset()`). */
   reset?(): void;
   /** A connection ended (a session closed, or a 2026-07-28 request's connection): drop what the feature held for it. */

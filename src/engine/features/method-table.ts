@@ -6,6 +6,7 @@
 import { McpTestkitError } from "../../errors.js";
 import { featuresOfMethod } from "../../protocol/methods.js";
 import type { Feature } from "../../protocol/versions.js";
+import type { Catalog } from "../catalog.js";
 import type { RequestHandler } from "../methods/handler-input.js";
 import type { EngineFeature, NotificationSpec } from "./feature.js";
 
@@ -48,10 +49,10 @@ export class MethodTable {
    * The capabilities declared at `version`: each feature's, merged one level deep, so two features
    * may both add to `experimental` or `extensions`.
    */
-  capabilitiesFor(version: string): Record<string, unknown> {
+  capabilitiesFor(version: string, catalog?: Catalog): Record<string, unknown> {
     const merged: Record<string, unknown> = {};
     for (const source of this.capabilitySources) {
-      const added = source(version);
+      const added = source(version, catalog);
       if (added === undefined) continue;
       for (const [key, value] of Object.entries(added)) {
         const before = merged[key];

@@ -8,6 +8,7 @@ import { describeValue } from "../../util/text.js";
 import { checkEnvelope } from "./envelope.js";
 import { httpHeaderProblems } from "./http-header-checks.js";
 import { formatJsonPath, type PathSegment } from "./json-path.js";
+import { extensionResultProblems } from "./extension-checks.js";
 import { isInputMethod } from "../methods.js";
 import { featuresOfMethod, lookupMethod, methodsSentBy, oppositeDirection, senderOf, unavailableMethodMessage, type MethodKind } from "./method-catalog.js";
 import type { MessageDirection, ValidateMessageOptions, ValidationProblem } from "./problem.js";
@@ -70,6 +71,7 @@ function validateOne(value: unknown, prefix: readonly PathSegment[], direction: 
     const asksForInput = envelopeSchema !== undefined && value.result.resultType === "input_required" && isInputMethod(requestMethod);
     const schema = asksForInput ? schemas.modern.inputRequiredResult : schemas.results.get(requestMethod);
     if (schema) parseAgain(schema, value.result, prefix, "result", "result.shape", problems);
+    if (!asksForInput) problems.push(...extensionResultProblems(requestMethod, value.result, prefix));
     return problems;
   }
 
