@@ -9,8 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
-import type { Response } from "express";
+import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
@@ -20,6 +19,22 @@ import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprot
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+
+/** The little of express used here: the SDK's auth router and middleware are express handlers (and no types for express are installed). */
+interface ExpressApp {
+  use(handler: unknown): void;
+  all(path: string, ...handlers: unknown[]): void;
+  listen(port: number, host: string, ready: () => void): Server;
+}
+interface ExpressRequest {
+  body: unknown;
+  auth?: AuthInfo;
+}
+interface ExpressResponse {
+  redirect(url: string): void;
+  on(event: "close", listener: () => void): void;
+}
+const express = createRequire(import.meta.url)("express") as { (): ExpressApp; json(): unknown };
 
 export interface ProtectedServerOptions {
   /** Scopes every MCP request needs (403 insufficient_scope without them). */
@@ -66,7 +81,7 @@ class ConsentingProvider implements OAuthServerProvider {
 
   constructor(readonly log: string[]) {}
 
-  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: ExpressResponse): Promise<void> {
     const code = randomUUID();
     this.codes.set(code, { clientId: client.client_id, params });
     this.log.push(`authorize scope=${(params.scopes ?? []).join(" ")} resource=${params.resource?.href ?? "none"}`);
@@ -138,7 +153,7 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
     expectedResource: mcpUrl,
   });
-  app.all("/mcp", express.json(), bearer, async (req, res) => {
+  app.all("/mcp", express.json(), bearer, async (req: ExpressRequest, res: ExpressResponse) => {
     const mcp = new McpServer({ name: "protected", version: "1.0.0" });
     mcp.registerTool("whoami", { description: "Says which client called" }, async (extra) => ({ content: [{ type: "text", text: `client ${extra.authInfo?.clientId ?? "unknown"}` }] }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -147,7 +162,7 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
       void mcp.close();
     });
     await mcp.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await transport.handleRequest(req as never, res as never, req.body);
   });
   return {
     url: mcpUrl.href,

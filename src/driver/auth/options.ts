@@ -74,51 +74,58 @@ const AUTH_KEYS: Record<keyof ConnectAuth, true> = {
   store: true,
 };
 
-/** Throws for an `auth` option that cannot work, saying which setting and what it takes. */
-export function checkAuthOptions(auth: unknown): asserts auth is ConnectAuth {
+/** How a message names a setting: `auth.clientId` in code; the CLI passes its flags' names. */
+export type SettingNamer = (setting: keyof ConnectAuth) => string;
+const optionName: SettingNamer = (setting) => `auth.${setting}`;
+
+/** Throws for an `auth` option that cannot work, saying which setting and what it takes (in `name`'s words). */
+export function checkAuthOptions(auth: unknown, name: SettingNamer = optionName): asserts auth is ConnectAuth {
   if (typeof auth !== "object" || auth === null || Array.isArray(auth))
     throw new McpTestkitError(`auth must be an object such as { token: "…" } or { clientId: "…", clientSecret: "…", grant: "client_credentials" }, got ${typeLabel(auth)}.`);
   checkKeys(auth, Object.keys(AUTH_KEYS), "auth");
   const options = auth as Record<string, unknown>;
-  for (const key of ["token", "clientId", "clientSecret", "privateKey", "signingAlgorithm", "clientMetadataUrl", "clientName", "redirectUrl", "scope"]) {
+  for (const key of ["token", "clientId", "clientSecret", "privateKey", "signingAlgorithm", "clientMetadataUrl", "clientName", "redirectUrl", "scope"] as const) {
     const value = options[key];
     // A secret's value is never shown, only its type.
-    if (value !== undefined && (typeof value !== "string" || value === "")) throw new McpTestkitError(`auth.${key} must be a non-empty string, got ${typeLabel(value)}.`);
+    if (value !== undefined && (typeof value !== "string" || value === "")) throw new McpTestkitError(`${name(key)} must be a non-empty string, got ${typeLabel(value)}.`);
   }
   if (options.grant !== undefined && options.grant !== "authorization_code" && options.grant !== "client_credentials")
-    throw new McpTestkitError(`auth.grant must be "authorization_code" or "client_credentials", got ${JSON.stringify(options.grant)}.`);
+    throw new McpTestkitError(`${name("grant")} must be "authorization_code" or "client_credentials", got ${JSON.stringify(options.grant)}.`);
   if (options.authorize !== undefined && typeof options.authorize !== "function")
     throw new McpTestkitError(`auth.authorize must be a function (url) => the callback URL, got ${typeLabel(options.authorize)}.`);
   if (options.offlineAccess !== undefined && typeof options.offlineAccess !== "boolean")
     throw new McpTestkitError(`auth.offlineAccess must be true or false, got ${typeLabel(options.offlineAccess)}.`);
   const attempts = options.maxAttempts;
   if (attempts !== undefined && (typeof attempts !== "number" || !Number.isInteger(attempts) || attempts < 1 || attempts > 10))
-    throw new McpTestkitError(`auth.maxAttempts must be a whole number from 1 to 10, got ${typeLabel(attempts)}.`);
+    throw new McpTestkitError(`${name("maxAttempts")} must be a whole number from 1 to 10, got ${typeLabel(attempts)}.`);
   const store = options.store as Record<string, unknown> | undefined;
   if (store !== undefined && (typeof store?.get !== "function" || typeof store?.set !== "function"))
     throw new McpTestkitError("auth.store must have get(issuer) and set(issuer, credentials), as memoryTokenStore() does.");
+  const given = (Object.keys(options) as (keyof ConnectAuth)[]).filter((key) => options[key] !== undefined);
   if (options.token !== undefined) {
-    const extra = Object.keys(options).filter((key) => key !== "token" && options[key] !== undefined);
+    const extra = given.filter((key) => key !== "token");
     if (extra.length > 0)
       throw new McpTestkitError(
-        `auth.token is a static bearer token: the driver signs in no further, so ${extra.map((key) => `auth.${key}`).join(", ")} would be ignored. Leave them out, or leave out token.`,
+        `${name("token")} is a static bearer token: the driver signs in no further, so ${extra.map(name).join(", ")} would be ignored. Leave them out, or leave out the token.`,
       );
   }
+  const machine = `${name("grant")} "client_credentials"`;
   if (options.grant === "client_credentials") {
-    if (options.clientId === undefined) throw new McpTestkitError('auth.grant "client_credentials" needs auth.clientId (and clientSecret or privateKey): a machine client is registered beforehand.');
+    if (options.clientId === undefined)
+      throw new McpTestkitError(`${machine} needs ${name("clientId")} (and ${name("clientSecret")} or ${name("privateKey")}): a machine client is registered beforehand.`);
     if ((options.clientSecret === undefined) === (options.privateKey === undefined))
-      throw new McpTestkitError('auth.grant "client_credentials" needs exactly one of auth.clientSecret (client_secret_basic/post) and auth.privateKey (private_key_jwt).');
-    if (options.authorize !== undefined) throw new McpTestkitError('auth.authorize drives a user\'s consent, which auth.grant "client_credentials" has none of: leave it out.');
+      throw new McpTestkitError(`${machine} needs exactly one of ${name("clientSecret")} (client_secret_basic/post) and ${name("privateKey")} (private_key_jwt).`);
+    if (options.authorize !== undefined) throw new McpTestkitError(`auth.authorize drives a user's consent, which ${machine} has none of: leave it out.`);
   } else if (options.privateKey !== undefined) {
-    throw new McpTestkitError('auth.privateKey signs a client assertion for auth.grant "client_credentials": add that grant, or leave privateKey out.');
+    throw new McpTestkitError(`${name("privateKey")} signs a client assertion for ${machine}: add that grant, or leave the key out.`);
   }
-  if (options.clientSecret !== undefined && options.clientId === undefined) throw new McpTestkitError("auth.clientSecret belongs to a pre-registered client: give auth.clientId too.");
+  if (options.clientSecret !== undefined && options.clientId === undefined) throw new McpTestkitError(`${name("clientSecret")} belongs to a pre-registered client: give ${name("clientId")} too.`);
   if (options.clientMetadataUrl !== undefined && !isHttpsWithPath(options.clientMetadataUrl as string))
     throw new McpTestkitError(
-      `auth.clientMetadataUrl must be an https URL with a path (it is the client id), such as "https://app.example.com/client.json", got ${JSON.stringify(options.clientMetadataUrl)}.`,
+      `${name("clientMetadataUrl")} must be an https URL with a path (it is the client id), such as "https://app.example.com/client.json", got ${JSON.stringify(options.clientMetadataUrl)}.`,
     );
   if (options.redirectUrl !== undefined && !isRedirectUrl(options.redirectUrl as string))
-    throw new McpTestkitError(`auth.redirectUrl must be a loopback http URL or an https URL, such as "http://127.0.0.1/callback", got ${JSON.stringify(options.redirectUrl)}.`);
+    throw new McpTestkitError(`${name("redirectUrl")} must be a loopback http URL or an https URL, such as "http://127.0.0.1/callback", got ${JSON.stringify(options.redirectUrl)}.`);
 }
 
 /** `URL.parse` is Node 22; this is the same on Node 20. */
