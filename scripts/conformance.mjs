@@ -13,7 +13,9 @@
  *   tools_call, elicitation-sep1034-client-defaults, sse-retry; the alpha: the 8 scenarios without
  *   OAuth (tools_call, request-metadata, sep-2322-client-request-state, http-standard-headers,
  *   http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref,
- *   json-schema-2020-12-preservation).
+ *   json-schema-2020-12-preservation), and the authorization scenarios at the revision that scores
+ *   each (auth/*: 25 at 2026-07-28, 14 at 2025-11-25, the 2025-03-26 pair, and the
+ *   client-credentials extensions), in rows of their own (`auth`).
  *
  *   npm run conformance                          both suites: server mode, then client mode, each
  *   npm run conformance -- --spec 2025           only 0.1.16 (or: 2026, only the alpha)

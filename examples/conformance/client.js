@@ -34,6 +34,11 @@
  *   json-schema-ref-no-deref, json-schema-2020-12-preservation
  *                                         schemas kept as received (one echoed back verbatim)
  *
+ * and the authorization scenarios of 0.2.0-alpha.12 (`auth/*`: 25 at 2026-07-28, 14 at 2025-11-25,
+ * the 2025-03-26 pair, and the client-credentials extensions): the driver signs in (`auth` of
+ * mcpConnect) with what the scenario's context gives (see `authFor`), headlessly, and must refuse
+ * where the scenario expects it (a wrong `iss`, another issuer in the metadata, another resource).
+ *
  * The era is chosen as the driver's default does (`versionNegotiation: "auto"`: probe
  * `server/discover`, fall back to `initialize`), so the same client serves the 2025 suite and the
  * 2026-07-28 scenarios of 0.2.0-alpha; MCP_TESTKIT_VERSION_NEGOTIATION=legacy (or a version to
