@@ -74,12 +74,12 @@ describe("check on a server that asks for no token", () => {
   });
 
   it("leaves the audit out of the report", async () => {
-    const result = await runCli(["check", mock.url, "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", mock.url!, "--json"], { timeoutMs: 30_000 });
     expect((JSON.parse(result.stdout).checks as Check[]).filter((check) => check.id.startsWith("auth-"))).toEqual([]);
   });
 
   it("fails an audit check named by --only, saying why", async () => {
-    const result = await runCli(["check", mock.url, "--only", "auth-challenge", "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", mock.url!, "--only", "auth-challenge", "--json"], { timeoutMs: 30_000 });
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stdout).checks as Check[])[0]).toMatchObject({
       id: "auth-challenge",
