@@ -42,7 +42,7 @@ describe("check audits a protected server's authorization", () => {
   });
 
   it("skips the scope and audience checks without their tokens, saying which flag gives one", async () => {
-    const result = await runCli(["check", server.url, "--sign-in", "--only", "auth-insufficient-scope,auth-audience", "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", server.url, "--sign-in", "--only", "auth-insufficient-scope,auth-audience", "--json", "--timeout", "20000"], { timeoutMs: 60_000 });
     const checks = JSON.parse(result.stdout).checks as Check[];
     expect(checks.map((check) => check.status)).toEqual(["SKIP", "SKIP"]);
     expect(checks[0]!.detail).toContain("--narrow-token-env");
@@ -50,7 +50,7 @@ describe("check audits a protected server's authorization", () => {
   });
 
   it("the other checks get through with the token the check signed in with", async () => {
-    const result = await runCli(["check", server.url, "--sign-in", "--only", "ping,http-accept", "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", server.url, "--sign-in", "--only", "ping,http-accept", "--json", "--timeout", "20000"], { timeoutMs: 60_000 });
     expect((JSON.parse(result.stdout).checks as Check[]).map((check) => [check.id, check.status])).toEqual([
       ["ping", "PASS"],
       ["http-accept", "PASS"],
@@ -74,12 +74,12 @@ describe("check on a server that asks for no token", () => {
   });
 
   it("leaves the audit out of the report", async () => {
-    const result = await runCli(["check", mock.url!, "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", mock.url!, "--json", "--timeout", "20000"], { timeoutMs: 60_000 });
     expect((JSON.parse(result.stdout).checks as Check[]).filter((check) => check.id.startsWith("auth-"))).toEqual([]);
   });
 
   it("fails an audit check named by --only, saying why", async () => {
-    const result = await runCli(["check", mock.url!, "--only", "auth-challenge", "--json"], { timeoutMs: 30_000 });
+    const result = await runCli(["check", mock.url!, "--only", "auth-challenge", "--json", "--timeout", "20000"], { timeoutMs: 60_000 });
     expect(result.code).toBe(1);
     expect((JSON.parse(result.stdout).checks as Check[])[0]).toMatchObject({
       id: "auth-challenge",
