@@ -13,7 +13,9 @@
  *   tools_call, elicitation-sep1034-client-defaults, sse-retry; the alpha: the 8 scenarios without
  *   OAuth (tools_call, request-metadata, sep-2322-client-request-state, http-standard-headers,
  *   http-custom-headers, http-invalid-tool-headers, json-schema-ref-no-deref,
- *   json-schema-2020-12-preservation);
+ *   json-schema-2020-12-preservation), and the authorization scenarios at the revision that scores
+ *   each (auth/*: 25 at 2026-07-28, 14 at 2025-11-25, the 2025-03-26 pair, and the
+ *   client-credentials extensions), in rows of their own (`auth`).
  * - the Skills extension (SEP-2640, the alpha, run with --force, rows labelled "skills"): server
  *   mode sep-2640-skills-enumeration, -manifest, -directory; client mode sep-2640-client-no-prefetch,
  *   -verify-digest, -verify-size, -verify-frontmatter.
@@ -71,8 +73,50 @@ const WIRE_CHECK = "wire-schema-valid";
 function suiteInfo(key, version, spec, folder, envVariable, specArgs, serverSuites, clientScenarios) {
   const dir = join(ROOT, "node_modules/.cache", folder);
   const packageDir = join(dir, "node_modules/@modelcontextprotocol/conformance");
-  return { key, version, spec, dir, packageDir, envVariable, entry: process.env[envVariable] ?? join(packageDir, "dist/index.js"), specArgs, serverSuites, clientScenarios };
+  return { key, version, spec, dir, packageDir, envVariable, entry: process.env[envVariable] ?? join(packageDir, "dist/index.js"), specArgs, serverSuites, clientScenarios, authClientRuns: [] };
 }
+
+/**
+ * The alpha's authorization scenarios in client mode (the driver signs in, `auth` of mcpConnect),
+ * each run at the revision that scores it: the 25 of 2026-07-28, the 14 of 2025-11-25, the
+ * 2025-03-26 back-compat pair, and the client-credentials extensions (listed with no revision).
+ */
+const AUTH_2025 = [
+  "metadata-default",
+  "metadata-var1",
+  "metadata-var2",
+  "metadata-var3",
+  "basic-cimd",
+  "scope-from-www-authenticate",
+  "scope-from-scopes-supported",
+  "scope-omitted-when-undefined",
+  "scope-step-up",
+  "scope-retry-limit",
+  "token-endpoint-auth-basic",
+  "token-endpoint-auth-post",
+  "token-endpoint-auth-none",
+  "pre-registration",
+];
+const AUTH_2026_ONLY = [
+  "resource-mismatch",
+  "offline-access-scope",
+  "offline-access-not-supported",
+  "authorization-server-migration",
+  "iss-supported",
+  "iss-not-advertised",
+  "iss-supported-missing",
+  "iss-wrong-issuer",
+  "iss-unexpected",
+  "iss-normalized",
+  "metadata-issuer-mismatch",
+];
+const authRun = (spec) => (name) => ({ scenario: `auth/${name}`, spec, specArgs: spec === "extension" ? [] : ["--spec-version", spec] });
+const AUTH_CLIENT_RUNS = [
+  ...[...AUTH_2025, ...AUTH_2026_ONLY].map(authRun("2026-07-28")),
+  ...AUTH_2025.map(authRun("2025-11-25")),
+  ...["2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback"].map(authRun("2025-03-26")),
+  ...["client-credentials-jwt", "client-credentials-basic"].map(authRun("extension")),
+];
 const SUITES = {
   // The released suite, protocol 2025-11-25; client scenarios of issue 4.
   2025: suiteInfo(
@@ -108,6 +152,7 @@ const SUITES = {
     ],
   ),
 };
+SUITES[2026].authClientRuns = AUTH_CLIENT_RUNS;
 
 /**
  * The Skills extension's scenarios (SEP-2640) in the alpha: extension scenarios, which the suite
@@ -136,7 +181,7 @@ if (args.help) {
     `  --spec     2025: conformance ${SUITES[2025].version} (${SUITES[2025].spec}); 2026: conformance ${SUITES[2026].version} with --spec-version ${SUITES[2026].spec}; all (default): both, 2025 first`,
   );
   console.log(
-    `  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}); all (default): both`,
+    `  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}; and ${AUTH_CLIENT_RUNS.length} auth/* runs: 2026-07-28, 2025-11-25, 2025-03-26, extensions); all (default): both`,
   );
   console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), the skills extension's (2026 only), or all of them (default)");
   process.exit(0);
@@ -334,10 +379,10 @@ function runSuite(suite, url, selection, outputDir) {
 }
 
 /** Client mode, one scenario: the suite serves it and runs examples/conformance/client.js (on this Node) against it. */
-function runClientScenario(suite, scenario, outputDir) {
+function runClientScenario(suite, scenario, outputDir, specArgs = suite.specArgs) {
   const command = `${shellWord(process.execPath)} ${CLIENT_FILE}`;
   const force = isSkillsScenario(scenario) ? ["--force"] : [];
-  return runConformance(suite, ["client", "--command", command, "--scenario", scenario, ...force, ...suite.specArgs, "-o", outputDir]);
+  return runConformance(suite, ["client", "--command", command, "--scenario", scenario, ...force, ...specArgs, "-o", outputDir]);
 }
 
 /** Runs the suite's CLI with `modeArgs`; resolves with its exit code. */
@@ -418,23 +463,28 @@ function plan(suite) {
               ...(skills && (args.suite === "all" || args.suite === "skills") ? skillsServerRuns() : []),
             ],
       clientScenarios: args.mode === "server" ? [] : [...suite.clientScenarios, ...(skills ? SKILLS_SCENARIOS.client : [])],
+      authRuns: args.mode === "server" ? [] : suite.authClientRuns,
     };
   }
   if (suite.key === "2026" && isSkillsScenario(args.scenario)) {
     const isClient = SKILLS_SCENARIOS.client.includes(args.scenario);
-    return { serverRuns: isClient ? [] : [{ label: "skills", selection: ["--scenario", args.scenario, "--force"] }], clientScenarios: isClient ? [args.scenario] : [] };
+    return { serverRuns: isClient ? [] : [{ label: "skills", selection: ["--scenario", args.scenario, "--force"] }], clientScenarios: isClient ? [args.scenario] : [], authRuns: [] };
   }
+  const authRuns = suite.authClientRuns.filter((run) => run.scenario === args.scenario);
+  if (authRuns.length > 0) return { serverRuns: [], clientScenarios: [], authRuns };
   const isClient = args.mode === "client" || (args.mode === "all" && suite.clientScenarios.includes(args.scenario));
   if (args.spec === "all" && !listScenarios(suite, isClient ? "client" : "server").includes(args.scenario)) {
     say(`conformance ${suite.version} (${suite.spec}) has no ${isClient ? "client" : "server"} scenario ${args.scenario}: skipped`);
-    return { serverRuns: [], clientScenarios: [] };
+    return { serverRuns: [], clientScenarios: [], authRuns: [] };
   }
-  return isClient ? { serverRuns: [], clientScenarios: [args.scenario] } : { serverRuns: [{ label: args.scenario, selection: ["--scenario", args.scenario] }], clientScenarios: [] };
+  return isClient
+    ? { serverRuns: [], clientScenarios: [args.scenario], authRuns: [] }
+    : { serverRuns: [{ label: args.scenario, selection: ["--scenario", args.scenario] }], clientScenarios: [], authRuns: [] };
 }
 
 for (const suite of selectedSuites) installSuiteIfMissing(suite);
 const plans = selectedSuites.map((suite) => ({ suite, ...plan(suite) }));
-if (plans.every((entry) => entry.serverRuns.length === 0 && entry.clientScenarios.length === 0)) fail("nothing to run for these options (see --help)");
+if (plans.every((entry) => entry.serverRuns.length === 0 && entry.clientScenarios.length === 0 && entry.authRuns.length === 0)) fail("nothing to run for these options (see --help)");
 buildIfNeeded();
 
 const workDir = mkdtempSync(join(tmpdir(), "mcp-testkit-conformance-"));
@@ -455,7 +505,7 @@ let exitCode = 0;
 /** Rows: { suite, mode, run, scenario, passed, failed, warnings, wire?, failing, note? }. */
 const table = [];
 
-for (const { suite, serverRuns, clientScenarios } of plans) {
+for (const { suite, serverRuns, clientScenarios, authRuns } of plans) {
   if (serverRuns.length > 0) {
     say(`server mode, conformance ${suite.version} (spec ${suite.spec}): the suite against the mock`);
     try {
@@ -488,34 +538,34 @@ for (const { suite, serverRuns, clientScenarios } of plans) {
 
   if (clientScenarios.length > 0) {
     say(`client mode, conformance ${suite.version} (spec ${suite.spec}): the driver (${CLIENT_FILE}, on Node ${process.versions.node}) against the suite's scenario servers`);
-    for (const scenario of clientScenarios) {
-      const outputDir = mkdtempSync(join(workDir, `${suite.key}-client-${scenario.replace(/[^\w.-]/g, "_")}-`));
-      const code = await runClientScenario(suite, scenario, outputDir);
-      if (code !== 0) exitCode = 1;
-      const counts = readClientResult(outputDir);
-      if (counts === undefined) {
-        table.push({ suite, mode: "client", run: "client", scenario, passed: 0, failed: 0, warnings: 0, failing: true, note: `no results (the suite exited ${code})` });
-        continue;
-      }
-      // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
-      const note = code !== 0 && !rowFails(counts) && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
-      table.push({
-        suite,
-        mode: "client",
-        run: isSkillsScenario(scenario) ? "client skills" : "client",
-        scenario,
-        ...counts,
-        failing: code !== 0 || rowFails(counts) || counts.warnings > 0,
-        ...(note ? { note } : {}),
-      });
-    }
+    for (const scenario of clientScenarios) await runClientRow(suite, { scenario, specArgs: suite.specArgs, run: isSkillsScenario(scenario) ? "client skills" : "client" });
   }
+  if (authRuns.length > 0) {
+    say(`client mode, conformance ${suite.version}: the driver signs in to the suite's authorization scenarios (each at the revision that scores it)`);
+    for (const { scenario, spec, specArgs } of authRuns) await runClientRow(suite, { scenario, specArgs, run: "auth", spec });
+  }
+}
+
+/** Runs one client-mode scenario and adds its row to the table. */
+async function runClientRow(suite, { scenario, specArgs, run, spec }) {
+  const outputDir = mkdtempSync(join(workDir, `${suite.key}-${run}-${scenario.replace(/[^\w.-]/g, "_")}-`));
+  const code = await runClientScenario(suite, scenario, outputDir, specArgs);
+  if (code !== 0) exitCode = 1;
+  const counts = readClientResult(outputDir);
+  const row = { suite, mode: "client", run, scenario, ...(spec === undefined ? {} : { spec }) };
+  if (counts === undefined) {
+    table.push({ ...row, passed: 0, failed: 0, warnings: 0, failing: true, note: `no results (the suite exited ${code})` });
+    return;
+  }
+  // The suite fails a client scenario on a warning too, and when the client exits non-zero or times out.
+  const note = code !== 0 && !rowFails(counts) && counts.warnings === 0 ? `the suite exited ${code}: the client failed or timed out (see ${outputDir})` : undefined;
+  table.push({ ...row, ...counts, failing: code !== 0 || rowFails(counts) || counts.warnings > 0, ...(note ? { note } : {}) });
 }
 await stopMock(mock?.child);
 
 if (table.length > 0) {
   console.log("\n=== mcp-testkit conformance summary ===");
-  const label = (row) => `${row.suite.version} ${row.suite.spec} ${row.run}`;
+  const label = (row) => `${row.suite.version} ${row.spec ?? row.suite.spec} ${row.run}`;
   const width = Math.max(...table.map((row) => row.scenario.length));
   const labelWidth = Math.max(...table.map((row) => label(row).length));
   for (const row of table) {
@@ -551,8 +601,12 @@ if (table.length > 0) {
           `${where}, server overall: ${passed(serverRows)} (${checks(serverRows)})${shared > 0 ? `; ${shared} of them in two selections (${[...new Set(serverRows.filter((row) => row.run.includes("+")).map((row) => row.run))].join(", ")}): run in each, counted once` : ""}`,
         );
     }
-    const clientRows = rows.filter((row) => row.mode === "client");
+    const clientRows = rows.filter((row) => row.mode === "client" && row.run === "client");
     if (clientRows.length > 0) console.log(`${where}, client (driver under test): ${passed(clientRows)} (${checks(clientRows)})`);
+    for (const spec of [...new Set(rows.filter((row) => row.run === "auth").map((row) => row.spec))]) {
+      const authRows = rows.filter((row) => row.run === "auth" && row.spec === spec);
+      console.log(`conformance ${suite.version}, auth/* at ${spec}, client (the driver signs in): ${passed(authRows)} (${checks(authRows)})`);
+    }
   }
   const failedScenarios = table.filter((row) => row.failing).length;
   if (failedScenarios > 0) exitCode = 1;

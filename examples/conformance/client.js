@@ -39,6 +39,11 @@
  *   sep-2640-client-verify-digest, -size, -frontmatter
  *                                         SKILL.md refused on a failed check; nothing more read
  *
+ * and the authorization scenarios of 0.2.0-alpha.12 (`auth/*`: 25 at 2026-07-28, 14 at 2025-11-25,
+ * the 2025-03-26 pair, and the client-credentials extensions): the driver signs in (`auth` of
+ * mcpConnect) with what the scenario's context gives (see `authFor`), headlessly, and must refuse
+ * where the scenario expects it (a wrong `iss`, another issuer in the metadata, another resource).
+ *
  * The era is chosen as the driver's default does (`versionNegotiation: "auto"`: probe
  * `server/discover`, fall back to `initialize`), so the same client serves the 2025 suite and the
  * 2026-07-28 scenarios of 0.2.0-alpha; MCP_TESTKIT_VERSION_NEGOTIATION=legacy (or a version to
@@ -160,6 +165,24 @@ export function answerElicitation(params) {
   return { action: "accept", content };
 }
 
+/** The Client ID Metadata Document URL the suite's authorization servers accept without fetching it. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * How to sign in for an `auth/*` scenario: the credentials its context gives (a pre-registered
+ * client, or a machine client with a secret or a private key), else the authorization code flow
+ * with a Client ID Metadata Document URL, falling back to dynamic registration where the
+ * authorization server takes no such URL. Undefined for a scenario without authorization.
+ */
+export function authFor(scenario, context) {
+  if (!scenario.startsWith("auth/")) return undefined;
+  if (typeof context.private_key_pem === "string")
+    return { grant: "client_credentials", clientId: context.client_id, privateKey: context.private_key_pem, ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}) };
+  if (scenario.includes("client-credentials")) return { grant: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret };
+  if (typeof context.client_id === "string") return { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) };
+  return { clientMetadataUrl: CLIENT_METADATA_URL };
+}
+
 /** The scenario's context (MCP_CONFORMANCE_CONTEXT, JSON), when the suite gives one. */
 function scenarioContext() {
   try {
@@ -196,6 +219,7 @@ async function main() {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "(none)";
   log(`scenario ${scenario}: ${SCENARIOS[scenario] ?? "not one this client knows; doing what a good client does"}`);
 
+  const auth = authFor(scenario, scenarioContext());
   const negotiation = process.env.MCP_TESTKIT_VERSION_NEGOTIATION;
   const versionNegotiation = negotiation === undefined || negotiation === "auto" || negotiation === "legacy" ? (negotiation ?? "auto") : { pin: negotiation };
   const driver = mcpConnect(url, {
@@ -204,6 +228,7 @@ async function main() {
     strict: false,
     clientInfo: { name: "mcp-testkit-conformance-client", version: "0.1.0" },
     requestTimeout: 10_000,
+    ...(auth === undefined ? {} : { auth }),
     onElicitation: (params) => {
       const answer = answerElicitation(params);
       log(`elicitation/create ${JSON.stringify(params.message)} -> ${answer.action} ${JSON.stringify(answer.content ?? {})}`);

@@ -11,6 +11,9 @@ import { OPTION_NAMES, type DriverOptions, type McpConnectOptions, type McpShell
 import { checkKeys } from "../engine/spec-checks.js";
 import { StdioProcessTransport } from "./stdio-process.js";
 import { typeLabel } from "../util/text.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { checkAuthOptions } from "./auth/options.js";
+import { signedInFetch } from "./auth/signed-in-fetch.js";
 
 /**
  * Spawns a stdio MCP server with the system shell and returns a driver for it (not yet
@@ -51,10 +54,13 @@ export function mcpConnect(url: string | URL, options: McpConnectOptions = {}): 
   checkOptionNames(options, "mcpConnect");
   checkOptions(options);
   checkResumedSession(options);
+  const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  if (options.auth !== undefined) checkSignIn(options);
   // The SDK transport writes the same headers on every POST; 2026-07-28 wants some per request.
   const tap = new MessageTap("http", testIdOf(options.headers));
   const foreignAnswers = new ForeignAnswers();
-  const modernHttp = new ModernHttpFetch(foreignAnswers.watch(tap.watch(options.fetch ?? ((input, init) => fetch(input, init)))));
+  // Signing in sits under the tap, so what the tap records never holds a token, and the sign-in's own requests (metadata, tokens) are not MCP traffic.
+  const modernHttp = new ModernHttpFetch(foreignAnswers.watch(tap.watch(options.auth === undefined ? base : signedInFetch(options.auth, endpoint, base))));
   // The SDK's HTTP transport (and the schemas it brings) is loaded when a driver first connects
   // over HTTP, not when mcp-testkit is imported; the driver takes a promise of a transport.
   const transport = import("@modelcontextprotocol/sdk/client/streamableHttp.js").then(
@@ -120,6 +126,13 @@ function checkResumedSession(options: McpConnectOptions): void {
       `sessionId resumes a session, and ${pinned ? "a pinned " : ""}${revisionsWith("perRequestMeta")} has none (each request stands alone): leave sessionId out, or give a legacy protocolVersion such as ${JSON.stringify(LATEST_PROTOCOL_VERSION)}.`,
     );
   }
+}
+
+/** Throws for an `auth` that cannot work, and for a second Authorization header beside it. */
+function checkSignIn(options: McpConnectOptions): void {
+  checkAuthOptions(options.auth);
+  if (options.headers !== undefined && Object.keys(options.headers).some((name) => name.toLowerCase() === "authorization"))
+    throw new McpTestkitError("auth and an Authorization header in headers both set the credentials: keep one (auth: { token } sends a static bearer token).");
 }
 
 /** Throws for process options that would be ignored or break the spawn (an env that is no object of strings, a cwd that is no string). */

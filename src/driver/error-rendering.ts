@@ -27,7 +27,26 @@ export type DriverHint =
   /** A server that does not speak the revision asked for: how to reach it anyway. */
   | ({ kind: "reachOtherRevision" } & NegotiationModeAsked)
   /** A modern server refused server/discover with a modern error: what to check. */
-  | { kind: "checkVersionAndCapabilities" };
+  | { kind: "checkVersionAndCapabilities" }
+  /** Signing in failed: the settings that would change it (`auth.*` in code, their flags on the command line). */
+  | { kind: "authSettings"; settings: AuthSetting[] };
+
+/** The sign-in settings an error can point to. */
+export type AuthSetting = "token" | "grant" | "clientId" | "clientSecret" | "privateKey" | "clientMetadataUrl" | "redirectUrl" | "scope" | "maxAttempts" | "authorize";
+
+/** Each sign-in setting's flag on the command line (secrets come from the environment or a file, never the flag's value). */
+const AUTH_FLAGS: Readonly<Record<AuthSetting, string>> = {
+  token: "--auth-token-env / --auth-token-file",
+  grant: "--auth-grant",
+  clientId: "--client-id",
+  clientSecret: "--client-secret-env / --client-secret-file",
+  privateKey: "--private-key-file",
+  clientMetadataUrl: "--client-metadata-url",
+  redirectUrl: "--redirect-url",
+  scope: "--scope",
+  maxAttempts: "--auth-attempts",
+  authorize: "a test's auth.authorize (the CLI signs in headlessly)",
+};
 
 /** Ends a sentence whose last words are not known until rendered (a cause's words): a full stop unless there is one. */
 export const FULL_STOP = { kind: "fullStop" } as const;
@@ -85,6 +104,10 @@ function renderHint(text: string, hint: DriverHint, audience: Audience): string 
       return `${text} If the server is just slow, raise requestTimeout (or pass { timeoutMs } to this call).`;
     case "reachOtherRevision":
       return `${text} ${reachText(hint, cli)}`;
+    case "authSettings": {
+      const names = hint.settings.map((setting) => (cli ? AUTH_FLAGS[setting] : `auth.${setting}`));
+      return `${sentence(text)} Check ${names.join(", ")}.`;
+    }
     case "checkVersionAndCapabilities":
       return cli
         ? `${text} Check --protocol-version (the version asked for). The CLI declares no client capabilities (roots, sampling, elicitation): a server that requires one is reached from a test, with mcpShell or mcpConnect declaring it.`

@@ -85,6 +85,11 @@ export {
   type NegotiationModeAsked,
   type SendFailure,
 } from "./errors.js";
+/** Signing in to an OAuth-protected server (`mcpConnect(url, { auth })`): its options, its error, and where credentials are kept. */
+export type { ConnectAuth } from "./auth/options.js";
+export { SignInError, type SignInFailure } from "./auth/sign-in-error.js";
+export { memoryTokenStore, type TokenStore, type StoredCredentials } from "./auth/token-store.js";
+export type { AuthSetting } from "./error-rendering.js";
 /** `driver.process` (the spawned server) and `driver.traffic` (what was recorded). */
 export { ServerProcess } from "./server-process.js";
 export { DriverTraffic } from "./traffic.js";

@@ -1,4 +1,5 @@
 /** Options of `mcpShell`, `mcpConnect` and `mcpAttach`, and the MCP data types the driver returns. */
+import type { ConnectAuth } from "./auth/options.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
   BlobResourceContents,
@@ -142,7 +143,7 @@ const SHELL_OPTION_NAMES: Record<keyof McpShellOptions, true> = { ...DRIVER_OPTI
 /** The option names each way of getting a driver takes. */
 export const OPTION_NAMES = {
   mcpShell: Object.keys(SHELL_OPTION_NAMES),
-  mcpConnect: Object.keys({ ...DRIVER_OPTION_NAMES, headers: true, fetch: true, sessionId: true } satisfies Record<keyof McpConnectOptions, true>),
+  mcpConnect: Object.keys({ ...DRIVER_OPTION_NAMES, headers: true, fetch: true, sessionId: true, auth: true } satisfies Record<keyof McpConnectOptions, true>),
   mcpAttach: [...Object.keys(DRIVER_OPTION_NAMES), "name"],
   MCPStdinSubprocess: [...Object.keys(SHELL_OPTION_NAMES), "command", "args"],
 } as const;
@@ -163,6 +164,12 @@ export interface McpConnectOptions extends DriverOptions {
    * `close()` ends the session (DELETE) as for any other.
    */
   sessionId?: string;
+  /**
+   * Signs in to an OAuth-protected server: a static `token`, client credentials, or the
+   * authorization code flow with PKCE (the default), headless unless `authorize` drives a browser.
+   * Tokens, codes and secrets never reach the traffic tap, errors or recordings.
+   */
+  auth?: ConnectAuth;
 }
 
 export type InitializeParams = InitializeRequestParams;

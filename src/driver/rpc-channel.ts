@@ -10,6 +10,7 @@
  * is), `IncomingRequests` (the server's requests and their replies) and the outgoing-request
  * interceptors (interceptors.ts), which add `_meta`, hear requests and cancel them the wire's way.
  */
+import { SignInError } from "./auth/sign-in-error.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ChannelOptions, ClosedError } from "./channel-options.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -260,14 +261,17 @@ export class RpcChannel {
     const request = this.pending.get(id);
     if (request === undefined) return;
     const { method, label } = request;
+    // A failed sign-in says itself what went wrong and what to set.
     const failure = this.closed
       ? this.closedError(method, id, label)
-      : sendFailureError(describeSendFailure(label, id, error, { refusedAt: this.options.refusedAt?.(error), foreignContentType: this.options.foreignContentType?.(id) }), {
-          method,
-          id,
-          cause: error,
-          process: this.options.processContext(),
-        });
+      : error instanceof SignInError
+        ? error
+        : sendFailureError(describeSendFailure(label, id, error, { refusedAt: this.options.refusedAt?.(error), foreignContentType: this.options.foreignContentType?.(id) }), {
+            method,
+            id,
+            cause: error,
+            process: this.options.processContext(),
+          });
     this.settle(request, "write_failed", failure);
     request.reject(failure);
   }

@@ -40,6 +40,8 @@ const STDIO = [...COMMON, "stdin-close", "stdout-clean"];
 const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete-session", "http-origin", "http-accept", "http-protocol-version"];
 /** Our dual-era mock over HTTP: both eras' checks. */
 const DUAL_HTTP = [...HTTP, ...MODERN_HTTP];
+/** The authorization audit: in a report only for a server that asks for a token (test/cli/check-auth.test.ts), but always a check of a URL. */
+const AUTH_AUDIT = ["auth-challenge", "auth-invalid-token", "auth-metadata", "auth-insufficient-scope", "auth-audience"];
 
 /** Every check PASS, but for the given ones. */
 function statuses(ids: string[], except: Record<string, string> = {}): Record<string, string> {
@@ -320,7 +322,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(url).toMatchObject({ code: 2, stdout: "" });
     expect(url.stderr).toBe(
       "mcp-testkit check: --only stdin-close: that check applies only to stdio servers (a command), and this target is a Streamable HTTP server (a URL); leave it out " +
-        `(for a Streamable HTTP server: ${DUAL_HTTP.join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
+        `(for a Streamable HTTP server: ${[...DUAL_HTTP, ...AUTH_AUDIT].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
     );
     const command = await runCli(["check", broken(), "--only", "ping,http-origin"]);
     expect(command).toMatchObject({ code: 2, stdout: "" });

@@ -137,8 +137,23 @@ describe("examples/conformance/client.js helpers", () => {
       answerElicitation(params: Record<string, unknown>): { action: string; content?: Record<string, unknown> };
       argumentsFor(schema: unknown): Record<string, unknown>;
       plannedCalls(tools: unknown[], context: Record<string, unknown>): { name: string; args: Record<string, unknown> }[];
+      authFor(scenario: string, context: Record<string, unknown>): Record<string, unknown> | undefined;
     };
   }
+
+  it("signs in for auth/* scenarios with what their context gives: a machine client, a pre-registered one, else a metadata document URL", async () => {
+    const { authFor } = await helpers();
+    expect(authFor("tools_call", {})).toBeUndefined();
+    expect(authFor("auth/basic-cimd", {})).toEqual({ clientMetadataUrl: "https://conformance-test.local/client-metadata.json" });
+    expect(authFor("auth/pre-registration", { client_id: "c", client_secret: "s" })).toEqual({ clientId: "c", clientSecret: "s" });
+    expect(authFor("auth/client-credentials-basic", { client_id: "c", client_secret: "s" })).toEqual({ grant: "client_credentials", clientId: "c", clientSecret: "s" });
+    expect(authFor("auth/client-credentials-jwt", { client_id: "c", private_key_pem: "PEM", signing_algorithm: "ES256" })).toEqual({
+      grant: "client_credentials",
+      clientId: "c",
+      privateKey: "PEM",
+      signingAlgorithm: "ES256",
+    });
+  }, 60_000); // the first import of the built package
 
   it("plans the calls: the scenario context's own (2026-07-28 header scenarios), else each tool, echoing a schema back verbatim where a tool asks for one", async () => {
     const { plannedCalls } = await helpers();

@@ -293,6 +293,8 @@ export function collectStray(ctx: CheckContext, probe: RawStdioServer, where: st
 export function httpHeaders(ctx: CheckContext, options: { session?: boolean; version?: boolean }): Record<string, string> {
   const headers: Record<string, string> = { ...BASE_HEADERS };
   for (const [name, value] of Object.entries(ctx.target.headers)) headers[name.toLowerCase()] = value;
+  const bearer = ctx.bearer();
+  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
   const session = ctx.driver.sessionId;
   if (options.session !== false && session !== undefined) headers["mcp-session-id"] = session;
   if (options.version !== false && versionHas(ctx.version, "protocolVersionHeader")) headers["mcp-protocol-version"] = ctx.version;

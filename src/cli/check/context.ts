@@ -4,6 +4,8 @@
  * stdio server wrote to stdout that were not MCP messages, and small helpers to send one
  * request and classify its answer.
  */
+import type { RawHttpAnswer } from "./raw-http.js";
+import type { AuditTokens } from "./auth-audit.js";
 import type { InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import { McpDriverError, RequestFailedError, RequestTimeoutError, type McpDriver } from "../../driver/index.js";
 import { ErrorCode } from "../../protocol/errors.js";
@@ -65,10 +67,22 @@ export class CheckContext {
   /** A server that answers server/discover with a DiscoverResult that breaks the schema: it speaks 2026-07-28, and fails its discover check. */
   brokenDiscover: { version: string; problems: readonly string[]; summary: string } | undefined;
 
+  /** The answer to a request without credentials (HTTP): a 401 says the server is protected, and its authorization is audited. */
+  unauthenticated: RawHttpAnswer | undefined;
+  /** The bearer token the driver signed in with, for the raw probes (they go where the driver went). */
+  bearer: () => string | undefined = () => undefined;
+  /** Tokens the authorization audit is given (`--narrow-token-env`, `--foreign-token-env`). */
+  auditTokens: AuditTokens = {};
+
   constructor(
     readonly target: Target,
     readonly driver: McpDriver,
   ) {}
+
+  /** Whether the server asked for a token (a request without one got 401). */
+  get isProtected(): boolean {
+    return this.unauthenticated?.status === 401;
+  }
 
   /**
    * The versions the server speaks: the session's (`initialize`) and the per-request one
@@ -83,7 +97,8 @@ export class CheckContext {
 
   /** Whether a version the server speaks has `feature` (which checks apply). */
   /** Whether a version the server speaks has `feature`; `"any"`: whether it speaks any version at all. */
-  speaks(feature: Feature | "any"): boolean {
+  speaks(feature: Feature | "any" | "protected"): boolean {
+    if (feature === "protected") return this.isProtected && this.spokenVersions.length > 0;
     return this.spokenVersions.some((version) => feature === "any" || versionHas(version, feature));
   }
 

@@ -33,6 +33,8 @@ export class ModernContext {
     readonly url: string | undefined,
     readonly extraHeaders: Record<string, string>,
     readonly timeoutMs: number,
+    /** The token the check signed in with, if any (the raw requests carry it as the driver does). */
+    readonly bearer: () => string | undefined = () => undefined,
   ) {}
 
   capability(name: string): unknown {
@@ -48,6 +50,8 @@ export class ModernContext {
   async post(method: string, params: Json, change: (headers: Record<string, string>) => void = () => undefined, version = MODERN): Promise<RawHttpAnswer> {
     const id = `mcp-testkit-${method.replace(/\W/g, "-")}`;
     const headers: Record<string, string> = { ...BASE_HEADERS, "mcp-protocol-version": version, "mcp-method": method, ...this.extraHeaders };
+    const bearer = this.bearer();
+    if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
     const name = Object.hasOwn(MCP_NAME_SOURCE, method) ? params[MCP_NAME_SOURCE[method]!] : undefined;
     if (typeof name === "string") headers["mcp-name"] = name;
     change(headers);

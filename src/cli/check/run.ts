@@ -5,6 +5,7 @@
 import { ProtocolError } from "../../driver/index.js";
 import { plainLine } from "../target/target.js";
 import { CHECKS, type CheckDefinition } from "./catalogue.js";
+import { AUTH_CHECKS } from "./auth-audit.js";
 import type { CheckContext } from "./context.js";
 import { MODERN, MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
 import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
@@ -19,7 +20,7 @@ export interface PlannedCheck {
   id: string;
   title: string;
   /** `"any"`: a rule of the transport, run whichever era the server speaks. */
-  needs: Feature | "any";
+  needs: Feature | "any" | "protected";
   spec: (ctx: CheckContext) => string;
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
 }
@@ -36,7 +37,17 @@ export function checksFor(kind: "stdio" | "http"): PlannedCheck[] {
   const modern = MODERN_CHECKS.filter(applies).map(
     (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "serverDiscover", spec: () => check.spec(), run: (ctx) => runModern(check, ctx) }),
   );
-  return [...legacy, ...modern];
+  // The authorization audit comes last, so the numbers of the others stay as they were; it is in a report only for a server that asks for a token.
+  const audit =
+    kind === "http"
+      ? AUTH_CHECKS.map((check): PlannedCheck => ({ id: check.id, title: check.title, needs: "protected", spec: (ctx) => authSpec(ctx, check.anchor), run: (ctx) => guarded(() => check.run(ctx)) }))
+      : [];
+  return [...legacy, ...modern, ...audit];
+}
+
+/** The authorization chapter of the revision the server speaks (2026-07-28 when it does). */
+function authSpec(ctx: CheckContext, anchor: string): string {
+  return `https://modelcontextprotocol.io/specification/${ctx.modern === undefined ? ctx.version : MODERN}/basic/authorization#${anchor}`;
 }
 
 export interface RunHooks {
@@ -80,7 +91,8 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
 }
 
 /** A check named by --only for an era the server does not speak: it cannot pass, and the report says why. */
-function eraNotSpoken(ctx: CheckContext, needs: Feature | "any"): CheckOutcome {
+function eraNotSpoken(ctx: CheckContext, needs: Feature | "any" | "protected"): CheckOutcome {
+  if (needs === "protected") return fail(`named by --only, but the server asks for no token: initialize without one got HTTP ${ctx.unauthenticated?.status ?? "no answer"}`);
   const { legacy, modern } = ctx.eras();
   const [era, finding] = needs === "serverDiscover" ? [`${MODERN} (server/discover)`, modern] : ["the legacy era (initialize)", legacy];
   const why = "why" in finding ? finding.why : "not spoken";

@@ -23,6 +23,8 @@ import { createProgress } from "../output/progress.js";
 import { openDriver, parseTarget, plainLine, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
 import type { CheckReport, CheckResult } from "../check/types.js";
 import { helpTable } from "../output/help-table.js";
+import { AUTH_CHECKS, probeWithToken } from "../check/auth-audit.js";
+import { memoryTokenStore, type TokenStore } from "../../driver/auth/token-store.js";
 
 export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, errors, transport rules";
 
@@ -54,6 +56,9 @@ Only URLs (Streamable HTTP):
 ${listed("http")}
 ${MODERN} (when the server answers server/discover):
 ${listedModern()}
+Authorization (a URL that answers a request without a token with 401; sign in with the
+sign-in flags below so the other checks get through):
+${helpTable(AUTH_CHECKS.map((check) => [check.id, check.title]))}
 
 Options:
   --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
@@ -62,6 +67,8 @@ Options:
   --skip <checks>      Run all but these checks (same form)
   --junit <file>       Also write the report as JUnit XML, for CI (FAIL is a failure, SKIP
                        skipped, WARN passes with its detail in system-out)
+  --narrow-token-env <NAME>   A valid token with too little scope (for auth-insufficient-scope)
+  --foreign-token-env <NAME>  A valid token issued for another resource (for auth-audience)
 ${TARGET_HELP}
 
 Exit codes: 0 no check failed; 1 a check failed, or the server could not be started or
@@ -77,6 +84,8 @@ const OPTIONS = {
   only: { type: "string", multiple: true },
   skip: { type: "string", multiple: true },
   junit: { type: "string" },
+  "narrow-token-env": { type: "string" },
+  "foreign-token-env": { type: "string" },
 } as const;
 
 export async function run(argv: string[]): Promise<number> {
@@ -93,8 +102,17 @@ export async function run(argv: string[]): Promise<number> {
   const json = values.json === true;
   const startedAt = Date.now();
   const progress = createProgress();
+  // The raw probes go where the driver went: with the token it signed in with.
+  const signIn = target.auth === undefined || target.auth.token !== undefined ? undefined : latestCredentials();
+  if (signIn !== undefined) target.auth = { ...target.auth, store: signIn.store };
+  const auditTokens = { ...tokenFromEnv("narrow-token-env", values["narrow-token-env"]), ...tokenFromEnv("foreign-token-env", values["foreign-token-env"]) };
   const ctx = new CheckContext(target, openDriver(target, { versionNegotiation: "legacy", onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "the server" }) }));
   const color = !json && useColor();
+  ctx.auditTokens = {
+    ...(auditTokens["narrow-token-env"] === undefined ? {} : { narrow: auditTokens["narrow-token-env"] }),
+    ...(auditTokens["foreign-token-env"] === undefined ? {} : { foreign: auditTokens["foreign-token-env"] }),
+  };
+  ctx.bearer = () => target.auth?.token ?? signIn?.token();
   try {
     progress.step(target.kind === "http" ? `connecting to ${target.value}` : `starting ${target.value}`);
     try {
@@ -122,6 +140,10 @@ export async function run(argv: string[]): Promise<number> {
       if (version !== undefined && !isSupportedVersion(version)) {
         ctx.initFailure = `the server answered with protocolVersion ${JSON.stringify(version)}, which mcp-testkit does not speak, so the session cannot go on (see check 2)`;
       }
+    }
+    if (target.kind === "http") {
+      progress.step("asking without a token (is it protected?)");
+      ctx.unauthenticated = await probeWithToken(ctx, undefined);
     }
     progress.step(`asking server/discover (${MODERN})`);
     if (ctx.modern === undefined && ctx.modernFailure === undefined && ctx.brokenDiscover === undefined) await probeModern(ctx);
@@ -153,6 +175,30 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+/** A store that also tells the token it holds last, for the raw probes; both drivers of a check share it. */
+function latestCredentials(): { store: TokenStore; token: () => string | undefined } {
+  const store = memoryTokenStore();
+  let latest: string | undefined;
+  return {
+    store: {
+      get: (issuer) => store.get(issuer),
+      set: (issuer, credentials) => {
+        latest = credentials.tokens?.access_token;
+        return store.set(issuer, credentials);
+      },
+    },
+    token: () => latest,
+  };
+}
+
+/** A token named by `--<flag> NAME`, read from the environment (never from the flag's value). */
+function tokenFromEnv(flag: string, name: string | undefined): Record<string, string> {
+  if (name === undefined) return {};
+  const value = process.env[name];
+  if (value === undefined || value.trim() === "") throw new UsageError(`--${flag} ${name}: the environment variable ${name} is not set (or empty); it holds the token, the flag only names it`);
+  return { [flag]: value.trim() };
+}
+
 /**
  * The 2026-07-28 era: a second connection (a second process on stdio) pinned to it asks
  * server/discover. A server that answers gets the modern checks; one that does not is
@@ -163,7 +209,7 @@ async function probeModern(ctx: CheckContext): Promise<void> {
   try {
     await driver.initialize();
     const discover = driver.discoverResult!;
-    ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs);
+    ctx.modern = new ModernContext(driver, discover, ctx.target.kind === "http" ? ctx.target.value : undefined, ctx.target.headers, ctx.target.timeoutMs, ctx.bearer);
   } catch (error) {
     const summary = plainLine(error);
     // A DiscoverResult that breaks the schema: the server speaks 2026-07-28 and fails modern-discover (not "not spoken").

@@ -17,10 +17,14 @@ import { CommandError, UsageError } from "../command.js";
 import type { Progress } from "../output/progress.js";
 import { eraFailure, httpStatusOf, type EraChoice } from "./era.js";
 import { causesText } from "../../util/error-causes.js";
+import type { ConnectAuth } from "../../driver/auth/options.js";
+import { checkAuthOptions } from "../../driver/auth/options.js";
+import { flagName, parseSignInFlags, SIGN_IN_HELP, SIGN_IN_OPTIONS } from "./sign-in-flags.js";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The flags every command with a target takes (spread into a command's option table). */
 export const TARGET_OPTIONS = {
+  ...SIGN_IN_OPTIONS,
   header: { type: "string", multiple: true, short: "H" },
   timeout: { type: "string" },
   json: { type: "boolean" },
@@ -32,7 +36,9 @@ export const TARGET_HELP = `  -H, --header "K: V"  An HTTP header for every requ
                        e.g. --header "Authorization: Bearer $TOKEN"
   --timeout <ms>       How long each request may take (default ${DEFAULT_TIMEOUT_MS})
   --json               Print the result as JSON on stdout (progress, if any, stays on stderr)
-  -h, --help           Show this help`;
+  -h, --help           Show this help
+
+${SIGN_IN_HELP}`;
 
 export const TARGET_EXPLAINED = `The target is a URL when it starts with http:// or https:// (Streamable HTTP); anything
 else is a shell command that starts a stdio server (quote it when it has spaces).`;
@@ -43,6 +49,8 @@ export interface Target {
   value: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** How to sign in to a URL target (the sign-in flags), if at all. */
+  auth?: ConnectAuth;
 }
 
 export function isUrl(text: string): boolean {
@@ -50,7 +58,7 @@ export function isUrl(text: string): boolean {
 }
 
 /** Reads the target and the connection flags; throws `UsageError` for anything malformed. */
-export function parseTarget(value: string | undefined, flags: { header?: string[] | undefined; timeout?: string | undefined }): Target {
+export function parseTarget(value: string | undefined, flags: { header?: string[] | undefined; timeout?: string | undefined } & Parameters<typeof parseSignInFlags>[0]): Target {
   if (value === undefined || value.trim() === "") throw new UsageError('missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL');
   const kind = isUrl(value) ? "http" : "stdio";
   if (kind === "http") {
@@ -78,7 +86,18 @@ export function parseTarget(value: string | undefined, flags: { header?: string[
   if (kind === "stdio" && Object.keys(headers).length > 0) {
     throw new UsageError("--header is for URL targets; a stdio server gets no HTTP headers");
   }
-  return { kind, value, headers, timeoutMs: parseTimeout(flags.timeout) };
+  const auth = parseSignInFlags(flags);
+  if (auth !== undefined) {
+    if (kind === "stdio") throw new UsageError("the sign-in flags are for URL targets; a stdio server is not behind OAuth");
+    if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) throw new UsageError('--header "Authorization: …" and the sign-in flags both set the credentials: keep one');
+    // The driver's own rules, said with the flags' names.
+    try {
+      checkAuthOptions(auth, flagName);
+    } catch (error) {
+      throw new UsageError(errorDetail(error));
+    }
+  }
+  return { kind, value, headers, timeoutMs: parseTimeout(flags.timeout), ...(auth === undefined ? {} : { auth }) };
 }
 
 function parseTimeout(text: string | undefined): number {
@@ -115,7 +134,7 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
   const impliedByVersion = options.versionNegotiation === undefined && options.protocolVersion !== undefined;
   const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "auto", protocolVersion: options.protocolVersion };
   const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era, ...(options.capabilities && { capabilities: options.capabilities }) };
-  if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers });
+  if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers, ...(target.auth === undefined ? {} : { auth: target.auth }) });
   const process = new StdioProcessTransport({
     shellCommand: target.value,
     allowDebugLogging: true,
