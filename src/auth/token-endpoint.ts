@@ -96,11 +96,13 @@ export async function token(request: Request, target: TokenTarget): Promise<Resp
   if (draft.resource !== undefined && !allowedResource(state, draft.resource))
     return refuse(400, "invalid_target", `resource ${draft.resource} is not served here; the resource is ${state.resource()}`);
 
-  const issue = async (grant: { subject: string; scopes: readonly string[]; audience: string; refresh?: "new" | "keep" }): Promise<Response> => {
+  /** Issues the tokens; `issuedFrom` keeps them with the code they came from, to revoke if the code comes back. */
+  const issue = async (grant: { subject: string; scopes: readonly string[]; audience: string; refresh?: "new" | "keep" }, issuedFrom?: string[]): Promise<Response> => {
     const access = await state.tokens.issueAccess({ clientId: client.clientId, subject: grant.subject, scopes: grant.scopes, audience: grant.audience, issuer: target.issuer });
     const body: Record<string, unknown> = { access_token: access.token, token_type: "Bearer", expires_in: access.expiresIn, scope: grant.scopes.join(" ") };
     if (grant.refresh === "new")
       body.refresh_token = state.tokens.issueRefresh({ clientId: client.clientId, subject: grant.subject, scopes: grant.scopes, audience: grant.audience, issuer: target.issuer });
+    issuedFrom?.push(access.token, ...(typeof body.refresh_token === "string" ? [body.refresh_token] : []));
     draft.scopes = [...grant.scopes];
     state.record.add({ ...draft, status: 200, issued: true, refreshTokenIssued: body.refresh_token !== undefined, ...(faults.length > 0 && { faults }) });
     return jsonResponse(body);
@@ -124,8 +126,7 @@ export async function token(request: Request, target: TokenTarget): Promise<Resp
       if (grant.resource !== undefined && draft.resource !== undefined && draft.resource !== grant.resource) return refuse(400, "invalid_target", "resource is not the one the code was issued for");
       const audience = draft.resource ?? grant.resource ?? state.resource();
       const refresh = refreshIssued(state, client, grant.scopes, testId);
-      const response = await issue({ subject: grant.subject, scopes: grant.scopes.filter((scope) => scope !== OFFLINE_ACCESS || refresh), audience, refresh: refresh ? "new" : undefined });
-      return response;
+      return await issue({ subject: grant.subject, scopes: grant.scopes.filter((scope) => scope !== OFFLINE_ACCESS || refresh), audience, refresh: refresh ? "new" : undefined }, grant.issued);
     }
     case "refresh_token": {
       const presented = params.get("refresh_token");
