@@ -64,16 +64,18 @@ export class ClientRegistry {
     if (typeof body !== "object" || body === null || Array.isArray(body)) return { error: "invalid_client_metadata", description: "the body must be a JSON object of client metadata" };
     const metadata = body as Record<string, unknown>;
     const grantTypes = metadata.grant_types ?? ["authorization_code"];
-    if (!Array.isArray(grantTypes) || grantTypes.some((grant) => !GRANTS.includes(grant as string))) {
-      return { error: "invalid_client_metadata", description: `grant_types must be a list of ${GRANTS.join(", ")}` };
+    if (!Array.isArray(grantTypes) || grantTypes.length === 0 || grantTypes.some((grant) => !GRANTS.includes(grant as string))) {
+      return { error: "invalid_client_metadata", description: `grant_types must be a non-empty list of ${GRANTS.join(", ")}` };
     }
     const redirectUris = metadata.redirect_uris;
-    if (grantTypes.includes("authorization_code")) {
-      if (!Array.isArray(redirectUris) || redirectUris.length === 0) return { error: "invalid_redirect_uri", description: "redirect_uris must be a non-empty array for the authorization_code grant" };
-      for (const uri of redirectUris) {
-        const problem = redirectUriProblem(uri);
-        if (problem !== undefined) return { error: "invalid_redirect_uri", description: problem };
-      }
+    if (grantTypes.includes("authorization_code") && (!Array.isArray(redirectUris) || redirectUris.length === 0)) {
+      return { error: "invalid_redirect_uri", description: "redirect_uris must be a non-empty array for the authorization_code grant" };
+    }
+    // Checked whatever the grants: a stored URI must be one the server could safely redirect to.
+    if (redirectUris !== undefined && !Array.isArray(redirectUris)) return { error: "invalid_redirect_uri", description: "redirect_uris must be an array of URIs" };
+    for (const uri of redirectUris ?? []) {
+      const problem = redirectUriProblem(uri);
+      if (problem !== undefined) return { error: "invalid_redirect_uri", description: problem };
     }
     const method = metadata.token_endpoint_auth_method ?? "client_secret_basic";
     if (!AUTH_METHODS.includes(method as ClientAuthMethod)) return { error: "invalid_client_metadata", description: `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(", ")}` };

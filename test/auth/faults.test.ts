@@ -135,7 +135,7 @@ describe("faults of the authorization server", () => {
   it("offline-access-unsupported: not advertised, and no refresh token", async () => {
     await using server = await mockMcp({ auth: { faults: [{ fault: "offline-access-unsupported" }] }, tools });
     expect((await metadataOf(server.auth.issuer)).issuer).toBe(server.auth.issuer);
-    expect(((await metadataOf(server.auth.issuer)) as unknown as { scopes_supported: string[] }).scopes_supported).not.toContain("offline_access");
+    expect((await metadataOf(server.auth.issuer)).scopes_supported).not.toContain("offline_access");
     expect((await signIn(server.auth.issuer, server.url)).refreshToken).toBeUndefined();
   });
 });

@@ -14,6 +14,8 @@ export interface Metadata {
   registration_endpoint: string;
   revocation_endpoint: string;
   jwks_uri: string;
+  authorization_response_iss_parameter_supported?: boolean;
+  scopes_supported?: string[];
 }
 
 export async function metadataOf(issuer: string, headers: Record<string, string> = {}): Promise<Metadata> {

@@ -51,7 +51,7 @@ async function send(url: string, verb: string, type: string, body: string | unde
 
 describe("the authorization server under hostile input", () => {
   test.prop([method, contentType, form, authorization], budget(150, 60))("the token and revocation endpoints answer an OAuth error, never a 5xx or a token", async (verb, type, pairs, auth) => {
-    const body = new URLSearchParams(pairs.map(([key, value]) => [key, value])).toString();
+    const body = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value])).toString();
     for (const endpoint of [metadata.token_endpoint, metadata.revocation_endpoint]) {
       const answer = await send(endpoint, verb, type, body, auth);
       expect(answer.status).toBeLessThan(500);
