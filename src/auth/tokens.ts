@@ -6,7 +6,7 @@
  * as much, and costs a hash instead of an ECDSA verification on every request.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import type { JWK } from "jose";
 import type { CallerAuth } from "../engine/request-context.js";
 
 export interface AccessGrant {
@@ -49,7 +49,10 @@ export interface RefreshGrant {
 const MAX_ENTRIES = 20_000;
 const CODE_TTL_MS = 60_000;
 
-type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
+type SigningKey = Awaited<ReturnType<typeof import("jose").generateKeyPair>>["privateKey"];
+
+/** jose, loaded when the first JWT is made: an open mock, or one with opaque tokens, never loads it. */
+const jose = () => import("jose");
 
 const opaque = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
 
@@ -92,10 +95,10 @@ export class TokenStore {
 
   /** The signing key, made on first use (a mock whose tokens are opaque never makes one). */
   private signingKey(): Promise<{ privateKey: SigningKey; publicJwk: JWK }> {
-    this.keys ??= generateKeyPair("ES256", { extractable: true }).then(async ({ privateKey, publicKey }) => ({
-      privateKey,
-      publicJwk: { ...(await exportJWK(publicKey)), kid: this.kid, alg: "ES256", use: "sig" },
-    }));
+    this.keys ??= jose().then(async ({ generateKeyPair, exportJWK }) => {
+      const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+      return { privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid: this.kid, alg: "ES256", use: "sig" } };
+    });
     return this.keys;
   }
 
@@ -127,7 +130,7 @@ export class TokenStore {
     const token =
       this.format === "opaque"
         ? opaque("at_")
-        : await new SignJWT({ scope: request.scopes.join(" "), client_id: request.clientId })
+        : await new (await jose()).SignJWT({ scope: request.scopes.join(" "), client_id: request.clientId })
             .setProtectedHeader({ alg: "ES256", kid: this.kid, typ: "at+jwt" })
             .setIssuer(request.issuer)
             .setSubject(request.subject)
