@@ -100,7 +100,14 @@ async function decide(state: AuthState, request: { clientId: string; redirectUri
   const policy = state.consent;
   if (typeof policy !== "function") return policy;
   try {
-    return await policy(Object.freeze({ ...request, scopes: Object.freeze([...request.scopes]) }));
+    const answer: unknown = await policy(Object.freeze({ ...request, scopes: Object.freeze([...request.scopes]) }));
+    if (answer === "approve" || answer === "deny") return answer;
+    if (typeof answer === "object" && answer !== null && (typeof (answer as { error?: unknown }).error === "string" || typeof (answer as { approve?: unknown }).approve === "object"))
+      return answer as ConsentAnswer;
+    return {
+      error: "server_error",
+      description: `the consent function returned ${JSON.stringify(answer) ?? String(answer)}; it returns "approve", "deny", { error } or { approve: { subject, scopes } }`,
+    };
   } catch (thrown) {
     return { error: "server_error", description: `the consent function threw: ${(thrown as Error)?.message ?? String(thrown)}` };
   }

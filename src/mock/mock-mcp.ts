@@ -441,10 +441,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.engine.resetHandlers();
   }
 
-  /** Clears the record, restarts every script and makes each feature's state anew (tools, resources, prompts and `use()` handlers stay). */
+  /** Clears the records (the sign-in's too), restarts every script, makes each feature's state anew (tools, resources, prompts, `use()` handlers and tokens stay). */
   reset(): void {
     this.engine.reset();
     this.fakesBinding?.fakes.reset();
+    this.protection?.reset();
   }
 
   /** Closes every connection (pending calls end as `cancelled`) and stops the server. */
