@@ -7,6 +7,7 @@ import { z } from "zod";
 import { stepSchemas } from "../src/formats/step.js";
 import { CacheableMethods } from "../src/protocol/methods.js";
 import { MAX_TIMER_MS } from "../src/util/timer-ms.js";
+import { FAULT_KINDS } from "../src/auth/faults.js";
 
 const { stepSchema, thrownErrorSchema } = stepSchemas();
 const object = z.record(z.string(), z.unknown());
@@ -151,6 +152,58 @@ const app = z
     }),
   ])
   .meta({ id: "app" });
+const scopes = z.array(z.string().regex(/^\S+$/));
+const authFault = z
+  .strictObject({
+    fault: z.enum(Object.keys(FAULT_KINDS) as [keyof typeof FAULT_KINDS, ...Array<keyof typeof FAULT_KINDS>]).meta({
+      description: Object.entries(FAULT_KINDS)
+        .map(([name, what]) => `${name}: ${what}`)
+        .join("; "),
+    }),
+    times: z.int().min(1).optional(),
+    testId: z.string().min(1).optional(),
+    error: z.string().optional(),
+    status: z.int().min(400).max(599).optional(),
+    delayMs: z.int().min(0).max(600_000).optional(),
+    scope: z.union([z.string(), scopes]).optional(),
+    to: z.string().optional(),
+  })
+  .meta({ id: "authFault" });
+const consentAnswer = z.union([
+  z.enum(["approve", "deny"]),
+  z.strictObject({ error: z.string().min(1), description: z.string().optional() }),
+  z.strictObject({ approve: z.strictObject({ subject: z.string().optional(), scopes: scopes.optional() }) }),
+]);
+const auth = z
+  .union([
+    z.literal(true),
+    z.strictObject({
+      scopes: scopes.optional(),
+      requiredScopes: scopes.optional(),
+      toolScopes: z.record(z.string(), scopes).optional(),
+      authorizationServer: z.union([z.literal("same-port"), z.strictObject({ port: z.int().min(0).max(65535).optional() })]).optional(),
+      issuerPath: z
+        .string()
+        .regex(/^\/\S*[^/]$/)
+        .optional(),
+      tokenFormat: z.enum(["jwt", "opaque"]).optional(),
+      accessTokenTtlSeconds: z.int().min(1).optional(),
+      refreshTokens: z.boolean().optional(),
+      rotateRefreshTokens: z.boolean().optional(),
+      offlineAccess: z.boolean().optional(),
+      consent: consentAnswer.optional(),
+      subject: z.string().min(1).optional(),
+      clients: z
+        .array(z.strictObject({ clientId: z.string().min(1), clientSecret: z.string().min(1).optional(), redirectUris: z.array(z.string()).optional(), grantTypes: z.array(z.string()).optional() }))
+        .optional(),
+      registration: z.boolean().optional(),
+      clientMetadataDocuments: z.union([z.boolean(), z.record(z.string(), z.union([z.literal(true), object]))]).optional(),
+      issParameter: z.boolean().optional(),
+      audiences: z.array(z.string()).optional(),
+      faults: z.array(authFault).optional(),
+    }),
+  ])
+  .meta({ description: "Protect the MCP endpoint with OAuth and serve an authorization server of its own (see docs/authorization.md); true for the defaults." });
 
 /** A fixtures block is described in the fixture file's schema, beside this one. */
 const fixtureBlock = z.unknown().meta({ $ref: "mcp-fakes.schema.json#/$defs/block" });
@@ -207,6 +260,7 @@ export const scenarioFileSchema = z
     fakesOptions: z.looseObject({ testIdsMax: z.int().min(0).optional(), journalMax: z.int().min(0).optional(), log: z.boolean().optional(), file: z.string().optional() }).optional(),
     observe: object.optional(),
     metrics: z.boolean().optional(),
+    auth: auth.optional(),
     stdio: object.optional(),
   })
   .meta({

@@ -14,6 +14,14 @@
 export { mockMcp, MockMcpServer } from "./mock/mock-mcp.js";
 /** Options of `mockMcp()`, the transports it can serve on, and its record's drop counters. */
 export type { MockMcpOptions, MockTransportKind, RecordStats, StdioMockOptions } from "./mock/mock-mcp.js";
+/** A protected mock (`mockMcp({ auth })`): its options, `server.auth`, its faults, the record of a sign-in and what a call sees as `call.auth`. */
+export { MockAuth } from "./auth/mock-auth.js";
+export type { IssueTokenOptions } from "./auth/mock-auth.js";
+export type { ClientMetadataDocument, ConsentAnswer, ConsentPolicy, ConsentRequest, MockAuthOptions, PreRegisteredClient } from "./auth/options.js";
+export type { AuthFault, AuthFaultKind } from "./auth/faults.js";
+export type { AuthEvent, AuthEventKind, AuthJournalQuery, AuthorizationEvent, ChallengeEvent, MetadataEvent, RegistrationEvent, RevocationEvent, TokenEvent } from "./auth/sign-in-record.js";
+export type { SignInCounts } from "./auth/assertions.js";
+export type { CallerAuth } from "./engine/request-context.js";
 /** Every event `server.on()` can listen to, with the payload of each. */
 export type {
   MockEvents,

@@ -1,5 +1,5 @@
 /**
- * What `import("mcp-testkit")` loads: the heavy dependencies (zod, Ajv, prom-client,
+ * What `import("mcp-testkit")` loads: the heavy dependencies (zod, Ajv, prom-client, jose,
  * OpenTelemetry, the SDK's transports) wait until something uses them, so a test file or a CLI
  * start does not pay for them. Each case runs the built package in a fresh node process and
  * lists the packages it loaded, through ESM (a resolve hook) and CommonJS (`require.cache`).
@@ -13,7 +13,7 @@ import { assertBuilt } from "./support/built.js";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "..");
-const HEAVY = ["zod", "ajv", "prom-client", "@opentelemetry/api", "@modelcontextprotocol/sdk"];
+const HEAVY = ["zod", "ajv", "prom-client", "@opentelemetry/api", "@modelcontextprotocol/sdk", "jose"];
 
 // Registered in the child before the import: every URL an ESM import resolves to is kept.
 const HOOK = `

@@ -9,7 +9,7 @@ import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import type { ClientFacts } from "../protocol/request-meta.js";
 import type { ToolCall } from "./call-log.js";
 import { CALL_ENDED, type Connection } from "./connection.js";
-import type { RequestIdentity } from "./request-context.js";
+import type { CallerAuth, RequestIdentity } from "./request-context.js";
 import { Interaction, type AskOptions, type ClientRoot, type ElicitAnswer, type SampleAnswer } from "./interaction/interaction.js";
 
 export type { AskOptions, ClientRoot, ElicitAnswer, SampleAnswer } from "./interaction/interaction.js";
@@ -31,6 +31,8 @@ export interface ToolCallContext {
   readonly protocolVersion: string;
   /** Who is calling (test id, context), as the wire read it; empty when nothing said. */
   readonly identity: RequestIdentity;
+  /** Who signed in (client id, subject, scopes), when the mock is protected; undefined otherwise. */
+  readonly auth?: CallerAuth;
   /** The call's live record (its outcome is still `pending`). */
   readonly record: ToolCall;
   /** Aborted when the client cancels the call, the connection drops or the server closes. */
@@ -85,6 +87,7 @@ export class LiveCall extends Interaction implements ToolCallContext {
   readonly arguments: Record<string, unknown>;
   // Declared only: an own property exactly when the client sent non-object arguments.
   declare readonly rawArguments?: unknown;
+  declare readonly auth?: CallerAuth;
   readonly index: number;
   readonly sessionId: string;
   readonly meta?: Record<string, unknown>;
@@ -117,6 +120,7 @@ export class LiveCall extends Interaction implements ToolCallContext {
     this.tool = record.tool;
     this.arguments = record.arguments;
     if (Object.hasOwn(record, "rawArguments")) (this as { rawArguments?: unknown }).rawArguments = record.rawArguments;
+    if (record.auth !== undefined) (this as { auth?: CallerAuth }).auth = record.auth;
     this.index = record.index;
     this.sessionId = record.sessionId;
     this.meta = record.meta;

@@ -4,7 +4,7 @@
  * without end; `dropped` says how many calls fell off.
  */
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
-import type { RequestIdentity } from "./request-context.js";
+import type { CallerAuth, RequestIdentity } from "./request-context.js";
 import { RingBuffer } from "../util/ring-buffer.js";
 import type { EventHub } from "./events.js";
 
@@ -48,6 +48,8 @@ export interface ToolCall {
   protocolVersion: string;
   /** Who called (test id, context, undeclared policy), when the request said. */
   identity?: RequestIdentity;
+  /** Who signed in (client id, subject, scopes), when the mock is protected (`mockMcp({ auth })`). */
+  auth?: CallerAuth;
   /** The scenario fake that answered, by entry id (or the fake failure's code), when fakes answered. */
   fake?: string;
   /** The request's `params._meta`, if any (progress token, trace ids, ...). */

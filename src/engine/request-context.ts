@@ -21,9 +21,27 @@ export interface RequestIdentity {
   readonly undeclared?: "allow" | "deny";
 }
 
+/**
+ * Who signed in, when the mock is protected (`mockMcp({ auth })`): what the bearer token the
+ * request carried stands for. Plain facts; the wire checked the token before the engine saw
+ * the message.
+ */
+export interface CallerAuth {
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  /** The user (or, for client credentials, the client) the token speaks for. */
+  readonly subject: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** The authorization server that issued it. */
+  readonly issuer: string;
+}
+
 /** The wire's own facts about a message: which wire, and over HTTP its headers and query. */
 export interface TransportFacts {
   readonly wire: "http" | "stdio" | "memory" | "direct";
+  /** HTTP to a protected mock: who the request's bearer token stands for. */
+  readonly auth?: CallerAuth;
   /** HTTP: a request header by lower-case name (the first value when repeated). */
   header?(name: string): string | undefined;
   /** HTTP: the request's query parameters. */

@@ -42,6 +42,7 @@ import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
+import { MockAuth, notProtected } from "../auth/mock-auth.js";
 
 const DIRECT = wireFacts("direct");
 
@@ -60,13 +61,16 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   private closed = false;
   private readonly collector?: MetricsCollector;
   private transportKind: MockTransportKind = "memory";
+  private readonly protection?: MockAuth;
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
     this.engine = new Engine(options);
     const onRefused = (status: number, path: string) => this.engine.events.emit("http:rejected", { status, code: -32000, path });
-    this.router = new Router(this.engine.log, { guard: originGuardFor(options), onRefused });
-    this.router.mount(mcpPath(options), this.mcpEndpoint, mcpRouteOptions(options));
+    const edge = { guard: originGuardFor(options), onRefused };
+    this.router = new Router(this.engine.log, edge);
+    if (options.auth !== undefined) this.protection = new MockAuth(options.auth, this.router, mcpPath(options), edge, this.engine.log);
+    this.router.mount(mcpPath(options), this.gated(this.mcpEndpoint), mcpRouteOptions(options));
     if (options.observers !== undefined && options.observers.length > 0) this.observe(options.observers, options.observe);
     if (options.metrics === true) {
       this.collector = new MetricsCollector();
@@ -103,7 +107,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const endpoint = new StreamableHttpEndpoint(this.engine, this.options, { mount: path });
     if (this.closed) endpoint.close();
     this.fakeEndpoints.set(path, endpoint);
-    this.router.mount(path, endpoint, mcpRouteOptions(this.options));
+    this.router.mount(path, this.gated(endpoint), mcpRouteOptions(this.options));
   }
 
   /**
@@ -129,6 +133,12 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     return this.binding.load(blocks);
   }
 
+  private readonly gated = (endpoint: ExchangeHandler): ExchangeHandler => this.protection?.gate(endpoint) ?? endpoint;
+  /** A protected mock's OAuth side (`mockMcp({ auth })`): issuer, sign-in record, assertions, faults, tokens. */
+  get auth(): MockAuth {
+    return this.protection ?? notProtected();
+  }
+
   /** The endpoint label of a wire: the MCP path for HTTP, else the wire's name. */
   private readonly endpointOf = (wire: string): string => (wire === "http" ? mcpPath(this.options) : wire);
 
@@ -139,7 +149,9 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     events.emit("server:willStart", { transport });
     try {
       if (start) this.wire = await start(this.engine, this.options, this.router);
+      await this.protection?.start(transport === "http" ? this.wire?.url : undefined, this.options.host);
     } catch (error) {
+      await this.wire?.close();
       events.emit("server:failedToStart", { transport, error });
       throw error;
     }
@@ -429,10 +441,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.engine.resetHandlers();
   }
 
-  /** Clears the record, restarts every script and makes each feature's state anew (tools, resources, prompts and `use()` handlers stay). */
+  /** Clears the records (the sign-in's too), restarts every script, makes each feature's state anew (tools, resources, prompts, `use()` handlers and tokens stay). */
   reset(): void {
     this.engine.reset();
     this.fakesBinding?.fakes.reset();
+    this.protection?.reset();
   }
 
   /** Closes every connection (pending calls end as `cancelled`) and stops the server. */
@@ -447,6 +460,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     for (const endpoint of this.fakeEndpoints.values()) endpoint.close();
     this.engine.close();
     try {
+      await this.protection?.close();
       await this.wire?.close();
     } catch (error) {
       events.emit("server:didStop", { ...server, outcome: "failed", error });

@@ -6,6 +6,7 @@ import type { OriginGuardOptions } from "../wire/http/origin-guard.js";
 import type { StreamableHttpOptions } from "../wire/http/streamable-http.js";
 import type { StdioWireOptions } from "../wire/stdio.js";
 import type { FakesBindingOptions, FixturesOption } from "./fakes-binding.js";
+import type { MockAuthOptions } from "../auth/options.js";
 
 export type MockTransportKind = "http" | "memory" | "stdio";
 
@@ -41,6 +42,14 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions, Or
    * Prometheus / OpenMetrics text at `/__mcp-testkit/metrics` on the mock's port.
    */
   metrics?: boolean;
+  /**
+   * Protect the MCP endpoint with OAuth: it wants a bearer token (401 with a
+   * `WWW-Authenticate` challenge without one, 403 `insufficient_scope` for too few scopes),
+   * serves protected resource metadata, and brings an authorization server of its own that
+   * consents by itself. `{}` (or `true`) for the defaults; `server.auth` reads the record of the
+   * sign-in, adds faults and asserts. HTTP only. Guide: docs/authorization.md.
+   */
+  auth?: MockAuthOptions | true;
 }
 
 /** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */

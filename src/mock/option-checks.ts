@@ -48,6 +48,7 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   observers: undefined, // a list of observer objects, checked by observe()
   observe: "object",
   metrics: "boolean",
+  auth: undefined, // the protected mock checks it (src/auth/option-checks.ts)
   // StdioMockOptions
   stdio: "object",
 };

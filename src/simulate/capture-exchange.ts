@@ -4,6 +4,7 @@
  * between (those cost more than the mock's whole handling of a call). A mock's `fetch` takes the
  * same route through the same endpoint; only the envelope differs.
  */
+import type { CallerAuth } from "../engine/request-context.js";
 import { BODY_TOO_LARGE, cancelBody, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
 import type { SimulatedRequest } from "./request-input.js";
 
@@ -19,6 +20,7 @@ export interface CaptureSink {
 
 export class CaptureExchange implements HttpExchange {
   readonly wire = "http";
+  auth?: CallerAuth;
   readonly method: string;
   readonly path: string;
   private readonly search: string;

@@ -50,6 +50,10 @@ ${SERVE_HELP}
                    at GET /__mcp-testkit/journal
   --metrics        Collect metrics and serve them (Prometheus or OpenMetrics text) at
                    /__mcp-testkit/metrics on the mock's port; the banner prints the URL
+  --auth           Protect the MCP endpoint with OAuth: it wants a bearer token, and an
+                   authorization server of its own (same port) signs clients in, consenting
+                   by itself; a scenario's "auth" options refine it. The banner prints the
+                   issuer; faults and the sign-in journal are under /__mcp-testkit/auth/
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
   -h, --help       Show this help
@@ -66,6 +70,7 @@ const OPTIONS = {
   "fake-test-ids-max": { type: "string" },
   "journal-max": { type: "string" },
   metrics: { type: "boolean" },
+  auth: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -83,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
   const journalMax = values["journal-max"] === undefined ? undefined : parseCount(values["journal-max"], "--journal-max") || Infinity;
   const { stdio, http } = parseServeFlags(values);
   if (stdio && values.metrics === true) throw new UsageError("--metrics serves them over HTTP on the mock's port, and --stdio has none; leave out one of them");
+  if (stdio && values.auth === true) throw new UsageError("--auth protects an HTTP endpoint (a bearer token travels in an HTTP header), and --stdio has none; leave out one of them");
   if (values.record !== undefined) await checkOutputFolder(values.record, "the call record");
 
   // With --stdio, stdout belongs to the protocol: every line for people goes to stderr, and so
@@ -107,6 +113,7 @@ export async function run(argv: string[]): Promise<number> {
   if (file !== undefined && scenario.fixtures !== undefined) scenario.fakesOptions = { file, ...(scenario.fakesOptions as object | undefined) };
   if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
   if (values.metrics === true) scenario.metrics = true;
+  if (values.auth === true) scenario.auth ??= {};
   const served = servedLabel(what);
 
   // Why the server should stop: a signal, or the stdio wire ending by itself.
@@ -116,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
     if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
+    if (scenario.auth !== undefined && server.url !== undefined) say(`  protected: authorization server ${server.auth.issuer}, resource metadata ${server.auth.resourceMetadataUrl}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopping.requested;

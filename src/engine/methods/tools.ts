@@ -56,6 +56,7 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   // Arguments that are not an object reach steps as {}; the record keeps what was sent.
   if (args !== params.arguments && params.arguments !== undefined) call.rawArguments = params.arguments;
   if (context.identity !== NO_IDENTITY) call.identity = context.identity;
+  if (context.transport.auth !== undefined) call.auth = context.transport.auth;
   state.calls.add(call);
 
   const choice = chooseStep(state.toolSources, call, context);

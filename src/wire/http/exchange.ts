@@ -4,7 +4,7 @@
  * web-standard `Request → Response` (for fetch-style hosts and the off-network simulator).
  */
 
-import type { TransportFacts } from "../../engine/request-context.js";
+import type { CallerAuth, TransportFacts } from "../../engine/request-context.js";
 
 /** An open streaming response body (SSE). */
 export interface StreamSink {
@@ -35,6 +35,8 @@ export const BODY_TOO_LARGE = Symbol("body too large");
  */
 export interface HttpExchange extends TransportFacts {
   readonly wire: "http";
+  /** Who the request's bearer token stands for; set by a protected mock's gate before the endpoint reads the body. */
+  auth?: CallerAuth;
   readonly method: string;
   /** The request target's path, without the query. */
   readonly path: string;

@@ -3,11 +3,13 @@
  * (`server.fetch`) and for driving a mock without a socket.
  */
 import { OVER_LIMIT, readBounded } from "./bounded-body.js";
+import type { CallerAuth } from "../../engine/request-context.js";
 import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type HttpExchange, type StreamSink } from "./exchange.js";
 import { onAbort } from "../../util/on-abort.js";
 
 export class FetchExchange implements HttpExchange {
   readonly wire = "http";
+  auth?: CallerAuth;
   readonly method: string;
   private target?: { path: string; search: string };
   private parsedQuery?: URLSearchParams;

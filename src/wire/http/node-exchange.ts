@@ -1,4 +1,5 @@
 /** `HttpExchange` over node's `IncomingMessage` / `ServerResponse`. */
+import type { CallerAuth } from "../../engine/request-context.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { absoluteFormAuthority, BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "./exchange.js";
@@ -6,6 +7,7 @@ import { sendWebResponse } from "./send-response.js";
 
 export class NodeExchange implements HttpExchange {
   readonly wire = "http";
+  auth?: CallerAuth;
   readonly method: string;
   private target?: { path: string; search: string };
   private parsedQuery?: URLSearchParams;
