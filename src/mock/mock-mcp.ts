@@ -42,6 +42,7 @@ import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
+import { mountLiveTimeline } from "../view/live-timeline.js";
 
 const DIRECT = wireFacts("direct");
 
@@ -80,6 +81,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const controlRoute = { prefix: true, unlisted: true, methodsAt: controlMethodsAt, body: { maxBytes: CONTROL_MAX_BODY_BYTES }, bodyRefusal: controlBodyRefusal };
     this.router.mount(CONTROL_PREFIX, control, controlRoute);
     this.router.mount(CONTROL_PREFIX_ALIAS, control, controlRoute);
+    mountLiveTimeline(this.router, { events: this.engine.events, calls: () => this.calls, url: () => this.url });
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 

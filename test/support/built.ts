@@ -6,11 +6,13 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "../..");
+const PAGE_SOURCES = join("view", "ui");
+const PAGE_BUNDLE = join("view", "timeline-ui.js");
 
 /** Every `.ts` file under `dir`, at any depth. */
 function sourcesIn(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
+    .filter((name) => (name.endsWith(".ts") && !name.endsWith(".d.ts")) || name.startsWith(PAGE_SOURCES))
     .map((name) => join(dir, name));
 }
 
@@ -22,9 +24,11 @@ export function assertBuilt(folder = ""): void {
   const sources = join(root, "src", folder);
   for (const source of sourcesIn(sources)) {
     const name = relative(join(root, "src"), source);
-    const output = join(root, "dist", name.replace(/\.ts$/, ".js"));
+    // The timeline page's sources are bundled into one script, not compiled file by file.
+    const built = name.startsWith(PAGE_SOURCES) ? PAGE_BUNDLE : name.replace(/\.ts$/, ".js");
+    const output = join(root, "dist", built);
     if (!existsSync(output) || statSync(output).mtimeMs < statSync(source).mtimeMs) {
-      throw new Error(`dist/${name.replace(/\.ts$/, ".js")} is missing or older than src/${name}: run \`npm run build\` first (npm test does).`);
+      throw new Error(`dist/${built} is missing or older than src/${name}: run \`npm run build\` first (npm test does).`);
     }
   }
 }

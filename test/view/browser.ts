@@ -52,9 +52,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; nodes: number; help: string }[]> {
   // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern.
   await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[]; help: string }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.length, help: violation.help }));
-  });
+  const results = (await page.evaluate("axe.run(document).then((found) => found.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })))")) as {
+    id: string;
+    impact: string;
+    nodes: number;
+    help: string;
+  }[];
   return results.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
 }

@@ -17,6 +17,8 @@ import { type Browser, launchBrowser, NO_CHROMIUM, seriousViolations } from "./b
 import { bigTrace, PLANTED, traceText } from "./traces.js";
 
 const MESSAGES = 10_000;
+/** When the page drew its first screen, in ms after navigation began (the page sets it; evaluated in the page). */
+const FIRST_RENDER = "document.documentElement.dataset.firstRenderMs";
 
 describe.skipIf(NO_CHROMIUM !== undefined)(`the timeline page in Chromium${NO_CHROMIUM === undefined ? "" : ` (skipped: ${NO_CHROMIUM})`}`, () => {
   let browser: Browser;
@@ -46,7 +48,7 @@ describe.skipIf(NO_CHROMIUM !== undefined)(`the timeline page in Chromium${NO_CH
   async function open(file: string): Promise<Page> {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction(() => document.documentElement.dataset.firstRenderMs !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForFunction(FIRST_RENDER, undefined, { timeout: 30_000 });
     return page;
   }
 
@@ -54,7 +56,7 @@ describe.skipIf(NO_CHROMIUM !== undefined)(`the timeline page in Chromium${NO_CH
 
   it("renders 10,000 messages, drawing only the rows on screen", async () => {
     const page = await open(bigPage);
-    const firstRender = Number(await page.evaluate(() => document.documentElement.dataset.firstRenderMs));
+    const firstRender = Number(await page.evaluate(FIRST_RENDER));
     console.log(`timeline: first render of ${MESSAGES} messages in Chromium: ${firstRender.toFixed(0)} ms after navigation began`);
     await expect(page.locator(".summary").innerText()).resolves.toMatch(/10000 messages · \d+ calls · 3 lanes/);
     const drawn = await page.locator('[role="treeitem"]').count();
