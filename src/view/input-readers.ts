@@ -203,24 +203,40 @@ export function entriesFromRecording(document: Json): ReadEntries {
   };
   collect(document.mcpFakes ?? document.fixtures);
   const drafts: Draft[] = [];
-  const add = (method: string, params: Json, answer: Json, testId: string | undefined) => {
-    const callId = `recorded-${drafts.length / 2 + 1}`;
+  let calls = 0;
+  const add = (method: string, params: Json, answer: Json, testId: string | undefined, asks: readonly Json[] = []) => {
+    const callId = `recorded-${++calls}`;
     const common = { wire: "direct" as const, callId, ...optional("testId", testId) };
     drafts.push({ at: drafts.length, from: "client", message: { jsonrpc: "2.0", id: callId, method, params }, ...common });
+    asks.forEach((ask, index) => {
+      const message = { jsonrpc: "2.0" as const, id: `${callId}/ask-${index + 1}`, method: String(ask.method), ...(isObject(ask.params) && { params: ask.params }) };
+      drafts.push({ at: drafts.length, from: "server", message, ...common });
+    });
     drafts.push({ at: drafts.length, from: "server", message: { jsonrpc: "2.0", id: callId, ...answer } as JsonRpcMessage, ...common });
   };
   for (const block of blocks) {
     const scope = isObject(block.scope) && typeof block.scope.testId === "string" ? block.scope.testId : undefined;
     for (const tool of list(block.tools)) {
       for (const call of list(tool.calls)) {
-        const answer = call.step !== undefined ? { result: { step: call.step } } : typeof call.error === "string" ? { result: toolError(call.error) } : { result: toolResult(call.result) };
-        add("tools/call", { name: tool.name, arguments: call.args ?? call.argsMatch ?? {} }, answer, scope);
+        const step = isObject(call.step) ? call.step : undefined;
+        const answer = step !== undefined ? stepAnswer(step) : typeof call.error === "string" ? { result: toolError(call.error) } : { result: toolResult(call.result) };
+        add("tools/call", { name: tool.name, arguments: call.args ?? call.argsMatch ?? {} }, answer, scope, list(step?.asks));
       }
     }
     for (const resource of list(block.resources)) for (const read of list(resource.reads)) add("resources/read", { uri: resource.uri }, rpcAnswer(read), scope);
     for (const prompt of list(block.prompts)) for (const get of list(prompt.gets)) add("prompts/get", { name: prompt.name, arguments: get.args ?? {} }, rpcAnswer(get), scope);
   }
   return numbered(drafts, ["A recording keeps the answers in order but no times: messages are shown 1 ms apart."]);
+}
+
+/** A mock step as the call's answer: what a client would have been sent. */
+function stepAnswer(step: Json): Json {
+  if (step.throws !== undefined) return { error: typeof step.throws === "string" ? { code: -32603, message: step.throws } : step.throws };
+  if (typeof step.toolError === "string") return { result: toolError(step.toolError) };
+  if (isObject(step.result)) return { result: step.result };
+  if (Array.isArray(step.content)) return { result: { content: step.content, ...(step.structuredContent !== undefined && { structuredContent: step.structuredContent }) } };
+  if (step.returns !== undefined) return { result: toolResult(typeof step.returns === "string" ? step.returns : [{ type: "text", text: JSON.stringify(step.returns) }]) };
+  return { result: { step } };
 }
 
 function list(value: unknown): Json[] {
