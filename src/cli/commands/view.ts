@@ -69,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     data = readTimelineInput(text, basename(file));
   } catch (error) {
-    if (error instanceof McpTestkitError) throw new CommandError(`Cannot view ${error.detail}`);
+    if (error instanceof McpTestkitError) throw new CommandError(error.detail);
     throw error;
   }
   if (values["no-validate"] !== true) data = { ...data, entries: withProblems(data.entries) };
