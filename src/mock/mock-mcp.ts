@@ -43,6 +43,7 @@ import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type Metr
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
 import { MockAuth, notProtected } from "../auth/mock-auth.js";
+import { mountLiveTimeline } from "../view/live-timeline.js";
 
 const DIRECT = wireFacts("direct");
 
@@ -84,6 +85,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const controlRoute = { prefix: true, unlisted: true, methodsAt: controlMethodsAt, body: { maxBytes: CONTROL_MAX_BODY_BYTES }, bodyRefusal: controlBodyRefusal };
     this.router.mount(CONTROL_PREFIX, control, controlRoute);
     this.router.mount(CONTROL_PREFIX_ALIAS, control, controlRoute);
+    mountLiveTimeline(this.router, { events: this.engine.events, calls: () => this.calls, url: () => this.url });
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 

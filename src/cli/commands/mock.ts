@@ -21,16 +21,18 @@ import { loadScenario, type Scenario } from "../scenario.js";
 import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
 import { METRICS_PATH } from "../../observe/metrics/exposition.js";
+import { LIVE_UI_PATH } from "../../view/live-timeline.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
 export const help = `Usage: mcp-testkit mock [options] [<scenario file>] [<fixtures file or directory>...]
 
-Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL,
-then a line per tool call, resource read and prompt get as each ends, and per session opened
-or closed. With --stdio it speaks MCP on stdin/stdout (newline-delimited JSON) and prints
-everything else on stderr, so an agent can spawn it. It stops on Ctrl-C or SIGTERM, and with
---stdio also when stdin closes.
+Serves a scenario as a mock MCP server. Over Streamable HTTP (the default) it prints its URL
+and its live timeline's (a web page of the traffic, at /__mcp-testkit/ui), then a line per
+tool call, resource read and prompt get as each ends, and per session opened or closed. With
+--stdio it speaks MCP on stdin/stdout (newline-delimited JSON) and prints everything else on
+stderr, so an agent can spawn it. It stops on Ctrl-C or SIGTERM, and with --stdio also when
+stdin closes.
 
 A scenario file is JSON holding mockMcp() options, for example
   { "tools": { "search": [{ "returns": "found it" }, { "toolError": "rate limited" }] } }
@@ -122,6 +124,7 @@ export async function run(argv: string[]): Promise<number> {
     const server = await serve(what, scenario, stdio, http, stopping.stop);
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
+    if (server.url !== undefined) say(`  timeline: ${new URL(LIVE_UI_PATH, server.url).href}`);
     if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
     if (scenario.auth !== undefined && server.url !== undefined) say(`  protected: authorization server ${server.auth.issuer}, resource metadata ${server.auth.resourceMetadataUrl}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
