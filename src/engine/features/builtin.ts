@@ -11,9 +11,10 @@ import { loggingFeature } from "./logging.js";
 import { promptsFeature } from "./prompts.js";
 import { resourcesFeature } from "./resources.js";
 import { subscriptionsFeature } from "./subscriptions.js";
+import { tasksFeature } from "./tasks.js";
 import { toolsFeature } from "./tools.js";
 
-const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature];
+const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature, tasksFeature];
 
 /** The built-in features for one engine: a factory made anew, a stateless feature as it is. */
 export function builtinFeatures(): EngineFeature[] {
