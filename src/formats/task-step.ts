@@ -27,8 +27,7 @@ export interface TaskScript {
 }
 
 /** The words of a malformed `task`, as the TypeScript type spells it. */
-export const TASK_SHAPE =
-  '{ working?: count | ["status message", ...], workingMs?: ms, message?: string, inputMessage?: string, pollIntervalMs?: ms, ttlMs?: ms, ends?: "cancelled" }';
+export const TASK_SHAPE = '{ working?: count | ["status message", ...], workingMs?: ms, message?: string, inputMessage?: string, pollIntervalMs?: ms, ttlMs?: ms, ends?: "cancelled" }';
 
 export const TASK_DESCRIPTION =
   "Answer with a task (when the client can take one: a 2025-11-25 request with params.task, a 2026-07-28 request declaring the io.modelcontextprotocol/tasks extension) and script its life: working for a number of polls or a time, then input_required while the step's asks wait for tasks/update (or the tasks/result stream), then completed with the step's answer, failed with its throws, or cancelled. Other clients get the step's answer as usual.";

@@ -90,7 +90,8 @@ describe("2025-11-25 tasks as raw JSON-RPC", () => {
     const server = await mockMcp({ transport: "memory", ...options });
     open.push(server);
     let id = 0;
-    const send = async (method: string, params: Record<string, unknown> = {}) => JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!) as { result?: any; error?: any };
+    const send = async (method: string, params: Record<string, unknown> = {}) =>
+      JSON.parse((await server.handle(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!) as { result?: any; error?: any };
     await send("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
     return { server, send };
   }

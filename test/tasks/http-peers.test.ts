@@ -30,7 +30,7 @@ const WITH_TASKS = { "io.modelcontextprotocol/clientCapabilities": { elicitation
 /** A raw 2026-07-28 POST declaring the extension (extra headers: a test id, a wrong Mcp-Name). */
 async function post(url: string, method: string, params: Record<string, unknown>, headers: Record<string, string | null> = {}): Promise<{ status: number; body: any }> {
   const request = modernRequest(method, params, WITH_TASKS);
-  const taskHeaders = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
+  const taskHeaders: Record<string, string> = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
   const response = await postModern(url, request, { ...taskHeaders, ...headers });
   return { status: response.status, body: await response.json() };
 }
@@ -96,7 +96,7 @@ describe("2026-07-28 tasks over Streamable HTTP", () => {
     const server = await serve({ tools: {} });
     const listen = modernRequest("subscriptions/listen", { notifications: { taskIds: ["x"] } });
     const response = await postModern(server.url!, listen);
-    const body = await response.json();
+    const body = (await response.json()) as { error?: unknown };
     expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
   });
 

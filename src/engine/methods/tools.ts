@@ -82,8 +82,12 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     return running.stepFunctionThrew(thrown);
   }
   // A step function that hands its call to a step kind (call.task.start()) is answered then, not when it returns.
-  if (isPromiseLike(produced) && state.stepKinds.size > 0) produced = raceHandOver(produced, live.handOverPoint(), running);
-  else if (live.handedOverStep !== undefined) produced = { ...(produced as object), ...live.handedOverStep.step };
+  if (isPromiseLike(produced) && state.stepKinds.size > 0) produced = raceHandOver(produced, live.handOverPoint());
+  else if (live.handedOverStep !== undefined) {
+    // Handed over and returned at once: the returned step is the task's outcome, as a promise's would be.
+    running.later = Promise.resolve({ value: produced });
+    produced = live.handedOverStep.step;
+  }
   if (isPromiseLike(produced)) return new HandlerRun(live, state.requestStates, running.subject, running, produced, { connection, requestId: request.id, context, params }).run();
   return running.takeProduced(produced, live);
 };
@@ -95,12 +99,11 @@ interface HandOver {
 }
 
 /** The step function's value, or (when it hands its call to a step kind before it returns) the hand-over, whichever comes first. */
-function raceHandOver(produced: unknown, handedOver: Promise<{ key: string; step: StepObject }>, running: RunningCall): Promise<unknown> {
+function raceHandOver(produced: unknown, handedOver: Promise<{ key: string; step: StepObject }>): Promise<unknown> {
   const later: Promise<Settled<unknown>> = Promise.resolve(produced).then(
     (value) => ({ value }),
     (thrown: unknown) => ({ thrown }),
   );
-  running.later = later;
   const over = handedOver.then((hand): HandOver => ({ [HANDED_OVER]: { ...hand, later } }));
   return Promise.race([over, later.then((settled) => ("thrown" in settled ? Promise.reject(settled.thrown) : settled.value))]);
 }

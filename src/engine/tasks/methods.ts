@@ -31,7 +31,10 @@ function ownTask(tasks: TasksState, input: HandlerInput): Task {
   }
   const taskId = params.taskId;
   if (typeof taskId !== "string" || taskId.length === 0) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${request.method}: "taskId" must be the string id of a task (the taskId of the call's task answer), got ${JSON.stringify(taskId) ?? "nothing"}`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${request.method}: "taskId" must be the string id of a task (the taskId of the call's task answer), got ${JSON.stringify(taskId) ?? "nothing"}`,
+    );
   }
   const task = tasks.store.get(taskId);
   // Another owner's task is reported as unknown: its existence is not the sender's to learn.
@@ -79,14 +82,23 @@ export function tasksUpdate(tasks: TasksState): RequestHandler {
     }
     const keys = Object.keys(responses);
     if (keys.length > MAX_INPUT_RESPONSES) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tasks/update: "inputResponses" has ${keys.length} keys; at most ${MAX_INPUT_RESPONSES} are taken (answer the task's inputRequests, a few at a time)`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for tasks/update: "inputResponses" has ${keys.length} keys; at most ${MAX_INPUT_RESPONSES} are taken (answer the task's inputRequests, a few at a time)`,
+      );
     }
     if (JSON.stringify(responses).length > MAX_INPUT_RESPONSES_CHARS) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tasks/update: "inputResponses" is over ${MAX_INPUT_RESPONSES_CHARS} characters of JSON; send each answer as the result object its input request asked for`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for tasks/update: "inputResponses" is over ${MAX_INPUT_RESPONSES_CHARS} characters of JSON; send each answer as the result object its input request asked for`,
+      );
     }
     const malformed = keys.find((key) => task.inputs.has(key) && !isObject((responses as Json)[key]));
     if (malformed !== undefined) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for tasks/update: inputResponses[${JSON.stringify(malformed)}] must be the result object of the ${task.inputs.get(malformed)!.method} the task asked for`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for tasks/update: inputResponses[${JSON.stringify(malformed)}] must be the result object of the ${task.inputs.get(malformed)!.method} the task asked for`,
+      );
     }
     // Keys the task does not wait for (never asked, answered already, a terminal task) are ignored, as the extension says.
     const accepted = task.answer(responses as Json);
@@ -109,10 +121,14 @@ export function tasksResult(tasks: TasksState): RequestHandler {
         resolve(resultOf(task, input));
       });
       // Dropped (expired, reset): the waiting request learns why.
-      task.controller.signal.addEventListener("abort", () => {
-        stop();
-        if (!task.terminal) resolve(replyError(input.request.id, unknownTask("tasks/result", task.id, true)));
-      }, { once: true });
+      task.controller.signal.addEventListener(
+        "abort",
+        () => {
+          stop();
+          if (!task.terminal) resolve(replyError(input.request.id, unknownTask("tasks/result", task.id, true)));
+        },
+        { once: true },
+      );
       sendInputs(task, input.connection, input.request.id);
       tasks.lives.get(task.id)?.awaited();
     });
@@ -131,7 +147,12 @@ function sendInputs(task: Task, connection: Connection, relatedRequestId: string
     if (pending.sent) continue;
     pending.sent = true;
     const params = { ...pending.params, _meta: { ...(pending.params?._meta as Json | undefined), [META.relatedTask]: { taskId: task.id } } };
-    askClient(connection, pending.method, params, { relatedRequestId, giveUps: [[task.controller.signal, undefined]], asking: new Set(), declared: () => connection.negotiated.clientCapabilities }).then(
+    askClient(connection, pending.method, params, {
+      relatedRequestId,
+      giveUps: [[task.controller.signal, undefined]],
+      asking: new Set(),
+      declared: () => connection.negotiated.clientCapabilities,
+    }).then(
       (result) => task.answer({ [pending.key]: result }),
       (error: unknown) => {
         // No answer (the stream went away): asked again on the next tasks/result. An error answer ends the ask.

@@ -40,6 +40,14 @@ export interface HandleLink {
   task?: Task;
   /** What `start()` said, for the step kind. */
   started?: TaskStart;
+  /** What the function did to its task before the task was made (it is made once the function hands over or returns). */
+  pending?: Array<(task: Task) => void>;
+}
+
+/** Runs `act` on the call's task now, or as soon as it is made. */
+function onTask(link: HandleLink, act: (task: Task) => void): void {
+  if (link.task !== undefined) act(link.task);
+  else if (link.started !== undefined) (link.pending ??= []).push(act);
 }
 
 export function makeTaskHandle(call: StepKindCall, link: HandleLink, possible: boolean): TaskHandle {
@@ -60,21 +68,21 @@ export function makeTaskHandle(call: StepKindCall, link: HandleLink, possible: b
       return true;
     },
     setStatus(status, message) {
-      link.task?.setStatus(status, message);
+      onTask(link, (task) => task.setStatus(status, message));
     },
     setMessage(message) {
-      const task = link.task;
-      if (task !== undefined) task.setStatus(task.status, message);
+      onTask(link, (task) => task.setStatus(task.status, message));
     },
     complete(step) {
-      const task = link.task;
-      if (task === undefined || task.terminal) return;
-      const given = call.answerOf(step);
-      if ("error" in given) task.fail(given.error);
-      else task.complete(given.result as Record<string, unknown>);
+      onTask(link, (task) => {
+        if (task.terminal) return;
+        const given = call.answerOf(step);
+        if ("error" in given) task.fail(given.error);
+        else task.complete(given.result as Record<string, unknown>);
+      });
     },
     fail(error) {
-      link.task?.fail(asRpcError(error));
+      onTask(link, (task) => task.fail(asRpcError(error)));
     },
   };
 }

@@ -101,7 +101,10 @@ export function taskStepKind(tasks: TasksState): StepKindSpec {
 
 /** A step function's task: its asks go to the task, its signal follows the task, its value is the outcome. */
 function runFunctionLife(task: Task, call: StepKindCall, link: HandleLink | undefined): void {
-  if (link !== undefined) link.task = task;
+  if (link !== undefined) {
+    link.task = task;
+    for (const act of link.pending?.splice(0) ?? []) act(task);
+  }
   call.interaction?.continueAs((method, params, exchange, options) => task.ask(method, params, exchange, options?.key), task.controller.signal);
   void call.later!.then((settled) => {
     if (task.terminal) return;
