@@ -104,3 +104,17 @@ describe("a step that answers with a task (2026-07-28)", () => {
     expect(discovered.result!.capabilities.tasks).toBeUndefined();
   });
 });
+
+describe("assertTask: what the client did with a task", () => {
+  it("passes when the agent polled as expected and never cancelled; a failure lists the calls and their tasks", async () => {
+    const { server, send } = await modernMock({ tools: { build: { task: { working: 2 }, returns: "built" } } });
+    const { taskId } = (await send("tools/call", { name: "build" })).result!;
+    for (let i = 0; i < 3; i++) await send("tasks/get", { taskId });
+    expect(server.assertTask("build", { polls: 3, cancelled: false, status: "completed", updates: 0 }).task!.id).toBe(taskId);
+    expect(() => server.assertTask("build", { polls: 2, cancelled: true })).toThrow(
+      new RegExp(`polled 3 times, expected 2 times; never cancelled, expected a tasks/cancel\\.\\nCalls:\\n  #0 task ${taskId}: working → completed; 3 polls, 0 updates, 0 cancels`),
+    );
+    expect(() => server.assertTask("other", { polls: 1 })).toThrow('Expected a call to "other" answered with a task, but none was.\nNo call to it was recorded.');
+    expect(() => server.assertTask("build", { poll: 1 } as never)).toThrow('unknown option "poll"; did you mean "polls"?');
+  });
+});
