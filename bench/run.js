@@ -9,8 +9,9 @@
  * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip
  * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries
  * - import  bench/import-cost.js  import("mcp-testkit") in a fresh process vs aimock's entry and a bare node start
+ * - tasks   bench/tasks.js   a task-augmented call (create + 3 polls) vs a plain one; 100,000 tasks expired, heap flat
  *
- * Options: --only=memory,http,driver,observe,fakes,import (default all; the memory section's own parts setup, seq,
+ * Options: --only=memory,http,driver,observe,fakes,import,tasks (default all; the memory section's own parts setup, seq,
  * par, mem are accepted too and run only those), --quick, --rounds=N, --no-json (passed to every
  * section). Each section writes bench/results/<section>.json; this writes
  * bench/results/latest.json, a summary of the sections it ran (their tables and aims) that
@@ -35,8 +36,9 @@ const SECTIONS = {
   observe: { file: "observe.js", hardCapMs: 95_000 },
   fakes: { file: "fakes.js", hardCapMs: 90_000 },
   import: { file: "import-cost.js", hardCapMs: 120_000 },
+  tasks: { file: "tasks.js", hardCapMs: 120_000 },
 };
-const only = (args.get("only") ?? "memory,http,driver,observe,fakes,import").split(",").filter(Boolean);
+const only = (args.get("only") ?? "memory,http,driver,observe,fakes,import,tasks").split(",").filter(Boolean);
 const unknown = only.filter((name) => !(name in SECTIONS) && !MEMORY_PARTS.includes(name));
 if (unknown.length) {
   console.error(`unknown --only value(s): ${unknown.join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")} (memory parts: ${MEMORY_PARTS.join(", ")})`);

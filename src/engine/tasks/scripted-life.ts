@@ -33,7 +33,6 @@ export class ScriptedLife {
     const working = script.working;
     this.workingPolls = typeof working === "number" ? working : (working?.length ?? 0);
     this.workingUntil = task.createdAt + (script.workingMs ?? 0);
-    task.controller.signal.addEventListener("abort", () => this.stop(), { once: true });
   }
 
   /** Starts the life: the task may move on at once (nothing to wait for) or when its time is up. */

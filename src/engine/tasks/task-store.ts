@@ -20,7 +20,11 @@ export class TaskStore {
   // Insertion order is creation order, so the oldest tasks are looked at first when sweeping.
   private readonly tasks = new Map<string, Task>();
 
-  constructor(readonly limit: number = DEFAULT_TASK_LIMIT) {}
+  constructor(
+    readonly limit: number = DEFAULT_TASK_LIMIT,
+    /** Told each task the store forgets (expired, cleared), after its work was stopped. */
+    private readonly forgotten?: (task: Task, reason: string) => void,
+  ) {}
 
   get size(): number {
     return this.tasks.size;
@@ -66,6 +70,7 @@ export class TaskStore {
     if (this.tasks.get(task.id) !== task) return;
     this.tasks.delete(task.id);
     task.drop(`task ${task.id} was forgotten: ${reason}`);
+    this.forgotten?.(task, reason);
   }
 
   clear(reason: string): void {

@@ -13,16 +13,12 @@ import type { Task } from "./task.js";
 
 type Json = Record<string, unknown>;
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 /** The task as 2025-11-25 shows it (tasks/get, tasks/cancel, notifications/tasks/status, inside a create result). */
 export function coreTask(task: Task): Json {
   const shown: Json = { taskId: task.id, status: task.status };
   if (task.statusMessage !== undefined) shown.statusMessage = task.statusMessage;
-  shown.createdAt = iso(task.createdAt);
-  shown.lastUpdatedAt = iso(task.lastUpdatedAt);
+  shown.createdAt = task.createdIso;
+  shown.lastUpdatedAt = task.updatedIso;
   shown.ttl = task.ttlMs;
   shown.pollInterval = task.pollIntervalMs;
   return shown;
@@ -32,8 +28,8 @@ export function coreTask(task: Task): Json {
 function extensionTask(task: Task): Json {
   const shown: Json = { taskId: task.id, status: task.status };
   if (task.statusMessage !== undefined) shown.statusMessage = task.statusMessage;
-  shown.createdAt = iso(task.createdAt);
-  shown.lastUpdatedAt = iso(task.lastUpdatedAt);
+  shown.createdAt = task.createdIso;
+  shown.lastUpdatedAt = task.updatedIso;
   shown.ttlMs = task.ttlMs;
   shown.pollIntervalMs = task.pollIntervalMs;
   return shown;

@@ -53,8 +53,11 @@ export class Task {
   error?: JsonRpcErrorObject;
   /** The requests the task waits for, by key (in the order it asked). */
   readonly inputs = new Map<string, PendingInput>();
-  /** Aborted when the task is cancelled, expires or the mock forgets it: its work stops. */
-  readonly controller = new AbortController();
+  /** Aborted when the task is cancelled, expires or the mock forgets it: its work stops (made when first asked for). */
+  #controller?: AbortController;
+  /** The ISO forms of the times, made once each (every poll shows them). */
+  #createdIso?: string;
+  #updatedIso?: string;
   /** Told every change (notifications, a waiting tasks/result). */
   private readonly listeners = new Set<(task: Task) => void>();
   private inputCount = 0;
@@ -71,6 +74,20 @@ export class Task {
     this.record.statuses.push({ status: "working", ...(options.message !== undefined && { message: options.message }), at: this.createdAt });
   }
 
+  get controller(): AbortController {
+    this.#controller ??= new AbortController();
+    if (this.terminal && this.status === "cancelled" && !this.#controller.signal.aborted) this.#controller.abort(new Error(`task ${this.id} was cancelled`));
+    return this.#controller;
+  }
+
+  get createdIso(): string {
+    return (this.#createdIso ??= new Date(this.createdAt).toISOString());
+  }
+
+  get updatedIso(): string {
+    return (this.#updatedIso ??= new Date(this.lastUpdatedAt).toISOString());
+  }
+
   get terminal(): boolean {
     return isTerminal(this.status);
   }
@@ -85,6 +102,7 @@ export class Task {
     this.status = status;
     this.statusMessage = message;
     this.lastUpdatedAt = Date.now();
+    this.#updatedIso = undefined;
     this.record.statuses.push({ status, ...(message !== undefined && { message }), at: this.lastUpdatedAt });
     if (isTerminal(status)) this.finish();
     this.tell();
@@ -159,7 +177,7 @@ export class Task {
 
   /** Forgets the task: its work stops and nobody waits on it any more. */
   drop(reason: string): void {
-    if (!this.controller.signal.aborted) this.controller.abort(new Error(reason));
+    if (this.#controller !== undefined && !this.#controller.signal.aborted) this.#controller.abort(new Error(reason));
     for (const input of this.inputs.values()) input.reject({ code: -32603, message: reason });
     this.inputs.clear();
     this.listeners.clear();
@@ -168,7 +186,7 @@ export class Task {
   private finish(): void {
     for (const input of this.inputs.values()) input.reject({ code: -32603, message: `task ${this.id} ended ${this.status} before the client answered ${input.method}` });
     this.inputs.clear();
-    if (this.status === "cancelled" && !this.controller.signal.aborted) this.controller.abort(new Error(`task ${this.id} was cancelled`));
+    if (this.status === "cancelled" && this.#controller !== undefined && !this.#controller.signal.aborted) this.#controller.abort(new Error(`task ${this.id} was cancelled`));
   }
 
   private tell(): void {

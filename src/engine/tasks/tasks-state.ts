@@ -32,8 +32,17 @@ export class TasksState {
   readonly store: TaskStore;
   readonly lives = new Map<string, ScriptedLife>();
 
+  /** The call each live task answers, to end its record when the task is forgotten before it ended. */
+  private readonly calls = new Map<string, StepKindCall>();
+
   constructor(limit?: number) {
-    this.store = new TaskStore(limit);
+    this.store = new TaskStore(limit, (task, reason) => {
+      this.lives.get(task.id)?.stop();
+      this.lives.delete(task.id);
+      const call = this.calls.get(task.id);
+      this.calls.delete(task.id);
+      if (call !== undefined && !task.terminal) call.end("cancelled", { reason: `the task was forgotten: ${reason}` });
+    });
   }
 
   /** A new task for `call`, its record on the call, its notifications wired; throws TaskLimitReached at the cap. */
@@ -45,6 +54,7 @@ export class TasksState {
     const message = Array.isArray(script.working) && script.working.length > 0 ? script.working[0] : script.message;
     const task = this.store.create(ownerOf(call.connection, call.context), ttlMs, script.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, record, message);
     call.record.task = task.record;
+    this.calls.set(task.id, call);
     const extension = versionHas(call.context.protocolVersion, "tasksExtension");
     const connection = call.connection;
     const state = call.state;
@@ -65,6 +75,7 @@ export class TasksState {
   private ended(task: Task, call: StepKindCall): void {
     this.lives.get(task.id)?.stop();
     this.lives.delete(task.id);
+    this.calls.delete(task.id);
     if (task.status === "completed") call.end(task.result?.isError === true ? "tool-error" : "result", { result: task.result });
     else if (task.status === "failed") call.end("protocol-error", { error: task.error });
     else call.end("cancelled", { reason: task.statusMessage ?? "the task was cancelled" });
@@ -72,8 +83,6 @@ export class TasksState {
 
   /** Forgets every task (server.reset(), the mock closing). */
   clear(reason: string): void {
-    for (const life of this.lives.values()) life.stop();
-    this.lives.clear();
     this.store.clear(reason);
   }
 }
