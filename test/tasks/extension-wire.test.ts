@@ -118,3 +118,21 @@ describe("assertTask: what the client did with a task", () => {
     expect(() => server.assertTask("build", { poll: 1 } as never)).toThrow('unknown option "poll"; did you mean "polls"?');
   });
 });
+
+describe("a fixture file's step answers with a task", () => {
+  it("a fake call's step with task makes a task whose result is the step's", async () => {
+    const { server, send } = await modernMock({
+      fixtures: [{ scope: "shared", tools: [{ name: "export_report", calls: [{ anyArgs: true, step: { task: { working: 1 }, returns: "report.pdf" } }] }] }],
+      fakesOptions: { logger: () => undefined },
+    });
+    const created = await send("tools/call", { name: "export_report", arguments: {} });
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const done = await untilTerminal(send, created.result!.taskId);
+    expect(done.result).toMatchObject({ status: "completed", result: { content: [{ text: "report.pdf" }] } });
+    expect(server.calls[0]).toMatchObject({ outcome: "result", task: { id: created.result!.taskId } });
+  });
+
+  it("a malformed task in a fixture step is refused when loaded, naming the key", async () => {
+    await expect(modernMock({ fixtures: [{ scope: "shared", tools: [{ name: "x", calls: [{ anyArgs: true, step: { task: { working: -1 }, returns: "x" } }] }] }] })).rejects.toThrow(/task/);
+  });
+});
