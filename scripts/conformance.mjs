@@ -7,7 +7,9 @@
  * - server mode: the suite is the client, mcp-testkit's mock (serving
  *   examples/conformance/server.js) the server under test. 0.1.16: `--suite active`, then
  *   `--suite pending`; the alpha: `--suite active`, `draft`, `pending` (together its 40 scenarios
- *   for 2026-07-28; two are in both draft and pending: run in each, one row);
+ *   for 2026-07-28; two are in both draft and pending: run in each, one row), then the nine
+ *   extension scenarios of the tasks extension (tasks-*), each on its own with --force, in rows
+ *   labelled "extension";
  * - client mode: the suite serves a scenario, mcp-testkit's driver (the program
  *   examples/conformance/client.js, run on this Node) is the client under test. 0.1.16: initialize,
  *   tools_call, elicitation-sep1034-client-defaults, sse-retry; the alpha: the 8 scenarios without
@@ -23,7 +25,8 @@
  *   npm run conformance                          both suites: server mode, then client mode, each
  *   npm run conformance -- --spec 2025           only 0.1.16 (or: 2026, only the alpha)
  *   npm run conformance -- --mode server         only server mode (or: client)
- *   npm run conformance -- --suite active        server mode: only the active suite (or: pending, draft, skills)
+ *   npm run conformance -- --suite active        server mode: only the active suite (or: pending, draft, skills,
+ *                                                extension: the 2026 tasks extension scenarios, each with --force)
  *   npm run conformance -- --scenario ping       one scenario, in each suite that has it (client
  *                                                mode if it is one of the client scenarios above)
  *   npm run conformance -- --verbose             the suite's JSON output for every check
@@ -70,10 +73,23 @@ const WIRE_CHECK = "wire-schema-valid";
  * `--suite` values run in server mode (in this order), `clientScenarios` the client-mode
  * scenarios the driver must pass, `specArgs` what selects the protocol revision.
  */
-function suiteInfo(key, version, spec, folder, envVariable, specArgs, serverSuites, clientScenarios) {
+function suiteInfo(key, version, spec, folder, envVariable, specArgs, serverSuites, clientScenarios, extensionScenarios = []) {
   const dir = join(ROOT, "node_modules/.cache", folder);
   const packageDir = join(dir, "node_modules/@modelcontextprotocol/conformance");
-  return { key, version, spec, dir, packageDir, envVariable, entry: process.env[envVariable] ?? join(packageDir, "dist/index.js"), specArgs, serverSuites, clientScenarios, authClientRuns: [] };
+  return {
+    key,
+    version,
+    spec,
+    dir,
+    packageDir,
+    envVariable,
+    entry: process.env[envVariable] ?? join(packageDir, "dist/index.js"),
+    specArgs,
+    serverSuites,
+    clientScenarios,
+    extensionScenarios,
+    authClientRuns: [],
+  };
 }
 
 /**
@@ -150,6 +166,20 @@ const SUITES = {
       "json-schema-ref-no-deref",
       "json-schema-2020-12-preservation",
     ],
+    // Extension scenarios (the tasks extension, io.modelcontextprotocol/tasks): not in any
+    // --suite selection, each run on its own with --force, in rows of their own ("extension").
+    // tasks-status-notifications is left out: in this version it is a placeholder that always skips.
+    [
+      "tasks-lifecycle",
+      "tasks-capability-negotiation",
+      "tasks-wire-fields",
+      "tasks-request-state-removal",
+      "tasks-mrtr-input",
+      "tasks-request-headers",
+      "tasks-dispatch-and-envelope",
+      "tasks-required-task-error",
+      "tasks-mrtr-composition",
+    ],
   ),
 };
 SUITES[2026].authClientRuns = AUTH_CLIENT_RUNS;
@@ -183,12 +213,13 @@ if (args.help) {
   console.log(
     `  --mode     server: the suite tests the mock; client: the suite tests the driver (2025: ${SUITES[2025].clientScenarios.join(", ")}; 2026: ${SUITES[2026].clientScenarios.join(", ")}; and ${AUTH_CLIENT_RUNS.length} auth/* runs: 2026-07-28, 2025-11-25, 2025-03-26, extensions); all (default): both`,
   );
-  console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only), the skills extension's (2026 only), or all of them (default)");
+  console.log("  --suite    server mode only: the active suite, the pending scenarios, the draft ones (2026 only),");
+  console.log("             skills or extension (2026 only, each with --force: the Skills and the tasks extensions), or all (default)");
   process.exit(0);
 }
 if (!["all", "2025", "2026"].includes(args.spec)) fail(`--spec must be all, 2025 or 2026, got "${args.spec}"`);
 if (!["all", "server", "client"].includes(args.mode)) fail(`--mode must be all, server or client, got "${args.mode}"`);
-if (!["all", "active", "pending", "draft", "skills"].includes(args.suite)) fail(`--suite must be all, active, pending, draft or skills, got "${args.suite}"`);
+if (!["all", "active", "pending", "draft", "skills", "extension"].includes(args.suite)) fail(`--suite must be all, active, pending, draft, skills or extension, got "${args.suite}"`);
 const selectedSuites = args.spec === "all" ? [SUITES[2025], SUITES[2026]] : [SUITES[args.spec]];
 
 function say(line) {
@@ -454,14 +485,12 @@ function rowFails(counts) {
 function plan(suite) {
   if (args.scenario === undefined) {
     const skills = suite.key === "2026";
+    const suiteRuns = suite.serverSuites.filter((name) => args.suite === "all" || args.suite === name).map((name) => ({ label: name, selection: ["--suite", name] }));
+    // An extension scenario runs only when asked for by name or with --force, one invocation each.
+    const extensionRuns = args.suite === "all" || args.suite === "extension" ? suite.extensionScenarios.map((name) => ({ label: "extension", selection: ["--scenario", name, "--force"] })) : [];
+    const skillsRuns = skills && (args.suite === "all" || args.suite === "skills") ? skillsServerRuns() : [];
     return {
-      serverRuns:
-        args.mode === "client"
-          ? []
-          : [
-              ...suite.serverSuites.filter((name) => args.suite === "all" || args.suite === name).map((name) => ({ label: name, selection: ["--suite", name] })),
-              ...(skills && (args.suite === "all" || args.suite === "skills") ? skillsServerRuns() : []),
-            ],
+      serverRuns: args.mode === "client" ? [] : [...suiteRuns, ...extensionRuns, ...skillsRuns],
       clientScenarios: args.mode === "server" ? [] : [...suite.clientScenarios, ...(skills ? SKILLS_SCENARIOS.client : [])],
       authRuns: args.mode === "server" ? [] : suite.authClientRuns,
     };
@@ -477,9 +506,10 @@ function plan(suite) {
     say(`conformance ${suite.version} (${suite.spec}) has no ${isClient ? "client" : "server"} scenario ${args.scenario}: skipped`);
     return { serverRuns: [], clientScenarios: [], authRuns: [] };
   }
+  const force = suite.extensionScenarios.includes(args.scenario) ? ["--force"] : [];
   return isClient
     ? { serverRuns: [], clientScenarios: [args.scenario], authRuns: [] }
-    : { serverRuns: [{ label: args.scenario, selection: ["--scenario", args.scenario] }], clientScenarios: [], authRuns: [] };
+    : { serverRuns: [{ label: args.scenario, selection: ["--scenario", args.scenario, ...force] }], clientScenarios: [], authRuns: [] };
 }
 
 for (const suite of selectedSuites) installSuiteIfMissing(suite);

@@ -46,6 +46,10 @@ const toolDefinition = z
     annotations: object.optional(),
     icons: z.array(object).optional(),
     _meta: object.optional(),
+    execution: z
+      .strictObject({ taskSupport: z.enum(["forbidden", "optional", "required"]).optional() })
+      .meta({ description: "How the tool may run as a task (2025-11-25 lists it; a step with task implies optional). See docs/tasks.md." })
+      .optional(),
     responses: steps.meta({ description: "The tool's script: a step, or a list of steps (the last one repeats)." }).optional(),
   })
   .meta({ id: "toolDefinition" });

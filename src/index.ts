@@ -114,7 +114,10 @@ export { ServerRequestError } from "./engine/connection.js";
 
 // ---- The record and assertions
 /** One tool call's record, its outcome, and the requests sent to the client during it. */
-export type { ToolCall, CallOutcome, ServerRequestExchange, Exchange } from "./engine/call-log.js";
+export type { ToolCall, CallOutcome, ServerRequestExchange, Exchange, TaskRecord } from "./engine/call-log.js";
+export type { TaskHandle, TaskStart } from "./engine/tasks/task-handle.js";
+export type { TaskScript } from "./formats/task-step.js";
+export type { TaskExpectations } from "./engine/task-assertions.js";
 /** The partial matcher behind `assertCalled(..., { with })`, and where two values first differ. */
 export { matches, firstDifference, type Difference } from "./engine/match.js";
 /** What `assertCalled` throws, and its options. */

@@ -437,6 +437,70 @@ export default {
       inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, query: { type: "string" } } },
       responses: (call) => ({ content: [{ type: "text", text: `region=${call.arguments.region}` }] }),
     },
+
+    // --- The tasks extension io.modelcontextprotocol/tasks (2026-07-28; the suite's tasks-*
+    // scenarios, run with --force). A step with `task` answers a client that declared the
+    // extension with a task and scripts its life; any other client gets the step's answer.
+
+    // tasks-*: sync only, never a task.
+    greet: {
+      description: "Greets someone (never a task)",
+      inputSchema: { type: "object", properties: { name: { type: "string" } } },
+      responses: (call) => ({ content: [{ type: "text", text: `Hello, ${call.arguments.name ?? "World"}!` }] }),
+    },
+    // tasks-*: works for `seconds`, then a result; a cancel while it works ends it cancelled.
+    slow_compute: {
+      description: "Computes for the given number of seconds (a task)",
+      inputSchema: { type: "object", properties: { seconds: { type: "number" }, label: { type: "string" } } },
+      execution: { taskSupport: "optional" },
+      responses: (call) => ({ task: { workingMs: Math.max(0, Number(call.arguments.seconds ?? 0)) * 1000, message: "Computing" }, returns: `Computed ${call.arguments.label ?? "result"}` }),
+    },
+    // tasks-lifecycle, tasks-required-task-error: a tool error after about a second, only as a task.
+    failing_job: {
+      description: "A job that fails as a tool error (runs only as a task)",
+      inputSchema: NO_ARGUMENTS,
+      execution: { taskSupport: "required" },
+      responses: { task: { workingMs: 1000 }, toolError: "The job failed" },
+    },
+    // tasks-lifecycle: a protocol error, so the task fails.
+    protocol_error_job: {
+      description: "A job that ends in a protocol error (a task)",
+      inputSchema: NO_ARGUMENTS,
+      responses: { task: {}, throws: { code: -32603, message: "Internal error: the job crashed" } },
+    },
+    // tasks-mrtr-input: one elicitation as the task's input, then a result.
+    confirm_delete: {
+      description: "Deletes a file once the user confirms (a task that asks)",
+      inputSchema: { type: "object", properties: { filename: { type: "string" } } },
+      responses: {
+        task: { inputMessage: "Waiting for confirmation" },
+        asks: [{ method: "elicitation/create", params: { message: "Delete the file?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } } } }],
+        returns: "Deleted",
+      },
+    },
+    // tasks-mrtr-input: two elicitations pending at once.
+    multi_input: {
+      description: "Asks two questions at once (a task that asks)",
+      inputSchema: NO_ARGUMENTS,
+      responses: {
+        task: { inputMessage: "Waiting for two answers" },
+        asks: [
+          { method: "elicitation/create", params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } },
+          { method: "elicitation/create", params: { message: "Confirm?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } } } } },
+        ],
+        returns: "Both answered",
+      },
+    },
+    // tasks-mrtr-composition: asks the name first (MRTR on tools/call), then answers with a task whose result names it.
+    test_tool_with_task: {
+      description: "Asks a name, then works on it as a task",
+      inputSchema: NO_ARGUMENTS,
+      execution: { taskSupport: "required" },
+      responses: async (call) => {
+        const answer = await call.elicit({ message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "user_name" });
+        return { task: { workingMs: 100 }, returns: `Hello, ${answer.content?.name ?? "stranger"}!` };
+      },
+    },
   },
 
   resources: {

@@ -12,6 +12,9 @@ import { CALL_ENDED, type Connection } from "./connection.js";
 import type { CallerAuth, RequestIdentity } from "./request-context.js";
 import { Interaction, type AskOptions, type ClientRoot, type ElicitAnswer, type SampleAnswer } from "./interaction/interaction.js";
 
+import type { TaskHandle } from "./tasks/task-handle.js";
+import type { StepObject } from "./steps.js";
+
 export type { AskOptions, ClientRoot, ElicitAnswer, SampleAnswer } from "./interaction/interaction.js";
 export { passesLevel } from "./interaction/interaction.js";
 
@@ -67,6 +70,12 @@ export interface ToolCallContext {
   endSubscriptions(): number;
   /** `ping` to the client; resolves when it answers. */
   ping(): Promise<void>;
+  /**
+   * The call as a task (see docs/tasks.md): `call.task.start()` answers the call with a task now
+   * (when the client can take one) and the function's work goes on as the task's; its status and
+   * message, its asks (input the task waits for), and its return value (the task's outcome).
+   */
+  readonly task: TaskHandle;
 }
 
 /** What a call may tell every client through (the engine). */
@@ -125,6 +134,34 @@ export class LiveCall extends Interaction implements ToolCallContext {
     this.sessionId = record.sessionId;
     this.meta = record.meta;
     this.requestId = record.requestId;
+  }
+
+  /** Set by the tool-call runtime: the handle of a step kind a step function reads (`call.task`). */
+  kindHandles?: (key: string) => unknown;
+  #handOver?: { promise: Promise<{ key: string; step: StepObject }>; resolve: (hand: { key: string; step: StepObject }) => void };
+  /** Set when the function handed its call to a step kind before it returned (synchronously). */
+  handedOverStep?: { key: string; step: StepObject };
+
+  get task(): TaskHandle {
+    return this.kindHandles?.("task") as TaskHandle;
+  }
+
+  /** The call is handed to the step kind `key`, to be answered as `step` says (its work goes on as the kind's). */
+  handOver(key: string, step: StepObject): void {
+    if (this.handedOverStep !== undefined) return;
+    this.handedOverStep = { key, step };
+    this.#handOver?.resolve(this.handedOverStep);
+  }
+
+  /** Resolves when the function hands its call to a step kind (asked once, for a function still running). */
+  handOverPoint(): Promise<{ key: string; step: StepObject }> {
+    if (this.#handOver === undefined) {
+      let resolve!: (hand: { key: string; step: StepObject }) => void;
+      const promise = new Promise<{ key: string; step: StepObject }>((done) => (resolve = done));
+      this.#handOver = { promise, resolve };
+      if (this.handedOverStep !== undefined) resolve(this.handedOverStep);
+    }
+    return this.#handOver.promise;
   }
 
   broadcast(method: string, params?: Json): void {

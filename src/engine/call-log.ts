@@ -64,6 +64,21 @@ export interface ToolCall {
   reason?: string;
   /** Requests sent to the client during the call, with the answers. */
   exchanges: ServerRequestExchange[];
+  /** When the call was answered with a task: the task's life as the client saw it and drove it. */
+  task?: TaskRecord;
+}
+
+/** A task's life on its call's record (the call ends when the task does, with the task's outcome). */
+export interface TaskRecord {
+  id: string;
+  /** Every status the task went through, in order, with its status message and when. */
+  statuses: Array<{ status: string; message?: string; at: number }>;
+  /** Every `tasks/get` (and 2025-11-25 `tasks/result`) for the task, with the status it answered. */
+  polls: Array<{ method: string; at: number; status: string }>;
+  /** Every `tasks/update`: the keys it answered, and which of them the task was waiting for. */
+  updates: Array<{ at: number; keys: string[]; accepted: string[] }>;
+  /** Every `tasks/cancel`, with the status the task had when it arrived. */
+  cancels: Array<{ at: number; status: string }>;
 }
 
 /**

@@ -26,6 +26,13 @@ export interface ToolDefinition {
   annotations?: Json;
   icons?: Json[];
   _meta?: Json;
+  /**
+   * How the tool may run (2025-11-25 lists it): `taskSupport` `"optional"` (a client may ask for a
+   * task), `"required"` (every call must be a task: -32601 without one; 2026-07-28: -32021 for a
+   * client without the tasks extension) or `"forbidden"`. Default: `"optional"` when a step of
+   * the tool has a `task`, else none (see docs/tasks.md).
+   */
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   /** The tool's script: a step, or a list of steps (the last one repeats). Default: an empty result. */
   responses?: Step | Step[];
 }
@@ -41,6 +48,7 @@ const TOOL_DEFINITION_KINDS: Record<keyof ToolDefinition, ValueKind | undefined>
   annotations: "object",
   icons: "object list",
   _meta: "object",
+  execution: "object",
   responses: undefined, // checked step by step below
 };
 const TOOL_DEFINITION_KEYS = new Set(Object.keys(TOOL_DEFINITION_KINDS));
@@ -155,6 +163,8 @@ export interface ToolEntry {
   script: Script;
   /** Its `outputSchema`, if it has one: `returns` of a value it admits is also the structured content. */
   outputSchema?: Json;
+  /** How it may run (`{ taskSupport }`), declared or implied by a step's `task`. */
+  execution?: Json;
 }
 
 export interface ResourceEntry {
@@ -221,11 +231,13 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
   const steps: Step[] = responses === undefined ? [{}] : Array.isArray(responses) ? responses : [responses];
   if (steps.length === 0) throw new McpTestkitError(`Tool "${name}" has an empty list of steps; give at least one.`);
   steps.forEach((step, i) => checkStep(step, steps.length === 1 ? `Tool "${name}"'s step` : `Tool "${name}" step ${i + 1}`));
+  const execution = toolExecution(name, definition.execution, steps);
 
   return {
     name,
     script: new Script(steps),
     outputSchema: definition.outputSchema,
+    execution,
     listing: defined({
       name,
       title: definition.title,
@@ -234,9 +246,24 @@ export function normalizeTool(name: string, spec: ToolSpec): ToolEntry {
       outputSchema: definition.outputSchema,
       annotations: definition.annotations,
       icons: definition.icons,
+      execution,
       _meta: definition._meta,
     }),
   };
+}
+
+const TASK_SUPPORT = ["forbidden", "optional", "required"];
+
+/** A tool's `execution`: as declared (checked), or `{ taskSupport: "optional" }` when a step scripts a task. */
+function toolExecution(name: string, declared: ToolDefinition["execution"], steps: readonly Step[]): Json | undefined {
+  if (declared !== undefined) {
+    const support = declared.taskSupport;
+    if (support !== undefined && !TASK_SUPPORT.includes(support)) {
+      throw new McpTestkitError(`Tool "${name}"'s execution.taskSupport must be "forbidden", "optional" or "required", got ${typeLabel(support)}.`);
+    }
+    return declared;
+  }
+  return steps.some((step) => typeof step === "object" && step.task !== undefined) ? { taskSupport: "optional" } : undefined;
 }
 
 const RESOURCE_DEFINITION_KINDS: Record<keyof ResourceDefinition, ValueKind | undefined> = {

@@ -29,7 +29,7 @@ import { RequestStateKeeper } from "./mrtr/request-state.js";
 import { abortInFlight } from "./methods/tools.js";
 import { builtinFeatures } from "./features/builtin.js";
 import { MethodTable } from "./features/method-table.js";
-import type { EngineFeature } from "./features/feature.js";
+import type { EngineFeature, StepKindSpec } from "./features/feature.js";
 import { bindUserFeature, type McpFeature } from "./features/user-features.js";
 import { checkMethodName, checkUnhandledMethodPolicy, runUserHandlers, unhandledMethod, withoutRetryFields, type McpMethodHandler, type UnhandledMethodPolicy } from "./features/user-handlers.js";
 import { NO_REPLY, replyError, RpcError, type Outcome, type Peer, type WireOutcome } from "./outcome.js";
@@ -128,6 +128,7 @@ export class Engine implements EngineState {
   readonly subscriptions = new Set<Subscription>();
   /** Signs and checks MRTR `requestState` with a key of this mock's own. */
   readonly requestStates: RequestStateKeeper;
+  readonly stepKinds = new Map<string, StepKindSpec>();
   /** Requests with a `request:start` still waiting for their `request:end`. */
   private readonly observed = new ObservedRequests();
   /** Which handler serves each method and notification, built from the built-in and the user's features. */
@@ -164,6 +165,7 @@ export class Engine implements EngineState {
     this.features = [...builtinFeatures(), ...checkFeatureList(options.features).map(bindUserFeature)];
     this.perConnection = this.features.filter((feature) => feature.connectionClosed !== undefined);
     this.table = new MethodTable(this.features);
+    for (const feature of this.features) for (const kind of feature.stepKinds ?? []) this.stepKinds.set(kind.key, kind);
     this.toolSources = [scriptSource(this.catalog), unknownToolSource(this.catalog, options.onUnknownTool, (line) => log("warn", line), this.unknownToolHints)];
   }
 
@@ -436,6 +438,7 @@ export class Engine implements EngineState {
   }
 
   close(reason = "the mock server closed"): void {
+    for (const feature of this.features) feature.close?.();
     this.endSubscriptions("server_stopping");
     this.requestStates.clear();
     for (const connection of [...this.sessions]) this.closeConnection(connection, "cancelled", reason);

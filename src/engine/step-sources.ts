@@ -18,6 +18,8 @@ export interface StepChoice {
   readonly step: Step;
   /** The tool's `outputSchema`, if it declares one (so `returns` of a value it admits also sends `structuredContent`). */
   readonly outputSchema?: unknown;
+  /** The tool's `execution` (how it may run: `{ taskSupport }`), if it declares one. */
+  readonly execution?: Record<string, unknown>;
   /**
    * How to record the answer when it is not the step's own kind: `unknown-tool` for the
    * unknown-tool policy's error, `tool-error` for a raw `result` with `isError` (a fake's error).
@@ -46,7 +48,7 @@ export function scriptSource(catalog: Catalog): ToolStepSource {
     const step = tool.script.next() ?? {};
     const last = made.get(tool);
     if (last !== undefined && last.step === step) return last;
-    const choice: StepChoice = { step, outputSchema: tool.outputSchema };
+    const choice: StepChoice = { step, outputSchema: tool.outputSchema, execution: tool.execution };
     made.set(tool, choice);
     return choice;
   };

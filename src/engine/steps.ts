@@ -17,6 +17,7 @@ import { versionHas } from "../protocol/versions.js";
 import type { BroadcastNotificationMethods } from "../protocol/methods.js";
 import { ANSWER_KEYS, givesAnswer, STEP_KEYS, type AnswerKey } from "../formats/step-keys.js";
 import { findStepProblem, throwsProblem } from "../formats/step.js";
+import type { TaskScript } from "../formats/task-step.js";
 
 /** A JSON-RPC error to answer with instead of a result. */
 export interface ThrownError {
@@ -85,6 +86,14 @@ export interface StepOptions {
   broadcast?: BroadcastNotice[];
   /** End every open `subscriptions/listen` before answering (each gets its closing result), as `call.endSubscriptions()` does. */
   endSubscriptions?: boolean;
+  /**
+   * Answer with a task, when the client can take one (2025-11-25: it sent `params.task`;
+   * 2026-07-28: it declared the `io.modelcontextprotocol/tasks` extension), and script its life:
+   * `working` for some polls or some time, then `input_required` while the step's `asks` wait
+   * for answers, then `completed` with the step's answer, `failed` with its `throws`, or
+   * `cancelled`. Other clients get the step's answer as usual (see docs/tasks.md).
+   */
+  task?: TaskScript;
 }
 
 /** One notification a step sends every client (see `StepOptions.broadcast`). */

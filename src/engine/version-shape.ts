@@ -26,7 +26,13 @@ export function objectRooted(schema: unknown): boolean {
 /** Structured content of any JSON type came with 2026-07-28; before, it and its schema were objects. */
 const ANY_STRUCTURED_VALUE = (olderForm: (value: unknown) => boolean): NewerForm => ({ feature: "structuredContentAnyValue", olderForm });
 
-export const TOOL_FIELDS: FieldFeatures = { title: "titles", outputSchema: ["outputSchema", ANY_STRUCTURED_VALUE(objectRooted)], annotations: "toolAnnotations", icons: "icons" };
+export const TOOL_FIELDS: FieldFeatures = {
+  title: "titles",
+  outputSchema: ["outputSchema", ANY_STRUCTURED_VALUE(objectRooted)],
+  annotations: "toolAnnotations",
+  icons: "icons",
+  execution: "coreTasks",
+};
 export const RESOURCE_FIELDS: FieldFeatures = { title: "titles", icons: "icons" };
 export const PROMPT_FIELDS: FieldFeatures = { title: "titles", icons: "icons" };
 export const TOOL_RESULT_FIELDS: FieldFeatures = { structuredContent: ["structuredContent", ANY_STRUCTURED_VALUE(isObject)] };

@@ -1,4 +1,5 @@
 /** The vocabulary of scenario fakes, shared by every module under src/fakes/. */
+import type { TaskScript } from "../formats/task-step.js";
 import type { ArgsMatcher } from "./args-match.js";
 import type { BroadcastNotice, ClientAsk } from "../engine/steps.js";
 import type { FaultSpec } from "../engine/interaction/faults.js";
@@ -98,6 +99,8 @@ export interface McpFakeStep {
   asks?: ClientAsk[];
   broadcast?: BroadcastNotice[];
   endSubscriptions?: boolean;
+  /** Answer with a task whose life this scripts, when the client can take one (see the mock's `StepOptions.task`, docs/tasks.md). */
+  task?: TaskScript;
 }
 
 /** string → text; array → content; full result object; any other object → structuredContent. */

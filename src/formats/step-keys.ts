@@ -10,11 +10,19 @@ export const ANSWER_KEYS = ["returns", "content", "toolError", "throws", "hang",
 /** What any step may add to its answer. */
 export const OPTION_KEYS = ["structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"] as const;
 
+/**
+ * Keys a protocol feature adds to steps (a step kind): each changes how the step's answer
+ * reaches the client, and the feature that declares it answers such a step (see the engine's
+ * `EngineFeature.stepKinds`). `task`: the answer comes as a task, after the life it scripts.
+ */
+export const KIND_KEYS = ["task"] as const;
+
 export type AnswerKey = (typeof ANSWER_KEYS)[number];
-export type StepKey = AnswerKey | (typeof OPTION_KEYS)[number];
+export type KindKey = (typeof KIND_KEYS)[number];
+export type StepKey = AnswerKey | (typeof OPTION_KEYS)[number] | KindKey;
 
 /** Every key a step takes, in the order messages list them. */
-export const STEP_KEYS: readonly StepKey[] = [...ANSWER_KEYS, ...OPTION_KEYS];
+export const STEP_KEYS: readonly StepKey[] = [...ANSWER_KEYS, ...OPTION_KEYS, ...KIND_KEYS];
 
 /** Keys a fixture's step cannot use, with why: an entry answers exactly one call. */
 export const REFUSED_IN_FAKES = {

@@ -15,6 +15,7 @@ import { typeLabel } from "../util/text.js";
 import { MAX_TIMER_MS, timerMsProblem } from "../util/timer-ms.js";
 import { unknownKeysMessage } from "../util/unknown-keys.js";
 import { ANSWER_KEYS, FLAG_KEYS, givesAnswer, type StepKey } from "./step-keys.js";
+import { TASK_SHAPE, taskScriptSchema } from "./task-step.js";
 
 const must = (key: string, what: string) => (issue: { input: unknown }) => `${JSON.stringify(key)} must be ${what}, got ${typeLabel(issue.input)}.`;
 /**
@@ -25,7 +26,11 @@ const WHOLE: Record<string, string> & { throws: string } = {
   throws: "a message string or { code?: integer, message: string, data? }",
   stream: '{ mode?: "json" | "sse", closeAfterEvents?: whole number, retryMs?: whole number of ms }',
   inputRequired: "{ inputRequests?: { key: { method, params } }, requestState?: string } with at least one of them (the spec requires one)",
+  task: TASK_SHAPE,
 };
+
+/** Answers a task cannot end with: a task ends with a result or a JSON-RPC error (or never, `hang`). */
+const NOT_IN_A_TASK = ["disconnect", "raw", "inputRequired"] as const;
 
 /** The rules between keys, for a step whose keys and values are each right. */
 function checkAcross(step: Record<string, unknown>, ctx: z.RefinementCtx): void {
@@ -41,6 +46,14 @@ function checkAcross(step: Record<string, unknown>, ctx: z.RefinementCtx): void 
     ctx.addIssue({ code: "custom", message: 'has "structuredContent" without "content"; send both, or use "returns".' });
   } else if (step.asks !== undefined && step.inputRequired !== undefined) {
     ctx.addIssue({ code: "custom", message: 'gives "asks" and "inputRequired"; "asks" makes the input rounds itself (in both eras), "inputRequired" scripts one by hand: give one of them.' });
+  } else if (step.task !== undefined) {
+    const refused = NOT_IN_A_TASK.find((key) => givesAnswer(step, key));
+    if (refused !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `gives "task" and "${refused}"; a task ends with the step's result ("returns", "content", "toolError", "result"), its error ("throws") or never ("hang"). Its input is the step's "asks".`,
+      });
+    }
   }
 }
 
@@ -50,6 +63,7 @@ function acrossJsonSchema(answerKeys: readonly string[], hasAsksAndInput: boolea
   const pairs: object[] = [];
   answerKeys.forEach((a, i) => answerKeys.slice(i + 1).forEach((b) => pairs.push({ not: { allOf: [present(a), present(b)] } })));
   if (hasAsksAndInput) pairs.push({ not: { allOf: [{ required: ["asks"] }, { required: ["inputRequired"] }] } });
+  for (const key of NOT_IN_A_TASK) if (answerKeys.includes(key)) pairs.push({ not: { allOf: [{ required: ["task"] }, present(key)] } });
   return {
     dependentRequired: { structuredContent: ["content"] },
     $comment: 'allOf refuses each pair of answer keys together, since a step gives one answer; "hang": false and "disconnect": false give none.',
@@ -156,6 +170,7 @@ function build() {
       .meta({ description: "Notifications to send every client before answering (after the asks): legacy sessions, and 2026-07-28 subscriptions/listen streams that opted in." })
       .optional(),
     endSubscriptions: flag("endSubscriptions", "End every open subscriptions/listen before answering (each gets its closing result).").optional(),
+    task: taskScriptSchema(z).optional(),
   } satisfies Record<StepKey, z.ZodType>;
 
   const { repeat: _repeat, inputRequired: _inputRequired, ...fakeShape } = stepShape;

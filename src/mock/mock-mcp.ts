@@ -6,6 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Engine } from "../engine/engine.js";
 import type { McpMethodHandler } from "../engine/features/user-handlers.js";
 import { assertCalled, assertCalledInOrder, assertNotCalled, type CalledOptions } from "../engine/assertions.js";
+import { assertTask, type TaskExpectations } from "../engine/task-assertions.js";
 import type { ToolCall } from "../engine/call-log.js";
 import type { PromptSpec, ResourceSpec, ToolSpec } from "../engine/catalog.js";
 import type { Connection } from "../engine/connection.js";
@@ -326,6 +327,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
 
   assertNotCalled(tool: string): void {
     assertNotCalled(this.engine.calls, tool);
+  }
+
+  /** Throws unless the latest call of `tool` answered with a task went as expected (`{ polls: 3, cancelled: false }`). */
+  assertTask(tool: string, expected: TaskExpectations): ToolCall {
+    return assertTask(this.engine.calls, tool, expected);
   }
 
   /** Throws unless the tools were called in this order; other calls may come in between. */

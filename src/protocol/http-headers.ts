@@ -25,7 +25,15 @@ export interface HeaderRuleProblem {
 export type HeaderReader = (name: string) => string | undefined;
 
 /** Which parameter `Mcp-Name` mirrors, per method. */
-export const MCP_NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+export const MCP_NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  // The tasks extension: a task's requests are routed by its id.
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** Visible ASCII, inner spaces and tabs (RFC 9110 field values), with no edge whitespace. */

@@ -10,4 +10,9 @@ export const META = {
   logLevel: "io.modelcontextprotocol/logLevel",
   serverInfo: "io.modelcontextprotocol/serverInfo",
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
+  /** 2025-11-25: names the task a message belongs to (a `tasks/result` result, a server request of a task). */
+  relatedTask: "io.modelcontextprotocol/related-task",
 } as const;
+
+/** The tasks extension (2026-07-28): a client declares it in `capabilities.extensions`, a server advertises it there. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

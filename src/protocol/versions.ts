@@ -68,6 +68,11 @@ export const FEATURES = {
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
   elicitationId: { since: "2025-11-25", until: "2026-07-28", what: "elicitationId in a URL-mode elicitation (2026-07-28: the server correlates through requestState)" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
+  coreTasks: {
+    since: "2025-11-25",
+    until: "2026-07-28",
+    what: "tasks in the core protocol (capabilities.tasks, a tool's execution.taskSupport, params.task, tasks/result and tasks/list; 2026-07-28: the tasks extension)",
+  },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
   ssePriming: { since: "2025-11-25", until: "2026-07-28", what: "SSE priming events (an event id before any data) for resumable streams" },
   annotationLastModified: { since: "2025-06-18", what: "lastModified in annotations" },
@@ -96,6 +101,7 @@ export const FEATURES = {
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
   // Extensions, in the revisions that can declare them (SEP-2133's capabilities.extensions).
   skills: { since: "2025-11-25", what: "the Skills extension (io.modelcontextprotocol/skills: skills/list, skills/get, resources/directory/read)" },
+  tasksExtension: { since: "2026-07-28", what: "the tasks extension io.modelcontextprotocol/tasks (tasks/update, task answers chosen by the server)" },
   structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value, and a tool's outputSchema of any root type (before: objects)" },
 } as const satisfies Record<string, FeatureSpan>;
 

@@ -40,6 +40,7 @@ describe("initialize", () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
     expect(client.getServerVersion()).toEqual({ name: "acme", version: "2.0.0", title: "Acme" });
     expect(client.getInstructions()).toBe("Be brief.");

@@ -12,7 +12,7 @@ useCleanup();
 
 /** Every key a step may have, as the error for an unknown key lists them. */
 const STEP_KEYS =
-  '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions"';
+  '"returns", "content", "toolError", "throws", "hang", "result", "disconnect", "raw", "inputRequired", "structuredContent", "delayMs", "repeat", "stream", "asks", "broadcast", "endSubscriptions", "task"';
 
 /** The text of every text block of a result. */
 function texts(result: object): string[] {
@@ -564,7 +564,7 @@ describe("scripts", () => {
 });
 
 describe("invalid steps are refused at mockMcp()", () => {
-  const DEFINITION_KEYS = '"title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "responses"';
+  const DEFINITION_KEYS = '"title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "execution", "responses"';
   const SCHEMA_TYPES = '"string", "number", "integer", "boolean", "object", "array", "null"';
   const cases: [string, unknown, string][] = [
     [

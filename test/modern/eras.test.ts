@@ -200,7 +200,14 @@ describe("2026-07-28 results and options", () => {
     const { result } = await peer.request("server/discover", modern());
     expect(result).toEqual({
       supportedVersions: [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
+        extensions: { "io.modelcontextprotocol/tasks": {} },
+      },
       instructions: "Be brief.",
       resultType: "complete",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "acme", version: "9" } },

@@ -12,9 +12,20 @@ import { promptsFeature } from "./prompts.js";
 import { resourcesFeature } from "./resources.js";
 import { skillsFeature } from "./skills.js";
 import { subscriptionsFeature } from "./subscriptions.js";
+import { tasksFeature } from "./tasks.js";
 import { toolsFeature } from "./tools.js";
 
-const BUILTIN_FEATURES: readonly FeatureSource[] = [lifecycleFeature, toolsFeature, resourcesFeature, promptsFeature, loggingFeature, completionFeature, subscriptionsFeature, skillsFeature];
+const BUILTIN_FEATURES: readonly FeatureSource[] = [
+  lifecycleFeature,
+  toolsFeature,
+  resourcesFeature,
+  promptsFeature,
+  loggingFeature,
+  completionFeature,
+  subscriptionsFeature,
+  skillsFeature,
+  tasksFeature,
+];
 
 /** The built-in features for one engine: a factory made anew, a stateless feature as it is. */
 export function builtinFeatures(): EngineFeature[] {

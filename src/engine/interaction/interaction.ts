@@ -72,6 +72,9 @@ export interface InteractionOrigin {
   readonly exchanges?: ServerRequestExchange[];
 }
 
+/** Where a handler's asks go once its work goes on as a task's (see `continueAs`). */
+export type AskRoute = (method: string, params: Json | undefined, exchange: ServerRequestExchange, options?: AskOptions) => Promise<Json>;
+
 export class Interaction {
   readonly protocolVersion: string;
   /**
@@ -92,6 +95,8 @@ export class Interaction {
   readonly #ended: GiveUp;
   readonly #call: ToolCall | undefined;
   readonly #exchanges: ServerRequestExchange[] | undefined;
+  /** Set once the handler's work went on as a task's: where its asks go instead. */
+  #askRoute?: AskRoute;
   /** Set once the handler sent the client anything (a notification or a request). */
   spoke = false;
 
@@ -149,6 +154,18 @@ export class Interaction {
     if (this.#controller !== undefined) this.#joinInFlight();
   }
 
+  /**
+   * The handler's work goes on after its request was answered, as a task's: its asks go to
+   * `route` (the task's input), and its signal aborts when `ends` does (the task was cancelled
+   * or expired), not with the request, which is answered already.
+   */
+  continueAs(route: AskRoute, ends: AbortSignal): void {
+    this.#askRoute = route;
+    const controller = (this.#controller ??= new AbortController());
+    if (ends.aborted) controller.abort(ends.reason);
+    else ends.addEventListener("abort", () => controller.abort(ends.reason), { once: true });
+  }
+
   /** Ends the interaction from the server side (given up while parked): its signal aborts. */
   cancel(reason: string): void {
     this.#controller?.abort(new Error(reason));
@@ -196,6 +213,10 @@ export class Interaction {
    */
   async request(method: string, params?: Json, options?: AskOptions): Promise<Json> {
     const exchange: ServerRequestExchange = { method, params, sentAt: Date.now() };
+    if (this.#askRoute !== undefined) {
+      this.#exchanges?.push(exchange);
+      return this.#askRoute(method, params, exchange, options);
+    }
     if (this.input !== undefined) {
       if (!InputRound.accepts(method)) {
         const error = notAnInputRequest(method, this.protocolVersion);

@@ -1,4 +1,5 @@
 /** What a method handler gets: the engine's state, the connection, the request and its context. */
+import type { StepKindSpec } from "../features/feature.js";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import type { Catalog } from "../catalog.js";
 import type { CallLog } from "../call-log.js";
@@ -35,6 +36,8 @@ export interface EngineState {
   /** The mock's events (a listen tells its life as a `stream:open` / `stream:close`). */
   readonly events: EventHub;
   readonly requestStates: RequestStateKeeper;
+  /** The step kinds the features answer, by step key (a tool call hands a step with one of these keys to its feature). */
+  readonly stepKinds: ReadonlyMap<string, StepKindSpec>;
   /** Sends a notification to every legacy session and every subscriptions/listen that opted in. */
   broadcast(method: string, params?: Record<string, unknown>): void;
   /** Tells the sessions and listens subscribed to `uri` (or a URI its template matches) that it changed. */

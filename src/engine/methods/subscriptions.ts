@@ -16,6 +16,9 @@ import type { EventHub, StreamCloseReason } from "../events.js";
 import type { RequestHandler } from "./handler-input.js";
 import { LIST_KINDS } from "../../protocol/list-kinds.js";
 import { onAbort } from "../../util/on-abort.js";
+import type { ClientFacts } from "../../protocol/request-meta.js";
+import type { RequestContext } from "../request-context.js";
+import { declaresTasks, tasksCapabilityMissing } from "../tasks/task-wire.js";
 
 /** The method that opens a subscription (2026-07-28). */
 export const LISTEN_METHOD = "subscriptions/listen";
@@ -25,12 +28,16 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks whose status changes the listener hears (`notifications/tasks`, the tasks extension). */
+  taskIds?: string[];
 }
 
 /** One open `subscriptions/listen`. */
 export interface Subscription {
   readonly id: JsonRpcId;
   readonly connection: Connection;
+  /** The listen request's context (who listens: features that scope what they tell read it). */
+  readonly context: RequestContext;
   readonly filter: SubscriptionFilter;
   /** Ends it from the server side with its closing result (`reason` for observers: `completed`, or `server_stopping`). */
   end(reason?: StreamCloseReason): void;
@@ -48,7 +55,7 @@ export interface SubscriptionState {
 }
 
 /** The filter the mock agrees to: only what the client asked for and the mock can send. */
-function agreedFilter(requested: Record<string, unknown>): SubscriptionFilter {
+function agreedFilter(requested: Record<string, unknown>, client: ClientFacts | undefined): SubscriptionFilter {
   const agreed: SubscriptionFilter = {};
   for (const flag of Object.values(LIST_FLAGS)) if (requested[flag] === true) (agreed as Record<string, unknown>)[flag] = true;
   const uris = requested.resourceSubscriptions;
@@ -57,6 +64,18 @@ function agreedFilter(requested: Record<string, unknown>): SubscriptionFilter {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for subscriptions/listen: "notifications.resourceSubscriptions" must be a list of URIs');
     }
     agreed.resourceSubscriptions = uris;
+  }
+  const taskIds = requested.taskIds;
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === "string")) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params for subscriptions/listen: "notifications.taskIds" must be a list of task ids');
+    }
+    // Task notifications are the tasks extension's: a client that did not declare it cannot have them.
+    if (!declaresTasks(client?.capabilities)) {
+      const error = tasksCapabilityMissing("listening for task status (notifications.taskIds)");
+      throw new RpcError(error.code, error.message, error.data);
+    }
+    agreed.taskIds = taskIds;
   }
   return agreed;
 }
@@ -79,7 +98,7 @@ export const listen: RequestHandler = (input) => {
       "subscriptions/listen needs a connection that carries notifications (its acknowledgement comes first); server.handle() answers one message with one reply. Listen over Streamable HTTP, stdio or connectInMemory()",
     );
   }
-  const filter = agreedFilter(requested as Record<string, unknown>);
+  const filter = agreedFilter(requested as Record<string, unknown>, input.context.client);
   const state: SubscriptionState = input.state;
   const controller = new AbortController();
   const key = idKey(request.id);
@@ -93,6 +112,7 @@ export const listen: RequestHandler = (input) => {
     const subscription: Subscription = {
       id: request.id,
       connection,
+      context: input.context,
       filter,
       end: (reason = "completed") => finish(replyWith(request.id, { _meta: { [META.subscriptionId]: request.id } }), reason),
       abandon: (reason) => finish(NO_REPLY, reason),

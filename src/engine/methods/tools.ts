@@ -8,9 +8,10 @@ import { errorDetail } from "../../errors.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { errorResponse, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { LiveCall } from "../call-context.js";
-import type { CallLog, CallOutcome, ToolCall } from "../call-log.js";
+import type { CallEnding, CallLog, CallOutcome, ToolCall } from "../call-log.js";
 import type { Connection } from "../connection.js";
-import { CANCELLED, DROP, NO_REPLY, replyEnding, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
+import { CANCELLED, DROP, NO_REPLY, replyEnding, replyWith, RpcError, STREAM_CUT, STREAM_CUT_REASON, type Outcome } from "../outcome.js";
+import type { StepAnswer, StepKindCall } from "../step-kind-call.js";
 import { answerSubject, unserializable } from "../reply-text.js";
 import { NO_IDENTITY, type RequestContext } from "../request-context.js";
 import { chooseStep, type StepChoice } from "../step-sources.js";
@@ -18,7 +19,7 @@ import { byName } from "../request-sources.js";
 import { actsFirst, answerKind, AskUnanswered, checkStep, type StepObject } from "../steps.js";
 import { contentResult, returnsResult, toolErrorResult } from "../tool-results.js";
 import { shapeForVersion, TOOL_FIELDS, TOOL_RESULT_FIELDS } from "../version-shape.js";
-import type { HandlerInput, RequestHandler } from "./handler-input.js";
+import type { EngineState, HandlerInput, RequestHandler } from "./handler-input.js";
 import { optionalObject, requireString, toolArguments } from "./params.js";
 import type { JsonRpcId } from "../../protocol/jsonrpc.js";
 import { revisionsWith, versionHas } from "../../protocol/versions.js";
@@ -60,10 +61,20 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
   state.calls.add(call);
 
   const choice = chooseStep(state.toolSources, call, context);
-  const running = new RunningCall(state.calls, state.requestStates, connection, call, choice, context);
-  const next = typeof choice.step === "function" ? choice.step : actsFirst(choice.step);
+  const running = new RunningCall(state, connection, call, choice, context, params);
+  const refused = running.admitted();
+  if (refused !== undefined) return refused;
+  let step = choice.step;
+  if (typeof step !== "function") {
+    // A step kind (a task) answers its step itself, asks included; else the step as plain.
+    const byKind = running.byKind(step);
+    if (byKind !== undefined) return byKind;
+    step = running.plain(step);
+  }
+  const next = typeof step === "function" ? step : actsFirst(step);
   if (typeof next !== "function") return running.answerWhenDue(next);
   const live = new LiveCall(call, connection, context.protocolVersion, context.identity, context.client, inputResponsesOf(params), state);
+  live.kindHandles = (key) => running.handleOf(key, live);
   let produced: unknown;
   try {
     produced = next(live);
@@ -71,9 +82,36 @@ export const callTool: RequestHandler = (input: HandlerInput): Outcome | Promise
     live.release();
     return running.stepFunctionThrew(thrown);
   }
+  // A step function that hands its call to a step kind (call.task.start()) is answered then, not when it returns.
+  if (isPromiseLike(produced) && state.stepKinds.size > 0) produced = raceHandOver(produced, live.handOverPoint());
+  else if (live.handedOverStep !== undefined) {
+    // Handed over and returned at once: the returned step is the task's outcome, as a promise's would be.
+    running.later = Promise.resolve({ value: produced });
+    produced = live.handedOverStep.step;
+  }
   if (isPromiseLike(produced)) return new HandlerRun(live, state.requestStates, running.subject, running, produced, { connection, requestId: request.id, context, params }).run();
   return running.takeProduced(produced, live);
 };
+
+/** What a step function's promise resolves with when the function handed its call to a step kind first. */
+const HANDED_OVER: unique symbol = Symbol("handed over to a step kind");
+interface HandOver {
+  readonly [HANDED_OVER]: { readonly key: string; readonly step: StepObject; readonly later: Promise<Settled<unknown>> };
+}
+
+/** The step function's value, or (when it hands its call to a step kind before it returns) the hand-over, whichever comes first. */
+function raceHandOver(produced: unknown, handedOver: Promise<{ key: string; step: StepObject }>): Promise<unknown> {
+  const later: Promise<Settled<unknown>> = Promise.resolve(produced).then(
+    (value) => ({ value }),
+    (thrown: unknown) => ({ thrown }),
+  );
+  const over = handedOver.then((hand): HandOver => ({ [HANDED_OVER]: { ...hand, later } }));
+  return Promise.race([over, later.then((settled) => ("thrown" in settled ? Promise.reject(settled.thrown) : settled.value))]);
+}
+
+function isHandOver(value: unknown): value is HandOver {
+  return typeof value === "object" && value !== null && HANDED_OVER in value;
+}
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
@@ -85,21 +123,111 @@ function answersAtOnce(step: StepObject): boolean {
 }
 
 /** One call between its step's choice and its outcome (across MRTR retries, one record). */
-class RunningCall implements RunOwner<unknown> {
+class RunningCall implements RunOwner<unknown>, StepKindCall {
   /** The request answering now: the call's own, then each MRTR retry. */
-  private replyId: JsonRpcId;
+  replyId: JsonRpcId;
   readonly subject: RunSubject;
+  private readonly calls: CallLog;
+  private readonly states: RequestStateKeeper;
+  /** The step function's interaction, once it handed its call to a step kind. */
+  interaction?: Interaction;
+  later?: Promise<Settled<unknown>>;
+  private readonly handles = new Map<string, unknown>();
 
   constructor(
-    private readonly calls: CallLog,
-    private readonly states: RequestStateKeeper,
-    private connection: Connection,
+    readonly state: EngineState,
+    public connection: Connection,
     private readonly call: ToolCall,
     private readonly choice: StepChoice,
-    private context: RequestContext,
+    public context: RequestContext,
+    readonly params: Record<string, unknown>,
   ) {
+    this.calls = state.calls;
+    this.states = state.requestStates;
     this.replyId = call.requestId;
     this.subject = { method: "tools/call", name: call.tool, args: call.arguments, label: `tool ${JSON.stringify(call.tool)}` };
+  }
+
+  get record(): ToolCall {
+    return this.call;
+  }
+
+  get execution(): Record<string, unknown> | undefined {
+    return this.choice.execution;
+  }
+
+  /** A step kind's refusal of this call before its step runs (a tool that needs a task, a client that cannot take one). */
+  admitted(): Outcome | undefined {
+    for (const kind of this.state.stepKinds.values()) {
+      const error = kind.admit?.(this);
+      if (error !== undefined) return this.fail(error);
+    }
+    return undefined;
+  }
+
+  /** The outcome of the step kind that answers `step` (its key is on the step, or the kind claims the call), if any. */
+  byKind(step: StepObject): Outcome | Promise<Outcome> | undefined {
+    const kinds = this.state.stepKinds;
+    if (kinds.size === 0) return undefined;
+    for (const kind of kinds.values()) {
+      if ((step as Record<string, unknown>)[kind.key] === undefined && kind.claims?.(this) !== true) continue;
+      return kind.answer(step, this);
+    }
+    return undefined;
+  }
+
+  /** `step` without the step kinds' keys, as a call none of them answers gets it. */
+  plain(step: StepObject): StepObject {
+    let plain = step;
+    for (const kind of this.state.stepKinds.values()) {
+      if ((plain as Record<string, unknown>)[kind.key] === undefined) continue;
+      if (kind.plain !== undefined) plain = kind.plain(plain);
+      else {
+        const { [kind.key]: _dropped, ...rest } = plain as Record<string, unknown>;
+        plain = rest as StepObject;
+      }
+    }
+    return plain;
+  }
+
+  /** What a step function finds at `call[key]`: its step kind's handle, made once. */
+  handleOf(key: string, live: LiveCall): unknown {
+    if (this.handles.has(key)) return this.handles.get(key);
+    const kind = this.state.stepKinds.get(key);
+    this.interaction = live;
+    const handle = kind?.handle?.(this);
+    this.handles.set(key, handle);
+    return handle;
+  }
+
+  answerOf(step: StepObject): StepAnswer {
+    const outcome = this.answer(step);
+    if (outcome.type !== "reply") return { error: { code: ErrorCode.InternalError, message: `the step of tool "${this.call.tool}" gives no result a task can hold` } };
+    const message = outcome.message as { result?: unknown; error?: JsonRpcErrorObject };
+    return message.error !== undefined ? { error: message.error } : { result: message.result };
+  }
+
+  stepOf(settled: Settled<unknown>): StepObject | { readonly error: JsonRpcErrorObject } {
+    try {
+      if ("thrown" in settled) throw new StepFunctionError(settled.thrown);
+      return checkedProduct(settled.value, this.call.tool);
+    } catch (thrown) {
+      const error = thrown instanceof StepFunctionError ? thrown : new StepFunctionError(thrown, true);
+      const outcome = this.stepFunctionThrew(error, false);
+      return { error: (outcome.type === "reply" && (outcome.message as { error?: JsonRpcErrorObject }).error) || { code: ErrorCode.InternalError, message: errorDetail(thrown) } };
+    }
+  }
+
+  reply(result: Record<string, unknown>): Outcome {
+    return replyWith(this.replyId, result);
+  }
+
+  failWith(error: JsonRpcErrorObject): Outcome {
+    return this.fail(error);
+  }
+
+  end(outcome: CallOutcome, ending: CallEnding): void {
+    this.calls.end(this.call, outcome, ending);
   }
 
   /**
@@ -131,20 +259,35 @@ class RunningCall implements RunOwner<unknown> {
       live.release();
       return this.stepFunctionThrew(new StepFunctionError(thrown, true));
     }
-    return this.answerWhenDue(step, live);
+    this.interaction = live;
+    const byKind = this.byKind(step);
+    if (byKind !== undefined) {
+      live.release();
+      return byKind;
+    }
+    return this.answerWhenDue(this.plain(step), live);
   }
 
   /** A step function's promise settled (the runtime raced it with the call's asks and its cancellation). */
   settle(settled: Settled<unknown>, answering: Answering, interaction: Interaction): Outcome | Promise<Outcome> {
     this.answering(answering);
     if ("thrown" in settled) return this.stepFunctionThrew(new StepFunctionError(settled.thrown));
+    this.interaction = interaction;
+    if (isHandOver(settled.value)) {
+      // The function goes on as the kind's (a task's) work; the call is answered the kind's way now.
+      const { key, step, later } = settled.value[HANDED_OVER];
+      this.later = later;
+      return this.state.stepKinds.get(key)!.answer(step, this) ?? this.stepFunctionThrew(new Error(`the call cannot be answered with a ${key} (the client cannot take one)`));
+    }
     let step: StepObject;
     try {
       step = checkedProduct(settled.value, this.call.tool);
     } catch (thrown) {
       return this.stepFunctionThrew(new StepFunctionError(thrown, true));
     }
-    return this.dueStep(step, interaction, true);
+    const byKind = this.byKind(step);
+    if (byKind !== undefined) return byKind;
+    return this.dueStep(this.plain(step), interaction, true);
   }
 
   refuse(error: JsonRpcErrorObject, answering: Answering): Outcome {
@@ -157,9 +300,9 @@ class RunningCall implements RunOwner<unknown> {
     if (this.call.outcome === "pending") this.calls.end(this.call, "cancelled", { reason });
   }
 
-  stepFunctionThrew(thrown: unknown): Outcome {
+  stepFunctionThrew(thrown: unknown, caught = true): Outcome {
     const cause = thrown instanceof StepFunctionError ? thrown.cause : thrown;
-    this.context.caught?.push(cause);
+    if (caught) this.context.caught?.push(cause);
     // Embedded in our own message: the inner error's "[mcp-testkit]" prefix would say it twice.
     const message = errorDetail(cause);
     if (cause instanceof AskUnanswered) return this.fail({ code: ErrorCode.InternalError, message: `The step of tool "${this.call.tool}" could not go on: ${message}` });

@@ -11,7 +11,7 @@ import { ErrorCode } from "../../protocol/errors.js";
 export const UNRECOGNIZED_METHOD = "unrecognized";
 
 /** Methods of the legacy era and of 2026-07-28 (so a modern request is just another request). */
-const KNOWN_METHODS = new Set<string>([...ClientRequestMethods, "server/discover", "subscriptions/listen", "tasks/get", "tasks/update", "tasks/cancel", "tasks/list"]);
+const KNOWN_METHODS = new Set<string>([...ClientRequestMethods, "server/discover", "subscriptions/listen", "tasks/get", "tasks/result", "tasks/update", "tasks/cancel", "tasks/list"]);
 
 export function methodLabel(method: string): string {
   return KNOWN_METHODS.has(method) ? method : UNRECOGNIZED_METHOD;
