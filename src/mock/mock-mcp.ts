@@ -42,6 +42,8 @@ import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
+import { TRACE_PATH, TRACE_ROUTE, traceMock, traceRoute } from "./mock-trace.js";
+import { traceOptionsOf, type TraceLog } from "../trace/trace-log.js";
 
 const DIRECT = wireFacts("direct");
 
@@ -60,6 +62,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   private closed = false;
   private readonly collector?: MetricsCollector;
   private transportKind: MockTransportKind = "memory";
+  private tracing?: { log: TraceLog; stop: () => void };
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
@@ -80,6 +83,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     const controlRoute = { prefix: true, unlisted: true, methodsAt: controlMethodsAt, body: { maxBytes: CONTROL_MAX_BODY_BYTES }, bodyRefusal: controlBodyRefusal };
     this.router.mount(CONTROL_PREFIX, control, controlRoute);
     this.router.mount(CONTROL_PREFIX_ALIAS, control, controlRoute);
+    this.router.mount(TRACE_PATH, traceRoute(this), TRACE_ROUTE);
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 
@@ -139,7 +143,10 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     events.emit("server:willStart", { transport });
     try {
       if (start) this.wire = await start(this.engine, this.options, this.router);
+      const trace = traceOptionsOf(this.options.trace, "mockMcp() option");
+      if (trace !== undefined) this.tracing = traceMock(events, trace, this.url ?? transport);
     } catch (error) {
+      await this.wire?.close().catch(() => undefined);
       events.emit("server:failedToStart", { transport, error });
       throw error;
     }
@@ -268,6 +275,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     if (identity.testId !== undefined) url.searchParams.set("testId", identity.testId);
     if (identity.context !== undefined) url.searchParams.set("context", identity.context);
     return url.toString();
+  }
+
+  /** The trace (`mockMcp({ trace })`): every message in and out, grouped by call; undefined when off. */
+  get trace(): TraceLog | undefined {
+    return this.tracing?.log;
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */
@@ -446,6 +458,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.endpoint?.close();
     for (const endpoint of this.fakeEndpoints.values()) endpoint.close();
     this.engine.close();
+    this.tracing?.stop();
     try {
       await this.wire?.close();
     } catch (error) {
