@@ -42,7 +42,7 @@ import { MetricsCollector } from "../observe/metrics/collector.js";
 import { METRICS_PATH, metricsHandler, metricsOffHandler, metricsText, type MetricsTextFormat } from "../observe/metrics/exposition.js";
 import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
-import { TRACE_PATH, TRACE_ROUTE, traceMock, traceRoute } from "./mock-trace.js";
+import { TRACE_PATH, TRACE_ROUTE, TRACE_SOURCE, traceMock, traceRoute } from "./mock-trace.js";
 import { traceOptionsOf, type TraceLog } from "../trace/trace-log.js";
 
 const DIRECT = wireFacts("direct");
@@ -144,7 +144,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     try {
       if (start) this.wire = await start(this.engine, this.options, this.router);
       const trace = traceOptionsOf(this.options.trace, "mockMcp() option");
-      if (trace !== undefined) this.tracing = traceMock(events, trace, this.url ?? transport);
+      if (trace !== undefined) this.tracing = traceMock(events, trace, this.url ?? transport, (this.options as { [TRACE_SOURCE]?: "recorder" })[TRACE_SOURCE]);
     } catch (error) {
       await this.wire?.close().catch(() => undefined);
       events.emit("server:failedToStart", { transport, error });

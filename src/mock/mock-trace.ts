@@ -8,12 +8,14 @@ import { entryFromMockMessage } from "../trace/from-events.js";
 import { TraceLog, type TraceOptions } from "../trace/trace-log.js";
 
 export const TRACE_PATH = "/__mcp-testkit/trace";
+/** Who a mock's trace header names as its source, when it is not "mock": the recorder puts it on its mock's options. */
+export const TRACE_SOURCE: unique symbol = Symbol("mcp-testkit trace source");
 /** How the trace route is mounted: unlisted, as the control API is, and behind the same guard. */
 export const TRACE_ROUTE = { unlisted: true, methodsAt: () => ["GET", "HEAD"] };
 
 /** Starts tracing a mock's events into a new log; `stop()` stops listening and closes the log. */
-export function traceMock(events: EventHub<MockEvents>, options: TraceOptions, target?: string): { log: TraceLog; stop: () => void } {
-  const log = new TraceLog(options, "mock", target);
+export function traceMock(events: EventHub<MockEvents>, options: TraceOptions, target: string, source: "mock" | "recorder" = "mock"): { log: TraceLog; stop: () => void } {
+  const log = new TraceLog(options, source, target);
   const stopMessages = events.on("message", (event) => {
     const entry = entryFromMockMessage(event, 0);
     // A raw step's bytes are the one answer that is bytes on purpose; a client's are not.

@@ -2,7 +2,8 @@
  * Which call each message of a trace belongs to, so a viewer can put a call's server requests,
  * notifications, MRTR rounds and task polls under it. A client request opens a group (its own
  * id) unless it continues one: an MRTR retry carries the `requestState` its call was given, a
- * task poll the `taskId`. Answers join the group of what they answer. Every table is bounded:
+ * task poll the `taskId`. Answers join the group of what they answer, progress the call that
+ * gave its token. Every table is bounded:
  * a group forgotten only loses its grouping, never a message.
  */
 import { isObject, type JsonRpcId, type JsonRpcMessage } from "../protocol/jsonrpc.js";
@@ -29,6 +30,7 @@ export class CallGroups {
   private readonly requests = new BoundedMap<JsonRpcId>();
   private readonly requestStates = new BoundedMap<JsonRpcId>();
   private readonly tasks = new BoundedMap<JsonRpcId>();
+  private readonly progressTokens = new BoundedMap<JsonRpcId>();
 
   /**
    * The call `message`, sent by `from`, belongs to. `hint` is what the side that saw it knew
@@ -45,6 +47,8 @@ export class CallGroups {
       if (id === undefined) return this.notificationCall(session, from, message.method, params) ?? hint;
       const call = from === "client" ? (this.continued(params) ?? id) : hint;
       if (call !== undefined) this.requests.set(key(session, from, id), call);
+      const token = isObject(params?._meta) ? params._meta.progressToken : undefined;
+      if (call !== undefined && (typeof token === "string" || typeof token === "number")) this.progressTokens.set(`${session}\n${typeof token}:${token}`, call);
       return call;
     }
     // A response: the call of the request it answers (sent by the other side).
@@ -77,6 +81,8 @@ export class CallGroups {
       return id === undefined ? undefined : this.requests.get(key(session, from, id));
     }
     if (typeof params.taskId === "string") return this.tasks.get(params.taskId);
+    const token = params.progressToken;
+    if (method === "notifications/progress" && (typeof token === "string" || typeof token === "number")) return this.progressTokens.get(`${session}\n${typeof token}:${token}`);
     return undefined;
   }
 }

@@ -21,6 +21,7 @@ import { loadScenario, type Scenario } from "../scenario.js";
 import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests } from "../serve-flags.js";
 import { plural } from "../../util/text.js";
 import { METRICS_PATH } from "../../observe/metrics/exposition.js";
+import { TRACE_PATH } from "../../mock/mock-trace.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
@@ -52,6 +53,8 @@ ${SERVE_HELP}
                    /__mcp-testkit/metrics on the mock's port; the banner prints the URL
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
+  --trace <file>   Write every message in and out there as it passes, as a trace (JSON Lines);
+                   also served at /__mcp-testkit/trace (?testId= to filter)
   -h, --help       Show this help
 
 Examples:
@@ -66,6 +69,7 @@ const OPTIONS = {
   "fake-test-ids-max": { type: "string" },
   "journal-max": { type: "string" },
   metrics: { type: "boolean" },
+  trace: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -107,6 +111,10 @@ export async function run(argv: string[]): Promise<number> {
   if (file !== undefined && scenario.fixtures !== undefined) scenario.fakesOptions = { file, ...(scenario.fakesOptions as object | undefined) };
   if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
   if (values.metrics === true) scenario.metrics = true;
+  if (values.trace !== undefined) {
+    if (values.trace.trim() === "") throw new UsageError("--trace needs a file name, such as --trace traces/mock.jsonl");
+    scenario.trace = values.trace;
+  }
   const served = servedLabel(what);
 
   // Why the server should stop: a signal, or the stdio wire ending by itself.
@@ -116,6 +124,7 @@ export async function run(argv: string[]): Promise<number> {
     printLiveLines(server, say, wantsColour(stdio ? process.stderr : process.stdout));
     say(stdio ? `mcp-testkit mock: serving ${served} over stdio` : `mcp-testkit mock: serving ${served} at ${server.url}`);
     if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
+    if (values.trace !== undefined) say(`  trace: ${values.trace}${server.url === undefined ? "" : ` (and ${new URL(TRACE_PATH, server.url).href})`}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopping.requested;
