@@ -268,16 +268,15 @@ export class Engine implements EngineState {
     const answered = outcome.type === "reply" ? outcome.message.id : isObject(request) ? request.id : undefined;
     const relatedRequestId = typeof answered === "string" || typeof answered === "number" ? answered : undefined;
     const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId } : { raw: outcome.text, relatedRequestId };
-    const facts = tapFacts(connection, context);
     const transport = context.transport;
     if (transport.afterHead === undefined) {
-      this.events.emit("message", { direction: "out", ...sent, ...facts, at: Date.now() });
+      this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context), at: Date.now() });
       return outcome;
     }
     // Over HTTP the answer is told once the wire has chosen its response's status and headers.
     transport.afterHead((status, headers) => {
-      const http = { ...facts.http, status, headers: redactedHeaders(headers) };
-      this.events.emit("message", { direction: "out", ...sent, ...facts, http, at: Date.now() });
+      const http = { method: transport.method, path: transport.path, status, headers: redactedHeaders(headers) };
+      this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context, http), at: Date.now() });
     });
     return outcome;
   }

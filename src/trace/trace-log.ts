@@ -20,8 +20,10 @@ export type TraceOption = boolean | string | TraceOptions;
 export interface TraceOptions {
   /** Write the trace to this file as JSON Lines, as messages pass (created with its folder, truncated). */
   file?: string;
-  /** The most entries kept in memory, and written to the file (default 10,000; `Infinity` for no cap). */
+  /** The most entries written to the file, and kept in memory (default 10,000; `Infinity` for no cap). */
   limit?: number;
+  /** The most entries kept in memory when that should be fewer than `limit` (a long run's file). */
+  keep?: number;
 }
 
 export interface TraceQuery {
@@ -45,7 +47,7 @@ export class TraceLog {
   constructor(options: TraceOptions, source: TraceHeader["source"], target?: string) {
     this.limit = options.limit ?? DEFAULT_TRACE_LIMIT;
     this.header = { type: "mcp-testkit-trace", version: TRACE_FORMAT_VERSION, source, startedAt: Date.now(), ...(target !== undefined && { target }) };
-    this.kept = new RingBuffer(this.limit);
+    this.kept = new RingBuffer(Math.min(this.limit, options.keep ?? this.limit));
     if (options.file !== undefined) this.file = new TraceFile(options.file, this.header);
   }
 
@@ -129,12 +131,14 @@ export function traceOptionsOf(option: TraceOption | undefined, where: string): 
     return { file: option };
   }
   if (typeof option !== "object" || option === null || Array.isArray(option)) {
-    throw new McpTestkitError(`${where} "trace" must be true, a file name, or { file?, limit? }, got ${typeLabel(option)}.`);
+    throw new McpTestkitError(`${where} "trace" must be true, a file name, or { file?, limit?, keep? }, got ${typeLabel(option)}.`);
   }
   for (const name of Object.keys(option)) {
-    if (name !== "file" && name !== "limit") throw new McpTestkitError(`${where} "trace" takes { file?, limit? }; "${name}" is not one of them.`);
+    if (name !== "file" && name !== "limit" && name !== "keep") throw new McpTestkitError(`${where} "trace" takes { file?, limit?, keep? }; "${name}" is not one of them.`);
   }
-  const { file, limit } = option;
+  const { file, limit, keep } = option;
+  if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0))
+    throw new McpTestkitError(`${where} "trace.keep" must be a whole number of entries kept in memory, 0 or more, got ${typeLabel(keep)}.`);
   if (file !== undefined && (typeof file !== "string" || file === "")) throw new McpTestkitError(`${where} "trace.file" must be a file name, got ${typeLabel(file)}.`);
   if (limit !== undefined && !((Number.isInteger(limit) || limit === Infinity) && limit >= 1)) {
     throw new McpTestkitError(`${where} "trace.limit" must be a whole number of entries, 1 or more, or Infinity for no cap, got ${typeLabel(limit)}.`);

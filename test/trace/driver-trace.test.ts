@@ -67,6 +67,8 @@ it("a driver's trace file grows while the driver runs", async () => {
   const file = join(folder, "live.jsonl");
   const app = track(mcpAttach(mock.connectInMemory(), { trace: file }));
   await app.callTool("echo");
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(readFileSync(file, "utf8").split("\n").filter(Boolean).length).toBeGreaterThan(3);
+  const lineCount = () => readFileSync(file, "utf8").split("\n").filter(Boolean).length;
+  // Lines are gathered for a few milliseconds, then written: wait for them, boundedly.
+  for (let tries = 0; tries < 100 && lineCount() <= 3; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(lineCount()).toBeGreaterThan(3);
 });

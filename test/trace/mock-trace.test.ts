@@ -142,7 +142,7 @@ describe("GET /__mcp-testkit/trace", () => {
 
 describe("bad trace options", () => {
   it.each([
-    [{ trace: 3 }, 'option "trace" must be true, a file name, or { file?, limit? }, got number 3'],
+    [{ trace: 3 }, 'option "trace" must be true, a file name, or { file?, limit?, keep? }, got number 3'],
     [{ trace: "" }, "empty file name"],
     [{ trace: { limit: 0 } }, '"trace.limit" must be a whole number of entries, 1 or more'],
     [{ trace: { fil: "x.jsonl" } }, '"fil" is not one of them'],
