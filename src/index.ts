@@ -139,6 +139,9 @@ export * from "./observe/index.js";
 // ---- Record: a real server's answers, through a mock, written as fixtures that replay them
 export * from "./record/index.js";
 
+// ---- Trace: every message in and out, as JSON Lines; HAR and OTLP both ways (also at mcp-testkit/trace)
+export * from "./trace/index.js";
+
 // ---- Simulate: a request through a server with no socket (also at mcp-testkit/simulate)
 export * from "./simulate/index.js";
 

@@ -47,6 +47,7 @@ const modulePaths: Record<string, string> = {
   "mcp-testkit/protocol": join(root, "src/protocol/index.ts"),
   "mcp-testkit/inspect": join(root, "src/inspect/index.ts"),
   "mcp-testkit/driver": join(root, "src/driver/index.ts"),
+  "mcp-testkit/trace": join(root, "src/trace/index.ts"),
   "mcp-testkit/matchers": join(root, "src/matchers/matchers.ts"),
   "mcp-testkit/vitest": join(root, "src/matchers/vitest.ts"),
   vitest: join(root, "test/support/readme-runner.ts"),

@@ -26,11 +26,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
+import path from "node:path";
 
 export const TEXT = "ok";
 export const HTTP_SIDES = ["ours-json", "ours-fn", "ours-sse", "ours-modern", "aimock", "sdk-json", "sdk-sse", "bare", "bare-modern"];
 /** Sides started only by bench/observe.js, bench/compare-http.js and bench/profile.js, not in the HTTP section. */
-const EXTRA_SIDES = ["ours-observed", "ours-fn-norecord", "bare-keep", "bare-spin"];
+const EXTRA_SIDES = ["ours-observed", "ours-traced", "ours-fn-norecord", "bare-keep", "bare-spin"];
 /** Sides the load generator calls the 2026-07-28 way (per request, no initialize). */
 export const MODERN_SIDES = new Set(["ours-modern", "bare-modern"]);
 
@@ -76,6 +77,21 @@ async function startOurs(responseMode, { echo = ECHO_STATIC, observed = false, e
     url: server.url,
     stop: () => server.close(),
     stats: () => ({ recordedCalls: server.calls.length, ...server.recordStats }),
+  };
+}
+
+/** ours-json with a trace file of its own (in the system's temporary folder, removed when it stops), capped so a long run stays bounded on disk. */
+async function startTraced() {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const folder = mkdtempSync(path.join(tmpdir(), "mcp-testkit-bench-trace-"));
+  const started = await startOurs("json", { extra: { trace: { file: path.join(folder, "trace.jsonl"), limit: 2_000_000, keep: 10_000 } } });
+  return {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
   };
 }
 
@@ -221,6 +237,9 @@ export async function startSide(name) {
     case "ours-observed":
       // Not in HTTP_SIDES: bench/observe.js compares it with ours-json (metrics and an observer on).
       return startOurs("json", { observed: true });
+    case "ours-traced":
+      // Not in HTTP_SIDES: bench/trace.js compares it with ours-json (a trace file written as calls pass).
+      return startTraced();
     case "aimock":
       return startAimock();
     case "sdk-json":

@@ -14,4 +14,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   record: () => import("./commands/record.js"),
   validate: () => import("./commands/validate.js"),
   view: () => import("./commands/view.js"),
+  trace: () => import("./commands/trace.js"),
 };

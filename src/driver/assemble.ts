@@ -31,6 +31,7 @@ import { Subscription, type ListenFilter } from "./subscription.js";
 import { TraceMeta } from "./trace-meta.js";
 import { DriverTraffic } from "./traffic.js";
 import { MessageTap } from "./message-tap.js";
+import { traceDriver } from "./driver-trace.js";
 import { connectionRefusal, sdkTransportErrors, type ErrorClassifier } from "./transport-errors.js";
 import type { StdioProcessTransport } from "./stdio-process.js";
 
@@ -104,6 +105,7 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
     ...(options.maxRecords === undefined ? {} : { maxRecords: options.maxRecords }),
   });
   tap.bind({ sessionId: () => channel.sessionId, protocolVersion: () => channel.protocolVersion });
+  const trace = traceDriver(tap, options.trace, connection.target);
 
   const implied = (version: string) => answers.impliedCapabilities(version);
   const mode = negotiationMode(options);
@@ -187,7 +189,7 @@ export function assembleDriver(connection: DriverConnection, options: DriverOpti
     lifetime,
     failures: callFailures(processContext),
     process: new ServerProcess(spawned, connection),
-    traffic: new DriverTraffic(channel, processContext, tap),
+    traffic: new DriverTraffic(channel, processContext, tap, trace),
     subscribe,
   };
 }

@@ -194,11 +194,13 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     const problem = timerMsProblem("timeoutMs", timeoutMs);
     if (problem !== undefined) return Promise.reject(new McpTestkitError(`close()'s options: ${problem}.`));
     this.closing.abort(new Error("the driver was closed"));
-    return this.parts.lifetime.close(
-      { timeoutMs, allowFailure },
-      () => this.parts.inbox.close(),
-      () => this.endListChanges(timeoutMs),
-    );
+    return this.parts.lifetime
+      .close(
+        { timeoutMs, allowFailure },
+        () => this.parts.inbox.close(),
+        () => this.endListChanges(timeoutMs),
+      )
+      .finally(() => this.parts.traffic.trace?.close());
   }
 
   /**
@@ -213,6 +215,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
       () => this.parts.inbox.close(),
       () => this.endListChanges(DEFAULT_CLOSE_TIMEOUT),
     );
+    this.parts.traffic.trace?.close();
   }
 
   /** What `close()` (or the disposal) found wrong with how the server ended: a non-zero exit, a signal, a kill at the timeout. */

@@ -11,6 +11,7 @@
 import { EventHub } from "../engine/events.js";
 import { redactedHeaders, type HttpFacts } from "../protocol/http-facts.js";
 import { isObject, type JsonRpcId, type JsonRpcMessage } from "../protocol/jsonrpc.js";
+import type { MessageProblem } from "../inspect/types.js";
 
 export interface DriverMessageEvent {
   /** `out`: the driver sent it; `in`: the server sent it. */
@@ -30,6 +31,8 @@ export interface DriverMessageEvent {
    * and headers of the response it came on. Credentials are "[redacted]".
    */
   readonly http?: HttpFacts;
+  /** What the validator found wrong in a message the server sent (against the negotiated revision). */
+  readonly problems?: readonly MessageProblem[];
 }
 
 export interface DriverEvents {
@@ -65,7 +68,7 @@ export class MessageTap {
   }
 
   /** A message the session received; an answer over HTTP gets the facts of its response. */
-  received(message: unknown): void {
+  received(message: unknown, problems?: readonly MessageProblem[]): void {
     if (!this.events.has("message")) return;
     let http: HttpFacts | undefined;
     if (isObject(message) && "id" in message && !("method" in message)) {
@@ -73,7 +76,7 @@ export class MessageTap {
       http = this.answeredBy.get(id);
       this.answeredBy.delete(id);
     }
-    this.emit("in", message as JsonRpcMessage, http);
+    this.emit("in", message as JsonRpcMessage, http, problems);
   }
 
   /** `fetch`, watched: each POST's messages are told as sent, and each response kept for the answers it carries. */
@@ -94,7 +97,7 @@ export class MessageTap {
     };
   }
 
-  private emit(direction: "in" | "out", message: JsonRpcMessage, http: HttpFacts | undefined): void {
+  private emit(direction: "in" | "out", message: JsonRpcMessage, http: HttpFacts | undefined, problems?: readonly MessageProblem[]): void {
     const sessionId = this.sessionId();
     const protocolVersion = this.protocolVersion();
     this.events.emit("message", {
@@ -106,6 +109,7 @@ export class MessageTap {
       ...(this.testId !== undefined && { testId: this.testId }),
       at: Date.now(),
       ...(http !== undefined && { http }),
+      ...(problems !== undefined && problems.length > 0 && { problems }),
     });
   }
 }

@@ -2,6 +2,7 @@
  * The driver's checks of what it is given, before anything is spawned or sent: its options, and
  * each call's options (a misspelled `{ timeout: 300 }` is named, with the closest key).
  */
+import { traceOptionsOf } from "../trace/trace-log.js";
 import { McpTestkitError } from "../errors.js";
 import { checkKeys, checkValueKinds } from "../engine/spec-checks.js";
 import { timerMsProblem } from "../util/timer-ms.js";
@@ -32,6 +33,7 @@ export function checkOptions(options: DriverOptions): void {
   if (timeoutProblem !== undefined) throw new McpTestkitError(`${timeoutProblem}.`);
   if (options.roots !== undefined) checkRoots(options.roots);
   checkNegotiation(options);
+  traceOptionsOf(options.trace, "the driver's option");
   const rounds = options.maxInputRounds;
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1 && rounds <= 1000)) {
     throw new McpTestkitError(`maxInputRounds must be an integer from 1 to 1000, got ${String(rounds)}.`);

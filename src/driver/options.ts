@@ -1,5 +1,6 @@
 /** Options of `mcpShell`, `mcpConnect` and `mcpAttach`, and the MCP data types the driver returns. */
 import type { ConnectAuth } from "./auth/options.js";
+import type { TraceOption } from "../trace/trace-log.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
   BlobResourceContents,
@@ -105,6 +106,12 @@ export interface DriverOptions {
    * global propagator, so the server's span is a child of the caller's. False: never.
    */
   traceContext?: boolean;
+  /**
+   * Keep a trace of every message both ways (default off): `true` keeps the newest 10,000
+   * entries in memory (`driver.traffic.trace`); a file name also writes them there as JSON
+   * Lines as they pass; `{ file, limit }` sets the cap. Entries carry the validator's problems.
+   */
+  trace?: TraceOption;
 }
 
 /** Options of `mcpShell` (expect-mcp's `MCPStdinSubprocessOptions`, and more). */
@@ -137,6 +144,7 @@ const DRIVER_OPTION_NAMES: Record<keyof DriverOptions, true> = {
   observers: true,
   observe: true,
   traceContext: true,
+  trace: true,
 };
 const SHELL_OPTION_NAMES: Record<keyof McpShellOptions, true> = { ...DRIVER_OPTION_NAMES, allowDebugLogging: true, env: true, cwd: true };
 

@@ -432,8 +432,8 @@ export class RpcChannel {
   }
 
   private receive(message: unknown): void {
-    this.options.tap?.received(message);
     const problems = this.incomingProblems ?? NO_PROBLEMS;
+    this.options.tap?.received(message, problems);
     this.incomingProblems = undefined;
     classifyInbound(message, problems, this.act);
   }

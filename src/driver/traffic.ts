@@ -9,13 +9,20 @@ import { ProtocolError, type ProcessContext } from "./errors.js";
 import type { RpcChannel } from "./rpc-channel.js";
 import type { DriverMessageEvent, MessageTap } from "./message-tap.js";
 import { McpTestkitError } from "../errors.js";
+import type { TraceLog } from "../trace/trace-log.js";
 
 export class DriverTraffic {
   constructor(
     private readonly channel: RpcChannel,
     private readonly processContext: () => ProcessContext | undefined,
     private readonly tap: MessageTap,
+    private readonly traceLog?: TraceLog,
   ) {}
+
+  /** The trace (the driver's `trace` option): every message both ways, grouped by call; undefined when off. */
+  get trace(): TraceLog | undefined {
+    return this.traceLog;
+  }
 
   /**
    * Listens to every message sent or received, as it goes (`message`); returns a function that

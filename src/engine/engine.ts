@@ -37,6 +37,7 @@ import { serializeOutcome } from "./reply-text.js";
 import type { JsonRpcErrorObject, JsonRpcId } from "../protocol/jsonrpc.js";
 import { Connection } from "./connection.js";
 import { tapFacts } from "./message-tap.js";
+import { redactedHeaders } from "../protocol/http-facts.js";
 import { resolveRequestVersion, type RequestContext, type TransportFacts } from "./request-context.js";
 import { checkUnknownToolPolicy, scriptSource, unknownToolSource, type ToolListSource, type ToolStepSource, type UnknownToolHint, type UnknownToolPolicy } from "./step-sources.js";
 
@@ -253,7 +254,7 @@ export class Engine implements EngineState {
       if (!this.events.has("message")) return this.dispatch(connection, message, context);
       this.tapIn(connection, context, { message: message as JsonRpcMessage });
       const outcome = this.dispatch(connection, message, context);
-      return outcome instanceof Promise ? outcome.then((settled) => this.tapOut(connection, context, settled)) : this.tapOut(connection, context, outcome);
+      return outcome instanceof Promise ? outcome.then((settled) => this.tapOut(connection, context, settled, message)) : this.tapOut(connection, context, outcome, message);
     } catch (bug) {
       return Promise.reject(bug);
     }
@@ -265,10 +266,21 @@ export class Engine implements EngineState {
   }
 
   /** Tells `message` listeners what the mock answers (a reply, or a raw step's bytes), and passes the outcome on. */
-  private tapOut(connection: Connection, context: RequestContext, outcome: WireOutcome): WireOutcome {
+  private tapOut(connection: Connection, context: RequestContext, outcome: WireOutcome, request?: unknown): WireOutcome {
     if (outcome.type !== "reply" && outcome.type !== "raw") return outcome;
-    const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId: outcome.message.id ?? undefined } : { raw: outcome.text };
-    this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context), at: Date.now() });
+    const answered = outcome.type === "reply" ? outcome.message.id : isObject(request) ? request.id : undefined;
+    const relatedRequestId = typeof answered === "string" || typeof answered === "number" ? answered : undefined;
+    const sent = outcome.type === "reply" ? { message: outcome.message as JsonRpcMessage, relatedRequestId } : { raw: outcome.text, relatedRequestId };
+    const transport = context.transport;
+    if (transport.afterHead === undefined) {
+      this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context), at: Date.now() });
+      return outcome;
+    }
+    // Over HTTP the answer is told once the wire has chosen its response's status and headers.
+    transport.afterHead((status, headers) => {
+      const http = { method: transport.method, path: transport.path, status, headers: redactedHeaders(headers) };
+      this.events.emit("message", { direction: "out", ...sent, ...tapFacts(connection, context, http), at: Date.now() });
+    });
     return outcome;
   }
 

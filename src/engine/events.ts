@@ -194,7 +194,9 @@ export interface MessageEvent {
   /**
    * Over HTTP: the request that carried it (or that it answers): method, path and headers, with
    * credentials (`Authorization`, cookies, API keys, anything named like a token, secret or key)
-   * replaced by "[redacted]". The response's status is the wire's to choose after this event.
+   * replaced by "[redacted]". For an answer the mock sent on an HTTP response, the response's
+   * status and its headers (redacted) instead of the request's: the event is told once the wire
+   * has chosen them.
    */
   readonly http?: HttpFacts;
 }

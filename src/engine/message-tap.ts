@@ -10,9 +10,8 @@ import type { RequestContext, TransportFacts } from "./request-context.js";
 
 type TapFacts = Pick<MessageEvent, "sessionId" | "wire" | "identity" | "protocolVersion" | "testId" | "http">;
 
-/** The facts of a message that came with (or answers) a request seen in `context`. */
-export function tapFacts(connection: Connection, context: RequestContext): TapFacts {
-  const http = httpFactsOf(context.transport);
+/** The facts of a message that came with (or answers) a request seen in `context`; `http` when the caller has its own (an answer's response). */
+export function tapFacts(connection: Connection, context: RequestContext, http = httpFactsOf(context.transport)): TapFacts {
   return {
     sessionId: connection.id,
     wire: context.transport.wire,

@@ -50,7 +50,15 @@ export interface TransportFacts {
   readonly method?: string;
   readonly path?: string;
   readonly distinctHeaders?: Readonly<Record<string, readonly string[] | undefined>> | Headers;
+  /**
+   * HTTP: calls `listener` with the status and headers of the response that carries this
+   * message's answer, once the wire has chosen them (at once if it has).
+   */
+  afterHead?(listener: HeadListener): void;
 }
+
+/** Told the head of the response an answer goes on. */
+export type HeadListener = (status: number, headers: Readonly<Record<string, string>>) => void;
 
 export interface RequestContext {
   /** The protocol version this request speaks. */

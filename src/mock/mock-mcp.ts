@@ -45,6 +45,8 @@ import type { MetricsSnapshot } from "../observe/metrics/snapshot.js";
 import { onAbort } from "../util/on-abort.js";
 import { MockAuth, notProtected } from "../auth/mock-auth.js";
 import { mountLiveTimeline } from "../view/live-timeline.js";
+import { TRACE_PATH, TRACE_ROUTE, TRACE_SOURCE, traceMock, traceRoute } from "./mock-trace.js";
+import { traceOptionsOf, type TraceLog } from "../trace/trace-log.js";
 
 const DIRECT = wireFacts("direct");
 
@@ -64,6 +66,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
   private readonly collector?: MetricsCollector;
   private transportKind: MockTransportKind = "memory";
   private readonly protection?: MockAuth;
+  private tracing?: { log: TraceLog; stop: () => void };
 
   /** @internal use `mockMcp()` */
   constructor(private readonly options: MockMcpOptions) {
@@ -87,6 +90,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.router.mount(CONTROL_PREFIX, control, controlRoute);
     this.router.mount(CONTROL_PREFIX_ALIAS, control, controlRoute);
     mountLiveTimeline(this.router, { events: this.engine.events, calls: () => this.calls, url: () => this.url });
+    this.router.mount(TRACE_PATH, traceRoute(this), TRACE_ROUTE);
     if (options.fixtures !== undefined) this.binding.loadOption(options.fixtures);
   }
 
@@ -153,8 +157,10 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     try {
       if (start) this.wire = await start(this.engine, this.options, this.router);
       await this.protection?.start(transport === "http" ? this.wire?.url : undefined, this.options.host);
+      const trace = traceOptionsOf(this.options.trace, "mockMcp() option");
+      if (trace !== undefined) this.tracing = traceMock(events, trace, this.url ?? transport, (this.options as { [TRACE_SOURCE]?: "recorder" })[TRACE_SOURCE]);
     } catch (error) {
-      await this.wire?.close();
+      await this.wire?.close().catch(() => undefined);
       events.emit("server:failedToStart", { transport, error });
       throw error;
     }
@@ -283,6 +289,11 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     if (identity.testId !== undefined) url.searchParams.set("testId", identity.testId);
     if (identity.context !== undefined) url.searchParams.set("context", identity.context);
     return url.toString();
+  }
+
+  /** The trace (`mockMcp({ trace })`): every message in and out, grouped by call; undefined when off. */
+  get trace(): TraceLog | undefined {
+    return this.tracing?.log;
   }
 
   /** Every tool call, in order (the newest `recordLimit` of them). */
@@ -467,6 +478,7 @@ export class MockMcpServer<Url extends string | undefined = string | undefined> 
     this.endpoint?.close();
     for (const endpoint of this.fakeEndpoints.values()) endpoint.close();
     this.engine.close();
+    this.tracing?.stop();
     try {
       await this.protection?.close();
       await this.wire?.close();

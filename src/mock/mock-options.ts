@@ -7,6 +7,7 @@ import type { StreamableHttpOptions } from "../wire/http/streamable-http.js";
 import type { StdioWireOptions } from "../wire/stdio.js";
 import type { FakesBindingOptions, FixturesOption } from "./fakes-binding.js";
 import type { MockAuthOptions } from "../auth/options.js";
+import type { TraceOption } from "../trace/trace-log.js";
 
 export type MockTransportKind = "http" | "memory" | "stdio";
 
@@ -50,6 +51,12 @@ export interface MockMcpOptions extends EngineOptions, StreamableHttpOptions, Or
    * sign-in, adds faults and asserts. HTTP only. Guide: docs/authorization.md.
    */
   auth?: MockAuthOptions | true;
+  /**
+   * Keep a trace of every message in and out (default off, and then it costs nothing): `true`
+   * keeps the newest 10,000 entries in memory (`server.trace`, `GET /__mcp-testkit/trace`); a
+   * file name also writes them there as JSON Lines as they pass; `{ file, limit }` sets the cap.
+   */
+  trace?: TraceOption;
 }
 
 /** `mockMcp()` options for `transport: "stdio"`, with the stdio wire's own under `stdio`. */

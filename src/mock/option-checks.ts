@@ -9,6 +9,7 @@ import { McpTestkitError } from "../errors.js";
 import { typeLabel } from "../util/text.js";
 import { checkKeys, checkValueKinds, type ValueKind } from "../engine/spec-checks.js";
 import type { StdioMockOptions } from "./mock-options.js";
+import { traceOptionsOf } from "../trace/trace-log.js";
 
 /** Each option's kind of value; `undefined` where the part that reads it checks it more closely. */
 export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undefined> = {
@@ -49,6 +50,7 @@ export const MOCK_OPTION_KINDS: Record<keyof StdioMockOptions, ValueKind | undef
   observe: "object",
   metrics: "boolean",
   auth: undefined, // the protected mock checks it (src/auth/option-checks.ts)
+  trace: undefined, // traceOptionsOf checks it
   // StdioMockOptions
   stdio: "object",
 };
@@ -68,7 +70,8 @@ export function checkMockOptions(options: unknown): void {
   );
   const record = options as Record<string, unknown>;
   checkValueKinds(record, MOCK_OPTION_KINDS, "mockMcp() options");
-  const { serverInfo, responseMode, http, port, fakesOptions, maxBodyBytes } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  const { serverInfo, responseMode, http, port, fakesOptions, maxBodyBytes, trace } = record as Partial<Record<keyof StdioMockOptions, unknown>>;
+  traceOptionsOf(trace as never, "mockMcp() option");
   if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && (maxBodyBytes as number) >= 0)) {
     throw new McpTestkitError(`"maxBodyBytes" must be a whole number of bytes, 0 or more (the largest POST body the MCP endpoint reads), got ${typeLabel(maxBodyBytes)}.`);
   }

@@ -25,19 +25,19 @@ const SCOPE = "mcp-testkit";
 const DURATION_BOUNDARIES = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** The span's `{target}`: low-cardinality names only (a tool or a prompt). */
-function targetOf(request: ObservedRequest): string | undefined {
+export function targetOf(request: Pick<ObservedRequest, "method" | "params">): string | undefined {
   if (request.method !== "tools/call" && request.method !== "prompts/get") return undefined;
   const name = request.params?.name;
   return typeof name === "string" ? name : undefined;
 }
 
-function networkTransport(wire: string): string | undefined {
+export function networkTransport(wire: string): string | undefined {
   if (wire === "http") return "tcp";
   if (wire === "stdio") return "pipe";
   return undefined;
 }
 
-function startAttributes(request: ObservedRequest): Attributes {
+export function startAttributes(request: Pick<ObservedRequest, "method" | "params" | "protocolVersion" | "requestId" | "sessionId" | "wire">): Attributes {
   const attributes: Attributes = {
     "mcp.method.name": request.method,
     "mcp.protocol.version": request.protocolVersion,

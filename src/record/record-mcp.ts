@@ -5,6 +5,8 @@
  * `save()` writes as a fixture file or a scenario that replays it offline (nock's record mode,
  * undici's SnapshotAgent; see docs/decisions.md).
  */
+import { TRACE_SOURCE } from "../mock/mock-trace.js";
+import type { TraceOption } from "../trace/trace-log.js";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { CallServerRequestHandler, McpDriver } from "../driver/index.js";
@@ -40,6 +42,12 @@ export interface RecordMcpOptions extends FixtureOptions {
    * replay. HTTP headers are never recorded at all.
    */
   redact?: RedactionOptions;
+  /**
+   * A trace of the agent's side (what it sent the recording mock, and every answer passed on):
+   * `true` in memory (`recording.server.trace`), a file name for JSON Lines as it passes, or
+   * `{ file, limit }`. Its header names the recorder as its source.
+   */
+  trace?: TraceOption;
 }
 
 /** What `save()` writes: a scenario for `mcp-testkit mock <file>` (default), or a fixture file for a fixtures directory. */
@@ -103,6 +111,7 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
   const forward = new Forwarder(upstream, keep);
   const server = await mockMcp({
     ...options.mock,
+    ...(options.trace !== undefined && { trace: options.trace, [TRACE_SOURCE]: "recorder" }),
     serverInfo: recording.surface.serverInfo as { name: string; version: string },
     ...(recording.surface.instructions === undefined ? {} : { instructions: recording.surface.instructions }),
     tools: Object.fromEntries((tools as unknown as Json[]).map((tool) => [String(tool.name), forward.tool(tool)])),

@@ -6,6 +6,7 @@
  */
 import type { CallerAuth } from "../engine/request-context.js";
 import { BODY_TOO_LARGE, cancelBody, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "../wire/http/exchange.js";
+import { ResponseHead } from "../wire/http/response-head.js";
 import type { SimulatedRequest } from "./request-input.js";
 
 /** Where the exchange writes: the head, then the body as text, then the end (or a dropped connection). */
@@ -18,7 +19,7 @@ export interface CaptureSink {
   dropped(): void;
 }
 
-export class CaptureExchange implements HttpExchange {
+export class CaptureExchange extends ResponseHead implements HttpExchange {
   readonly wire = "http";
   auth?: CallerAuth;
   readonly method: string;
@@ -36,6 +37,7 @@ export class CaptureExchange implements HttpExchange {
     /** Registers a listener for the simulated client leaving. */
     onDisconnect: (listener: () => void) => void,
   ) {
+    super();
     this.method = request.method;
     this.path = request.path;
     this.search = request.search;
@@ -86,6 +88,7 @@ export class CaptureExchange implements HttpExchange {
   respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     if (this.answered) return;
     this.answered = true;
+    this.headSent(status, headers);
     this.sink.head(status, body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) });
     if (body !== undefined && status !== 202 && status !== 204) this.sink.chunk(body);
     this.sink.end();
@@ -95,6 +98,8 @@ export class CaptureExchange implements HttpExchange {
     this.answered = true;
     const stream: NonNullable<CaptureExchange["stream"]> = { closed: false, connection: { destroyed: false } };
     this.stream = stream;
+    // Pairs come only from a mounted handler's `Response`, never with an MCP answer.
+    if (!Array.isArray(headers)) this.headSent(status, headers as Readonly<Record<string, string>>);
     this.sink.head(status, headers);
     const sink = this.sink;
     return {

@@ -9,3 +9,4 @@ export { mcpTestKit, createTestKit, type McpTestKit, type SingleTestKit } from "
 export { KIT_SERVER_INFO, KIT_CLIENT_INFO, type McpTestKitOptions, type KitClientOptions, type KitTransport } from "./kit-instance.js";
 export type { TestHook, TestHooks } from "./hooks.js";
 export type { ResultCheck, ToolFailure } from "./tool-assertions.js";
+export { onTraceWritten, TRACE_DIR_ENV, traceDirOf, writeTestTrace, type WrittenTrace } from "./failure-traces.js";

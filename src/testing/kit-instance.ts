@@ -12,6 +12,7 @@ import { currentTestName } from "./test-name.js";
 import { MOCK_OPTION_KINDS } from "../mock/option-checks.js";
 import { checkKeys } from "../engine/spec-checks.js";
 import { typeLabel } from "../util/text.js";
+import { traceDirOf } from "./failure-traces.js";
 
 /** The kit's SDK client: its `clientInfo` and the SDK's own `Client` options (capabilities, ...). */
 export interface KitClientOptions extends ClientOptions {
@@ -32,6 +33,15 @@ export interface McpTestKitOptions extends MockMcpOptions {
    * `describe > test`, Jest `describe test`), read when the kit opens an instance.
    */
   testId?: true | string;
+  /**
+   * The folder where the trace of each failing test is written (`<test name>.trace.jsonl`) and
+   * named in its failure message; default `MCP_TESTKIT_TRACE_DIR`. When a folder is set, the
+   * kit's mock keeps a trace (`trace: true`) unless `trace` says otherwise. Vitest and Jest say
+   * which tests failed; under node:test only `keepTraces: "all"` writes.
+   */
+  traceDir?: string;
+  /** `"failed"` (default): traces of failing tests only; `"all"`: of every test. */
+  keepTraces?: "failed" | "all";
 }
 
 /** The kit's server is "test-server", as tnsai's test kit names it, so tests written for that kit read the same name; a mock's own default is mcp-testkit's name. */
@@ -55,7 +65,7 @@ function kitTestId(option: unknown): string | undefined {
 }
 
 /** The kit's own options; the rest go to `mockMcp()`. */
-const KIT_KEYS = ["client", "testId"] as const;
+const KIT_KEYS = ["client", "testId", "traceDir", "keepTraces"] as const;
 
 /**
  * Throws for a key neither the kit nor `mockMcp()` reads (`testID`), naming the closest one, so
@@ -70,14 +80,21 @@ export function checkKitOptions(options: unknown, api: string): void {
     options,
     known,
     `${api} options`,
-    `${api} takes "client" and "testId", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS)
+    `${api} takes "client", "testId", "traceDir" and "keepTraces", and mockMcp()'s options: ${Object.keys(MOCK_OPTION_KINDS)
       .map((key) => `"${key}"`)
       .join(", ")}`,
   );
+  const { traceDir, keepTraces } = options as McpTestKitOptions;
+  if (traceDir !== undefined && (typeof traceDir !== "string" || traceDir === "")) throw new McpTestkitError(`${api}: "traceDir" must be a folder name, got ${typeLabel(traceDir)}.`);
+  if (keepTraces !== undefined && keepTraces !== "failed" && keepTraces !== "all") {
+    throw new McpTestkitError(`${api}: "keepTraces" must be "failed" (the default: traces of failing tests) or "all", got ${typeLabel(keepTraces)}.`);
+  }
 }
 
 export async function openKitInstance(options: McpTestKitOptions = {}): Promise<KitInstance> {
-  const { client: clientOptions = {}, testId: testIdOption, ...mockOptions } = options;
+  const { client: clientOptions = {}, testId: testIdOption, traceDir, keepTraces: _keep, ...mockOptions } = options;
+  // A folder for failing tests' traces needs a trace to write.
+  if (mockOptions.trace === undefined && traceDirOf(traceDir) !== undefined) mockOptions.trace = true;
   // Read before the server starts, so a bad option starts nothing.
   const testId = kitTestId(testIdOption);
   const { info = KIT_CLIENT_INFO, ...sdkOptions } = clientOptions;

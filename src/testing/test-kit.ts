@@ -9,6 +9,8 @@ import { McpTestkitError } from "../errors.js";
 import type { MockMcpServer } from "../mock/mock-mcp.js";
 import { resolveHooks, type TestHooks } from "./hooks.js";
 import { checkKitOptions, openKitInstance, type KitInstance, type KitTransport, type McpTestKitOptions } from "./kit-instance.js";
+import { testOutcome, traceDirOf, writeTestTrace } from "./failure-traces.js";
+import { currentTestName } from "./test-name.js";
 import { assertToolExists, assertToolFails, assertToolReturns, type ResultCheck, type ToolFailure } from "./tool-assertions.js";
 
 export interface McpTestKit {
@@ -84,10 +86,16 @@ class PerTestKit extends KitBase {
     this.instance = await openKitInstance(this.options);
   }
 
-  async close(): Promise<void> {
+  /** `hookArgument`: what the runner hands afterEach (Vitest: the test's context). */
+  async close(hookArgument?: unknown): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
-    await instance?.close();
+    if (instance === undefined) return;
+    try {
+      keepTrace(instance, this.options, hookArgument);
+    } finally {
+      await instance.close();
+    }
   }
 
   protected current(member: string): KitInstance {
@@ -134,8 +142,29 @@ export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<Test
   const kit = new PerTestKit(options);
   // Zero-parameter functions: Jest and node:test treat a hook with a parameter as taking `done`.
   beforeEach(() => kit.open());
-  afterEach(() => kit.close());
+  // A rest parameter keeps the length 0 (no `done`), and still takes Vitest's test context.
+  afterEach((...args: unknown[]) => kit.close(args[0]));
   return kit;
+}
+
+/** Writes the test's trace into the trace folder when it failed (or always, with `keepTraces: "all"`), and names it in the failure. */
+function keepTrace(instance: KitInstance, options: McpTestKitOptions, hookArgument: unknown): void {
+  const dir = traceDirOf(options.traceDir);
+  const trace = instance.server.trace;
+  if (dir === undefined || trace === undefined) return;
+  const outcome = testOutcome(hookArgument);
+  const failed = outcome?.failed === true;
+  if (!failed && options.keepTraces !== "all") return;
+  const file = writeTestTrace(trace, dir, testNameOrEmpty(), failed);
+  if (failed) outcome!.note(`mcp-testkit: this test's MCP traffic is in ${file} (open it with mcp-testkit view, or convert it with mcp-testkit trace convert)`);
+}
+
+function testNameOrEmpty(): string {
+  try {
+    return currentTestName();
+  } catch {
+    return "";
+  }
 }
 
 /** A kit for one test, without hooks: `await using kit = await createTestKit(options)`. */

@@ -43,6 +43,7 @@ export function entryFromDriverMessage(event: DriverMessageEvent, seq: number): 
     ...(event.protocolVersion !== undefined && { protocolVersion: event.protocolVersion }),
     ...(callId !== undefined && { callId }),
     ...(event.http !== undefined && { http: event.http }),
+    ...(event.problems !== undefined && { problems: event.problems.map(({ path, message }) => ({ path, message })) }),
   };
 }
 

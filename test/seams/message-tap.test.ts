@@ -102,9 +102,12 @@ describe("the HTTP facts of a message", () => {
       "content-type": "application/json",
     });
     expect(call.testId).toBe("tap > http");
-    // The answer goes on the same request: it carries that request's facts.
+    // The answer goes on the same request: it carries that request's method and path, and the
+    // status and headers of the response the wire chose for it.
     const answer = events.find((event) => event.direction === "out" && (event.message as { id?: unknown }).id === (call.message as { id: unknown }).id)!;
-    expect(answer.http?.path).toBe("/mcp");
+    expect(answer.http).toMatchObject({ method: "POST", path: "/mcp", status: 200, headers: { "content-type": "application/json" } });
+    const initialized = events.find((event) => event.direction === "out" && (event.message as { id?: unknown }).id === 0)!;
+    expect(initialized.http!.headers["mcp-session-id"]).toBe(call.sessionId);
     expect(events.every((event) => event.protocolVersion === "2025-11-25")).toBe(true);
     expect(JSON.stringify(events)).not.toContain(TOKEN);
   });

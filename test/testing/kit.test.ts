@@ -334,7 +334,7 @@ describe("the kit's options, misspelt", () => {
   it("mcpTestKit() refuses a key neither it nor mockMcp() reads where it is called, naming the closest one", () => {
     const hooks: TestHooks = { beforeEach: () => undefined, afterEach: () => undefined };
     expect(() => mcpTestKit({ testID: true } as never, hooks)).toThrow(
-      'mcpTestKit() options has unknown key "testID"; did you mean "testId"? mcpTestKit() takes "client" and "testId", and mockMcp()\'s options: "tools",',
+      'mcpTestKit() options has unknown key "testID"; did you mean "testId"? mcpTestKit() takes "client", "testId", "traceDir" and "keepTraces", and mockMcp()\'s options: "tools",',
     );
   });
 

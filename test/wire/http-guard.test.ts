@@ -32,6 +32,7 @@ const ROUTES: ReadonlyArray<{ method: string; path: string; body?: string }> = [
     { method: "POST", path: `${prefix}/reset`, body: "{}" },
   ]),
   { method: "GET", path: "/__mcp-testkit/metrics" },
+  { method: "GET", path: "/__mcp-testkit/trace" },
   { method: "GET", path: "/hook" },
   { method: "POST", path: "/mcp", body: mcpBody },
   { method: "GET", path: "/nothing-here" },

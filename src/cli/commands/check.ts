@@ -205,7 +205,11 @@ function tokenFromEnv(flag: string, name: string | undefined): Record<string, st
  * legacy-only, and the reason is kept for the report.
  */
 async function probeModern(ctx: CheckContext): Promise<void> {
-  const driver = openDriver(ctx.target, { versionNegotiation: { pin: MODERN }, onStdoutLine: (line) => ctx.strayStdout.push({ line, from: `its ${MODERN} copy` }) });
+  const driver = openDriver(ctx.target, {
+    versionNegotiation: { pin: MODERN },
+    onStdoutLine: (line) => ctx.strayStdout.push({ line, from: `its ${MODERN} copy` }),
+    ...(ctx.target.trace !== undefined && { traceFile: modernTraceFile(ctx.target.trace) }),
+  });
   try {
     await driver.initialize();
     const discover = driver.discoverResult!;
@@ -291,4 +295,10 @@ function unreachableReport(target: Target, ctx: CheckContext, message: string): 
     summary: { total: 1, pass: 0, warn: 0, fail: 1, skip: 0 },
     ok: false,
   };
+}
+
+/** The second connection's trace beside the first: `run.jsonl` → `run.2026-07-28.jsonl`. */
+function modernTraceFile(file: string): string {
+  const dot = file.lastIndexOf(".");
+  return dot > file.lastIndexOf("/") ? `${file.slice(0, dot)}.${MODERN}${file.slice(dot)}` : `${file}.${MODERN}`;
 }

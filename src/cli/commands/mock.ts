@@ -22,6 +22,7 @@ import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIO
 import { plural } from "../../util/text.js";
 import { METRICS_PATH } from "../../observe/metrics/exposition.js";
 import { LIVE_UI_PATH } from "../../view/live-timeline.js";
+import { TRACE_PATH } from "../../mock/mock-trace.js";
 
 export const summary = "Serve a scenario file as a mock MCP server, over Streamable HTTP or stdio";
 
@@ -58,6 +59,8 @@ ${SERVE_HELP}
                    issuer; faults and the sign-in journal are under /__mcp-testkit/auth/
   --record <file>  When the server stops, write the call record there as JSON:
                    { "calls": [...], "messages": [...] }
+  --trace <file>   Write every message in and out there as it passes, as a trace (JSON Lines);
+                   also served at /__mcp-testkit/trace (?testId= to filter)
   -h, --help       Show this help
 
 Examples:
@@ -73,6 +76,7 @@ const OPTIONS = {
   "journal-max": { type: "string" },
   metrics: { type: "boolean" },
   auth: { type: "boolean" },
+  trace: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -116,6 +120,10 @@ export async function run(argv: string[]): Promise<number> {
   if (journalMax !== undefined) scenario.fakesOptions = { ...(scenario.fakesOptions as object | undefined), journalMax };
   if (values.metrics === true) scenario.metrics = true;
   if (values.auth === true) scenario.auth ??= {};
+  if (values.trace !== undefined) {
+    if (values.trace.trim() === "") throw new UsageError("--trace needs a file name, such as --trace traces/mock.jsonl");
+    scenario.trace = values.trace;
+  }
   const served = servedLabel(what);
 
   // Why the server should stop: a signal, or the stdio wire ending by itself.
@@ -127,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     if (server.url !== undefined) say(`  timeline: ${new URL(LIVE_UI_PATH, server.url).href}`);
     if (scenario.metrics === true && server.url !== undefined) say(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
     if (scenario.auth !== undefined && server.url !== undefined) say(`  protected: authorization server ${server.auth.issuer}, resource metadata ${server.auth.resourceMetadataUrl}`);
+    if (values.trace !== undefined) say(`  trace: ${values.trace}${server.url === undefined ? "" : ` (and ${new URL(TRACE_PATH, server.url).href})`}`);
     say(`  ${describeCatalog(scenario, server)}. ${stdio ? "Close stdin or press Ctrl-C to stop." : "Press Ctrl-C to stop."}`);
 
     const why = await stopping.requested;

@@ -27,6 +27,7 @@ export const TARGET_OPTIONS = {
   ...SIGN_IN_OPTIONS,
   header: { type: "string", multiple: true, short: "H" },
   timeout: { type: "string" },
+  trace: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -35,6 +36,8 @@ export const TARGET_OPTIONS = {
 export const TARGET_HELP = `  -H, --header "K: V"  An HTTP header for every request to a URL target (repeatable),
                        e.g. --header "Authorization: Bearer $TOKEN"
   --timeout <ms>       How long each request may take (default ${DEFAULT_TIMEOUT_MS})
+  --trace <file>       Write every message to and from the server there, as a trace (JSON
+                       Lines; mcp-testkit trace convert makes HAR or OTLP of it)
   --json               Print the result as JSON on stdout (progress, if any, stays on stderr)
   -h, --help           Show this help
 
@@ -51,6 +54,8 @@ export interface Target {
   timeoutMs: number;
   /** How to sign in to a URL target (the sign-in flags), if at all. */
   auth?: ConnectAuth;
+  /** Where the driver writes its trace (`--trace`). */
+  trace?: string;
 }
 
 export function isUrl(text: string): boolean {
@@ -58,7 +63,10 @@ export function isUrl(text: string): boolean {
 }
 
 /** Reads the target and the connection flags; throws `UsageError` for anything malformed. */
-export function parseTarget(value: string | undefined, flags: { header?: string[] | undefined; timeout?: string | undefined } & Parameters<typeof parseSignInFlags>[0]): Target {
+export function parseTarget(
+  value: string | undefined,
+  flags: { header?: string[] | undefined; timeout?: string | undefined; trace?: string | undefined } & Parameters<typeof parseSignInFlags>[0],
+): Target {
   if (value === undefined || value.trim() === "") throw new UsageError('missing the target: a command that starts a stdio server (e.g. "node server.js") or an http(s) URL');
   const kind = isUrl(value) ? "http" : "stdio";
   if (kind === "http") {
@@ -97,7 +105,8 @@ export function parseTarget(value: string | undefined, flags: { header?: string[
       throw new UsageError(errorDetail(error));
     }
   }
-  return { kind, value, headers, timeoutMs: parseTimeout(flags.timeout), ...(auth === undefined ? {} : { auth }) };
+  if (flags.trace !== undefined && flags.trace.trim() === "") throw new UsageError("--trace needs a file name, such as --trace traces/run.jsonl");
+  return { kind, value, headers, timeoutMs: parseTimeout(flags.timeout), ...(auth === undefined ? {} : { auth }), ...(flags.trace !== undefined && { trace: flags.trace }) };
 }
 
 function parseTimeout(text: string | undefined): number {
@@ -122,6 +131,8 @@ export interface OpenOptions {
   versionNegotiation?: VersionNegotiation;
   /** The revision to speak (the driver's option); alone, it implies the negotiation mode. */
   protocolVersion?: string;
+  /** Where this driver's trace goes instead of the target's `--trace` file (a second driver's). */
+  traceFile?: string;
 }
 
 /**
@@ -133,7 +144,14 @@ export function openDriver(target: Target, options: OpenOptions = {}): McpDriver
   // A version alone lets the driver imply the mode (a pin for 2026-07-28); nothing at all is auto.
   const impliedByVersion = options.versionNegotiation === undefined && options.protocolVersion !== undefined;
   const era = impliedByVersion ? { protocolVersion: options.protocolVersion } : { versionNegotiation: options.versionNegotiation ?? "auto", protocolVersion: options.protocolVersion };
-  const driverOptions = { requestTimeout: target.timeoutMs, strict: options.strict ?? false, ...era, ...(options.capabilities && { capabilities: options.capabilities }) };
+  const trace = target.trace === undefined ? undefined : (options.traceFile ?? target.trace);
+  const driverOptions = {
+    requestTimeout: target.timeoutMs,
+    strict: options.strict ?? false,
+    ...era,
+    ...(options.capabilities && { capabilities: options.capabilities }),
+    ...(trace !== undefined && { trace }),
+  };
   if (target.kind === "http") return mcpConnect(target.value, { ...driverOptions, headers: target.headers, ...(target.auth === undefined ? {} : { auth: target.auth }) });
   const process = new StdioProcessTransport({
     shellCommand: target.value,

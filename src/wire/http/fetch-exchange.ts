@@ -6,8 +6,9 @@ import { OVER_LIMIT, readBounded } from "./bounded-body.js";
 import type { CallerAuth } from "../../engine/request-context.js";
 import { BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type HttpExchange, type StreamSink } from "./exchange.js";
 import { onAbort } from "../../util/on-abort.js";
+import { ResponseHead } from "./response-head.js";
 
-export class FetchExchange implements HttpExchange {
+export class FetchExchange extends ResponseHead implements HttpExchange {
   readonly wire = "http";
   auth?: CallerAuth;
   readonly method: string;
@@ -20,6 +21,7 @@ export class FetchExchange implements HttpExchange {
   private answered = false;
 
   constructor(private readonly request: Request) {
+    super();
     this.method = request.method;
     this.response = new Promise((resolve) => (this.resolveResponse = resolve));
     onAbort(request.signal, () => {
@@ -85,6 +87,7 @@ export class FetchExchange implements HttpExchange {
   respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     if (this.answered) return;
     this.answered = true;
+    this.headSent(status, headers);
     // 202/204 carry no body by definition; `Response` refuses one.
     this.resolveResponse(new Response(status === 204 || status === 202 ? null : (body ?? null), { status, headers }));
   }
@@ -100,6 +103,7 @@ export class FetchExchange implements HttpExchange {
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
     this.answered = true;
+    this.headSent(status, headers);
     const encoder = new TextEncoder();
     let closed = false;
     // The stream is its own connection here: gone when the consumer cancels it or the mock drops it.

@@ -3,9 +3,10 @@ import type { CallerAuth } from "../../engine/request-context.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { absoluteFormAuthority, BODY_TOO_LARGE, cancelBody, splitTarget, type BodyCut, type SocketConnection, type HttpExchange, type StreamSink } from "./exchange.js";
+import { ResponseHead } from "./response-head.js";
 import { sendWebResponse } from "./send-response.js";
 
-export class NodeExchange implements HttpExchange {
+export class NodeExchange extends ResponseHead implements HttpExchange {
   readonly wire = "http";
   auth?: CallerAuth;
   readonly method: string;
@@ -20,6 +21,7 @@ export class NodeExchange implements HttpExchange {
     /** A body parsed already by a framework (e.g. `express.json()`), used instead of reading. */
     private readonly parsedBody?: unknown,
   ) {
+    super();
     this.method = req.method ?? "GET";
   }
 
@@ -126,6 +128,7 @@ export class NodeExchange implements HttpExchange {
 
   respond(status: number, headers: Readonly<Record<string, string>>, body?: string): void {
     if (this.res.headersSent || this.res.destroyed || this.dropped) return;
+    this.headSent(status, headers);
     if (body === undefined) this.res.writeHead(status, headers).end();
     else this.res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
   }
@@ -137,6 +140,7 @@ export class NodeExchange implements HttpExchange {
 
   openStream(status: number, headers: Readonly<Record<string, string>>): StreamSink {
     this.res.writeHead(status, headers);
+    this.headSent(status, headers);
     return new NodeStreamSink(this, this.res);
   }
 
