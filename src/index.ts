@@ -125,6 +125,9 @@ export * from "./observe/index.js";
 // ---- Record: a real server's answers, through a mock, written as fixtures that replay them
 export * from "./record/index.js";
 
+// ---- Snapshots: a server's surface as a file, and the classed diff of two surfaces
+export * from "./snapshot/index.js";
+
 // ---- Simulate: a request through a server with no socket (also at mcp-testkit/simulate)
 export * from "./simulate/index.js";
 
