@@ -13,4 +13,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   check: () => import("./commands/check.js"),
   record: () => import("./commands/record.js"),
   validate: () => import("./commands/validate.js"),
+  snapshot: () => import("./commands/snapshot.js"),
+  diff: () => import("./commands/diff.js"),
 };

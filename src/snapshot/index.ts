@@ -4,3 +4,5 @@ export { diffSurfaces, worstClass, classOf, type SurfaceDiff, type DiffSurfacesO
 export { normalizeSurface, surfaceText, SURFACE_FORMAT, type ServerSurface } from "./surface.js";
 export { pathText } from "./change-paths.js";
 export type { SchemaDirection, SchemaEffect } from "./schema-diff.js";
+export { formatSurfaceDiff, summaryLine, type DiffFormat, type DiffReportOptions } from "./diff-report.js";
+export { readSurface, isSurfaceFile } from "./surface-format.js";

@@ -42,7 +42,7 @@ export function diffSurfaces(before: ServerSurface, after: ServerSurface, option
   const push = (change: SurfaceChange) => changes.push(change);
   const notCompared: string[] = [];
 
-  compareInfo(before, after, push);
+  compareInfo(before, after, push, notCompared);
   if (before.capabilities !== undefined && after.capabilities !== undefined) compareCapabilities(before.capabilities, after.capabilities, push);
   else if (before.capabilities !== undefined || after.capabilities !== undefined)
     notCompared.push(`capabilities (only the ${before.capabilities === undefined ? "second" : "first"} side says what they are)`);
@@ -75,11 +75,12 @@ export function worstClass(diff: SurfaceDiff): ChangeClass | "none" {
   return diff.counts.breaking > 0 ? "breaking" : diff.counts.compatible > 0 ? "compatible" : diff.counts.informational > 0 ? "informational" : "none";
 }
 
-function compareInfo(before: ServerSurface, after: ServerSurface, push: Push): void {
+function compareInfo(before: ServerSurface, after: ServerSurface, push: Push, notCompared: string[]): void {
   if (before.protocolVersion !== after.protocolVersion && before.protocolVersion !== undefined && after.protocolVersion !== undefined) {
     push(changed(["protocolVersion"], "informational", `protocol version ${before.protocolVersion} → ${after.protocolVersion}`, before.protocolVersion, after.protocolVersion));
   }
-  compareWords(["serverInfo"], before.serverInfo ?? {}, after.serverInfo ?? {}, "server info", push);
+  if (before.serverInfo !== undefined && after.serverInfo !== undefined) compareWords(["serverInfo"], before.serverInfo, after.serverInfo, "server info", push);
+  else if (before.serverInfo !== undefined || after.serverInfo !== undefined) notCompared.push(`server info (only the ${before.serverInfo === undefined ? "second" : "first"} side says what it is)`);
   if (before.instructions !== after.instructions) {
     push(changeOf(["instructions"], "informational", "instructions", before.instructions, after.instructions));
   }

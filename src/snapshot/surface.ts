@@ -16,7 +16,8 @@ export interface ServerSurface {
   mcpSurface: typeof SURFACE_FORMAT;
   /** The revision spoken while the surface was read. */
   protocolVersion?: string;
-  serverInfo: Json;
+  /** The server's name and version; absent when the source does not say (a fixture file). */
+  serverInfo?: Json;
   /**
    * What the server declared. Absent when the source does not say (a recording or a fixture
    * file): the diff then leaves capabilities out rather than call every one lost.
@@ -66,7 +67,7 @@ export function normalizeSurface(surface: ServerSurface): ServerSurface {
   const normalized: ServerSurface = {
     mcpSurface: SURFACE_FORMAT,
     ...(surface.protocolVersion === undefined ? {} : { protocolVersion: surface.protocolVersion }),
-    serverInfo: sortedJson(surface.serverInfo) as Json,
+    ...(surface.serverInfo === undefined ? {} : { serverInfo: sortedJson(surface.serverInfo) as Json }),
     ...(surface.capabilities === undefined ? {} : { capabilities: sortedJson(surface.capabilities) as Json }),
     ...(surface.instructions === undefined ? {} : { instructions: surface.instructions }),
     tools: [],
