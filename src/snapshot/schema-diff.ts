@@ -2,7 +2,8 @@
  * Two JSON Schemas compared by what they accept. Each difference is a finding with its effect on
  * the set of values the schema allows: `narrower` (it allows less), `wider` (more), `incomparable`
  * (some less, some more, or no telling), `added` (a new optional property: new, not a change to
- * what was there) or `annotation` (words and hints only). Whether that breaks anyone depends on
+ * what was there), `removed` (a property gone from an object that refuses unlisted ones: a caller
+ * that sends it is refused, a consumer that reads it loses it) or `annotation` (words and hints only). Whether that breaks anyone depends on
  * who reads the schema, which is the caller's to say (see `classOf`): a narrower input refuses
  * calls that worked, a wider output sends what consumers were never promised.
  *
@@ -14,7 +15,7 @@ import { sortedJson } from "./surface.js";
 
 type Json = Record<string, unknown>;
 
-export type SchemaEffect = "narrower" | "wider" | "incomparable" | "added" | "annotation";
+export type SchemaEffect = "narrower" | "wider" | "incomparable" | "added" | "removed" | "annotation";
 
 /** Who reads the schema: `input` is what the server accepts, `output` what it promises. */
 export type SchemaDirection = "input" | "output";
@@ -173,7 +174,7 @@ function compareProperties(walk: Walk, a: Json, b: Json, path: string[], depth: 
       continue;
     }
     removed.add(name);
-    if (afterExtra === false) add({ effect: "narrower", what: `property "${name}" removed, and properties not listed are refused`, before: beforeProps[name] }, at);
+    if (afterExtra === false) add({ effect: "removed", what: `property "${name}" removed, and properties not listed are refused`, before: beforeProps[name] }, at);
     else if (isObject(afterExtra)) compareNode(walk, beforeProps[name], afterExtra, at, depth + 1);
     else add({ effect: "wider", what: `property "${name}" removed${beforeRequired.has(name) ? " (it was required)" : ""}`, before: beforeProps[name] }, at);
   }

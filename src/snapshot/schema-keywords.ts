@@ -79,10 +79,13 @@ function list(values: Map<string, unknown>): string {
 const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 
+/** ±(2^53 − 1), the bounds zod and others add to every integer: no JSON number a client sends is beyond them, so they say nothing. */
+const meaningful = (value: unknown) => (value === Number.MAX_SAFE_INTEGER || value === Number.MIN_SAFE_INTEGER ? undefined : value);
+
 export function compareBounds(a: Json, b: Json, path: string[], add: Add): void {
   for (const key of [...LOWER, ...UPPER]) {
-    const was = a[key];
-    const now = b[key];
+    const was = meaningful(a[key]);
+    const now = meaningful(b[key]);
     if (was === now) continue;
     const at = [...path, key];
     const what = `${key} ${describeValue(was)} → ${describeValue(now)}`;

@@ -152,6 +152,7 @@ export function classOf(effect: SchemaEffect, direction: SchemaDirection): Chang
     case "added":
       return "compatible";
     case "incomparable":
+    case "removed":
       return "breaking";
     case "narrower":
       return direction === "input" ? "breaking" : "compatible";
@@ -162,6 +163,7 @@ export function classOf(effect: SchemaEffect, direction: SchemaDirection): Chang
 
 function reasonOf(effect: SchemaEffect, direction: SchemaDirection): string {
   if (effect === "annotation" || effect === "added") return "";
+  if (effect === "removed") return direction === "input" ? " (accepts less: calls that pass it are refused)" : " (promises less: consumers that read it lose it)";
   if (effect === "incomparable") return direction === "input" ? " (accepts different values: calls that worked may be refused)" : " (promises different values)";
   if (direction === "input") return effect === "narrower" ? " (accepts less: calls that worked may be refused)" : " (accepts more)";
   return effect === "wider" ? " (promises less: consumers may get what they did not expect)" : " (promises more)";

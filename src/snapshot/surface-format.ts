@@ -49,9 +49,12 @@ export function readSurface(value: unknown, name = "the snapshot"): ServerSurfac
   const result = surfaceFileSchema().safeParse(value);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.length === 0 ? "(top)" : issue.path.join(".")}: ${issue.message}`);
-    throw new McpTestkitError(`${name} is not a surface snapshot (mcpSurface ${SURFACE_FORMAT}): ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}. Write one with mcp-testkit snapshot.`, {
-      code: "bad_snapshot",
-    });
+    throw new McpTestkitError(
+      `${name} is not a surface snapshot (mcpSurface ${SURFACE_FORMAT}): ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ""}. Write one with mcp-testkit snapshot.`,
+      {
+        code: "bad_snapshot",
+      },
+    );
   }
   const { $schema: _editorsOnly, ...surface } = result.data as ServerSurface & { $schema?: string };
   return normalizeSurface(surface);

@@ -60,7 +60,8 @@ export async function run(argv: string[]): Promise<number> {
   const era = parseEra(values);
   if (values.out !== undefined) {
     await checkOutputFolder(values.out, "the snapshot");
-    if ((await stat(values.out).catch(() => undefined))?.isDirectory()) throw new CommandError(`Cannot write the snapshot to "${values.out}": it is a directory. Give a file path, such as ${values.out}/surface.json.`);
+    if ((await stat(values.out).catch(() => undefined))?.isDirectory())
+      throw new CommandError(`Cannot write the snapshot to "${values.out}": it is a directory. Give a file path, such as ${values.out}/surface.json.`);
   }
   const progress = createProgress();
   const source = await readSource(positionals[0]!, values, era, progress, "snapshot");
@@ -72,9 +73,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   await writeAtomically(values.out, text);
   const { tools, resources, resourceTemplates, prompts } = source.surface;
-  process.stderr.write(
-    `mcp-testkit snapshot: wrote ${values.out} (${tools.length} tools, ${resources.length} resources, ${resourceTemplates.length} resource templates, ${prompts.length} prompts)\n`,
-  );
+  process.stderr.write(`mcp-testkit snapshot: wrote ${values.out} (${tools.length} tools, ${resources.length} resources, ${resourceTemplates.length} resource templates, ${prompts.length} prompts)\n`);
   return EXIT_OK;
 }
 
