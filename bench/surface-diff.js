@@ -49,7 +49,10 @@ function tool(index, changed) {
   const outputSchema = {
     type: "object",
     properties: {
-      items: { type: "array", items: { type: "object", properties: { id: { type: "string" }, state: { enum: changed && index % 5 === 3 ? ["open", "closed", "archived"] : ["open", "closed"] } }, required: ["id", "state"] } },
+      items: {
+        type: "array",
+        items: { type: "object", properties: { id: { type: "string" }, state: { enum: changed && index % 5 === 3 ? ["open", "closed", "archived"] : ["open", "closed"] } }, required: ["id", "state"] },
+      },
       total: { type: "integer" },
     },
     required: ["items", "total"],
