@@ -10,6 +10,7 @@ import { fixtureBlockSchema } from "../src/fakes/format.js";
 import { stepSchemas } from "../src/formats/step.js";
 import { FIXTURE_JSON_SCHEMA_DEFS } from "../src/fakes/fixture-json-schema.js";
 import { scenarioFileSchema } from "./scenario-file.js";
+import { surfaceFileSchema } from "../src/snapshot/surface-format.js";
 
 const SCHEMAS_DIR = new URL("../schemas/", import.meta.url);
 const BASE_ID = "https://mcp-testkit.dev/schemas/";
@@ -70,6 +71,10 @@ function scenarioSchema(): Json {
   return document("scenario.schema.json", {}, toJsonSchema(scenarioFileSchema));
 }
 
+function surfaceSchema(): Json {
+  return document("surface.schema.json", {}, toJsonSchema(surfaceFileSchema()));
+}
+
 const LINE = 120;
 
 /** An object's members as JSON.stringify writes them: an undefined one left out. */
@@ -99,7 +104,7 @@ function pretty(value: unknown, indent = "", lead = 0): string {
 /** Each file of schemas/ and its text. */
 export function buildJsonSchemas(): Record<string, string> {
   const text = (schema: Json) => `${pretty(schema)}\n`;
-  return { "mcp-fakes.schema.json": text(fixtureFileSchema()), "scenario.schema.json": text(scenarioSchema()) };
+  return { "mcp-fakes.schema.json": text(fixtureFileSchema()), "scenario.schema.json": text(scenarioSchema()), "surface.schema.json": text(surfaceSchema()) };
 }
 
 export const schemasDir = fileURLToPath(SCHEMAS_DIR);

@@ -141,6 +141,8 @@ export * from "./record/index.js";
 
 // ---- Trace: every message in and out, as JSON Lines; HAR and OTLP both ways (also at mcp-testkit/trace)
 export * from "./trace/index.js";
+// ---- Snapshots: a server's surface as a file, and the classed diff of two surfaces
+export * from "./snapshot/index.js";
 
 // ---- Simulate: a request through a server with no socket (also at mcp-testkit/simulate)
 export * from "./simulate/index.js";

@@ -11,8 +11,8 @@ import { buildJsonSchemas, schemasDir } from "../scripts/schemas.js";
 describe("schemas/", () => {
   const built = buildJsonSchemas();
 
-  it("holds the two schemas editors use, mcp-fakes.schema.json and scenario.schema.json", () => {
-    expect(Object.keys(built).sort()).toEqual(["mcp-fakes.schema.json", "scenario.schema.json"]);
+  it("holds the schemas editors use: mcp-fakes.schema.json, scenario.schema.json and surface.schema.json", () => {
+    expect(Object.keys(built).sort()).toEqual(["mcp-fakes.schema.json", "scenario.schema.json", "surface.schema.json"]);
   });
 
   for (const [name, text] of Object.entries(built)) {

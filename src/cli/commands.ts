@@ -15,4 +15,6 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   validate: () => import("./commands/validate.js"),
   view: () => import("./commands/view.js"),
   trace: () => import("./commands/trace.js"),
+  snapshot: () => import("./commands/snapshot.js"),
+  diff: () => import("./commands/diff.js"),
 };

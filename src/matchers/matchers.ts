@@ -9,6 +9,7 @@
  *   `toMatchTextContent`, `toHaveStructuredContent`.
  * - a resource read result: `toHaveResourceContent`, `toHaveTextResource`.
  * - a mock from `mockMcp()`: `toHaveBeenCalledTool`.
+ * - a driver, a mock or a surface: `toMatchServerSnapshot` (async), in the runner's snapshot file.
  *
  * Values are recognized by shape and marker symbols, never `instanceof`, so objects from another
  * copy of mcp-testkit work too. A failure says what was there, and where a diff helps the result
@@ -17,6 +18,7 @@
 import { catalogMatchers, type ToolExpectation } from "./catalog-matchers.js";
 import { mockMatchers, type ToolCalledOptions } from "./mock-matchers.js";
 import { resultMatchers } from "./result-matchers.js";
+import { snapshotMatchers } from "./snapshot-matcher.js";
 
 export type { ToolExpectation } from "./catalog-matchers.js";
 export type { ToolCalledOptions } from "./mock-matchers.js";
@@ -26,6 +28,7 @@ export const mcpMatchers = {
   ...catalogMatchers,
   ...resultMatchers,
   ...mockMatchers,
+  ...snapshotMatchers,
 };
 
 /**
@@ -72,6 +75,12 @@ export interface McpMatchers<R = void> {
   toHaveTextResource(text: string): R;
   /** The mock's tool was called (`times` times; with arguments partially matching `with`). */
   toHaveBeenCalledTool(name: string, options?: ToolCalledOptions): R;
+  /**
+   * The server's surface (from a driver, a mock, or `snapshotServer()`) matches the one kept in
+   * the test's snapshot file (written on the first run, updated with `-u`); a failure lists the
+   * changes classed breaking, compatible or informational. Vitest 4.1+ or Jest. `await` it.
+   */
+  toMatchServerSnapshot(hint?: string): Promise<R>;
 }
 
 // Keeps the runtime object and the declared types from drifting apart: a matcher added to one

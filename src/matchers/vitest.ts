@@ -6,9 +6,13 @@
  *   expect(await driver.callTool("read_file", { path: "a.txt" })).toHaveTextContent("hello");
  */
 import { expect } from "vitest";
+import * as vitest from "vitest";
 import { mcpMatchers, type McpMatchers } from "./matchers.js";
+import { useVitestSnapshots, type VitestSnapshots } from "./snapshot-matcher.js";
 
 expect.extend(mcpMatchers);
+// Vitest 4.1 and later: the snapshot store toMatchServerSnapshot keeps the surface in (undefined before).
+useVitestSnapshots((vitest as { Snapshots?: VitestSnapshots }).Snapshots);
 
 declare module "vitest" {
   // Since Vitest 3.2 this one interface types `expect(x).toX()`; the type parameter must stay as Vitest declares it.

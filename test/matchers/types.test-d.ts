@@ -25,6 +25,10 @@ export async function vitestUsage(): Promise<void> {
   await expect(driver).toMatchToolSchema("read_file", { inputSchema: { required: ["path"] }, annotations: { readOnlyHint: true } });
   const promised: Promise<void> = expect(driver).toHaveTool("read_file");
   await promised;
+  await expect(driver).toMatchServerSnapshot();
+  await expect(server).toMatchServerSnapshot("after the upgrade");
+  const snapshotted: Promise<void> = expect(driver).toMatchServerSnapshot();
+  await snapshotted;
 
   expect(result).toBeSuccessful();
   expect(result).not.toBeToolError();
@@ -40,6 +44,8 @@ export async function vitestUsage(): Promise<void> {
 
   // @ts-expect-error a tool name is a string
   await expect(driver).toHaveTool(42);
+  // @ts-expect-error the hint is a string
+  await expect(driver).toMatchServerSnapshot({ update: true });
   // @ts-expect-error toHaveTools takes a list
   await expect(driver).toHaveTools("read_file");
   // @ts-expect-error toMatchToolSchema needs the expectations
@@ -62,11 +68,14 @@ export async function jestUsage(): Promise<void> {
   jestExpect(result).toHaveStructuredContent({ tempC: jestExpect.any(Number) });
   jestExpect(read).toHaveTextResource("alpha");
   jestExpect(server).toHaveBeenCalledTool("search", { times: 1 });
+  await jestExpect(driver).toMatchServerSnapshot();
 
   // @ts-expect-error a tool name is a string
   await jestExpect(driver).toHaveTool(42);
   // @ts-expect-error toHaveTextContent takes the text
   jestExpect(result).toHaveTextContent();
+  // @ts-expect-error the hint is a string
+  await jestExpect(driver).toMatchServerSnapshot(1);
 }
 
 export const expectation: ToolExpectation = { inputSchema: { required: ["path"] } };
