@@ -24,8 +24,15 @@ export interface HeaderRuleProblem {
 /** Reads a request header by lower-case name (a repeated header's values joined with ", ", as node and `Headers` give them). */
 export type HeaderReader = (name: string) => string | undefined;
 
-/** Which parameter `Mcp-Name` mirrors, per method. */
-export const MCP_NAME_SOURCE: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Which parameter `Mcp-Name` mirrors, per method (the tasks extension routes a task's requests by its id). */
+export const MCP_NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** Visible ASCII, inner spaces and tabs (RFC 9110 field values), with no edge whitespace. */

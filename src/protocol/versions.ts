@@ -68,6 +68,11 @@ export const FEATURES = {
   elicitationUrlMode: { since: "2025-11-25", what: "URL-mode elicitation" },
   elicitationId: { since: "2025-11-25", until: "2026-07-28", what: "elicitationId in a URL-mode elicitation (2026-07-28: the server correlates through requestState)" },
   tasks: { since: "2025-11-25", what: "tasks (tasks/*)" },
+  coreTasks: {
+    since: "2025-11-25",
+    until: "2026-07-28",
+    what: "tasks in the core protocol: a task asked for with params.task, tasks/result and tasks/list (2026-07-28: the tasks extension, whose tasks/get carries the result)",
+  },
   samplingTools: { since: "2025-11-25", what: "tools in sampling/createMessage" },
   ssePriming: { since: "2025-11-25", until: "2026-07-28", what: "SSE priming events (an event id before any data) for resumable streams" },
   annotationLastModified: { since: "2025-06-18", what: "lastModified in annotations" },
@@ -94,6 +99,10 @@ export const FEATURES = {
   mrtr: { since: "2026-07-28", what: "multi round-trip requests (input_required results, inputResponses and requestState)" },
   requestHeaders: { since: "2026-07-28", what: "the Mcp-Method, Mcp-Name and Mcp-Param-* HTTP headers, checked against the body" },
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
+  tasksExtension: {
+    since: "2026-07-28",
+    what: "the tasks extension io.modelcontextprotocol/tasks (a tool call answered with resultType task, tasks/get with the result or error, tasks/update)",
+  },
   structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value, and a tool's outputSchema of any root type (before: objects)" },
 } as const satisfies Record<string, FeatureSpan>;
 

@@ -2,7 +2,16 @@
  * Which methods each side may send, per protocol version. The lists and the feature each method
  * needs come from `methods.ts`.
  */
-import { ClientNotificationMethods, ClientRequestMethods, featuresOfMethod, ServerNotificationMethods, ServerRequestMethods, TaskNotificationMethods, TaskRequestMethods } from "../methods.js";
+import {
+  ClientNotificationMethods,
+  ClientRequestMethods,
+  featuresOfMethod,
+  ServerNotificationMethods,
+  ServerRequestMethods,
+  TaskExtensionMethods,
+  TaskNotificationMethods,
+  TaskRequestMethods,
+} from "../methods.js";
 import { compareVersions, FEATURES, versionHas, type Feature, type ProtocolVersion } from "../versions.js";
 import type { MessageDirection } from "./problem.js";
 import { featureProblemMessage, featureSpanText } from "./schemas/kit.js";
@@ -15,7 +24,7 @@ const taskNotifications = TaskNotificationMethods;
 /** Both sides send task requests and status notifications (either side can run tasks). */
 const sentBy: Record<MessageDirection, Record<MethodKind, readonly string[]>> = {
   "client-to-server": {
-    request: [...ClientRequestMethods, ...taskRequests],
+    request: [...ClientRequestMethods, ...taskRequests, ...TaskExtensionMethods],
     notification: [...ClientNotificationMethods, ...taskNotifications],
   },
   "server-to-client": {
