@@ -9,6 +9,7 @@ import type { CheckContext } from "./context.js";
 import { MODERN, MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
 import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
 import type { Feature } from "../../protocol/versions.js";
+import { taskChecks } from "./task-checks.js";
 
 /**
  * A check of either era, as the list names it. `needs` is the protocol feature a version the
@@ -21,7 +22,14 @@ export interface PlannedCheck {
   /** `"any"`: a rule of the transport, run whichever era the server speaks. */
   needs: Feature | "any";
   spec: (ctx: CheckContext) => string;
+  /** Run only when this holds as well (the tasks checks: the server advertises tasks). */
+  applies?: (ctx: CheckContext) => boolean;
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
+}
+
+/** Whether a check is in the report for this server: an era it speaks, and what else the check needs. */
+export function planned(ctx: CheckContext, check: PlannedCheck): boolean {
+  return ctx.speaks(check.needs) && (check.applies?.(ctx) ?? true);
 }
 
 /**
@@ -36,7 +44,7 @@ export function checksFor(kind: "stdio" | "http"): PlannedCheck[] {
   const modern = MODERN_CHECKS.filter(applies).map(
     (check): PlannedCheck => ({ id: check.id, title: check.title, needs: "serverDiscover", spec: () => check.spec(), run: (ctx) => runModern(check, ctx) }),
   );
-  return [...legacy, ...modern];
+  return [...legacy, ...modern, ...taskChecks(kind)];
 }
 
 export interface RunHooks {
@@ -57,9 +65,13 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
     if (hooks.selected && !hooks.selected.has(check.id)) continue;
     // The checks of an era the server does not speak are left out (a modern-only server fails no
     // initialize checks), unless --only asked for them by name.
-    if (!ctx.speaks(check.needs) && !hooks.named?.has(check.id)) continue;
+    if (!planned(ctx, check) && !hooks.named?.has(check.id)) continue;
     hooks.onStart?.(check, number);
-    const outcome = ctx.speaks(check.needs) ? await check.run(ctx) : eraNotSpoken(ctx, check.needs);
+    const outcome = planned(ctx, check)
+      ? await guarded(() => check.run(ctx))
+      : ctx.speaks(check.needs)
+        ? fail("named by --only, but the server does not advertise tasks")
+        : eraNotSpoken(ctx, check.needs);
     const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec: check.spec(ctx) };
     results.push(result);
     hooks.onResult?.(result);
