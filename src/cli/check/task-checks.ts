@@ -131,6 +131,8 @@ function withTool(ctx: CheckContext, era: TaskEra, judge: (run: Extract<TaskRun,
 }
 
 async function ask(driver: McpDriver, method: string, params: Json): Promise<{ result: Json } | { code: number | undefined; message: string }> {
+  // request() sends as is, with no implicit handshake: the tasks checks' own session needs its initialize first.
+  await driver.initialize();
   try {
     return { result: await driver.request(method, params) };
   } catch (error) {
