@@ -115,7 +115,7 @@ export { ServerRequestError } from "./engine/connection.js";
 // ---- The record and assertions
 /** One tool call's record, its outcome, and the requests sent to the client during it. */
 export type { ToolCall, CallOutcome, ServerRequestExchange, Exchange, TaskRecord } from "./engine/call-log.js";
-export type { TaskHandle, TaskStart } from "./engine/tasks/task-handle.js";
+export type { CallTask, TaskStart } from "./engine/tasks/task-handle.js";
 export type { TaskScript } from "./formats/task-step.js";
 export type { TaskExpectations } from "./engine/task-assertions.js";
 /** The partial matcher behind `assertCalled(..., { with })`, and where two values first differ. */

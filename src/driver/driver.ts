@@ -50,6 +50,8 @@ import type { ServerProcess } from "./server-process.js";
 import { getSkill, listSkills, readSkillDirectory, readSkillFile, type Skill, type SkillFile } from "./skills.js";
 import type { ListenFilter, Subscription } from "./subscription.js";
 import type { DriverTraffic } from "./traffic.js";
+import { checkTaskOptions, TaskCalls, type StartTaskOptions, type ToolCallOptions } from "./task-calls.js";
+import type { TaskHandle } from "./task-handle.js";
 
 export type { WaitForNotificationOptions } from "./inbox.js";
 export type { DiscoverResult, DriverEra } from "./discover-negotiation.js";
@@ -59,6 +61,7 @@ export type { CloseOptions } from "./lifetime.js";
 export type { RejectedTool } from "./modern-http.js";
 export { checkOptions } from "./option-checks.js";
 export type { DriverConnection } from "./assemble.js";
+export type { StartTaskOptions, ToolCallOptions } from "./task-calls.js";
 
 export interface ListOptions {
   /** Ask the server again even if the list is cached (lists refresh by themselves on `list_changed`). */
@@ -82,6 +85,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
   private readonly parts: DriverParts;
   /** Aborts when the driver closes: what waits on the caller between MRTR rounds stops then. */
   private readonly closing = new AbortController();
+  private readonly tasks: TaskCalls;
 
   constructor(connection: DriverConnection, options: DriverOptions = {}) {
     super();
@@ -92,6 +96,16 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     this.parts = assembleDriver(connection, options, this.requestTimeout, this.closing.signal);
     this.process = this.parts.process;
     this.traffic = this.parts.traffic;
+    const { answers } = this.parts;
+    this.tasks = new TaskCalls({
+      ready: async () => await this.ready("callTool"),
+      era: () => this.parts.eras.current(),
+      toolCall: (name, params, callOptions) => this.toolCall(name, params, callOptions),
+      send: (method, params, spec) => this.send(method, params, spec),
+      answerFor: (handler, method, params, context) => answers.answerFor(handler, method, params, context),
+      processContext: () => connection.process?.context(),
+      closing: this.closing.signal,
+    });
   }
 
   // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────
@@ -266,8 +280,29 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
    * Calls a tool. A JSON-RPC error throws `ToolCallError`; a tool that reports failure in its
    * result (`isError: true`) does not throw: check `result.isError` or call `expectSuccess()`.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<ToolCallResult> {
-    this.assertOpen("callTool", options);
+  async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
+    const { task, ...callOptions } = options;
+    this.assertOpen("callTool", callOptions);
+    if (task !== undefined && task !== false && task !== true) checkTaskOptions(task, "callTool()'s task option");
+    if (task !== undefined && task !== false) return await this.tasks.call(name, args, callOptions, task);
+    return new ToolCallResult(await this.toolCall(name, { name, arguments: args }, callOptions), name);
+  }
+
+  /**
+   * Calls a tool as a task and returns its handle, once the server has answered with one:
+   * `status()`, `wait()`, `update()`, `cancel()`, `history`. Throws a `TaskError` when the server
+   * does not say it runs tool calls as tasks (`notAdvertised`) or answers at once (`noTask`).
+   */
+  async startTask(name: string, args: Record<string, unknown> = {}, options: StartTaskOptions = {}): Promise<TaskHandle> {
+    const { timeoutMs, signal, onProgress, onServerRequest, ...taskOptions } = options;
+    const callOptions = Object.fromEntries(Object.entries({ timeoutMs, signal, onProgress, onServerRequest }).filter(([, value]) => value !== undefined));
+    this.assertOpen("startTask", callOptions);
+    checkTaskOptions(taskOptions, "startTask()'s options", ["timeoutMs", "signal", "onProgress", "onServerRequest"]);
+    return await this.tasks.start(name, args, options);
+  }
+
+  /** `tools/call` as `callTool` sends it: its errors name the tool (and why it has no Mcp-Param headers, when that is why). */
+  private toolCall(name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
     const errorFor: RequestSpec["errorFor"] = (error, context) =>
       this.parts.failures.tool(
         error,
@@ -277,8 +312,7 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
           this.rejectedTools.find((entry) => entry.name === name),
         ),
       );
-    const result = await this.send("tools/call", { name, arguments: args }, { ...options, label: `tools/call "${name}"`, subject: name, errorFor });
-    return new ToolCallResult(result, name);
+    return this.send("tools/call", params, { ...options, label: `tools/call "${name}"`, subject: name, errorFor });
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {

@@ -11,6 +11,7 @@ import type { JsonRpcId } from "../protocol/jsonrpc.js";
 import { type Feature, LATEST_KNOWN_VERSION, revisionsWith, versionHas } from "../protocol/versions.js";
 import type { Negotiation } from "./negotiation.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
+import type { TaskWire } from "./task-wire.js";
 
 export interface Era {
   /** A call's request, once the handshake is done. */
@@ -25,6 +26,8 @@ export interface Era {
   acceptTools(tools: Tool[]): Tool[];
   /** As a list fetch starts: what the fetch must wait for too (the era's own way of following list changes), if anything. */
   beforeListFetch(): Promise<void> | undefined;
+  /** How a tool call runs as a task in this era: asked for, polled, given input, cancelled. */
+  readonly tasks: TaskWire;
 }
 
 /** What the negotiated version has, from the version table (nothing before the handshake). */

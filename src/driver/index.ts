@@ -30,6 +30,8 @@ export {
   type RejectedTool,
   type DiscoverResult,
   type DriverEra,
+  type ToolCallOptions,
+  type StartTaskOptions,
   type ListenFilter,
   type SubscriptionEnd,
   Subscription,
@@ -90,6 +92,11 @@ export type { ConnectAuth } from "./auth/options.js";
 export { SignInError, type SignInFailure } from "./auth/sign-in-error.js";
 export { memoryTokenStore, type TokenStore, type StoredCredentials } from "./auth/token-store.js";
 export type { AuthSetting } from "./error-rendering.js";
+/** Tool calls run as tasks: the handle `startTask` gives, what it reads of a task, and what it throws (`TaskError`, with a `reason`). */
+export { TaskHandle } from "./task-handle.js";
+export { TaskError, type TaskFailure } from "./task-errors.js";
+export { TASKS_EXTENSION } from "./task-wire.js";
+export { DEFAULT_TASK_DEADLINE_MS, DEFAULT_TASK_POLL_INTERVAL_MS, type TaskOptions, type TaskSnapshot, type TaskStatus, type TaskStatusChange } from "./task-types.js";
 /** `driver.process` (the spawned server) and `driver.traffic` (what was recorded). */
 export { ServerProcess } from "./server-process.js";
 export { DriverTraffic } from "./traffic.js";
@@ -106,7 +113,9 @@ export {
   TOOL_CALL_RESULT_MARKER,
   READ_RESOURCE_RESULT_MARKER,
   PROMPT_RESULT_MARKER,
+  TASK_HANDLE_MARKER,
   isMcpDriver,
+  isTaskHandle,
   isToolCallResult,
   isReadResourceResult,
   isGetPromptResult,

@@ -10,8 +10,11 @@ import type { Era } from "./era.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 import type { ServerRequestAnswers } from "./server-requests.js";
 import type { RpcChannel } from "./rpc-channel.js";
+import { legacyTaskWire } from "./task-wire.js";
 
 export class LegacyEra implements Era {
+  readonly tasks = legacyTaskWire;
+
   constructor(
     private readonly channel: RpcChannel,
     private readonly answers: ServerRequestAnswers,

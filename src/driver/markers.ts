@@ -5,6 +5,7 @@
  */
 import type { McpDriver } from "./driver.js";
 import type { GetPromptResult, ReadResourceResult, ToolCallResult } from "./results.js";
+import type { TaskHandle } from "./task-handle.js";
 
 /** Set to `true` on every `McpDriver`; what `isMcpDriver` looks for (the same symbol in every copy of the package). */
 export const DRIVER_MARKER: unique symbol = Symbol.for("mcp-testkit.driver");
@@ -14,6 +15,8 @@ export const TOOL_CALL_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.to
 export const READ_RESOURCE_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.readResourceResult");
 /** Set to `true` on every `GetPromptResult`; what `isGetPromptResult` looks for. */
 export const PROMPT_RESULT_MARKER: unique symbol = Symbol.for("mcp-testkit.promptResult");
+/** Set to `true` on every `TaskHandle`; what `isTaskHandle` looks for. */
+export const TASK_HANDLE_MARKER: unique symbol = Symbol.for("mcp-testkit.taskHandle");
 
 function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
@@ -37,4 +40,9 @@ export function isReadResourceResult(value: unknown): value is ReadResourceResul
 /** Whether `value` is a driver's `getPrompt` result (a `GetPromptResult`), from any copy of mcp-testkit. */
 export function isGetPromptResult(value: unknown): value is GetPromptResult {
   return hasMarker(value, PROMPT_RESULT_MARKER);
+}
+
+/** Whether `value` is a task handle (from `startTask`), from any copy of mcp-testkit. */
+export function isTaskHandle(value: unknown): value is TaskHandle {
+  return hasMarker(value, TASK_HANDLE_MARKER);
 }

@@ -22,6 +22,7 @@ import { abortedBeforeSending } from "./request-errors.js";
 import type { JsonObject, RequestSpec, ServerRequestContext } from "./request-types.js";
 import type { ServerRequestAnswers } from "./server-requests.js";
 import type { RpcChannel } from "./rpc-channel.js";
+import { ExtensionTaskWire } from "./task-wire.js";
 import { onAbort } from "../util/on-abort.js";
 
 export interface ModernEraParts {
@@ -43,7 +44,11 @@ export interface ModernEraParts {
 }
 
 export class ModernEra implements Era {
-  constructor(private readonly parts: ModernEraParts) {}
+  readonly tasks: ExtensionTaskWire;
+
+  constructor(private readonly parts: ModernEraParts) {
+    this.tasks = new ExtensionTaskWire(() => parts.discovery.requestMeta());
+  }
 
   send(method: string, params: JsonObject | undefined, spec: RequestSpec): Promise<JsonObject> {
     if (!isInputMethod(method) || !this.parts.spoken.has("mrtr")) return this.parts.channel.request(method, params, spec);

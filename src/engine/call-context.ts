@@ -12,7 +12,7 @@ import { CALL_ENDED, type Connection } from "./connection.js";
 import type { CallerAuth, RequestIdentity } from "./request-context.js";
 import { Interaction, type AskOptions, type ClientRoot, type ElicitAnswer, type SampleAnswer } from "./interaction/interaction.js";
 
-import type { TaskHandle } from "./tasks/task-handle.js";
+import type { CallTask } from "./tasks/task-handle.js";
 import type { StepObject } from "./steps.js";
 
 export type { AskOptions, ClientRoot, ElicitAnswer, SampleAnswer } from "./interaction/interaction.js";
@@ -75,7 +75,7 @@ export interface ToolCallContext {
    * (when the client can take one) and the function's work goes on as the task's; its status and
    * message, its asks (input the task waits for), and its return value (the task's outcome).
    */
-  readonly task: TaskHandle;
+  readonly task: CallTask;
 }
 
 /** What a call may tell every client through (the engine). */
@@ -142,8 +142,8 @@ export class LiveCall extends Interaction implements ToolCallContext {
   /** Set when the function handed its call to a step kind before it returned (synchronously). */
   handedOverStep?: { key: string; step: StepObject };
 
-  get task(): TaskHandle {
-    return this.kindHandles?.("task") as TaskHandle;
+  get task(): CallTask {
+    return this.kindHandles?.("task") as CallTask;
   }
 
   /** The call is handed to the step kind `key`, to be answered as `step` says (its work goes on as the kind's). */

@@ -65,4 +65,4 @@ declare global {
 }
 
 export { mcpMatchers };
-export type { McpMatchers, ToolExpectation, ToolCalledOptions, McpMatcherResult } from "./matchers.js";
+export type { McpMatchers, ToolExpectation, ToolCalledOptions, TaskFailureExpectation, McpMatcherResult } from "./matchers.js";

@@ -10,6 +10,8 @@
  * - a resource read result: `toHaveResourceContent`, `toHaveTextResource`.
  * - a mock from `mockMcp()`: `toHaveBeenCalledTool`.
  * - a driver, a mock or a surface: `toMatchServerSnapshot` (async), in the runner's snapshot file.
+ * - a task handle (`startTask`): `toCompleteTaskWith`, `toFailTask` (async: `await` them),
+ *   `toHaveTaskStatuses`.
  *
  * Values are recognized by shape and marker symbols, never `instanceof`, so objects from another
  * copy of mcp-testkit work too. A failure says what was there, and where a diff helps the result
@@ -19,9 +21,11 @@ import { catalogMatchers, type ToolExpectation } from "./catalog-matchers.js";
 import { mockMatchers, type ToolCalledOptions } from "./mock-matchers.js";
 import { resultMatchers } from "./result-matchers.js";
 import { snapshotMatchers } from "./snapshot-matcher.js";
+import { taskMatchers, type TaskFailureExpectation } from "./task-matchers.js";
 
 export type { ToolExpectation } from "./catalog-matchers.js";
 export type { ToolCalledOptions } from "./mock-matchers.js";
+export type { TaskFailureExpectation } from "./task-matchers.js";
 export type { McpMatcherResult, McpMatcherContext } from "./report.js";
 
 export const mcpMatchers = {
@@ -29,6 +33,7 @@ export const mcpMatchers = {
   ...resultMatchers,
   ...mockMatchers,
   ...snapshotMatchers,
+  ...taskMatchers,
 };
 
 /**
@@ -81,6 +86,15 @@ export interface McpMatchers<R = void> {
    * changes classed breaking, compatible or informational. Vitest 4.1+ or Jest. `await` it.
    */
   toMatchServerSnapshot(hint?: string): Promise<R>;
+  /**
+   * The task (a handle from `startTask`) completes, with a result partially matching `expected`
+   * when given (a tool error is a completed task whose result has `isError`). Waits for it: `await` it.
+   */
+  toCompleteTaskWith(expected?: Record<string, unknown>): Promise<R>;
+  /** The task ends `failed`, with this JSON-RPC error code and message when given. Waits for it: `await` it. */
+  toFailTask(expected?: TaskFailureExpectation): Promise<R>;
+  /** The task went through exactly these statuses so far, in order (`["working", "input_required", "completed"]`). */
+  toHaveTaskStatuses(statuses: readonly ("working" | "input_required" | "completed" | "failed" | "cancelled")[]): R;
 }
 
 // Keeps the runtime object and the declared types from drifting apart: a matcher added to one

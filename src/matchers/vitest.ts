@@ -21,4 +21,4 @@ declare module "vitest" {
 }
 
 export { mcpMatchers };
-export type { McpMatchers, ToolExpectation, ToolCalledOptions, McpMatcherResult } from "./matchers.js";
+export type { McpMatchers, ToolExpectation, ToolCalledOptions, TaskFailureExpectation, McpMatcherResult } from "./matchers.js";

@@ -24,7 +24,7 @@ export interface HeaderRuleProblem {
 /** Reads a request header by lower-case name (a repeated header's values joined with ", ", as node and `Headers` give them). */
 export type HeaderReader = (name: string) => string | undefined;
 
-/** Which parameter `Mcp-Name` mirrors, per method. */
+/** Which parameter `Mcp-Name` mirrors, per method (the tasks extension routes a task's requests by its id). */
 export const MCP_NAME_SOURCE: Readonly<Record<string, "name" | "uri" | "taskId">> = {
   "tools/call": "name",
   "prompts/get": "name",

@@ -54,6 +54,8 @@ export const SkillsRequestMethods = ["skills/list", "skills/get", "resources/dir
 export const TaskRequestMethods = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
 /** Task notifications (2025-11-25), sent by either side. */
 export const TaskNotificationMethods = ["notifications/tasks/status"] as const;
+/** What the tasks extension (2026-07-28) adds: a client answers a task's input requests. */
+export const TaskExtensionMethods = ["tasks/update"] as const;
 
 /** Methods whose complete result carries `ttlMs` and `cacheScope` (caching, 2026-07-28). */
 export const CacheableMethods = [
@@ -115,6 +117,9 @@ const METHOD_FEATURES: Readonly<Record<string, readonly Feature[]>> = Object.fre
   "notifications/elicitation/complete": ["elicitationUrlMode"],
   ...Object.fromEntries([...TaskRequestMethods, ...TaskNotificationMethods].map((method) => [method, ["tasks"] as const])),
   ...Object.fromEntries(SkillsRequestMethods.map((method) => [method, ["skills"] as const])),
+  "tasks/result": ["tasks", "coreTasks"],
+  "tasks/list": ["tasks", "coreTasks"],
+  "tasks/update": ["tasksExtension"],
 });
 
 /**

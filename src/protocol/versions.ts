@@ -101,7 +101,10 @@ export const FEATURES = {
   resourceNotFoundInvalidParams: { since: "2026-07-28", what: "resource not found as -32602 (was -32002)" },
   // Extensions, in the revisions that can declare them (SEP-2133's capabilities.extensions).
   skills: { since: "2025-11-25", what: "the Skills extension (io.modelcontextprotocol/skills: skills/list, skills/get, resources/directory/read)" },
-  tasksExtension: { since: "2026-07-28", what: "the tasks extension io.modelcontextprotocol/tasks (tasks/update, task answers chosen by the server)" },
+  tasksExtension: {
+    since: "2026-07-28",
+    what: "the tasks extension io.modelcontextprotocol/tasks (a tool call answered with resultType task, tasks/get with the result or error, tasks/update)",
+  },
   structuredContentAnyValue: { since: "2026-07-28", what: "structuredContent as any JSON value, and a tool's outputSchema of any root type (before: objects)" },
 } as const satisfies Record<string, FeatureSpan>;
 

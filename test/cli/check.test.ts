@@ -42,6 +42,11 @@ const HTTP = [...COMMON, "http-session-id", "http-missing-session", "http-delete
 const DUAL_HTTP = [...HTTP, ...MODERN_HTTP];
 /** The authorization audit: in a report only for a server that asks for a token (test/cli/check-auth.test.ts), but always a check of a URL. */
 const AUTH_AUDIT = ["auth-challenge", "auth-invalid-token", "auth-metadata", "auth-insufficient-scope", "auth-audience"];
+/** The tasks checks, planned for every server and reported for one that advertises tasks (server-everything does, in 2025-11-25). */
+const TASKS_LEGACY = ["tasks-unknown-id", "tasks-wire-fields", "tasks-terminal-stays", "tasks-cancel-ended"];
+const TASKS_MODERN = ["modern-tasks-unknown-id", "modern-tasks-wire-fields", "modern-tasks-terminal-stays", "modern-tasks-cancel-ended", "modern-tasks-removed-methods"];
+/** Without --task-tool, the checks that run a task skip. */
+const NO_TASK_TOOL = { "tasks-wire-fields": "SKIP", "tasks-terminal-stays": "SKIP", "tasks-cancel-ended": "SKIP" };
 
 /** Every check PASS, but for the given ones. */
 function statuses(ids: string[], except: Record<string, string> = {}): Record<string, string> {
@@ -87,7 +92,7 @@ describe("mcp-testkit check whose reader stops early (check … | head)", () => 
 describe("mcp-testkit check over stdio", () => {
   it("server-everything: every check passes but two SHOULDs it misses; --json gives the structured report", async () => {
     const { code, report, stderr } = await checkJson(everything);
-    expect(statusesOf(report)).toEqual(statuses(STDIO, { "invalid-cursor": "WARN", "malformed-json": "WARN" }));
+    expect(statusesOf(report)).toEqual(statuses([...STDIO, ...TASKS_LEGACY], { "invalid-cursor": "WARN", "malformed-json": "WARN", ...NO_TASK_TOOL }));
     expect(code).toBe(0);
     expect(stderr).toBe("");
     expect(report).toMatchObject({
@@ -95,11 +100,12 @@ describe("mcp-testkit check over stdio", () => {
       transport: "stdio",
       protocolVersion: "2025-11-25",
       serverInfo: { name: "mcp-servers/everything" },
-      summary: { total: 17, pass: 15, warn: 2, fail: 0, skip: 0 },
+      summary: { total: 21, pass: 16, warn: 2, fail: 0, skip: 3 },
       ok: true,
     });
-    expect((report.checks as Json[]).map((check) => check.id)).toEqual(STDIO);
-    expect((report.checks as Json[]).map((check) => check.number)).toEqual(STDIO.map((_, index) => index + 1));
+    expect((report.checks as Json[]).map((check) => check.id)).toEqual([...STDIO, ...TASKS_LEGACY]);
+    // The tasks checks come after both eras' (the 2026-07-28 ones are not in this report).
+    expect((report.checks as Json[]).map((check) => check.number)).toEqual([...STDIO.map((_, index) => index + 1), ...TASKS_LEGACY.map((_, index) => STDIO.length + MODERN_COMMON.length + index + 1)]);
     for (const check of report.checks as Json[]) {
       expect(Object.keys(check).sort()).toEqual(["detail", "id", "number", "spec", "status", "title"]);
       expect(check.spec).toMatch(/^https:\/\/(modelcontextprotocol\.io\/specification\/2025-11-25\/|www\.jsonrpc\.org\/specification#error_object$)/);
@@ -312,7 +318,10 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(typo).toMatchObject({ code: 2, stdout: "" });
     expect(typo.stderr).toMatch(/^mcp-testkit check: --only unknown-methd: no check has that id; did you mean "unknown-method"\? \(for a Streamable HTTP server: initialize, version-latest, /);
     const number = await runCli(["check", broken(), "--skip", "99"]);
-    expect(number).toMatchObject({ code: 2, stderr: expect.stringContaining(`mcp-testkit check: --skip 99: there are checks 1 to ${STDIO.length + MODERN_COMMON.length} for a stdio server`) });
+    expect(number).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`mcp-testkit check: --skip 99: there are checks 1 to ${STDIO.length + MODERN_COMMON.length + TASKS_LEGACY.length + TASKS_MODERN.length} for a stdio server`),
+    });
     const none = await runCli(["check", broken(), "--only", "ping", "--skip", "ping"]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining("mcp-testkit check: --only and --skip leave no check to run") });
   });
@@ -322,13 +331,13 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(url).toMatchObject({ code: 2, stdout: "" });
     expect(url.stderr).toBe(
       "mcp-testkit check: --only stdin-close: that check applies only to stdio servers (a command), and this target is a Streamable HTTP server (a URL); leave it out " +
-        `(for a Streamable HTTP server: ${[...DUAL_HTTP, ...AUTH_AUDIT].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
+        `(for a Streamable HTTP server: ${[...DUAL_HTTP, ...TASKS_LEGACY, ...TASKS_MODERN, "modern-tasks-http-name", ...AUTH_AUDIT].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
     );
     const command = await runCli(["check", broken(), "--only", "ping,http-origin"]);
     expect(command).toMatchObject({ code: 2, stdout: "" });
     expect(command.stderr).toBe(
       "mcp-testkit check: --only http-origin: that check applies only to Streamable HTTP servers (a URL), and this target is a stdio server (a command); leave it out " +
-        `(for a stdio server: ${[...STDIO, ...MODERN_COMMON].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
+        `(for a stdio server: ${[...STDIO, ...MODERN_COMMON, ...TASKS_LEGACY, ...TASKS_MODERN].join(", ")})\nRun "mcp-testkit check --help" for usage.\n`,
     );
     // One skip list for a URL and a command: the other transport's check is simply not run.
     const server = await startMock({});
@@ -433,7 +442,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
 
     it("fails 404-after-DELETE (it answers 400) and the foreign Origin check", async () => {
       const { code, report } = await checkJson(url);
-      expect(statusesOf(report)).toEqual(statuses(HTTP, { "invalid-cursor": "WARN", "http-delete-session": "FAIL", "http-origin": "FAIL" }));
+      expect(statusesOf(report)).toEqual(statuses([...HTTP, ...TASKS_LEGACY], { "invalid-cursor": "WARN", "http-delete-session": "FAIL", "http-origin": "FAIL", ...NO_TASK_TOOL }));
       expect(detailOf(report, "http-delete-session")).toMatch(/^DELETE got 200, but then a ping with that session id got 400 .*; an ended session MUST get 404$/);
       expect(code).toBe(1);
     });

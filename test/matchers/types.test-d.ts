@@ -12,6 +12,7 @@ declare const driver: unknown;
 declare const result: { content: { type: "text"; text: string }[]; isError?: boolean };
 declare const read: { contents: { uri: string; text: string }[] };
 declare const server: { calls: unknown[]; assertCalled(tool: string): unknown[] };
+declare const task: unknown;
 
 export async function vitestUsage(): Promise<void> {
   expect.extend(mcpMatchers);
@@ -42,10 +43,20 @@ export async function vitestUsage(): Promise<void> {
   expect(server).toHaveBeenCalledTool("search", { times: 2, with: { query: /bug/ } });
   expect(server).not.toHaveBeenCalledTool("search");
 
+  await expect(task).toCompleteTaskWith({ content: [{ type: "text", text: "done" }] });
+  await expect(task).toCompleteTaskWith();
+  await expect(task).toFailTask({ code: -32603, message: /crashed/ });
+  await expect(task).not.toFailTask();
+  expect(task).toHaveTaskStatuses(["working", "input_required", "completed"]);
+
   // @ts-expect-error a tool name is a string
   await expect(driver).toHaveTool(42);
   // @ts-expect-error the hint is a string
   await expect(driver).toMatchServerSnapshot({ update: true });
+  // @ts-expect-error a status the spec does not have
+  expect(task).toHaveTaskStatuses(["running"]);
+  // @ts-expect-error the code is a number
+  await expect(task).toFailTask({ code: "-32603" });
   // @ts-expect-error toHaveTools takes a list
   await expect(driver).toHaveTools("read_file");
   // @ts-expect-error toMatchToolSchema needs the expectations
@@ -69,6 +80,9 @@ export async function jestUsage(): Promise<void> {
   jestExpect(read).toHaveTextResource("alpha");
   jestExpect(server).toHaveBeenCalledTool("search", { times: 1 });
   await jestExpect(driver).toMatchServerSnapshot();
+  await jestExpect(task).toCompleteTaskWith({ isError: false });
+  await jestExpect(task).toFailTask({ message: "crashed" });
+  jestExpect(task).toHaveTaskStatuses(["working", "completed"]);
 
   // @ts-expect-error a tool name is a string
   await jestExpect(driver).toHaveTool(42);

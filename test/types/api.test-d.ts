@@ -33,6 +33,13 @@ import {
   type ElicitAnswer,
   type ToolSpec,
   type UnknownToolPolicy,
+  type TaskError,
+  type TaskFailure,
+  type TaskHandle,
+  type TaskSnapshot,
+  type TaskStatus,
+  type TaskStatusChange,
+  type ToolCallResult,
 } from "../../src/index.js";
 
 describe("steps", () => {
@@ -279,5 +286,25 @@ describe("a call's onServerRequest", () => {
     // @ts-expect-error it answers with a result object, not a string
     await driver.callTool("t", {}, { onServerRequest: () => "accept" });
     void handler;
+  });
+});
+
+describe("tool calls as tasks", () => {
+  it("callTool takes { task }, startTask gives a handle", async () => {
+    const driver = {} as McpDriver;
+    await driver.callTool("t", {}, { task: true });
+    await driver.callTool("t", {}, { task: { ttlMs: 60_000, deadlineMs: 5_000, onStatus: (change) => expectTypeOf(change.status).toEqualTypeOf<TaskStatus>() } });
+    const task = await driver.startTask("t", { a: 1 }, { deadlineMs: 1_000, signal: AbortSignal.timeout(5_000) });
+    expectTypeOf(task).toEqualTypeOf<TaskHandle>();
+    expectTypeOf(task.wait()).toEqualTypeOf<Promise<ToolCallResult>>();
+    expectTypeOf(task.status()).toEqualTypeOf<Promise<TaskSnapshot>>();
+    expectTypeOf(task.history).toEqualTypeOf<readonly TaskStatusChange[]>();
+    await task.update({ confirm: { action: "accept", content: { confirm: true } } });
+    const error = {} as TaskError;
+    expectTypeOf(error.reason).toEqualTypeOf<TaskFailure>();
+    // @ts-expect-error the task option is true or the task's options
+    await driver.callTool("t", {}, { task: "yes" });
+    // @ts-expect-error ttlMs is a number of ms
+    await driver.startTask("t", {}, { ttlMs: "1m" });
   });
 });

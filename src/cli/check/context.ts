@@ -60,6 +60,10 @@ export class CheckContext {
   /** Lines on a stdio server's stdout that were not MCP messages, each with the copy of the server that wrote it (check starts one per probe). */
   readonly strayStdout: Array<{ line: string; from: string }> = [];
   private lists: Promise<Map<ListKind, ListOutcome>> | undefined;
+  /** The 2025-11-25 tasks checks' own session (opened by the first of them; `check` closes it). */
+  legacyTasksDriver: McpDriver | undefined;
+  /** The tool the tasks checks run as a task (`--task-tool`, `--task-args`). */
+  taskTool: { name: string; args: Json } | undefined;
   /** The 2026-07-28 era, when the server answered server/discover to a pinned driver. */
   modern: ModernContext | undefined;
   /** Why the server does not speak 2026-07-28, when it does not. */

@@ -10,6 +10,7 @@ import type { CheckContext } from "./context.js";
 import { MODERN, MODERN_CHECKS, type ModernCheckDefinition } from "./modern-checks.js";
 import { fail, skip, type CheckOutcome, type CheckReport, type CheckResult } from "./types.js";
 import type { Feature } from "../../protocol/versions.js";
+import { taskChecks } from "./task-checks.js";
 
 /**
  * A check of either era, as the list names it. `needs` is the protocol feature a version the
@@ -22,7 +23,14 @@ export interface PlannedCheck {
   /** `"any"`: a rule of the transport, run whichever era the server speaks. */
   needs: Feature | "any" | "protected";
   spec: (ctx: CheckContext) => string;
+  /** Run only when this holds as well (the tasks checks: the server advertises tasks). */
+  applies?: (ctx: CheckContext) => boolean;
   run: (ctx: CheckContext) => Promise<CheckOutcome>;
+}
+
+/** Whether a check is in the report for this server: an era it speaks, and what else the check needs. */
+export function planned(ctx: CheckContext, check: PlannedCheck): boolean {
+  return ctx.speaks(check.needs) && (check.applies?.(ctx) ?? true);
 }
 
 /**
@@ -42,7 +50,7 @@ export function checksFor(kind: "stdio" | "http"): PlannedCheck[] {
     kind === "http"
       ? AUTH_CHECKS.map((check): PlannedCheck => ({ id: check.id, title: check.title, needs: "protected", spec: (ctx) => authSpec(ctx, check.anchor), run: (ctx) => guarded(() => check.run(ctx)) }))
       : [];
-  return [...legacy, ...modern, ...audit];
+  return [...legacy, ...modern, ...taskChecks(kind), ...audit];
 }
 
 /** The authorization chapter of the revision the server speaks (2026-07-28 when it does). */
@@ -68,9 +76,13 @@ export async function runChecks(ctx: CheckContext, hooks: RunHooks = {}): Promis
     if (hooks.selected && !hooks.selected.has(check.id)) continue;
     // The checks of an era the server does not speak are left out (a modern-only server fails no
     // initialize checks), unless --only asked for them by name.
-    if (!ctx.speaks(check.needs) && !hooks.named?.has(check.id)) continue;
+    if (!planned(ctx, check) && !hooks.named?.has(check.id)) continue;
     hooks.onStart?.(check, number);
-    const outcome = ctx.speaks(check.needs) ? await check.run(ctx) : eraNotSpoken(ctx, check.needs);
+    const outcome = planned(ctx, check)
+      ? await guarded(() => check.run(ctx))
+      : ctx.speaks(check.needs)
+        ? fail("named by --only, but the server does not advertise tasks")
+        : eraNotSpoken(ctx, check.needs);
     const result: CheckResult = { number, id: check.id, title: check.title, ...outcome, spec: check.spec(ctx) };
     results.push(result);
     hooks.onResult?.(result);

@@ -4,7 +4,8 @@
  * (`isError: true`) or a JSON-RPC error exits 1 with the message. `--json` prints the result
  * (or `{ "error": … }`) as JSON.
  */
-import { RequestFailedError, type McpDriver, type ToolCallResult } from "../../driver/index.js";
+import { RequestFailedError, TaskError, type McpDriver, type TaskOptions, type ToolCallResult } from "../../driver/index.js";
+import { callAsTask, parseTaskFlags, TASK_HELP, TASK_OPTIONS } from "../call-task.js";
 import { checkToolCall } from "../call-preflight.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
 import { createProgress, type Progress } from "../output/progress.js";
@@ -28,6 +29,7 @@ Options:
   --args <json>        The tool's (or prompt's) arguments, a JSON object (default {})
   --read <uri>         Read this resource instead of calling a tool
   --prompt <name>      Get this prompt instead of calling a tool
+${TASK_HELP}
 ${ERA_HELP}
 ${TARGET_HELP}
 
@@ -41,7 +43,8 @@ Examples:
   mcp-testkit call "node server.js" echo --args '{"message":"hi"}'
   mcp-testkit call http://127.0.0.1:3000/mcp echo '{"text":"hi"}' --version-negotiation pin
   mcp-testkit call http://127.0.0.1:3000/mcp --read file:///README.md
-  mcp-testkit call "node server.js" --prompt review --args '{"code":"x = 1"}' --json`;
+  mcp-testkit call "node server.js" --prompt review --args '{"code":"x = 1"}' --json
+  mcp-testkit call http://127.0.0.1:3000/mcp slow_compute '{"seconds":3}' --task`;
 
 const OPTIONS = {
   ...TARGET_OPTIONS,
@@ -49,6 +52,7 @@ const OPTIONS = {
   args: { type: "string" },
   read: { type: "string" },
   prompt: { type: "string" },
+  ...TASK_OPTIONS,
 } as const;
 
 type Json = Record<string, unknown>;
@@ -58,7 +62,7 @@ function looksLikeArguments(text: string): boolean {
   return /^\s*[{["]/.test(text) || /[\s=]/.test(text.trim());
 }
 
-type Action = { kind: "tool"; name: string; args: Json } | { kind: "read"; uri: string } | { kind: "prompt"; name: string; args: Record<string, string> };
+type Action = { kind: "tool"; name: string; args: Json; task?: TaskOptions } | { kind: "read"; uri: string } | { kind: "prompt"; name: string; args: Record<string, string> };
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, OPTIONS);
@@ -75,6 +79,11 @@ export async function run(argv: string[]): Promise<number> {
   const target = parseTarget(targetText, values);
   const era = parseEra(values);
   const action = readAction(tool, { ...values, args: inline ?? values.args }, inline === undefined ? "--args" : "the arguments after the tool name");
+  const task = parseTaskFlags(values);
+  if (task !== undefined) {
+    if (action.kind !== "tool") throw new UsageError(`--task goes with a tool call, not ${action.kind === "read" ? "--read" : "--prompt"}`);
+    action.task = task;
+  }
   const json = values.json === true;
   const progress = createProgress();
   return withConnectedDriver(
@@ -105,9 +114,15 @@ async function callOnce(driver: McpDriver, action: Action, json: boolean, target
   if (action.kind === "tool") await checkToolCall(driver, action.name, action.args, targetText);
   let result: Json;
   try {
-    result = await perform(driver, action);
+    result = await perform(driver, action, progress);
   } catch (error) {
     progress.stop();
+    if (error instanceof TaskError && error.error !== undefined) {
+      // A task that failed with a JSON-RPC error is reported as the error a plain call would get.
+      if (json) process.stdout.write(`${JSON.stringify({ error: error.error, taskId: error.taskId }, null, 2)}\n`);
+      process.stderr.write(`mcp-testkit call: ${plainLine(error)}\n`);
+      return EXIT_FAILURE;
+    }
     if (!(error instanceof RequestFailedError) || error.code === undefined) throw new CommandError(plainMessage(error));
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.serverMessage, ...(error.data === undefined ? {} : { data: error.data }) } }, null, 2)}\n`);
     process.stderr.write(`mcp-testkit call: ${plainLine(error)}\n`);
@@ -163,9 +178,13 @@ function parseArgsJson(text: string, from: string): Json {
   return value as Json;
 }
 
-async function perform(driver: McpDriver, action: Action): Promise<Json> {
+async function perform(driver: McpDriver, action: Action, progress: Progress): Promise<Json> {
   switch (action.kind) {
     case "tool":
+      if (action.task !== undefined) {
+        const say = (line: string) => (progress.stop(), process.stderr.write(`mcp-testkit call: ${line}\n`));
+        return { ...(await callAsTask(driver, action.name, action.args, action.task, say)) };
+      }
       return { ...(await driver.callTool(action.name, action.args)) };
     case "read":
       return { ...(await driver.readResource(action.uri)) };

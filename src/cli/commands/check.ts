@@ -17,7 +17,8 @@ import { CheckContext } from "../check/context.js";
 import { MODERN, MODERN_CHECKS, ModernContext } from "../check/modern-checks.js";
 import { formatHeader, formatResult, formatSummary, useColor } from "../check/report.js";
 import { formatJunit, formatUnreachableJunit } from "../check/junit.js";
-import { checksFor, runChecks } from "../check/run.js";
+import { checksFor, planned, runChecks } from "../check/run.js";
+import { taskChecks } from "../check/task-checks.js";
 import { selectChecks } from "../check/selection.js";
 import { createProgress } from "../output/progress.js";
 import { openDriver, parseTarget, plainLine, plainMessage, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, unreachable, type Target } from "../target/target.js";
@@ -29,6 +30,7 @@ import { memoryTokenStore, type TokenStore } from "../../driver/auth/token-store
 export const summary = "Lint an MCP server: lifecycle, capabilities, definitions, errors, transport rules";
 
 const listed = (only: "stdio" | "http" | undefined) => helpTable(CHECKS.filter((check) => check.only === only).map((check) => [check.id, check.title]));
+const listedTasks = () => helpTable(taskChecks("http").map((check) => [check.id, check.title]));
 const listedModern = () => helpTable(MODERN_CHECKS.map((check) => [check.id, `${check.what}${check.only ? ` (${check.only === "http" ? "URLs" : "stdio"} only)` : ""}`]));
 
 export const help = `Usage: mcp-testkit check [options] <command | url>
@@ -60,6 +62,10 @@ Authorization (a URL that answers a request without a token with 401; sign in wi
 sign-in flags below so the other checks get through):
 ${helpTable(AUTH_CHECKS.map((check) => [check.id, check.title]))}
 
+Tasks (when the server advertises them: 2025-11-25 capabilities.tasks, ${MODERN} the extension
+io.modelcontextprotocol/tasks; those that run a task need --task-tool, and skip without it):
+${listedTasks()}
+
 Options:
   --only <checks>      Run only these checks: numbers (as listed for this transport) or ids,
                        comma-separated or repeated, e.g. --only 1,ping,tools-valid; a named
@@ -69,6 +75,8 @@ Options:
                        skipped, WARN passes with its detail in system-out)
   --narrow-token-env <NAME>   A valid token with too little scope (for auth-insufficient-scope)
   --foreign-token-env <NAME>  A valid token issued for another resource (for auth-audience)
+  --task-tool <name>   A tool the tasks checks run as a task, to its end (it is called)
+  --task-args <json>   That tool's arguments, a JSON object (default {})
 ${TARGET_HELP}
 
 Exit codes: 0 no check failed; 1 a check failed, or the server could not be started or
@@ -86,6 +94,8 @@ const OPTIONS = {
   junit: { type: "string" },
   "narrow-token-env": { type: "string" },
   "foreign-token-env": { type: "string" },
+  "task-tool": { type: "string" },
+  "task-args": { type: "string" },
 } as const;
 
 export async function run(argv: string[]): Promise<number> {
@@ -106,7 +116,9 @@ export async function run(argv: string[]): Promise<number> {
   const signIn = target.auth === undefined || target.auth.token !== undefined ? undefined : latestCredentials();
   if (signIn !== undefined) target.auth = { ...target.auth, store: signIn.store };
   const auditTokens = { ...tokenFromEnv("narrow-token-env", values["narrow-token-env"]), ...tokenFromEnv("foreign-token-env", values["foreign-token-env"]) };
+  const taskTool = readTaskTool(values["task-tool"], values["task-args"]);
   const ctx = new CheckContext(target, openDriver(target, { versionNegotiation: "legacy", onStdoutLine: (line) => ctx.strayStdout.push({ line, from: "the server" }) }));
+  ctx.taskTool = taskTool;
   const color = !json && useColor();
   ctx.auditTokens = {
     ...(auditTokens["narrow-token-env"] === undefined ? {} : { narrow: auditTokens["narrow-token-env"] }),
@@ -153,7 +165,7 @@ export async function run(argv: string[]): Promise<number> {
         formatHeader({ target: target.value, transport: target.kind, protocolVersion: ctx.init?.protocolVersion ?? ctx.modern?.driver.protocolVersion, serverInfo: info, eras: ctx.eras() }),
       );
     // Those the report will hold: the checks of the eras the server speaks.
-    const total = checksFor(target.kind).filter((check) => ctx.speaks(check.needs)).length;
+    const total = checksFor(target.kind).filter((check) => planned(ctx, check)).length;
     const report = await runChecks(ctx, {
       selected,
       ...(values.only === undefined ? {} : { named: selected }),
@@ -172,6 +184,7 @@ export async function run(argv: string[]): Promise<number> {
     // The stdin-close check closes a stdio driver itself; this ends whatever is still open.
     await ctx.driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
     await ctx.modern?.driver.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
+    await ctx.legacyTasksDriver?.close(STDIN_CLOSE_GRACE_MS).catch(() => undefined);
   }
 }
 
@@ -301,4 +314,22 @@ function unreachableReport(target: Target, ctx: CheckContext, message: string): 
 function modernTraceFile(file: string): string {
   const dot = file.lastIndexOf(".");
   return dot > file.lastIndexOf("/") ? `${file.slice(0, dot)}.${MODERN}${file.slice(dot)}` : `${file}.${MODERN}`;
+}
+
+/** `--task-tool` and `--task-args`: the tool the tasks checks run as a task. */
+function readTaskTool(name: string | undefined, args: string | undefined): { name: string; args: Record<string, unknown> } | undefined {
+  if (name === undefined) {
+    if (args !== undefined) throw new UsageError("--task-args goes with --task-tool");
+    return undefined;
+  }
+  if (name === "") throw new UsageError("--task-tool needs a tool name");
+  if (args === undefined) return { name, args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch (error) {
+    throw new UsageError(`--task-args must be a JSON object such as '{"seconds":1}': ${(error as Error).message}`);
+  }
+  if (!isObject(value)) throw new UsageError(`--task-args must be a JSON object such as '{"seconds":1}', got ${JSON.stringify(value)}`);
+  return { name, args: value };
 }

@@ -16,7 +16,7 @@ import type { Task } from "./task.js";
 /** What `call.task.start()` takes: how the task is shown (its life is the function's). */
 export type TaskStart = Pick<TaskScript, "message" | "pollIntervalMs" | "ttlMs">;
 
-export interface TaskHandle {
+export interface CallTask {
   /** Whether the call can be answered with a task: the client can take one and the tool allows it. */
   readonly possible: boolean;
   /** The task's id, once started. */
@@ -50,7 +50,7 @@ function onTask(link: HandleLink, act: (task: Task) => void): void {
   else if (link.started !== undefined) (link.pending ??= []).push(act);
 }
 
-export function makeTaskHandle(call: StepKindCall, link: HandleLink, possible: boolean): TaskHandle {
+export function makeCallTask(call: StepKindCall, link: HandleLink, possible: boolean): CallTask {
   const live = (): LiveCall => call.interaction as LiveCall;
   return {
     possible,

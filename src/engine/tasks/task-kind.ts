@@ -12,7 +12,7 @@ import type { StepKindCall } from "../step-kind-call.js";
 import type { StepObject } from "../steps.js";
 import { ScriptedLife } from "./scripted-life.js";
 import type { Task } from "./task.js";
-import { makeTaskHandle, type HandleLink } from "./task-handle.js";
+import { makeCallTask, type HandleLink } from "./task-handle.js";
 import { createTaskResult, declaresTasks, taskForbidden, taskRequired, tasksCapabilityMissing } from "./task-wire.js";
 import { TaskLimitReached } from "./task-store.js";
 import type { TasksState } from "./tasks-state.js";
@@ -94,7 +94,7 @@ export function taskStepKind(tasks: TasksState): StepKindSpec {
       const link: HandleLink = {};
       links.set(call, link);
       const support = taskSupport(call);
-      return makeTaskHandle(call, link, canTakeTask(call) && support !== "forbidden");
+      return makeCallTask(call, link, canTakeTask(call) && support !== "forbidden");
     },
   };
 }

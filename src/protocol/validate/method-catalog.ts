@@ -9,6 +9,7 @@ import {
   SkillsRequestMethods,
   ServerNotificationMethods,
   ServerRequestMethods,
+  TaskExtensionMethods,
   TaskNotificationMethods,
   TaskRequestMethods,
 } from "../methods.js";
@@ -24,7 +25,7 @@ const taskNotifications = TaskNotificationMethods;
 /** Both sides send task requests and status notifications (either side can run tasks). */
 const sentBy: Record<MessageDirection, Record<MethodKind, readonly string[]>> = {
   "client-to-server": {
-    request: [...ClientRequestMethods, ...taskRequests, ...SkillsRequestMethods],
+    request: [...ClientRequestMethods, ...taskRequests, ...SkillsRequestMethods, ...TaskExtensionMethods],
     notification: [...ClientNotificationMethods, ...taskNotifications],
   },
   "server-to-client": {

@@ -10,6 +10,7 @@ import { displayFields } from "./display.js";
 import { interactionSchemas } from "./interaction.js";
 import type { SchemaKit } from "./kit.js";
 import { modernSchemas, type ModernSchemas } from "./modern.js";
+import { tasksExtensionSchemas } from "./tasks-extension.js";
 
 export interface MethodSchemaSet {
   /** Params of requests and notifications, by method (the same whichever side sends them). */
@@ -40,8 +41,12 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     return choose("a result object", (value) => (isObject(value) && "task" in value && !("content" in value) ? createTaskResult : result));
   };
   const taskIdParams = requestParams({ taskId: z.string() });
-  // A task result is the task itself (plus the result's own `_meta`).
-  const taskResult = interaction.task;
+  // 2025-11-25: a task result is the task itself (plus the result's own `_meta`); the extension's are its own.
+  const extension = tasksExtensionSchemas(kit);
+  const taskResult = kit.has("tasksExtension") ? extension.detailedTask : interaction.task;
+  const cancelResult = kit.has("tasksExtension") ? extension.ack : interaction.task;
+  /** A tool call the server made a task of (the tasks extension: `resultType: "task"`, the task's fields flat). */
+  const orExtensionTask = (result: Schema) => choose("a result object", (value) => (isObject(value) && value.resultType === "task" ? extension.createTaskResult : result));
 
   const callToolResult = resultObject({
     content: z.array(content.contentBlock),
@@ -88,6 +93,7 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     ["tasks/result", taskIdParams],
     ["tasks/cancel", taskIdParams],
     ["tasks/list", paginatedParams],
+    ["tasks/update", extension.updateParams],
     ["notifications/initialized", emptyNotificationParams],
     [
       "notifications/cancelled",
@@ -129,7 +135,7 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     ],
     ["ping", emptyResult],
     ["tools/list", paginatedResult({ tools: z.array(catalog.tool) })],
-    ["tools/call", orTaskHandle(callToolResult)],
+    ["tools/call", orExtensionTask(orTaskHandle(callToolResult))],
     ["resources/list", paginatedResult({ resources: z.array(catalog.resource) })],
     ["resources/templates/list", paginatedResult({ resourceTemplates: z.array(catalog.resourceTemplate) })],
     ["resources/read", resultObject({ contents: z.array(content.resourceContents) })],
@@ -143,7 +149,8 @@ export function methodSchemas(kit: SchemaKit): MethodSchemaSet {
     ["elicitation/create", orTaskHandle(interaction.elicitResult)],
     ["roots/list", resultObject({ roots: z.array(interaction.root) })],
     ["tasks/get", taskResult],
-    ["tasks/cancel", taskResult],
+    ["tasks/cancel", cancelResult],
+    ["tasks/update", extension.ack],
     // The payload is the original request's result, whatever it was.
     ["tasks/result", emptyResult],
     ["tasks/list", paginatedResult({ tasks: z.array(interaction.task) })],

@@ -55,6 +55,8 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
   const resultMeta = z.looseObject({ [META.serverInfo]: catalog.implementation.optional() }).optional();
   const complete = z.looseObject({ resultType: z.literal("complete"), _meta: resultMeta });
   const completeOrInput = z.looseObject({ resultType: z.enum(["complete", "input_required"]), _meta: resultMeta });
+  // The tasks extension: the server may answer a tool call with a task instead.
+  const completeInputOrTask = has("tasksExtension") ? z.looseObject({ resultType: z.enum(["complete", "input_required", "task"]), _meta: resultMeta }) : completeOrInput;
   const cacheable = z.looseObject({ resultType: z.literal("complete"), _meta: resultMeta, ...cacheFields });
   const envelopes = new Map<string, Schema>();
   const resultEnvelope = (method: string): Schema | undefined => {
@@ -64,8 +66,9 @@ export function modernSchemas(kit: SchemaKit, catalog: CatalogSchemas, interacti
       const cached = has("cacheHints") && isCacheableMethod(method);
       const mayAsk = has("mrtr") && isInputMethod(method);
       // An input_required result skips the cache fields: it is never cached.
+      const asking = method === "tools/call" ? completeInputOrTask : completeOrInput;
       schema = mayAsk
-        ? choose("a result object", (value) => (isObject(value) && value.resultType === "input_required" ? completeOrInput : cached ? cacheable : completeOrInput))
+        ? choose("a result object", (value) => (isObject(value) && value.resultType === "input_required" ? completeOrInput : cached ? cacheable : asking))
         : cached
           ? cacheable
           : complete;
