@@ -1,12 +1,13 @@
 /**
  * The traces of failing tests, kept in a folder CI uploads as an artifact: after a test, the kit
- * writes its mock's trace there when the test failed (or always, when asked), names the file in
- * the failure message, and tells whoever listens (`onTraceWritten`), so other artifacts (a
- * timeline page) can be written beside it. The runner is asked whether the test failed: Vitest
+ * writes its mock's trace there when the test failed (or always, when asked) with its timeline
+ * page beside it, names them in the failure message, and tells whoever listens
+ * (`onTraceWritten`), so other artifacts can be written beside them. The runner is asked whether the test failed: Vitest
  * hands its afterEach hook the test's context; Jest keeps it in jest-circus's state.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { McpTestkitError } from "../errors.js";
 import type { TraceLog } from "../trace/trace-log.js";
@@ -65,6 +66,23 @@ export function writeTestTrace(trace: TraceLog, dir: string, testName: string, f
     }
   }
   return file;
+}
+
+/**
+ * Writes the timeline page of `trace` beside its file (`….trace.jsonl` → `….timeline.html`), to
+ * open from a CI artifact with no network. Resolves with the page's path, or undefined when it
+ * could not be written (the trace is there either way, and `mcp-testkit view` makes the page).
+ */
+export async function writeTestPage(trace: TraceLog, traceFile: string): Promise<string | undefined> {
+  const file = traceFile.replace(/\.trace\.jsonl$/, ".timeline.html");
+  try {
+    const { timelinePage } = await import("../view/page.js");
+    await writeFile(file, await timelinePage({ header: trace.header, entries: trace.entries(), title: basename(traceFile), kind: "trace" }));
+    return file;
+  } catch (error) {
+    logToStderr("warn", `mcp-testkit: the timeline page of ${traceFile} could not be written: ${errorText(error)}`);
+    return undefined;
+  }
 }
 
 function fileStem(testName: string): string {

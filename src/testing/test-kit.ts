@@ -9,7 +9,7 @@ import { McpTestkitError } from "../errors.js";
 import type { MockMcpServer } from "../mock/mock-mcp.js";
 import { resolveHooks, type TestHooks } from "./hooks.js";
 import { checkKitOptions, openKitInstance, type KitInstance, type KitTransport, type McpTestKitOptions } from "./kit-instance.js";
-import { testOutcome, traceDirOf, writeTestTrace } from "./failure-traces.js";
+import { testOutcome, traceDirOf, writeTestPage, writeTestTrace } from "./failure-traces.js";
 import { currentTestName } from "./test-name.js";
 import { assertToolExists, assertToolFails, assertToolReturns, type ResultCheck, type ToolFailure } from "./tool-assertions.js";
 
@@ -92,7 +92,7 @@ class PerTestKit extends KitBase {
     this.instance = undefined;
     if (instance === undefined) return;
     try {
-      keepTrace(instance, this.options, hookArgument);
+      await keepTrace(instance, this.options, hookArgument);
     } finally {
       await instance.close();
     }
@@ -147,8 +147,11 @@ export function mcpTestKit(options: McpTestKitOptions = {}, hooks?: Partial<Test
   return kit;
 }
 
-/** Writes the test's trace into the trace folder when it failed (or always, with `keepTraces: "all"`), and names it in the failure. */
-function keepTrace(instance: KitInstance, options: McpTestKitOptions, hookArgument: unknown): void {
+/**
+ * Writes the test's trace into the trace folder when it failed (or always, with `keepTraces:
+ * "all"`), its timeline page beside it, and names both in the failure.
+ */
+async function keepTrace(instance: KitInstance, options: McpTestKitOptions, hookArgument: unknown): Promise<void> {
   const dir = traceDirOf(options.traceDir);
   const trace = instance.server.trace;
   if (dir === undefined || trace === undefined) return;
@@ -156,7 +159,11 @@ function keepTrace(instance: KitInstance, options: McpTestKitOptions, hookArgume
   const failed = outcome?.failed === true;
   if (!failed && options.keepTraces !== "all") return;
   const file = writeTestTrace(trace, dir, testNameOrEmpty(), failed);
-  if (failed) outcome!.note(`mcp-testkit: this test's MCP traffic is in ${file} (open it with mcp-testkit view, or convert it with mcp-testkit trace convert)`);
+  const page = await writeTestPage(trace, file);
+  if (failed) {
+    const open = page === undefined ? "open it with mcp-testkit view" : `its timeline is ${page}`;
+    outcome!.note(`mcp-testkit: this test's MCP traffic is in ${file} (${open}; convert it with mcp-testkit trace convert)`);
+  }
 }
 
 function testNameOrEmpty(): string {

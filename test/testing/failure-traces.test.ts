@@ -38,12 +38,17 @@ describe("MCP_TESTKIT_TRACE_DIR under Vitest", () => {
       const output = await runFailing(process.execPath, [join(root, "node_modules/vitest/vitest.mjs"), "run", "--config", "test/testing/fixtures/vitest-traces.config.ts", "--root", root], {
         MCP_TESTKIT_TRACE_DIR: dir,
       });
-      const files = readdirSync(dir);
-      expect(files).toHaveLength(1);
-      expect(files[0]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.trace\.jsonl$/);
-      const trace = parseTrace(readFileSync(join(dir, files[0]!), "utf8"));
+      const files = readdirSync(dir).sort();
+      expect(files).toHaveLength(2);
+      expect(files[0]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.timeline\.html$/);
+      expect(files[1]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.trace\.jsonl$/);
+      const trace = parseTrace(readFileSync(join(dir, files[1]!), "utf8"));
       expect(trace.entries.some((entry) => JSON.stringify(entry.message).includes("lost keys"))).toBe(true);
-      expect(output).toContain(`this test's MCP traffic is in ${join(dir, files[0]!)}`);
+      // The page holds the same messages, with nothing to fetch: its script and data are inline.
+      const page = readFileSync(join(dir, files[0]!), "utf8");
+      expect(page).toContain("lost keys");
+      expect(page).not.toMatch(/<script[^>]+src=/);
+      expect(output).toContain(`this test's MCP traffic is in ${join(dir, files[1]!)} (its timeline is ${join(dir, files[0]!)}`);
     },
     CHILD_TIMEOUT_MS + 5_000,
   );
@@ -76,9 +81,10 @@ describe("traced", () => {
       const output = await runFailing(process.execPath, ["--experimental-vm-modules", join(root, "node_modules/jest/bin/jest.js"), "--config", JSON.stringify(config), "--ci"], {
         MCP_TESTKIT_TRACE_DIR: dir,
       });
-      const files = readdirSync(dir);
-      expect(files).toHaveLength(1);
-      expect(files[0]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.trace\.jsonl$/);
+      const files = readdirSync(dir).sort();
+      expect(files).toHaveLength(2);
+      expect(files[0]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.timeline\.html$/);
+      expect(files[1]).toMatch(/^traced-fails-after-a-call-[0-9a-f]{8}\.trace\.jsonl$/);
       expect(output).toContain("this test's MCP traffic is in");
     },
     CHILD_TIMEOUT_MS + 5_000,
