@@ -18,6 +18,8 @@
  *   json-schema-2020-12-preservation), and the authorization scenarios at the revision that scores
  *   each (auth/*: 25 at 2026-07-28, 14 at 2025-11-25, the 2025-03-26 pair, and the
  *   client-credentials extensions), in rows of their own (`auth`).
+ * - the suite's authorization mode against the protected mock's own authorization server
+ *   (scripts/conformance-authorization.mjs), after a whole run (no --scenario, --mode all);
  * - the Skills extension (SEP-2640, the alpha, run with --force, rows labelled "skills"): server
  *   mode sep-2640-skills-enumeration, -manifest, -directory; client mode sep-2640-client-no-prefetch,
  *   -verify-digest, -verify-size, -verify-frontmatter.
@@ -641,5 +643,13 @@ if (table.length > 0) {
   const failedScenarios = table.filter((row) => row.failing).length;
   if (failedScenarios > 0) exitCode = 1;
   console.log(`Scenarios: ${table.length - failedScenarios} passed, ${failedScenarios} failed`);
+}
+
+// The suite's authorization mode tests an authorization server: the protected mock's own (2026 suite, with the whole run).
+if (args.scenario === undefined && args.mode === "all" && selectedSuites.some((suite) => suite.key === "2026")) {
+  say("authorization mode, conformance 0.2.0-alpha.12: the suite checks the protected mock's authorization server");
+  const authorization = spawnSync(process.execPath, [join(ROOT, "scripts", "conformance-authorization.mjs")], { cwd: ROOT, stdio: "inherit", timeout: 300_000 });
+  console.log(`authorization mode (the mock's authorization server): ${authorization.status === 0 ? "pass" : `FAIL (exit ${authorization.status ?? authorization.signal})`}`);
+  if (authorization.status !== 0) exitCode = 1;
 }
 process.exit(exitCode);
