@@ -13,4 +13,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   check: () => import("./commands/check.js"),
   record: () => import("./commands/record.js"),
   validate: () => import("./commands/validate.js"),
+  verify: () => import("./commands/verify.js"),
 };

@@ -103,23 +103,27 @@ function normalized(answer: WireAnswer): WireAnswer {
 }
 
 async function blocksOf(recording: VerifiableRecording) {
-  if (typeof recording === "string") {
-    let text: string;
-    try {
-      text = await readFile(recording, "utf8");
-    } catch (error) {
-      throw new McpTestkitError(`verifyRecording: cannot read the recording ${JSON.stringify(recording)}: ${(error as Error).message}. Give the path of a file written by mcp-testkit record.`);
-    }
-    let content: unknown;
-    try {
-      content = JSON.parse(text);
-    } catch (error) {
-      throw new McpTestkitError(`verifyRecording: the recording ${JSON.stringify(recording)} is not JSON (${(error as Error).message}). Give a file written by mcp-testkit record.`);
-    }
-    return recordingBlocks(content, JSON.stringify(recording));
-  }
+  if (typeof recording === "string") return recordingBlocks(await readRecordingFile(recording), JSON.stringify(recording));
   if (typeof (recording as Pick<McpRecording, "fixture">).fixture === "function") {
     return recordingBlocks((recording as Pick<McpRecording, "fixture">).fixture() ?? {}, "the recording");
   }
   return recordingBlocks(recording, "the recording");
+}
+
+/** A recording file's content, checked to hold recorded calls; a file that cannot be read or holds none is refused, saying what to give. */
+export async function readRecordingFile(path: string): Promise<Json> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new McpTestkitError(`Cannot read the recording ${JSON.stringify(path)}: ${(error as Error).message}. Give the path of a file written by mcp-testkit record.`);
+  }
+  let content: Json;
+  try {
+    content = JSON.parse(text) as Json;
+  } catch (error) {
+    throw new McpTestkitError(`The recording ${JSON.stringify(path)} is not JSON (${(error as Error).message}). Give a file written by mcp-testkit record.`);
+  }
+  recordingBlocks(content, JSON.stringify(path));
+  return content;
 }

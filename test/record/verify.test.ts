@@ -142,7 +142,7 @@ describe("what cannot be verified, and bad input", () => {
 
   it("refuses a file that is missing, not JSON, or no recording, saying what a recording is", async () => {
     const driver = track(mcpShell(release()));
-    await expect(verifyRecording(path.join(directory, "nope.json"), driver)).rejects.toThrow(/cannot read the recording .*nope\.json.*mcp-testkit record/);
+    await expect(verifyRecording(path.join(directory, "nope.json"), driver)).rejects.toThrow(/Cannot read the recording .*nope\.json.*mcp-testkit record/);
     const notJson = path.join(directory, "not.json");
     await writeFile(notJson, "{ nope");
     await expect(verifyRecording(notJson, driver)).rejects.toThrow(/is not JSON/);
