@@ -8,16 +8,17 @@
  * - driver  bench/driver.js  the stdio driver vs expect-mcp and the SDK's StdioClientTransport
  * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip
  * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries
+ * - verify  bench/verify.js  verifying 1,000 recorded calls against an in-memory server vs replaying them
  * - import  bench/import-cost.js  import("mcp-testkit") in a fresh process vs aimock's entry and a bare node start
  *
- * Options: --only=memory,http,driver,observe,fakes,import (default all; the memory section's own parts setup, seq,
+ * Options: --only=memory,http,driver,observe,fakes,verify,import (default all; the memory section's own parts setup, seq,
  * par, mem are accepted too and run only those), --quick, --rounds=N, --no-json (passed to every
  * section). Each section writes bench/results/<section>.json; this writes
  * bench/results/latest.json, a summary of the sections it ran (their tables and aims) that
  * points to those files. With --no-json nothing is written (a smoke run keeps the last results).
  *
  * Bounds: each section has its own time caps (see each file: memory 60 s, http 270 s, driver 100 s,
- * observe 80 s, fakes 60 s, import 90 s; a full run takes about 8 minutes with the build); a section still running
+ * observe 80 s, fakes 60 s, verify 60 s, import 90 s; a full run takes about 8 minutes with the build); a section still running
  * at its hard cap here is killed, and the run goes on with the next one.
  */
 import { spawnSync } from "node:child_process";
@@ -34,9 +35,10 @@ const SECTIONS = {
   driver: { file: "driver.js", hardCapMs: 125_000 },
   observe: { file: "observe.js", hardCapMs: 95_000 },
   fakes: { file: "fakes.js", hardCapMs: 90_000 },
+  verify: { file: "verify.js", hardCapMs: 90_000 },
   import: { file: "import-cost.js", hardCapMs: 120_000 },
 };
-const only = (args.get("only") ?? "memory,http,driver,observe,fakes,import").split(",").filter(Boolean);
+const only = (args.get("only") ?? "memory,http,driver,observe,fakes,verify,import").split(",").filter(Boolean);
 const unknown = only.filter((name) => !(name in SECTIONS) && !MEMORY_PARTS.includes(name));
 if (unknown.length) {
   console.error(`unknown --only value(s): ${unknown.join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")} (memory parts: ${MEMORY_PARTS.join(", ")})`);
