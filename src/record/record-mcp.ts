@@ -61,7 +61,7 @@ export type RecordingFormat = "scenario" | "fixture";
 export interface McpRecording extends AsyncDisposable {
   /** The mock the agent under test connects to (`server.url`, `connectInMemory()`, …). */
   readonly server: MockMcpServer;
-  /** Everything recorded so far, in the order the requests were made. */
+  /** Everything recorded so far, in the order the requests were made (in the auto mode, what the file held first). */
   readonly exchanges: readonly RecordedExchange[];
   /** The recording as `mockMcp()` options (JSON): the server's identity and tools, and the answers as fakes. */
   scenario(): Json;
