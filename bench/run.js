@@ -9,20 +9,21 @@
  * - observe bench/observe.js observers + metrics on vs off, a simulated call vs an HTTP round trip
  * - fakes   bench/fakes.js   a fake-answered tools/call vs a scripted one, at 10,000 and 100,000 entries
  * - trace   bench/trace.js   a mock writing a trace file vs the same mock without one
+ * - verify  bench/verify.js  verifying 1,000 recorded calls against an in-memory server vs replaying them
  * - import  bench/import-cost.js  import("mcp-testkit") in a fresh process vs aimock's entry and a bare node start
  * - auth    bench/auth.js    a tools/call with a valid bearer token on a protected mock vs an unprotected one
  * - timeline bench/timeline.js  the timeline page's first render in Chromium (10,000 vs 100 messages), a live page's cost per call
  * - tasks   bench/tasks.js   a task-augmented call (create + 3 polls) vs a plain one; 100,000 tasks expired, heap flat
  * - snapdiff bench/surface-diff.js diffSurfaces on two 500-tool surfaces vs a plain deep comparison
  *
- * Options: --only=memory,http,driver,observe,fakes,trace,import,auth,timeline,tasks,snapdiff (default all; the memory section's own parts setup, seq,
+ * Options: --only=memory,http,driver,observe,fakes,trace,verify,import,auth,timeline,tasks,snapdiff (default all; the memory section's own parts setup, seq,
  * par, mem are accepted too and run only those), --quick, --rounds=N, --no-json (passed to every
  * section). Each section writes bench/results/<section>.json; this writes
  * bench/results/latest.json, a summary of the sections it ran (their tables and aims) that
  * points to those files. With --no-json nothing is written (a smoke run keeps the last results).
  *
  * Bounds: each section has its own time caps (see each file: memory 60 s, http 270 s, driver 100 s,
- * observe 80 s, fakes 60 s, trace 60 s, import 90 s, auth 60 s, timeline 60 s, tasks 120 s, snapdiff 60 s; a full run takes about 13 minutes with the build); a section still running
+ * observe 80 s, fakes 60 s, trace 60 s, verify 60 s, import 90 s, auth 60 s, timeline 60 s, tasks 120 s, snapdiff 60 s; a full run takes about 14 minutes with the build); a section still running
  * at its hard cap here is killed, and the run goes on with the next one.
  */
 import { spawnSync } from "node:child_process";
@@ -40,13 +41,14 @@ const SECTIONS = {
   observe: { file: "observe.js", hardCapMs: 95_000 },
   fakes: { file: "fakes.js", hardCapMs: 90_000 },
   trace: { file: "trace.js", hardCapMs: 75_000 },
+  verify: { file: "verify.js", hardCapMs: 90_000 },
   import: { file: "import-cost.js", hardCapMs: 120_000 },
   auth: { file: "auth.js", hardCapMs: 90_000 },
   timeline: { file: "timeline.js", hardCapMs: 75_000 },
   tasks: { file: "tasks.js", hardCapMs: 120_000 },
   snapdiff: { file: "surface-diff.js", hardCapMs: 90_000 },
 };
-const only = (args.get("only") ?? "memory,http,driver,observe,fakes,trace,import,auth,timeline,tasks,snapdiff").split(",").filter(Boolean);
+const only = (args.get("only") ?? "memory,http,driver,observe,fakes,trace,verify,import,auth,timeline,tasks,snapdiff").split(",").filter(Boolean);
 const unknown = only.filter((name) => !(name in SECTIONS) && !MEMORY_PARTS.includes(name));
 if (unknown.length) {
   console.error(`unknown --only value(s): ${unknown.join(", ")}; sections: ${Object.keys(SECTIONS).join(", ")} (memory parts: ${MEMORY_PARTS.join(", ")})`);

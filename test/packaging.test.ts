@@ -56,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const expectedExports: Record<string, string[]> = {
-  ".": ["mockMcp", "matches", "recordTraffic", "recordMcp", "validateMessage", "mcpShell", "mcpConnect", "McpTestkitError"],
+  ".": ["mockMcp", "matches", "recordTraffic", "recordMcp", "verifyRecording", "validateMessage", "mcpShell", "mcpConnect", "McpTestkitError"],
   "./protocol": ["validateRequest", "validateResponse", "validateToolDefinition", "isValid", "validateMessage", "negotiateVersion"],
   "./inspect": ["recordTraffic", "TrafficRecorder"],
   "./testing": ["mcpTestKit", "createTestKit"],

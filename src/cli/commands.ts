@@ -17,4 +17,5 @@ export const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   trace: () => import("./commands/trace.js"),
   snapshot: () => import("./commands/snapshot.js"),
   diff: () => import("./commands/diff.js"),
+  verify: () => import("./commands/verify.js"),
 };

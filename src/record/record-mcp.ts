@@ -24,6 +24,8 @@ import { ServerRequestError } from "../engine/connection.js";
 import { CLIENT_CAPABILITY_OF_REQUEST } from "../protocol/methods.js";
 import { versionHas } from "../protocol/versions.js";
 import { withParams } from "../protocol/jsonrpc.js";
+import { readRecordedAnswers, type RecordedAnswers } from "./recorded-answers.js";
+import { replayOnly } from "./replay-only.js";
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +50,18 @@ export interface RecordMcpOptions extends FixtureOptions {
    * `{ file, limit }`. Its header names the recorder as its source.
    */
   trace?: TraceOption;
+  /**
+   * As nock and VCR have them: `"record"` (default) forwards every request and records it;
+   * `"replay"` answers from `from` only and never reaches the server (a request the recording
+   * never saw fails with MCP_FAKE_MISMATCH, naming the closest recorded one); `"auto"` answers
+   * what `from` recorded and forwards, records and appends the rest (save it back to `from`).
+   */
+  mode?: RecordMode;
+  /** The recording `"replay"` and `"auto"` answer from: its path (for `"auto"` a missing file is an empty recording), or its content. */
+  from?: string | Json;
 }
+
+export type RecordMode = "record" | "replay" | "auto";
 
 /** What `save()` writes: a scenario for `mcp-testkit mock <file>` (default), or a fixture file for a fixtures directory. */
 export type RecordingFormat = "scenario" | "fixture";
@@ -56,7 +69,7 @@ export type RecordingFormat = "scenario" | "fixture";
 export interface McpRecording extends AsyncDisposable {
   /** The mock the agent under test connects to (`server.url`, `connectInMemory()`, …). */
   readonly server: MockMcpServer;
-  /** Everything recorded so far, in the order the requests were made. */
+  /** Everything recorded so far, in the order the requests were made (in the auto mode, what the file held first). */
   readonly exchanges: readonly RecordedExchange[];
   /** The recording as `mockMcp()` options (JSON): the server's identity and tools, and the answers as fakes. */
   scenario(): Json;
@@ -81,6 +94,13 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
   }
   // A malformed rule is refused before the server is asked anything.
   const redactor = new Redactor(options.redact);
+  const mode = options.mode ?? "record";
+  if (mode !== "record" && options.from === undefined) {
+    throw new McpTestkitError(`recordMcp: mode "${mode}" needs from: the recording (its path or content) to answer from. Give from, or use mode "record".`);
+  }
+  if (mode === "replay") return await replayOnly(options.from!, options.mock);
+  if (mode !== "record" && mode !== "auto") throw new McpTestkitError(`recordMcp: mode must be "record", "replay" or "auto", got ${JSON.stringify(mode)}.`);
+  const replayed = mode === "auto" ? await readRecordedAnswers(options.from!) : undefined;
   const init = await upstream.initialize();
   const capabilities = (init.capabilities ?? {}) as Json;
   const [tools, resources, templates, prompts] = await Promise.all([
@@ -102,13 +122,15 @@ export async function recordMcp(upstream: McpDriver, options: RecordMcpOptions =
     },
     surfaceRedactions,
   );
+  // What the file held is written again first, in its order; new answers follow.
+  if (replayed !== undefined) recording.seed(replayed.exchanges, replayed.redactions);
   const keep = (exchange: RecordedExchange) => {
     const redactions: Redaction[] = [];
     const kept = redactExchange(redactor, exchange, redactions);
     recording.add(kept, redactions);
     options.onExchange?.(kept);
   };
-  const forward = new Forwarder(upstream, keep);
+  const forward = new Forwarder(upstream, keep, replayed);
   const server = await mockMcp({
     ...options.mock,
     ...(options.trace !== undefined && { trace: options.trace, [TRACE_SOURCE]: "recorder" }),
@@ -158,12 +180,16 @@ class Forwarder {
   constructor(
     private readonly upstream: McpDriver,
     private readonly keep: (exchange: RecordedExchange) => void,
+    /** The auto mode's earlier answers, given before the server is asked. */
+    private readonly replayed?: RecordedAnswers,
   ) {}
 
   tool(listed: Json): ToolDefinition {
     const name = String(listed.name);
     const definition = definitionOf(listed, ["title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta"]) as ToolDefinition;
     definition.responses = async (call: ToolCallContext): Promise<StepObject> => {
+      const earlier = this.replayed?.take("tool", name, call.arguments);
+      if (earlier !== undefined) return "error" in earlier ? { throws: earlier.error } : { result: earlier.result };
       const started = performance.now();
       const signal = call.signal;
       const passing = new PassedOn(call, this.upstream);
@@ -190,6 +216,8 @@ class Forwarder {
   resource(listed: Json): ResourceDefinition {
     const definition = definitionOf(listed, ["name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]) as ResourceDefinition;
     definition.read = async (uri, _variables, request) => {
+      const earlier = this.replayed?.take("resource", uri);
+      if (earlier !== undefined) return answerOf(earlier, (result) => result.contents) as never;
       const started = performance.now();
       // What the server asks meanwhile goes to the agent too, live; the replay's resources do not ask.
       const passing = new PassedOn(request, this.upstream);
@@ -210,6 +238,8 @@ class Forwarder {
     const name = String(listed.name);
     const definition = definitionOf(listed, ["title", "description", "arguments", "icons", "_meta"]) as PromptDefinition;
     definition.messages = async (args, request) => {
+      const earlier = this.replayed?.take("prompt", name, args);
+      if (earlier !== undefined) return answerOf(earlier, (result) => result.messages) as never;
       const started = performance.now();
       const passing = new PassedOn(request, this.upstream);
       const answer = await this.answer(request.signal, async () => ({ ...(await this.upstream.getPrompt(name, args, { signal: request.signal, onServerRequest: passing.handler })) }));
@@ -306,6 +336,13 @@ class PassedOn {
 function recordable(answer: RecordedAnswer | { failure: RecordedError }, passing: PassedOn): { kept: RecordedAnswer } | { failure: RecordedError } {
   if (passing.failure !== undefined) return { failure: passing.failure };
   return "failure" in answer ? answer : { kept: answer };
+}
+
+/** A recorded answer as a resource's contents or a prompt's messages, or its error thrown. */
+function answerOf(answer: RecordedAnswer, items: (result: Json) => unknown): unknown[] {
+  if ("error" in answer) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+  const found = items(answer.result);
+  return Array.isArray(found) ? found : [];
 }
 
 function serverError(error: RequestFailedError): RecordedError {

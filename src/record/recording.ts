@@ -92,6 +92,12 @@ export class Recording {
     this.redactions.push(...surfaceRedactions);
   }
 
+  /** Starts from an earlier recording's exchanges and redactions (the auto mode extends a file). */
+  seed(exchanges: readonly RecordedExchange[], redactions: readonly RecordedRedaction[]): void {
+    this.exchanges.push(...exchanges);
+    this.redactions.push(...redactions);
+  }
+
   /** Keeps an exchange (already redacted), and what was redacted in it, placed by its entry. */
   add(exchange: RecordedExchange, redactions: readonly Redaction[] = []): void {
     if (redactions.length > 0) {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { McpDriver } from "../../driver/index.js";
 import { McpTestkitError } from "../../errors.js";
 import { ListenError } from "../../wire/http/listen-error.js";
-import { recordMcp, type McpRecording, type RecordMcpOptions, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
+import { recordMcp, type McpRecording, type RecordMcpOptions, type RecordMode, type RecordingFormat, type RecordingMockOptions } from "../../record/index.js";
 import { Redactor, type RedactionOptions } from "../../record/redact.js";
 import type { FakeScope } from "../../fakes/types.js";
 import { CommandError, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from "../command.js";
@@ -19,7 +19,7 @@ import { printLiveLines, wantsColour } from "../live-lines.js";
 import { createProgress } from "../output/progress.js";
 import { checkOutputFolder, FLAG_NAMES, parseServeFlags, SERVE_HELP, SERVE_OPTIONS, stopRequests, type ServeFlags } from "../serve-flags.js";
 import { describeEra, ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
-import { parseTarget, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
+import { openDriver, parseTarget, TARGET_EXPLAINED, TARGET_HELP, TARGET_OPTIONS, withConnectedDriver } from "../target/target.js";
 import { plural } from "../../util/text.js";
 
 export const summary = "Record a real MCP server's answers through a mock your agent uses, for offline replay";
@@ -47,6 +47,10 @@ ${TARGET_EXPLAINED}
 Options:
   --out <file>         Where to write the recording (required; its folder must exist)
   --format <format>    scenario (default) or fixture
+  --mode <mode>        record (default): forward and record every request; replay: answer
+                       from --out only, never starting the server (a call it never saw
+                       fails, naming the closest recorded one); auto: answer what --out
+                       holds, forward and record the rest, and write --out with both
   --test-id <id>       Scope the recorded answers to one test id (default: shared by all)
   --context <name>     Scope them to a context (with or without --test-id)
   --closed-world       Write undeclaredTools: "deny" (needs --test-id or --context): a
@@ -86,7 +90,10 @@ const OPTIONS = {
   "closed-world": { type: "boolean" },
   redact: { type: "string", multiple: true },
   "redact-pattern": { type: "string", multiple: true },
+  mode: { type: "string" },
 } as const;
+
+const MODES: readonly RecordMode[] = ["record", "replay", "auto"];
 
 const FORMATS: readonly RecordingFormat[] = ["scenario", "fixture"];
 
@@ -116,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const redact = parseRedaction(values.redact, values["redact-pattern"]);
+  const mode = parseMode(values.mode);
   await checkOutputFolder(values.out, "the recording");
   if (await isDirectory(values.out)) throw new UsageError(`--out ${JSON.stringify(values.out)} is a directory; give the file to write, such as ${join(values.out, "recording.json")}`);
   const out = values.out;
@@ -125,13 +133,20 @@ export async function run(argv: string[]): Promise<number> {
   const say = (line: string) => (stdio ? process.stderr : process.stdout).write(`${line}\n`);
   if (stdio) globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
   const stopping = stopRequests();
+  if (mode === "replay") {
+    try {
+      return await replayOut(target.value, out, serving, stopping, say);
+    } finally {
+      stopping.release();
+    }
+  }
   try {
     return await withConnectedDriver(
       "record",
       target,
       createProgress(),
       async (driver) => {
-        const recording = await startRecording(driver, serving, { scope, closedWorld: values["closed-world"] === true, redact }, stopping.stop);
+        const recording = await startRecording(driver, serving, { scope, closedWorld: values["closed-world"] === true, redact, ...(mode === "auto" && { mode, from: out }) }, stopping.stop);
         // The lines show what the file will hold: redacted by the same rules.
         const redactor = new Redactor(redact);
         printLiveLines(recording.server, say, wantsColour(stdio ? process.stderr : process.stdout), (shown) => redactor.redact(shown, []));
@@ -151,7 +166,28 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function startRecording(driver: McpDriver, serving: ServeFlags, recordOptions: Pick<RecordMcpOptions, "scope" | "closedWorld" | "redact">, stop: (why: string) => void): Promise<McpRecording> {
+/** `--mode replay`: the file answers; the server is never started. Nothing is written. */
+async function replayOut(server: string, out: string, serving: ServeFlags, stopping: ReturnType<typeof stopRequests>, say: (line: string) => void): Promise<number> {
+  // Never initialized, so never started: the replay does not reach it.
+  const unused = openDriver(parseTarget(server, {}));
+  try {
+    const recording = await startRecording(unused, serving, { mode: "replay", from: out }, stopping.stop);
+    say(`mcp-testkit record: replaying ${out} ${serving.stdio ? "over stdio" : `at ${recording.server.url}`} (--mode replay: ${server} is not started)`);
+    const why = await stopping.requested;
+    await recording.close();
+    say(`mcp-testkit record: stopped (${why}); nothing written in replay mode`);
+    return EXIT_OK;
+  } finally {
+    await unused.close(500).catch(() => undefined);
+  }
+}
+
+async function startRecording(
+  driver: McpDriver,
+  serving: ServeFlags,
+  recordOptions: Pick<RecordMcpOptions, "scope" | "closedWorld" | "redact" | "mode" | "from">,
+  stop: (why: string) => void,
+): Promise<McpRecording> {
   const mock: RecordingMockOptions = serving.stdio
     ? ({ transport: "stdio", stdio: { onEnd: (reason: string) => stop(reason === "input-ended" ? "stdin closed" : "stdout closed") } } as RecordingMockOptions)
     : { transport: "http", ...definedOnly(serving.http) };
@@ -200,6 +236,12 @@ function parseFormat(text: string | undefined): RecordingFormat {
   if (text === undefined) return "scenario";
   if ((FORMATS as readonly string[]).includes(text)) return text as RecordingFormat;
   throw new UsageError(`--format must be scenario or fixture, got ${JSON.stringify(text)}`);
+}
+
+function parseMode(text: string | undefined): RecordMode {
+  if (text === undefined) return "record";
+  if ((MODES as readonly string[]).includes(text)) return text as RecordMode;
+  throw new UsageError(`--mode must be record, replay or auto, got ${JSON.stringify(text)}`);
 }
 
 function parseScope(testId: string | undefined, context: string | undefined): FakeScope {
