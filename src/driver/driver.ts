@@ -208,13 +208,17 @@ export class McpDriver extends DriverFormerNames implements AsyncDisposable {
     const problem = timerMsProblem("timeoutMs", timeoutMs);
     if (problem !== undefined) return Promise.reject(new McpTestkitError(`close()'s options: ${problem}.`));
     this.closing.abort(new Error("the driver was closed"));
-    return this.parts.lifetime
-      .close(
-        { timeoutMs, allowFailure },
-        () => this.parts.inbox.close(),
-        () => this.endListChanges(timeoutMs),
-      )
-      .finally(() => this.parts.traffic.trace?.close());
+    const closed = this.parts.lifetime.close(
+      { timeoutMs, allowFailure },
+      () => this.parts.inbox.close(),
+      () => this.endListChanges(timeoutMs),
+    );
+    // The trace ends after the wire, once; the caller gets the lifetime's own promise (the same one when called again).
+    void closed.then(
+      () => this.parts.traffic.trace?.close(),
+      () => this.parts.traffic.trace?.close(),
+    );
+    return closed;
   }
 
   /**

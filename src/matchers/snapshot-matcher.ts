@@ -7,12 +7,8 @@
  * The runner's snapshot store is reached through its own API: Vitest's `Snapshots` (4.1 and later,
  * handed in by `mcp-testkit/vitest`), Jest's `snapshotState` on the matcher context.
  */
-import { mcpAttach } from "../driver/connect.js";
-import { formatSurfaceDiff } from "../snapshot/diff-report.js";
-import { snapshotServer, type SnapshotDriver } from "../snapshot/snapshot-server.js";
-import { diffSurfaces } from "../snapshot/surface-diff.js";
-import { isSurfaceFile, readSurface } from "../snapshot/surface-format.js";
-import { surfaceText, type ServerSurface } from "../snapshot/surface.js";
+import type { SnapshotDriver } from "../snapshot/snapshot-server.js";
+import type { ServerSurface } from "../snapshot/surface.js";
 import { asMock, describeReceived, isDriver } from "./received.js";
 import { misuse, type McpMatcherContext, type McpMatcherResult } from "./report.js";
 
@@ -43,12 +39,31 @@ export interface RunnerContext extends McpMatcherContext {
   currentTestName?: string;
 }
 
+/**
+ * The driver and the snapshot code, loaded when the matcher first runs: the other matchers need
+ * neither, and a test file that never snapshots a server does not pay for them.
+ */
+async function snapshotParts() {
+  const [{ mcpAttach }, { formatSurfaceDiff }, { snapshotServer }, { diffSurfaces }, { isSurfaceFile, readSurface }, { surfaceText }] = await Promise.all([
+    import("../driver/connect.js"),
+    import("../snapshot/diff-report.js"),
+    import("../snapshot/snapshot-server.js"),
+    import("../snapshot/surface-diff.js"),
+    import("../snapshot/surface-format.js"),
+    import("../snapshot/surface.js"),
+  ]);
+  return { mcpAttach, formatSurfaceDiff, snapshotServer, diffSurfaces, isSurfaceFile, readSurface, surfaceText };
+}
+
+type SnapshotParts = Awaited<ReturnType<typeof snapshotParts>>;
+
 export const snapshotMatchers = {
   async toMatchServerSnapshot(this: RunnerContext, received: unknown, hint?: string): Promise<McpMatcherResult> {
     if (this.isNot === true) return misuse(this, "toMatchServerSnapshot cannot be negated: .not would pass for any change at all. Use expect(server).toMatchServerSnapshot().");
-    const surface = await surfaceOf(received);
+    const parts = await snapshotParts();
+    const surface = await surfaceOf(received, parts);
     if (typeof surface === "string") return misuse(this, surface);
-    const text = surfaceText(surface);
+    const text = parts.surfaceText(surface);
     const answer = await store(this, text, hint);
     if (answer.pass) return { pass: true, message: () => "the server's surface matches its snapshot" };
     if (answer.expected === undefined) {
@@ -57,12 +72,12 @@ export const snapshotMatchers = {
         message: () => "no snapshot of the server's surface is stored for this test, and the runner does not write new ones in this run (CI); run the tests with -u to write it",
       };
     }
-    const stored = storedSurface(answer.expected);
+    const stored = storedSurface(answer.expected, parts);
     if (stored === undefined) {
       return { pass: false, message: () => "the snapshot stored for this test is not a server surface (was it written by another matcher?); run the tests with -u to rewrite it" };
     }
-    const diff = diffSurfaces(stored, surface);
-    const report = formatSurfaceDiff(diff, "text", { before: "snapshot", after: "server" }).trimEnd();
+    const diff = parts.diffSurfaces(stored, surface);
+    const report = parts.formatSurfaceDiff(diff, "text", { before: "snapshot", after: "server" }).trimEnd();
     return {
       pass: false,
       // The classed diff is the report: a line diff of two JSON files beside it would bury it.
@@ -72,7 +87,7 @@ export const snapshotMatchers = {
 };
 
 /** The surface of a driver, a mock (read through an in-memory driver) or a surface object; or why the value has none. */
-async function surfaceOf(received: unknown): Promise<ServerSurface | string> {
+async function surfaceOf(received: unknown, { mcpAttach, snapshotServer, isSurfaceFile, readSurface }: SnapshotParts): Promise<ServerSurface | string> {
   if (isDriver(received)) return await snapshotServer(received as SnapshotDriver);
   if (isSurfaceFile(received)) return readSurface(received);
   const mock = asMock(received) as { connectInMemory?: () => Promise<never> } | undefined;
@@ -107,7 +122,7 @@ async function store(context: RunnerContext, text: string, hint: string | undefi
  * The stored surface back from the runner's serialized form: a string is stored as `"<text>"`
  * (both runners print strings unescaped, in double quotes).
  */
-function storedSurface(expected: unknown): ServerSurface | undefined {
+function storedSurface(expected: unknown, { readSurface }: SnapshotParts): ServerSurface | undefined {
   if (typeof expected !== "string") return undefined;
   const trimmed = expected.trim();
   const text = trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;

@@ -47,6 +47,9 @@ const TASKS_LEGACY = ["tasks-unknown-id", "tasks-wire-fields", "tasks-terminal-s
 const TASKS_MODERN = ["modern-tasks-unknown-id", "modern-tasks-wire-fields", "modern-tasks-terminal-stays", "modern-tasks-cancel-ended", "modern-tasks-removed-methods"];
 /** Without --task-tool, the checks that run a task skip. */
 const NO_TASK_TOOL = { "tasks-wire-fields": "SKIP", "tasks-terminal-stays": "SKIP", "tasks-cancel-ended": "SKIP" };
+/** Our mock serves tasks in both eras (over HTTP, Mcp-Name too): every tasks check, those that run a task skipped without --task-tool. */
+const MOCK_TASKS = [...TASKS_LEGACY, ...TASKS_MODERN, "modern-tasks-http-name"];
+const MOCK_NO_TASK_TOOL = { ...NO_TASK_TOOL, "modern-tasks-wire-fields": "SKIP", "modern-tasks-terminal-stays": "SKIP", "modern-tasks-cancel-ended": "SKIP" };
 
 /** Every check PASS, but for the given ones. */
 function statuses(ids: string[], except: Record<string, string> = {}): Record<string, string> {
@@ -248,13 +251,13 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   it("our mock passes every check, with paginated lists", async () => {
     const server = await startMock();
     const { code, report, stderr } = await checkJson(server.url!);
-    expect(statusesOf(report)).toEqual(statuses(DUAL_HTTP));
+    expect(statusesOf(report)).toEqual(statuses([...DUAL_HTTP, ...MOCK_TASKS], MOCK_NO_TASK_TOOL));
     expect(report).toMatchObject({
       transport: "http",
       target: server.url,
       protocolVersion: "2025-11-25",
       eras: { legacy: { spoken: true, protocolVersion: "2025-11-25" }, modern: { spoken: true, protocolVersion: "2026-07-28" } },
-      summary: { total: 34, pass: 34 },
+      summary: { total: 44, pass: 38, skip: 6 },
       ok: true,
     });
     expect(detailOf(report, "modern-unsupported-version")).toMatch(/^server\/discover in 1999-01-01 got 400 -32022, data.supported \["2026-07-28"/);
@@ -292,7 +295,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
   it("a mock without DNS-rebinding protection FAILs the foreign Origin check (a MUST)", async () => {
     const server = await startMock({ dnsRebindingProtection: false });
     const { code, report } = await checkJson(server.url!);
-    expect(statusesOf(report)).toEqual(statuses(DUAL_HTTP, { "http-origin": "FAIL" }));
+    expect(statusesOf(report)).toEqual(statuses([...DUAL_HTTP, ...MOCK_TASKS], { "http-origin": "FAIL", ...MOCK_NO_TASK_TOOL }));
     expect(detailOf(report, "http-origin")).toBe(
       "initialize from Origin http://mcp-testkit-foreign-origin.invalid got 200; servers MUST validate Origin and answer 403 to a foreign one (DNS rebinding)",
     );
@@ -309,7 +312,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     ]);
     expect(only.report.summary).toEqual({ total: 3, pass: 3, warn: 0, fail: 0, skip: 0 });
     const skipped = await checkJsonWith([server.url!, "--skip", "http-origin,2"]);
-    expect(Object.keys(statusesOf(skipped.report))).toEqual(DUAL_HTTP.filter((id) => id !== "http-origin" && id !== "version-latest"));
+    expect(Object.keys(statusesOf(skipped.report))).toEqual([...DUAL_HTTP, ...MOCK_TASKS].filter((id) => id !== "http-origin" && id !== "version-latest"));
     expect(skipped.code).toBe(0);
   });
 
@@ -342,7 +345,7 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     // One skip list for a URL and a command: the other transport's check is simply not run.
     const server = await startMock({});
     const skipped = await checkJsonWith([server.url!, "--skip", "stdin-close,http-origin"]);
-    expect(Object.keys(statusesOf(skipped.report))).toEqual(DUAL_HTTP.filter((id) => id !== "http-origin"));
+    expect(Object.keys(statusesOf(skipped.report))).toEqual([...DUAL_HTTP, ...MOCK_TASKS].filter((id) => id !== "http-origin"));
     expect(skipped.code).toBe(0);
   });
 
@@ -353,13 +356,15 @@ describe("mcp-testkit check over Streamable HTTP", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("FAIL  A foreign Origin gets 403");
     const xml = readFileSync(file, "utf8");
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="' + DUAL_HTTP.length + '" failures="1" errors="0" skipped="0" time="')).toBe(true);
+    const total = DUAL_HTTP.length + MOCK_TASKS.length;
+    const skippedCount = Object.keys(MOCK_NO_TASK_TOOL).length;
+    expect(xml.startsWith(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-testkit check" tests="${total}" failures="1" errors="0" skipped="${skippedCount}" time="`)).toBe(true);
     expect(xml).toContain(`<property name="target" value="${server.url}"/>`);
     expect(xml).toContain('<testcase classname="mcp-testkit.check.http" name="1. initialize: ');
     expect(xml).toMatch(
       /<testcase classname="mcp-testkit\.check\.http" name="\d+\. http-origin: A foreign Origin gets 403">\n {6}<failure message="initialize from Origin http:\/\/mcp-testkit-foreign-origin\.invalid got 200; servers MUST validate Origin/,
     );
-    expect(xml.match(/<testcase /g)).toHaveLength(DUAL_HTTP.length);
+    expect(xml.match(/<testcase /g)).toHaveLength(total);
     expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
   });
 

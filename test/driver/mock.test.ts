@@ -37,7 +37,7 @@ describe("driving a mock in memory", () => {
       (thrown: unknown) => thrown as Error,
     );
     expect(error?.message).toBe(
-      '[mcp-testkit] Tool "typo" failed: the server answered tools/call with JSON-RPC error -32603 (InternalError): "Step function for tool \\"typo\\" returned an invalid step: The step function of tool \\"typo\\" has unknown key \\"retruns\\"; did you mean \\"returns\\"? A step takes \\"returns\\", \\"content\\", \\"toolError\\", \\"throws\\", \\"hang\\", \\"result\\", \\"disconnect\\", \\"raw\\", \\"inputRequired\\", \\"structuredContent\\", \\"delayMs\\", \\"repeat\\", \\"stream\\", \\"asks\\", \\"broadcast\\", \\"endSubscriptions\\"."',
+      '[mcp-testkit] Tool "typo" failed: the server answered tools/call with JSON-RPC error -32603 (InternalError): "Step function for tool \\"typo\\" returned an invalid step: The step function of tool \\"typo\\" has unknown key \\"retruns\\"; did you mean \\"returns\\"? A step takes \\"returns\\", \\"content\\", \\"toolError\\", \\"throws\\", \\"hang\\", \\"result\\", \\"disconnect\\", \\"raw\\", \\"inputRequired\\", \\"structuredContent\\", \\"delayMs\\", \\"repeat\\", \\"stream\\", \\"asks\\", \\"broadcast\\", \\"endSubscriptions\\", \\"task\\"."',
     );
     expect(error?.message.split("[mcp-testkit]")).toHaveLength(2);
   });

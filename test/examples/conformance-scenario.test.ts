@@ -76,6 +76,14 @@ describe("examples/conformance/server.js", () => {
       "test_trigger_tool_change",
       "test_trigger_prompt_change",
       "test_custom_headers",
+      // The tasks extension's scenarios (run with --force)
+      "greet",
+      "slow_compute",
+      "failing_job",
+      "protocol_error_job",
+      "confirm_delete",
+      "multi_input",
+      "test_tool_with_task",
     ]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();

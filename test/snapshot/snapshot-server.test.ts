@@ -133,6 +133,7 @@ describe("either era, every page", () => {
     expect(modern.tools).toHaveLength(23);
     expect([modern.protocolVersion, legacy.protocolVersion]).toEqual(["2026-07-28", "2025-11-25"]);
     const diff = diffSurfaces(legacy, modern);
-    expect(listed(diff)).toEqual(["informational protocolVersion"]);
+    // The same tools and prompts; what differs is the revision, and tasks moving from the core capability (2025-11-25) to the extension (2026-07-28).
+    expect(listed(diff)).toEqual(["breaking capabilities.tasks", 'compatible capabilities.extensions["io.modelcontextprotocol/tasks"]', "informational protocolVersion"]);
   });
 });

@@ -15,7 +15,7 @@ import { checkOutputFolder } from "../serve-flags.js";
 import { readSource } from "../surface-source.js";
 import { ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 
-export const summary = "Compare two surfaces (servers, snapshots, recordings): breaking, compatible, informational";
+export const summary = "Compare two surfaces (servers, snapshots, recordings), classing each change";
 
 export const help = `Usage: mcp-testkit diff [options] <before> <after>
 

@@ -13,7 +13,7 @@ import { readSource } from "../surface-source.js";
 import { ERA_HELP, ERA_OPTIONS, parseEra } from "../target/era.js";
 import { TARGET_EXPLAINED } from "../target/target.js";
 
-export const summary = "Write a server's surface (tools, schemas, resources, prompts, capabilities) as a JSON file";
+export const summary = "Write a server's surface (tools, schemas, resources, prompts) as a JSON file";
 
 export const help = `Usage: mcp-testkit snapshot [options] <command | url | file> [--out surface.json]
 
