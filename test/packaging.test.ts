@@ -56,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const expectedExports: Record<string, string[]> = {
-  ".": ["mockMcp", "matches", "recordTraffic", "recordMcp", "verifyRecording", "validateMessage", "mcpShell", "mcpConnect", "McpTestkitError"],
+  ".": ["mockMcp", "matches", "recordTraffic", "recordMcp", "verifyRecording", "validateMessage", "mcpShell", "mcpConnect", "McpTestkitError", "snapshotServer", "diffSurfaces"],
   "./protocol": ["validateRequest", "validateResponse", "validateToolDefinition", "isValid", "validateMessage", "negotiateVersion"],
   "./inspect": ["recordTraffic", "TrafficRecorder"],
   "./testing": ["mcpTestKit", "createTestKit"],
@@ -64,6 +64,7 @@ const expectedExports: Record<string, string[]> = {
   "./matchers": ["mcpMatchers"],
   "./observe": ["openTelemetryObserver", "traceContextMeta", "MetricsSnapshot", "metricsText", "METRICS_PATH", "MCP_REQUEST_OUTCOMES"],
   "./simulate": ["simulate", "Simulator", "Simulation", "DEFAULT_STREAM_ITEM_QUEUE_CAPACITY"],
+  "./trace": ["readTraffic", "traceToHar", "parseTrace"],
 };
 
 describe("the packed package", () => {
