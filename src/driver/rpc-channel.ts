@@ -256,6 +256,8 @@ export class RpcChannel {
     request.reject(failure);
   }
 
+  private readonly failedSendFacts = (id: number, error: unknown) => ({ refusedAt: this.options.refusedAt?.(error), foreignContentType: this.options.foreignContentType?.(id) });
+
   /** A request that could not be written fails; a server that has gone away is said so, rather than EPIPE. */
   private sendFailed(id: number, error: unknown): void {
     const request = this.pending.get(id);
@@ -266,12 +268,7 @@ export class RpcChannel {
       ? this.closedError(method, id, label)
       : error instanceof SignInError
         ? error
-        : sendFailureError(describeSendFailure(label, id, error, { refusedAt: this.options.refusedAt?.(error), foreignContentType: this.options.foreignContentType?.(id) }), {
-            method,
-            id,
-            cause: error,
-            process: this.options.processContext(),
-          });
+        : sendFailureError(describeSendFailure(label, id, error, this.failedSendFacts(id, error)), { method, id, cause: error, process: this.options.processContext() });
     this.settle(request, "write_failed", failure);
     request.reject(failure);
   }

@@ -242,17 +242,9 @@ function buildBlockSchema() {
       resources: z.array(resourceSchema, { error: "expected an array of resources" }).optional(),
       prompts: z.array(promptSchema, { error: "expected an array of prompts" }).optional(),
       redacted: z
-        .array(
-          z.strictObject({
-            tool: z.string().optional(),
-            resource: z.string().optional(),
-            prompt: z.string().optional(),
-            entry: z.int().min(0).optional(),
-            path: z.string(),
-            rule: z.string(),
-          }),
-          { error: "expected an array of { path, rule } (what a recorder redacted)" },
-        )
+        .array(z.strictObject({ tool: z.string().optional(), resource: z.string().optional(), prompt: z.string().optional(), entry: z.int().min(0).optional(), path: z.string(), rule: z.string() }), {
+          error: "expected an array of { path, rule } (what a recorder redacted)",
+        })
         .meta({ description: 'What a recorder replaced with "[redacted]" before writing the block, and where. Informational: the fakes do not read it.' })
         .optional(),
     })
