@@ -268,6 +268,8 @@ describe("fuzz: the router's guard, in front of every route", () => {
     "any method on any route from loopback is answered, in bounded time, and never with a 500; CONNECT and TRACE are 501 or 405 and change nothing",
     async (pick, under, search, method, body) => {
       const target = `${pathOf(routes[pick % routes.length]!, under)}${search}`;
+      // The live timeline's events are a stream that stays open by design: its GET has no end to wait for (test/view covers it).
+      if ((method === "GET" || method === "QUERY") && target.split("?")[0] === "/__mcp-testkit/ui/events") return;
       const headers = { host: `127.0.0.1:${port}`, accept: "application/json, text/event-stream", "content-type": "application/json" };
       const before = state();
       const answer = await socketRequest(port, { method, target, headers, ...(method === "GET" ? {} : { body }) }, ANSWER_BOUND_MS * 2);
