@@ -10,6 +10,7 @@
  *   `tasks/get` answers the detailed task with its `result`, `error` or `inputRequests`, which the
  *   driver answers with `tasks/update`; `tasks/cancel` is acknowledged with an empty result.
  */
+import { valueAt } from "../util/value-at.js";
 import { META } from "../protocol/meta-keys.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import { RequestFailedError, type ProcessContext } from "./errors.js";
@@ -65,7 +66,7 @@ export interface TaskWire {
 export const legacyTaskWire: TaskWire = {
   speaks: "2025-11-25 (core tasks)",
   advertisedAt: "capabilities.tasks.requests.tools.call",
-  advertisedBy: (capabilities) => isObject(pick(capabilities, "tasks", "requests", "tools", "call")),
+  advertisedBy: (capabilities) => isObject(valueAt(capabilities, ["tasks", "requests", "tools", "call"])),
   ask(params, options) {
     return { ...params, task: options.ttlMs === undefined ? {} : { ttl: options.ttlMs } };
   },
@@ -117,7 +118,7 @@ export class ExtensionTaskWire implements TaskWire {
   constructor(private readonly requestMeta: () => JsonObject | undefined) {}
 
   advertisedBy(capabilities: JsonObject | undefined): boolean {
-    return isObject(pick(capabilities, "extensions", TASKS_EXTENSION));
+    return isObject(valueAt(capabilities, ["extensions", TASKS_EXTENSION]));
   }
 
   ask(params: JsonObject): JsonObject {
@@ -186,14 +187,4 @@ export class ExtensionTaskWire implements TaskWire {
     const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
     return { [META.clientCapabilities]: { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } } };
   }
-}
-
-/** `value[a][b]…`, or undefined where a step is not an object. */
-function pick(value: unknown, ...path: string[]): unknown {
-  let here = value;
-  for (const key of path) {
-    if (!isObject(here)) return undefined;
-    here = here[key];
-  }
-  return here;
 }

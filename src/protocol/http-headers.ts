@@ -10,6 +10,7 @@
  * Legacy era: `MCP-Protocol-Version` (2025-06-18+) and `Mcp-Session-Id` on every POST after
  * `initialize`; a session id of visible ASCII only.
  */
+import { valueAt } from "../util/value-at.js";
 import { META } from "./meta-keys.js";
 import { DEFAULT_HTTP_PROTOCOL_VERSION, versionHas, type ProtocolVersion } from "./versions.js";
 
@@ -99,15 +100,7 @@ export function mirroredOf(schema: unknown): readonly MirroredParameter[] {
   return found;
 }
 
-/** The value at a path of keys, or undefined. */
-export function valueAt(args: unknown, path: readonly string[]): unknown {
-  let value = args;
-  for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Json)[key];
-  }
-  return value;
-}
+export { valueAt };
 
 /** A number as JSON writes it, in decimal: `42`, `-1.5`, `4.2e1`; not `0x2A`, `+42`, `042` or ` 42`. */
 const DECIMAL_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;

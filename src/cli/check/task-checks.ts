@@ -9,6 +9,7 @@
  * the ended task (-32602 in 2025-11-25; the empty acknowledgement in 2026-07-28, as the
  * conformance suite asks).
  */
+import { valueAt } from "../../util/value-at.js";
 import { RequestFailedError, TASKS_EXTENSION, TaskError, type McpDriver, type TaskHandle } from "../../driver/index.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { isObject } from "../../protocol/jsonrpc.js";
@@ -44,7 +45,7 @@ const legacyEra: TaskEra = {
   name: "2025-11-25",
   // A session of its own: the checks before them may have closed the main one (stdin-close does).
   driver: (ctx) => (ctx.legacyTasksDriver ??= openDriver(ctx.target, { versionNegotiation: "legacy" })),
-  advertised: (ctx) => isObject(pick(ctx.init?.capabilities, "tasks", "requests", "tools", "call")),
+  advertised: (ctx) => isObject(valueAt(ctx.init?.capabilities, ["tasks", "requests", "tools", "call"])),
   params: (taskId) => ({ taskId }),
   cancelEnded: (answer) => {
     if ("result" in answer) return fail(`tasks/cancel of the ended task was answered with a result (${JSON.stringify(answer.result).slice(0, 80)}); a terminal task's cancel MUST get -32602`);
@@ -59,7 +60,7 @@ const legacyEra: TaskEra = {
 const extensionEra: TaskEra = {
   name: "2026-07-28",
   driver: (ctx) => ctx.modern!.driver,
-  advertised: (ctx) => isObject(pick(ctx.modern?.discover.capabilities, "extensions", TASKS_EXTENSION)),
+  advertised: (ctx) => isObject(valueAt(ctx.modern?.discover.capabilities, ["extensions", TASKS_EXTENSION])),
   params: (taskId) => ({ taskId, _meta: optIn }),
   cancelEnded: (answer) => {
     if (!("result" in answer))
@@ -211,14 +212,4 @@ function extensionOnly(): PlannedCheck[] {
 export function taskChecks(kind: "stdio" | "http"): PlannedCheck[] {
   const modern = extensionOnly().filter((check) => kind === "http" || check.id !== "modern-tasks-http-name");
   return [...eraChecks(legacyEra, "", LEGACY_SPEC, "coreTasks"), ...eraChecks(extensionEra, "modern-", EXTENSION_SPEC, "tasksExtension"), ...modern];
-}
-
-/** `value[a][b]…`, or undefined where a step is not an object. */
-function pick(value: unknown, ...path: string[]): unknown {
-  let here = value;
-  for (const key of path) {
-    if (!isObject(here)) return undefined;
-    here = here[key];
-  }
-  return here;
 }
