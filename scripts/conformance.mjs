@@ -635,6 +635,8 @@ if (table.length > 0) {
     }
     const clientRows = rows.filter((row) => row.mode === "client" && row.run === "client");
     if (clientRows.length > 0) console.log(`${where}, client (driver under test): ${passed(clientRows)} (${checks(clientRows)})`);
+    const skillsRows = rows.filter((row) => row.mode === "client" && row.run === "client skills");
+    if (skillsRows.length > 0) console.log(`${where}, client skills (driver under test, --force): ${passed(skillsRows)} (${checks(skillsRows)})`);
     for (const spec of [...new Set(rows.filter((row) => row.run === "auth").map((row) => row.spec))]) {
       const authRows = rows.filter((row) => row.run === "auth" && row.spec === spec);
       console.log(`conformance ${suite.version}, auth/* at ${spec}, client (the driver signs in): ${passed(authRows)} (${checks(authRows)})`);
